@@ -1,0 +1,150 @@
+/*
+ * fj.h — public API of libfj, the fjtrace work-stealing fork/join runtime.
+ *
+ * Layering (after Fibril): this header is the public API; the inline fast
+ * path lives in runtime/src/fast.h and the internals in runtime/src/internal.h.
+ * Nothing here needs to be understood to use the library beyond the
+ * documented fields of struct fj_task, which users must treat as opaque
+ * (they are public only so that task frames can live on the caller's stack).
+ *
+ * Threading model: a pool owns N worker threads. Any thread that is not one
+ * of the pool's workers submits root tasks (fj_invoke, fj_submit+fj_wait).
+ * Inside a task, fj_fork pushes a child on the running worker's deque and
+ * fj_join waits for it, helping with other work while the child runs
+ * elsewhere. See docs/runtime.md.
+ */
+#ifndef FJ_H
+#define FJ_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FJ_VERSION_STRING "0.1.0"
+
+/* Return codes. All functions that can fail return one of these. */
+enum fj_status {
+    FJ_OK = 0,
+    FJ_EINVAL = -1,  /* bad argument (NULL, zero workers, ...) */
+    FJ_ENOMEM = -2,  /* allocation failed */
+    FJ_EAGAIN = -3,  /* a worker thread could not be started */
+    FJ_EBUSY = -4,   /* fj_pool_destroy: root tasks are still running */
+    FJ_ENOTASK = -5, /* fj_fork/fj_join called outside a task of a pool */
+};
+
+/* Human-readable text for an fj_status value. */
+const char *fj_strerror(int status);
+
+typedef struct fj_pool fj_pool;
+typedef struct fj_task fj_task;
+typedef struct fj_completer fj_completer;
+typedef void (*fj_task_fn)(void *arg);
+
+/* A task frame. Allocate it anywhere the task outlives its join (normally
+ * the forking function's stack); initialise with fj_task_init. */
+struct fj_task {
+    fj_task_fn fn;
+    void *arg;
+    uint64_t id;            /* unique within the pool, assigned at fork/submit */
+    uint64_t size_hint;     /* user's size in program units (fib: n), 0 = unknown */
+    _Atomic uint32_t state; /* FJ_TASK_* in runtime/src/task.h */
+    _Atomic int32_t thief;  /* index of the worker that stole it, -1 if none */
+    uint32_t flags;
+    struct fj_pool *pool;    /* set for root tasks */
+    struct fj_task *next;    /* submission queue link */
+    struct fj_completer *cc; /* owning completer, if any */
+};
+
+void fj_task_init(fj_task *t, fj_task_fn fn, void *arg);
+/* Size in the program's own units; recorded in the trace's fork event. */
+static inline void fj_task_set_size_hint(fj_task *t, uint64_t hint) { t->size_hint = hint; }
+
+/* Pool configuration. fj_pool_config_init fills in the defaults. */
+typedef struct fj_pool_config {
+    int workers;         /* 0 = $FJ_WORKERS if set, else online CPUs */
+    int spin_rounds;     /* steal rounds an idle worker tries before parking */
+    int yield_rounds;    /* of those, rounds that sched_yield() between tries */
+    size_t deque_initial; /* initial deque capacity (grows on demand) */
+} fj_pool_config;
+
+void fj_pool_config_init(fj_pool_config *cfg);
+
+/* Creates a pool and starts its workers. cfg may be NULL (defaults). */
+int fj_pool_create(fj_pool **out, const fj_pool_config *cfg);
+/* Stops and joins the workers and frees the pool. Returns FJ_EBUSY and
+ * leaves the pool running if root tasks are still in flight. */
+int fj_pool_destroy(fj_pool *pool);
+int fj_pool_workers(const fj_pool *pool);
+/* Small integer naming the pool in traces, unique within the process. */
+uint32_t fj_pool_id(const fj_pool *pool);
+
+/* External submission, from a thread that is not a worker of this pool.
+ * fj_invoke runs t as a root task and returns once it (and, for a counted
+ * completer, its whole completion) is done. Called from inside a task of the
+ * same pool it simply runs t inline. */
+int fj_invoke(fj_pool *pool, fj_task *t);
+/* Asynchronous form: t must stay valid until fj_wait(t) returns. */
+int fj_submit(fj_pool *pool, fj_task *t);
+void fj_wait(fj_task *t);
+
+/* Inside a task: push t on the running worker's deque (allocates nothing),
+ * and wait for it. fj_join runs t inline if nobody stole it; otherwise it
+ * helps (runs tasks from the thief's deque, then anyone's) until t is done.
+ * Outside a worker, fj_fork runs t inline and returns FJ_ENOTASK. */
+int fj_fork(fj_task *t);
+void fj_join(fj_task *t);
+/* True once t has finished (for a completer: once it completed). */
+int fj_task_done(const fj_task *t);
+
+/* Index of the calling worker in its pool, -1 on a non-worker thread. */
+int fj_worker_index(void);
+
+/* Counted completers, as the JDK's CountedCompleter: compute() runs as a
+ * task body, may fork children (after fj_completer_add_pending) and ends
+ * with fj_completer_try_complete(self). When a completer's pending count is
+ * zero at try_complete, on_completion runs and completion propagates to the
+ * parent (whose count is decremented, or which completes in turn). A root
+ * completer given to fj_invoke returns when its completion has run. */
+typedef void (*fj_completer_fn)(fj_completer *self);
+typedef void (*fj_completion_fn)(fj_completer *self, fj_completer *caller);
+
+struct fj_completer {
+    fj_task task;
+    fj_completer *parent;
+    _Atomic int32_t pending;
+    fj_completer_fn compute;
+    fj_completion_fn on_completion; /* may be NULL */
+    void *user;                     /* free for the program */
+};
+
+void fj_completer_init(fj_completer *c, fj_completer *parent, fj_completer_fn compute,
+                       fj_completion_fn on_completion, void *user);
+void fj_completer_add_pending(fj_completer *c, int32_t delta);
+int fj_completer_fork(fj_completer *c);
+void fj_completer_try_complete(fj_completer *c);
+
+/* Per-worker statistics, always collected (no tracing needed). */
+typedef struct fj_worker_stats {
+    uint64_t forks;
+    uint64_t joins;        /* all fj_join calls */
+    uint64_t joins_waited; /* joins whose child had been stolen */
+    uint64_t steals;
+    uint64_t failed_steals; /* steal attempts that found nothing or lost a race */
+    uint64_t parks;
+    uint64_t tasks_executed;
+} fj_worker_stats;
+
+/* Fills out[0..n) with worker i's statistics, returns the number filled. */
+int fj_pool_stats(const fj_pool *pool, fj_worker_stats *out, int n);
+/* Sum over all workers. */
+void fj_pool_stats_total(const fj_pool *pool, fj_worker_stats *total);
+void fj_pool_stats_reset(fj_pool *pool);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FJ_H */

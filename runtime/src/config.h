@@ -1,0 +1,23 @@
+/* Tunables of libfj, in one place (after cheetah's rts-config.h). */
+#ifndef FJ_CONFIG_H
+#define FJ_CONFIG_H
+
+/* Initial deque capacity (slots); deques double when full. */
+#define FJ_DEQUE_INITIAL 1024
+
+/* Idle workers try this many steal rounds before parking... */
+#define FJ_SPIN_ROUNDS 64
+/* ...and the last FJ_YIELD_ROUNDS of them sched_yield() between tries. */
+#define FJ_YIELD_ROUNDS 16
+
+/* A joiner whose child was stolen and who finds nothing to help with spins
+ * this many times (cpu_relax) before each sched_yield(). */
+#define FJ_JOIN_SPINS 64
+
+/* A client waiting in fj_wait spins this many times before the futex. */
+#define FJ_WAIT_SPINS 2000
+
+/* Upper bound on workers per pool (stats arrays, victim selection). */
+#define FJ_MAX_WORKERS 512
+
+#endif

@@ -1,0 +1,90 @@
+/* libfj internals: the pool and worker structures shared by the modules. */
+#ifndef FJ_INTERNAL_H
+#define FJ_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "deque.h"
+#include "fj.h"
+
+/* fj_task.state values. WAITER: pending, and a client sleeps on the futex. */
+enum { FJ_TASK_PENDING = 0, FJ_TASK_DONE = 1, FJ_TASK_WAITER = 2 };
+/* fj_task.flags */
+enum { FJ_TASK_ROOT = 1u << 0, FJ_TASK_COMPLETER = 1u << 1 };
+/* fj_worker.sleep_state */
+enum { FJ_AWAKE = 0, FJ_SLEEPING = 1, FJ_NOTIFIED = 2 };
+
+/* Statistics counters. Written only by the owning worker, read by anyone:
+ * relaxed atomics make the concurrent read well defined at the cost of a
+ * plain load+store on the owner side. */
+typedef struct fj_stat_counters {
+    _Atomic uint64_t forks, joins, joins_waited, steals, failed_steals, parks, tasks_executed;
+} fj_stat_counters;
+
+#define FJ_STAT_INC(w, field)                                                                      \
+    atomic_store_explicit(&(w)->stats.field,                                                       \
+                          atomic_load_explicit(&(w)->stats.field, memory_order_relaxed) + 1,       \
+                          memory_order_relaxed)
+
+typedef struct fj_worker {
+    fj_deque deque;
+    struct fj_pool *pool;
+    int index;
+    uint64_t next_task_seq; /* owner-only: task ids forked by this worker */
+    fj_task *current;       /* task whose body is running on this thread */
+    uint64_t rng;           /* victim selection (xorshift) */
+    _Alignas(64) _Atomic uint32_t sleep_state; /* futex word, FJ_AWAKE/... */
+    _Alignas(64) fj_stat_counters stats;
+    pthread_t thread;
+} fj_worker;
+
+/* The external submission queue: a mutex-protected FIFO of root tasks.
+ * Submissions are rare next to forks, so a lock is simpler and fast enough;
+ * `count` lets idle workers check for work without taking the lock. */
+typedef struct fj_submit_queue {
+    pthread_mutex_t lock;
+    fj_task *head, *tail;
+    _Atomic int64_t count;
+} fj_submit_queue;
+
+struct fj_pool {
+    uint32_t id;
+    int nworkers;
+    int spin_rounds, yield_rounds;
+    fj_worker *workers;
+    fj_submit_queue submissions;
+    _Atomic int64_t roots_in_flight; /* submitted and not yet done */
+    _Atomic uint64_t next_root_seq;
+    _Atomic int32_t sleepers;        /* workers in SLEEPING state */
+    _Atomic uint32_t wake_cursor;    /* round-robin start for wakers */
+    _Atomic int shutdown;
+};
+
+/* Task ids: the forking worker's index+1 in the top 16 bits, a per-worker
+ * sequence below; root tasks use prefix 0 and a pool-wide sequence. Unique
+ * for the pool's lifetime without any shared counter on the fork path. */
+#define FJ_TASK_ID(prefix, seq) (((uint64_t)(prefix) << 48) | (seq))
+
+/* The worker running on this thread, or NULL (thread-local). */
+extern _Thread_local fj_worker *fj_self;
+
+/* sched.c */
+void *fj_worker_main(void *arg);
+void fj_task_run(fj_worker *w, fj_task *t);
+void fj_task_mark_done(fj_task *t);
+fj_task *fj_find_work(fj_worker *w);
+
+/* sleep.c */
+void fj_sleep_park(fj_worker *w);
+void fj_sleep_wake_one(struct fj_pool *p, int waker_index);
+void fj_sleep_wake_all(struct fj_pool *p);
+
+/* submit.c */
+void fj_submit_queue_init(fj_submit_queue *q);
+void fj_submit_queue_destroy(fj_submit_queue *q);
+fj_task *fj_submit_queue_pop(fj_submit_queue *q);
+
+#endif

@@ -1,0 +1,57 @@
+/* Per-worker statistics, always on (relaxed counters, see internal.h). */
+#include <string.h>
+
+#include "internal.h"
+
+#define LOAD(w, f) atomic_load_explicit(&(w)->stats.f, memory_order_relaxed)
+
+static void stats_read(const fj_worker *w, fj_worker_stats *s)
+{
+    fj_worker *mw = (fj_worker *)w; /* atomic_load wants a non-const pointer in C11 */
+    s->forks = LOAD(mw, forks);
+    s->joins = LOAD(mw, joins);
+    s->joins_waited = LOAD(mw, joins_waited);
+    s->steals = LOAD(mw, steals);
+    s->failed_steals = LOAD(mw, failed_steals);
+    s->parks = LOAD(mw, parks);
+    s->tasks_executed = LOAD(mw, tasks_executed);
+}
+
+int fj_pool_stats(const fj_pool *p, fj_worker_stats *out, int n)
+{
+    int count = n < p->nworkers ? n : p->nworkers;
+    for (int i = 0; i < count; i++)
+        stats_read(&p->workers[i], &out[i]);
+    return count;
+}
+
+void fj_pool_stats_total(const fj_pool *p, fj_worker_stats *total)
+{
+    memset(total, 0, sizeof(*total));
+    for (int i = 0; i < p->nworkers; i++) {
+        fj_worker_stats s;
+        stats_read(&p->workers[i], &s);
+        total->forks += s.forks;
+        total->joins += s.joins;
+        total->joins_waited += s.joins_waited;
+        total->steals += s.steals;
+        total->failed_steals += s.failed_steals;
+        total->parks += s.parks;
+        total->tasks_executed += s.tasks_executed;
+    }
+}
+
+void fj_pool_stats_reset(fj_pool *p)
+{
+    /* Relaxed stores; meant for a quiescent pool (between invocations). */
+    for (int i = 0; i < p->nworkers; i++) {
+        fj_stat_counters *c = &p->workers[i].stats;
+        atomic_store_explicit(&c->forks, 0, memory_order_relaxed);
+        atomic_store_explicit(&c->joins, 0, memory_order_relaxed);
+        atomic_store_explicit(&c->joins_waited, 0, memory_order_relaxed);
+        atomic_store_explicit(&c->steals, 0, memory_order_relaxed);
+        atomic_store_explicit(&c->failed_steals, 0, memory_order_relaxed);
+        atomic_store_explicit(&c->parks, 0, memory_order_relaxed);
+        atomic_store_explicit(&c->tasks_executed, 0, memory_order_relaxed);
+    }
+}

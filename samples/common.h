@@ -1,0 +1,25 @@
+/* Shared bits of the fjtrace samples: timing, flag parsing, the report. */
+#ifndef FJ_SAMPLE_COMMON_H
+#define FJ_SAMPLE_COMMON_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fj.h"
+
+/* Exit codes of every sample (documented in docs/runtime.md). */
+enum { SAMPLE_OK = 0, SAMPLE_WRONG = 1, SAMPLE_USAGE = 2, SAMPLE_RUNTIME = 3 };
+
+double sample_now(void);
+/* Parses a decimal integer in [min, max]; returns 0 on success. */
+int sample_parse_long(const char *s, long min, long max, long *out);
+/* Creates a pool of p workers (0 = FJ_WORKERS / CPUs) or exits. */
+fj_pool *sample_pool_create(int p);
+/* Destroys the pool or exits SAMPLE_RUNTIME. */
+void sample_pool_destroy(fj_pool *pool);
+/* The per-worker statistics table. */
+void sample_print_stats(FILE *out, const fj_pool *pool);
+/* One line for scripts: summary variant=V P=N elapsed_s=S forks=F steals=S */
+void sample_print_summary(FILE *out, const char *variant, const fj_pool *pool, double elapsed);
+
+#endif

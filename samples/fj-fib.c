@@ -1,0 +1,186 @@
+/*
+ * fj-fib: the brief's Fibonacci experiment (EXPERIMENTS.md §1).
+ *   seq        plain recursion, no pool
+ *   naive      fork fib(n-2), compute fib(n-1) inline, at every call:
+ *              exactly F(n+1)-1 forks
+ *   throttled  fork only while fewer than P forked tasks are live (a global
+ *              atomic counter), else recurse without forking
+ *   cutoff     fork only for n > T, below that run seq
+ * Every forked task carries n as its size hint.
+ */
+#include <getopt.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+enum variant { SEQ, NAIVE, THROTTLED, CUTOFF };
+static const char *const variant_names[] = {"seq", "naive", "throttled", "cutoff"};
+
+static long cutoff = 20;
+static long live_limit;
+static _Atomic long live_forked; /* throttled: forked tasks not yet finished */
+
+__attribute__((noinline)) static long fib_seq(long n)
+{
+    return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2);
+}
+
+typedef long (*fib_fn)(long);
+struct fib_frame {
+    fib_fn fn;
+    long n, result;
+};
+
+static void fib_body(void *arg)
+{
+    struct fib_frame *f = arg;
+    f->result = f->fn(f->n);
+}
+
+/* Forks fn(n-2), runs fn(n-1) here, joins. */
+static long fib_split(fib_fn fn, long n)
+{
+    struct fib_frame child = {fn, n - 2, 0};
+    fj_task t;
+    fj_task_init(&t, fib_body, &child);
+    fj_task_set_size_hint(&t, (uint64_t)(n - 2));
+    fj_fork(&t);
+    long x = fn(n - 1);
+    fj_join(&t);
+    return x + child.result;
+}
+
+static long fib_naive(long n) { return n < 2 ? n : fib_split(fib_naive, n); }
+
+static long fib_cutoff(long n) { return n <= cutoff ? fib_seq(n) : fib_split(fib_cutoff, n); }
+
+static long fib_throttled(long n);
+
+static void throttled_body(void *arg)
+{
+    fib_body(arg);
+    /* Relaxed: the counter is a heuristic, not a synchronisation. */
+    atomic_fetch_sub_explicit(&live_forked, 1, memory_order_relaxed);
+}
+
+static long fib_throttled(long n)
+{
+    if (n < 2)
+        return n;
+    if (atomic_fetch_add_explicit(&live_forked, 1, memory_order_relaxed) >= live_limit) {
+        atomic_fetch_sub_explicit(&live_forked, 1, memory_order_relaxed);
+        return fib_throttled(n - 1) + fib_throttled(n - 2);
+    }
+    struct fib_frame child = {fib_throttled, n - 2, 0};
+    fj_task t;
+    fj_task_init(&t, throttled_body, &child);
+    fj_task_set_size_hint(&t, (uint64_t)(n - 2));
+    fj_fork(&t);
+    long x = fib_throttled(n - 1);
+    fj_join(&t);
+    return x + child.result;
+}
+
+static long fib_iter(long n)
+{
+    long a = 0, b = 1;
+    for (long i = 0; i < n; i++) {
+        long c = a + b;
+        a = b;
+        b = c;
+    }
+    return a;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: fj-fib N [-p P] [--variant seq|naive|throttled|cutoff] [--cutoff T]\n"
+                 "  N          compute fib(N), 0 <= N <= 60\n"
+                 "  -p P       workers (default: $FJ_WORKERS, else online CPUs)\n"
+                 "  --variant  seq | naive (default) | throttled | cutoff\n"
+                 "  --cutoff T cutoff variant: fork only while n > T (default 20)\n"
+                 "exit: 0 ok, 1 wrong result, 2 bad usage, 3 runtime error\n");
+}
+
+static int parse_variant(const char *s)
+{
+    for (int v = SEQ; v <= CUTOFF; v++)
+        if (strcmp(s, variant_names[v]) == 0)
+            return v;
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {{"variant", required_argument, 0, 'v'},
+                                         {"cutoff", required_argument, 0, 'c'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    long p = 0, n;
+    int variant = NAIVE, c;
+    while ((c = getopt_long(argc, argv, "p:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p':
+            if (sample_parse_long(optarg, 1, 512, &p)) {
+                fprintf(stderr, "fj-fib: -p wants 1..512, got '%s'\n", optarg);
+                return SAMPLE_USAGE;
+            }
+            break;
+        case 'v':
+            if ((variant = parse_variant(optarg)) < 0) {
+                fprintf(stderr, "fj-fib: unknown variant '%s'\n", optarg);
+                usage(stderr);
+                return SAMPLE_USAGE;
+            }
+            break;
+        case 'c':
+            if (sample_parse_long(optarg, 1, 60, &cutoff)) {
+                fprintf(stderr, "fj-fib: --cutoff wants 1..60, got '%s'\n", optarg);
+                return SAMPLE_USAGE;
+            }
+            break;
+        case 'h':
+            usage(stdout);
+            return SAMPLE_OK;
+        default:
+            usage(stderr);
+            return SAMPLE_USAGE;
+        }
+    }
+    if (optind != argc - 1 || sample_parse_long(argv[optind], 0, 60, &n)) {
+        usage(stderr);
+        return SAMPLE_USAGE;
+    }
+
+    long result;
+    double t0 = sample_now(), elapsed;
+    if (variant == SEQ) {
+        result = fib_seq(n);
+        elapsed = sample_now() - t0;
+        printf("fib(%ld) = %ld\nelapsed %.3f ms\n", n, result, elapsed * 1e3);
+        printf("summary variant=seq P=0 elapsed_s=%.6f forks=0 steals=0\n", elapsed);
+    } else {
+        fj_pool *pool = sample_pool_create((int)p);
+        static const fib_fn fns[] = {fib_seq, fib_naive, fib_throttled, fib_cutoff};
+        live_limit = fj_pool_workers(pool);
+        struct fib_frame root = {fns[variant], n, 0};
+        fj_task t;
+        fj_task_init(&t, fib_body, &root);
+        fj_task_set_size_hint(&t, (uint64_t)n);
+        t0 = sample_now();
+        fj_invoke(pool, &t);
+        elapsed = sample_now() - t0;
+        result = root.result;
+        printf("fib(%ld) = %ld\nelapsed %.3f ms\n", n, result, elapsed * 1e3);
+        sample_print_stats(stdout, pool);
+        sample_print_summary(stdout, variant_names[variant], pool, elapsed);
+        sample_pool_destroy(pool);
+    }
+    if (result != fib_iter(n)) {
+        fprintf(stderr, "fj-fib: WRONG result %ld, expected %ld\n", result, fib_iter(n));
+        return SAMPLE_WRONG;
+    }
+    return SAMPLE_OK;
+}

@@ -1,0 +1,38 @@
+/*
+ * fjtrace-emit: a tiny stand-in for an fjtrace-instrumented program, used by
+ * the fjtrace-record tests until the runtime's samples exist.
+ *
+ *   fjtrace-emit N [EXIT]
+ *
+ * emits N fjtrace:fork events as fast as it can (task = 1..N, parent = i-1,
+ * size_hint = i) on worker 0 of pool 1, prints N on stdout and exits with
+ * status EXIT (default 0).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <errno.h>
+
+#include "fjtrace_tp.h"
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || argc > 3) {
+        fprintf(stderr, "usage: %s N [EXIT]\n", argv[0]);
+        return 2;
+    }
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(argv[1], &end, 10);
+    if (errno || *end || end == argv[1]) {
+        fprintf(stderr, "%s: bad count '%s'\n", argv[0], argv[1]);
+        return 2;
+    }
+    int status = argc == 3 ? atoi(argv[2]) : 0;
+
+    for (uint64_t i = 1; i <= n; i++)
+        lttng_ust_tracepoint(fjtrace, fork, 1, 0, i, i - 1, i);
+
+    printf("%llu\n", n);
+    return status;
+}
