@@ -125,6 +125,7 @@ int main(int argc, char **argv)
         case 'p':
             if (sample_parse_long(optarg, 1, 512, &p)) {
                 fprintf(stderr, "fj-fib: -p wants 1..512, got '%s'\n", optarg);
+                usage(stderr);
                 return SAMPLE_USAGE;
             }
             break;
@@ -138,6 +139,7 @@ int main(int argc, char **argv)
         case 'c':
             if (sample_parse_long(optarg, 1, 60, &cutoff)) {
                 fprintf(stderr, "fj-fib: --cutoff wants 1..60, got '%s'\n", optarg);
+                usage(stderr);
                 return SAMPLE_USAGE;
             }
             break;

@@ -26,6 +26,9 @@ extern "C" {
 
 #define FJ_VERSION_STRING "0.1.0"
 
+/* Everything below is exported; the library builds with hidden visibility. */
+#define FJ_API __attribute__((visibility("default")))
+
 /* Return codes. All functions that can fail return one of these. */
 enum fj_status {
     FJ_OK = 0,
@@ -37,7 +40,7 @@ enum fj_status {
 };
 
 /* Human-readable text for an fj_status value. */
-const char *fj_strerror(int status);
+FJ_API const char *fj_strerror(int status);
 
 typedef struct fj_pool fj_pool;
 typedef struct fj_task fj_task;
@@ -59,7 +62,20 @@ struct fj_task {
     struct fj_completer *cc; /* owning completer, if any */
 };
 
-void fj_task_init(fj_task *t, fj_task_fn fn, void *arg);
+/* Inline: runs on every fork. */
+static inline void fj_task_init(fj_task *t, fj_task_fn fn, void *arg)
+{
+    t->fn = fn;
+    t->arg = arg;
+    t->id = 0;
+    t->size_hint = 0;
+    atomic_init(&t->state, 0);
+    atomic_init(&t->thief, -1);
+    t->flags = 0;
+    t->pool = NULL;
+    t->next = NULL;
+    t->cc = NULL;
+}
 /* Size in the program's own units; recorded in the trace's fork event. */
 static inline void fj_task_set_size_hint(fj_task *t, uint64_t hint) { t->size_hint = hint; }
 
@@ -71,37 +87,37 @@ typedef struct fj_pool_config {
     size_t deque_initial; /* initial deque capacity (grows on demand) */
 } fj_pool_config;
 
-void fj_pool_config_init(fj_pool_config *cfg);
+FJ_API void fj_pool_config_init(fj_pool_config *cfg);
 
 /* Creates a pool and starts its workers. cfg may be NULL (defaults). */
-int fj_pool_create(fj_pool **out, const fj_pool_config *cfg);
+FJ_API int fj_pool_create(fj_pool **out, const fj_pool_config *cfg);
 /* Stops and joins the workers and frees the pool. Returns FJ_EBUSY and
  * leaves the pool running if root tasks are still in flight. */
-int fj_pool_destroy(fj_pool *pool);
-int fj_pool_workers(const fj_pool *pool);
+FJ_API int fj_pool_destroy(fj_pool *pool);
+FJ_API int fj_pool_workers(const fj_pool *pool);
 /* Small integer naming the pool in traces, unique within the process. */
-uint32_t fj_pool_id(const fj_pool *pool);
+FJ_API uint32_t fj_pool_id(const fj_pool *pool);
 
 /* External submission, from a thread that is not a worker of this pool.
  * fj_invoke runs t as a root task and returns once it (and, for a counted
  * completer, its whole completion) is done. Called from inside a task of the
  * same pool it simply runs t inline. */
-int fj_invoke(fj_pool *pool, fj_task *t);
+FJ_API int fj_invoke(fj_pool *pool, fj_task *t);
 /* Asynchronous form: t must stay valid until fj_wait(t) returns. */
-int fj_submit(fj_pool *pool, fj_task *t);
-void fj_wait(fj_task *t);
+FJ_API int fj_submit(fj_pool *pool, fj_task *t);
+FJ_API void fj_wait(fj_task *t);
 
 /* Inside a task: push t on the running worker's deque (allocates nothing),
  * and wait for it. fj_join runs t inline if nobody stole it; otherwise it
  * helps (runs tasks from the thief's deque, then anyone's) until t is done.
  * Outside a worker, fj_fork runs t inline and returns FJ_ENOTASK. */
-int fj_fork(fj_task *t);
-void fj_join(fj_task *t);
+FJ_API int fj_fork(fj_task *t);
+FJ_API void fj_join(fj_task *t);
 /* True once t has finished (for a completer: once it completed). */
-int fj_task_done(const fj_task *t);
+FJ_API int fj_task_done(const fj_task *t);
 
 /* Index of the calling worker in its pool, -1 on a non-worker thread. */
-int fj_worker_index(void);
+FJ_API int fj_worker_index(void);
 
 /* Counted completers, as the JDK's CountedCompleter: compute() runs as a
  * task body, may fork children (after fj_completer_add_pending) and ends
@@ -121,11 +137,11 @@ struct fj_completer {
     void *user;                     /* free for the program */
 };
 
-void fj_completer_init(fj_completer *c, fj_completer *parent, fj_completer_fn compute,
+FJ_API void fj_completer_init(fj_completer *c, fj_completer *parent, fj_completer_fn compute,
                        fj_completion_fn on_completion, void *user);
-void fj_completer_add_pending(fj_completer *c, int32_t delta);
-int fj_completer_fork(fj_completer *c);
-void fj_completer_try_complete(fj_completer *c);
+FJ_API void fj_completer_add_pending(fj_completer *c, int32_t delta);
+FJ_API int fj_completer_fork(fj_completer *c);
+FJ_API void fj_completer_try_complete(fj_completer *c);
 
 /* Per-worker statistics, always collected (no tracing needed). */
 typedef struct fj_worker_stats {
@@ -139,10 +155,10 @@ typedef struct fj_worker_stats {
 } fj_worker_stats;
 
 /* Fills out[0..n) with worker i's statistics, returns the number filled. */
-int fj_pool_stats(const fj_pool *pool, fj_worker_stats *out, int n);
+FJ_API int fj_pool_stats(const fj_pool *pool, fj_worker_stats *out, int n);
 /* Sum over all workers. */
-void fj_pool_stats_total(const fj_pool *pool, fj_worker_stats *total);
-void fj_pool_stats_reset(fj_pool *pool);
+FJ_API void fj_pool_stats_total(const fj_pool *pool, fj_worker_stats *total);
+FJ_API void fj_pool_stats_reset(fj_pool *pool);
 
 #ifdef __cplusplus
 }

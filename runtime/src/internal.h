@@ -69,7 +69,7 @@ struct fj_pool {
 #define FJ_TASK_ID(prefix, seq) (((uint64_t)(prefix) << 48) | (seq))
 
 /* The worker running on this thread, or NULL (thread-local). */
-extern _Thread_local fj_worker *fj_self;
+extern __attribute__((tls_model("initial-exec"))) _Thread_local fj_worker *fj_self;
 
 /* sched.c */
 void *fj_worker_main(void *arg);

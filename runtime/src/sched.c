@@ -5,7 +5,7 @@
 #include "fast.h"
 #include "futex.h"
 
-_Thread_local fj_worker *fj_self;
+__attribute__((tls_model("initial-exec"))) _Thread_local fj_worker *fj_self;
 
 void fj_task_mark_done(fj_task *t)
 {
@@ -226,17 +226,3 @@ void fj_join(fj_task *t)
 int fj_task_done(const fj_task *t) { return fj_task_is_done(t); }
 
 int fj_worker_index(void) { return fj_self ? fj_self->index : -1; }
-
-void fj_task_init(fj_task *t, fj_task_fn fn, void *arg)
-{
-    t->fn = fn;
-    t->arg = arg;
-    t->id = 0;
-    t->size_hint = 0;
-    atomic_init(&t->state, FJ_TASK_PENDING);
-    atomic_init(&t->thief, -1);
-    t->flags = 0;
-    t->pool = NULL;
-    t->next = NULL;
-    t->cc = NULL;
-}

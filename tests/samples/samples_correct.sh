@@ -1,0 +1,22 @@
+#!/bin/bash
+# Every variant of the samples gives the right answer at P=1..4 (the samples
+# verify their own results and exit 1 when wrong).
+set -u
+fib=$1 qs=$2 fail=0
+for p in 1 2 3 4; do
+  for v in naive throttled cutoff; do
+    out=$("$fib" 24 -p $p --variant $v --cutoff 12) || { echo "FAIL fj-fib $v P=$p"; fail=1; }
+    grep -q '^fib(24) = 46368$' <<<"$out" || { echo "FAIL fj-fib $v P=$p: $out"; fail=1; }
+  done
+  # naive fib(24) forks exactly F(25)-1 = 75024 tasks.
+  "$fib" 24 -p $p | grep -q '^summary variant=naive P='$p' .* forks=75024 ' || { echo "FAIL naive fork count P=$p"; fail=1; }
+  for v in naive throttled; do
+    "$qs" -n 200000 -p $p --variant $v --seed $p >/dev/null || { echo "FAIL fj-quicksort $v P=$p"; fail=1; }
+  done
+done
+"$fib" 20 --variant seq | grep -q '^fib(20) = 6765$' || { echo "FAIL fj-fib seq"; fail=1; }
+"$qs" -n 1000 --variant seq >/dev/null || { echo "FAIL fj-quicksort seq"; fail=1; }
+"$qs" -n 0 -p 2 >/dev/null || { echo "FAIL fj-quicksort empty"; fail=1; }
+FJ_WORKERS=3 "$fib" 15 | grep -q 'P=3 ' || { echo "FAIL FJ_WORKERS not honoured"; fail=1; }
+[ $fail = 0 ] && echo "samples: all correct"
+exit $fail
