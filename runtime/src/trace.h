@@ -8,7 +8,14 @@
 #include "fjtrace_tp.h"
 #define FJ_TRACE(event, ...) lttng_ust_tracepoint(fjtrace, event, __VA_ARGS__)
 #else
-#define FJ_TRACE(event, ...) ((void)0)
+/* Never called: keeps the arguments "used" so that builds without tracing
+ * compile warning-free, while generating no code. */
+static inline void fj_trace_compiled_out(int unused, ...) { (void)unused; }
+#define FJ_TRACE(event, ...)                                                                       \
+    do {                                                                                           \
+        if (0)                                                                                     \
+            fj_trace_compiled_out(0, __VA_ARGS__);                                                 \
+    } while (0)
 #endif
 
 #endif

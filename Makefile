@@ -1,0 +1,55 @@
+# The front door. The build itself is meson; see README.md.
+BUILD      ?= build
+BUILD_ASAN ?= build-asan
+BUILD_TSAN ?= build-tsan
+MESON_TEST  = meson test --print-errorlogs --num-processes 2
+
+.PHONY: all deps build demo test test-main test-asan test-tsan bench clean
+
+all: build
+
+deps:
+	scripts/install-deps
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD)
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+demo: build
+	scripts/demo $(BUILD)
+
+# The whole suite in the normal build, again under ASan+UBSan, and the
+# concurrency tests under ThreadSanitizer (tracing compiled out there: the
+# tracer's own lock-free buffers are not what we test).
+test: build
+	@rc=0; \
+	$(MAKE) --no-print-directory test-main || rc=1; \
+	$(MAKE) --no-print-directory test-asan || rc=1; \
+	$(MAKE) --no-print-directory test-tsan || rc=1; \
+	scripts/test-summary $(BUILD) $(BUILD_ASAN) $(BUILD_TSAN) || rc=1; \
+	exit $$rc
+
+test-main: build
+	$(MESON_TEST) -C $(BUILD)
+
+$(BUILD_ASAN)/build.ninja:
+	meson setup $(BUILD_ASAN) -Db_sanitize=address,undefined -Db_lto=false -Dbench=false
+
+test-asan: deps $(BUILD_ASAN)/build.ninja
+	ninja -C $(BUILD_ASAN)
+	$(MESON_TEST) -C $(BUILD_ASAN) --no-suite record
+
+$(BUILD_TSAN)/build.ninja:
+	meson setup $(BUILD_TSAN) -Db_sanitize=thread -Db_lto=false -Dtracing=disabled -Dbench=false
+
+test-tsan: deps $(BUILD_TSAN)/build.ninja
+	ninja -C $(BUILD_TSAN)
+	$(MESON_TEST) -C $(BUILD_TSAN) --suite concurrency
+
+bench: build
+	$(BUILD)/bench/bench-runtime
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_TSAN)

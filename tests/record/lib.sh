@@ -1,0 +1,67 @@
+# Shared helpers of the fjtrace-record tests; sourced by each test-*.sh.
+# Usage of a test: bash test-X.sh PATH/TO/fjtrace-record [PATH/TO/fjtrace-emit]
+set -euo pipefail
+
+REC=${1:?usage: $0 FJTRACE_RECORD [EMITTER]}
+EMIT=${2:-}
+[[ -x $REC ]] || { echo "FAIL: $REC is not executable" >&2; exit 1; }
+REC=$(cd "$(dirname "$REC")" && pwd -P)/$(basename "$REC")
+[[ -z $EMIT ]] || EMIT=$(cd "$(dirname "$EMIT")" && pwd -P)/$(basename "$EMIT")
+
+TMP=$(mktemp -d /tmp/fjtrace-record-test.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+pass() { echo "ok: $*"; }
+
+# run_rec EXPECTED_STATUS ARGS... : runs the recorder, output in $TMP/out $TMP/err
+run_rec() {
+    local want=$1; shift
+    local st=0
+    "$REC" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null || st=$?
+    if [[ $st -ne $want ]]; then
+        echo "--- stderr:" >&2; cat "$TMP/err" >&2
+        fail "fjtrace-record $* exited $st, expected $want"
+    fi
+}
+
+# err_has REGEX : the last run's stderr matches REGEX
+err_has() {
+    grep -Eq -- "$1" "$TMP/err" || { echo "--- stderr:" >&2; cat "$TMP/err" >&2; fail "stderr lacks /$1/"; }
+}
+
+# one_line_err : the failure was reported as exactly one line on stderr
+one_line_err() {
+    local n; n=$(wc -l <"$TMP/err")
+    [[ $n -eq 1 ]] || { cat "$TMP/err" >&2; fail "expected one error line, got $n"; }
+}
+
+# mkpath DIR EXCLUDED... : DIR gets symlinks to every program on the normal
+# PATH except the EXCLUDED names (a PATH without, e.g., lttng).
+mkpath() {
+    local dir=$1; shift
+    mkdir -p "$dir"
+    local d f name skip
+    IFS=: read -r -a dirs <<<"$PATH"
+    for d in "${dirs[@]}"; do
+        [[ -d $d ]] || continue
+        for f in "$d"/*; do
+            name=${f##*/}
+            [[ -x $f && ! -d $f && ! -e $dir/$name ]] || continue
+            skip=0
+            for x in "$@"; do [[ $name == "$x" ]] && skip=1; done
+            (( skip )) || ln -s "$f" "$dir/$name"
+        done
+    done
+}
+
+# session_listed DIR : some lttng session (on a reachable daemon) writes to DIR
+session_listed() {
+    lttng --no-sessiond list 2>/dev/null | grep -Fq -- "$1"
+}
+
+# babeltrace2 event count of trace DIR (all events)
+bt_count() {
+    babeltrace2 "$1" -c sink.utils.counter -p step=+0 2>/dev/null |
+        awk '/ Event messages/{print $1}'
+}

@@ -1,0 +1,11 @@
+# lttng not on PATH -> exit 120, one message, CMD not run, no output dir.
+source "$(dirname "$0")/lib.sh"
+
+mkpath "$TMP/bin" lttng
+PATH=$TMP/bin command -v lttng >/dev/null && fail "test PATH still has lttng"
+PATH=$TMP/bin run_rec 120 -o "$TMP/trace" -- touch "$TMP/ran"
+one_line_err
+err_has "lttng.*not found"
+[[ ! -e $TMP/ran ]] || fail "CMD ran without lttng"
+[[ ! -e $TMP/trace ]] || fail "output directory created without lttng"
+pass "missing lttng -> 120"
