@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Checks a recorded fjtrace trace through babeltrace2 (the real decoder).
+
+usage: check_trace.py TRACE_DIR fib N [--expect-steals]
+                                           naive fib(N): exact fork count
+       check_trace.py TRACE_DIR pairs      event pairing and nesting only
+       check_trace.py TRACE_DIR none       no fjtrace event at all
+
+Invariants checked in every mode: each task executes exactly once; exec and
+executed, join and joined, completing and completed pair up and nest per
+thread; every steal takes a task that was forked on the victim and precedes
+its exec; each root's result follows its submit on the same thread.
+"""
+import re
+import subprocess
+import sys
+from collections import Counter, defaultdict
+
+LINE = re.compile(r"fjtrace:(\w+): .*\{ vtid = (\d+)[^}]*\}, \{ (.*) \}$")
+FIELD = re.compile(r"(\w+) = (-?\d+)")
+OPEN = {"exec": "executed", "join": "joined", "completing": "completed"}
+CLOSE = {v: k for k, v in OPEN.items()}
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+
+
+def read_events(trace):
+    out = subprocess.run(["babeltrace2", trace], capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"babeltrace2 failed on {trace}: {out.stderr.strip()}")
+    if "discarded" in out.stderr.lower():
+        fail(f"trace has discarded events: {out.stderr.strip()}")
+    for line in out.stdout.splitlines():
+        m = LINE.search(line)
+        if m:
+            fields = {k: int(v) for k, v in FIELD.findall(m.group(3))}
+            yield m.group(1), int(m.group(2)), fields
+
+
+def check(events):
+    counts = Counter()
+    stacks = defaultdict(list)  # vtid -> open (kind, pool, task)
+    forked_on = {}  # (pool, task) -> worker
+    executed = Counter()
+    stolen_before_exec = set()
+    submitted = {}
+    for name, vtid, f in events:
+        counts[name] += 1
+        key = (f.get("pool"), f.get("task"))
+        if name == "fork":
+            if key in forked_on:
+                fail(f"task {key} forked twice")
+            forked_on[key] = f["worker"]
+        elif name == "steal":
+            if forked_on.get(key) != f["victim"]:
+                fail(f"steal of {key} from worker {f['victim']}, forked on {forked_on.get(key)}")
+            stolen_before_exec.add(key)
+        elif name == "submit":
+            submitted[key] = vtid
+        elif name == "result":
+            if submitted.get(key) != vtid:
+                fail(f"result of root {key} not on its submitting thread")
+        if name in OPEN:
+            stacks[vtid].append((name, key))
+            if name == "exec":
+                executed[key] += 1
+        elif name in CLOSE:
+            top = stacks[vtid].pop() if stacks[vtid] else None
+            if top != (CLOSE[name], key):
+                fail(f"{name} {key} on thread {vtid} closes {top}")
+    for vtid, st in stacks.items():
+        if st:
+            fail(f"thread {vtid} left open: {st[:3]}")
+    for key, n in executed.items():
+        if n != 1:
+            fail(f"task {key} executed {n} times")
+    for key in forked_on:
+        if executed[key] != 1:
+            fail(f"forked task {key} never executed")
+    for key in submitted:
+        if executed[key] != 1:
+            fail(f"root {key} never executed")
+    return counts, len(executed)
+
+
+def main():
+    trace, mode = sys.argv[1], sys.argv[2]
+    counts, tasks = check(read_events(trace))
+    total = sum(counts.values())
+    print(f"{total} events, {tasks} tasks: " + ", ".join(f"{k}={v}" for k, v in sorted(counts.items())))
+    if mode == "none":
+        if total:
+            fail(f"expected no fjtrace events, found {total}")
+    elif mode == "fib":
+        n = int(sys.argv[3])
+        fib = [0, 1]
+        while len(fib) < n + 3:
+            fib.append(fib[-1] + fib[-2])
+        if counts["fork"] != fib[n + 1] - 1:
+            fail(f"fork events {counts['fork']} != F({n + 1})-1 = {fib[n + 1] - 1}")
+        if counts["exec"] != fib[n + 1] or counts["executed"] != fib[n + 1]:
+            fail(f"exec/executed {counts['exec']}/{counts['executed']} != {fib[n + 1]}")
+        if counts["submit"] != 1 or counts["result"] != 1:
+            fail("expected one submit and one result")
+        if "--expect-steals" in sys.argv and counts["steal"] == 0:
+            fail("no steal recorded with several workers")
+        per_task = total / tasks
+        print(f"{per_task:.3f} events per task")
+        if per_task > 3.2:
+            fail(f"{per_task:.3f} events per task > 3.2")
+    elif mode == "pairs":
+        if tasks == 0:
+            fail("no task in the trace")
+        if "--expect-completions" in sys.argv and counts["completing"] == 0:
+            fail("no counted-completer completion in the trace")
+    for msg in failures[:20]:
+        print("FAIL:", msg)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
