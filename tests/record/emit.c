@@ -2,23 +2,24 @@
  * fjtrace-emit: a tiny stand-in for an fjtrace-instrumented program, used by
  * the fjtrace-record tests until the runtime's samples exist.
  *
- *   fjtrace-emit N [EXIT]
+ *   fjtrace-emit N [EXIT [SLEEP]]
  *
  * emits N fjtrace:fork events as fast as it can (task = 1..N, parent = i-1,
- * size_hint = i) on worker 0 of pool 1, prints N on stdout and exits with
- * status EXIT (default 0).
+ * size_hint = i) on worker 0 of pool 1, prints N on stdout, sleeps SLEEP
+ * seconds (default 0) and exits with status EXIT (default 0).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <errno.h>
+#include <unistd.h>
 
 #include "fjtrace_tp.h"
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || argc > 3) {
-        fprintf(stderr, "usage: %s N [EXIT]\n", argv[0]);
+    if (argc < 2 || argc > 4) {
+        fprintf(stderr, "usage: %s N [EXIT [SLEEP]]\n", argv[0]);
         return 2;
     }
     char *end;
@@ -28,11 +29,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: bad count '%s'\n", argv[0], argv[1]);
         return 2;
     }
-    int status = argc == 3 ? atoi(argv[2]) : 0;
+    int status = argc >= 3 ? atoi(argv[2]) : 0;
+    unsigned pause_s = argc >= 4 ? (unsigned)atoi(argv[3]) : 0;
 
     for (uint64_t i = 1; i <= n; i++)
         lttng_ust_tracepoint(fjtrace, fork, 1, 0, i, i - 1, i);
 
     printf("%llu\n", n);
+    fflush(stdout);
+    if (pause_s)
+        sleep(pause_s);
     return status;
 }

@@ -15,7 +15,7 @@ grep -qi 'blocking timeout.*inf' "$TMP/out" || { cat "$TMP/out" >&2; fail "chann
 pass "--blocking exports LTTNG_UST_ALLOW_BLOCKING=1, channel blocking-timeout=inf"
 
 N=20000
-run_rec 0 -o "$TMP/t2" --blocking --subbuf-size 64k --num-subbuf 2 -- "$EMIT" "$N"
+run_rec 0 -o "$TMP/t2" --cmd-only --blocking --subbuf-size 64k --num-subbuf 2 -- "$EMIT" "$N"
 grep -q WARNING "$TMP/err" && { cat "$TMP/err" >&2; fail "events lost in blocking mode"; }
 err_has "events: $N$"
 [[ $(bt_count "$TMP/t2") == "$N" ]] || fail "babeltrace2 counts $(bt_count "$TMP/t2"), expected $N"

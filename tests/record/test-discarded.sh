@@ -4,7 +4,7 @@ source "$(dirname "$0")/lib.sh"
 [[ -n $EMIT ]] || fail "needs the emitter"
 
 N=300000
-run_rec 0 -o "$TMP/t" --subbuf-size 4096 --num-subbuf 2 -- "$EMIT" "$N"
+run_rec 0 -o "$TMP/t" --cmd-only --subbuf-size 4096 --num-subbuf 2 -- "$EMIT" "$N"
 err_has "WARNING: LTTng discarded [0-9]+ events"
 lost=$(sed -n 's/.*WARNING: LTTng discarded \([0-9]*\) events.*/\1/p' "$TMP/err")
 got=$(sed -n 's/.*events: \([0-9]*\)$/\1/p' "$TMP/err")

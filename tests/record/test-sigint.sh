@@ -6,11 +6,12 @@ source "$(dirname "$0")/lib.sh"
 daemon_before=0
 lttng --no-sessiond list >/dev/null 2>&1 && daemon_before=1
 
-sleeper="sleep 97.$$"       # unique, to find leftovers
+SLEEP=$(( 90 + $$ % 1000 ))   # an unusual duration, to find leftovers
+sleeper="$EMIT [0-9]* 0 $SLEEP"
 for sig in INT TERM; do
     out=$TMP/trace-$sig
     # A background job of a script ignores SIGINT: undo that for the recorder.
-    ( trap - INT; exec "$REC" -o "$out" -- sh -c "'$EMIT' 500 >/dev/null && exec $sleeper" ) \
+    ( trap - INT; exec "$REC" -o "$out" --cmd-only -- "$EMIT" 500 0 "$SLEEP" ) \
         >"$TMP/out" 2>"$TMP/err" </dev/null &
     rec=$!
     # wait until CMD is running and its events are in
@@ -19,6 +20,7 @@ for sig in INT TERM; do
         sleep 0.05
     done
     pgrep -f "^$sleeper" >/dev/null || { cat "$TMP/err" >&2; fail "CMD never started"; }
+    for (( i = 0; i < 100; i++ )); do grep -q '^500$' "$TMP/out" && break; sleep 0.05; done
     session_listed "$out" || fail "no session writing to $out while recording"
     sleep 0.3
     t0=$SECONDS
@@ -38,14 +40,14 @@ done
 
 # SIGINT reaching the recorder's whole process group (as Ctrl-C does)
 out=$TMP/trace-pgrp
-setsid bash -c "exec '$REC' -o '$out' -- sh -c \"'$EMIT' 300 >/dev/null && exec $sleeper\"" \
+( trap - INT; exec setsid "$REC" -o "$out" --cmd-only -- "$EMIT" 300 0 "$SLEEP" ) \
     >"$TMP/out" 2>"$TMP/err" </dev/null &
 rec=$!
 for (( i = 0; i < 200; i++ )); do
-    pgrep -f "^$sleeper" >/dev/null && break
+    grep -q '^300$' "$TMP/out" && break
     sleep 0.05
 done
-sleep 0.3
+sleep 0.2
 kill -INT -- -"$rec"
 st=0; wait "$rec" || st=$?
 [[ $st -eq 130 ]] || { cat "$TMP/err" >&2; fail "Ctrl-C to the group: exited $st, expected 130"; }

@@ -6,7 +6,7 @@ run_rec 0 --version
 pass "--version"
 
 run_rec 0 --help
-for w in -o --output --blocking --subbuf-size --num-subbuf --version --help; do
+for w in -o --output --blocking --cmd-only --subbuf-size --num-subbuf --version --help; do
     grep -q -- "$w" "$TMP/out" || fail "--help does not mention $w"
 done
 for code in 2 120 121 122 123 126 127; do
