@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "fast.h"
+#include "fence.h"
 
 /* Pool ids for traces; relaxed: only uniqueness matters. */
 static _Atomic uint32_t next_pool_id = 1;
@@ -99,6 +100,7 @@ int fj_pool_create(fj_pool **out, const fj_pool_config *cfg)
     }
     if (config_check(cfg) != FJ_OK)
         return FJ_EINVAL;
+    fj_fence_init();
     fj_pool *p = calloc(1, sizeof(*p));
     if (!p)
         return FJ_ENOMEM;

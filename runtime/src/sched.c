@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include "fast.h"
+#include "fence.h"
 #include "futex.h"
 
 __attribute__((tls_model("initial-exec"))) _Thread_local fj_worker *fj_self;
@@ -160,11 +161,11 @@ int fj_fork(fj_task *t)
         fj_task_run(w, t);
         return FJ_OK;
     }
-    /* Seq_cst fence, then a relaxed look at the sleeper count: the Dekker
-     * half that pairs with fj_sleep_park (store SLEEPING, fence, look at the
-     * deques). Either a parking worker sees this push, or we see it and wake
-     * it: no lost wake-up. */
-    atomic_thread_fence(memory_order_seq_cst);
+    /* Light fence, then a relaxed look at the sleeper count: the Dekker
+     * half that pairs with fj_sleep_park (store SLEEPING, heavy fence, look
+     * at the deques). Either a parking worker sees this push, or we see it
+     * and wake it: no lost wake-up. See fence.h for why light suffices. */
+    fj_fence_light();
     if (atomic_load_explicit(&w->pool->sleepers, memory_order_relaxed) > 0)
         fj_sleep_wake_one(w->pool, w->index);
     return FJ_OK;

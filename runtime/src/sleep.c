@@ -4,11 +4,13 @@
  * The protocol is a Dekker handshake between a parking worker and a thread
  * that makes work visible (fork, submit, a steal that leaves work behind):
  *
- *   parker:  state = SLEEPING; sleepers++; fence; look for work; futex_wait
- *   waker:   publish work;               fence; if (sleepers) CAS a SLEEPING
+ *   parker:  state = SLEEPING; sleepers++; heavy fence; look for work; wait
+ *   waker:   publish work;               light fence; if (sleepers) CAS a SLEEPING
  *                                               worker to NOTIFIED, wake it
  *
- * With both fences seq_cst, at least one side sees the other's write: either
+ * The fences (fence.h: a compiler barrier on the fork path paired with
+ * membarrier(2) here, or seq_cst fences on both sides where membarrier is
+ * missing) make at least one side see the other's write: either
  * the parker finds the work and cancels, or the waker finds the parker. A
  * worker is woken only through NOTIFIED, so spurious futex returns are
  * harmless, and each wake-up targets one named worker (traced as `wake`).
@@ -16,6 +18,7 @@
 #include <limits.h>
 
 #include "fast.h"
+#include "fence.h"
 #include "futex.h"
 
 /* Is there work anywhere a woken worker could take? Called after the
@@ -36,7 +39,7 @@ void fj_sleep_park(fj_worker *w)
     /* Relaxed stores ordered by the seq_cst fence that follows. */
     atomic_store_explicit(&w->sleep_state, FJ_SLEEPING, memory_order_relaxed);
     atomic_fetch_add_explicit(&p->sleepers, 1, memory_order_relaxed);
-    atomic_thread_fence(memory_order_seq_cst);
+    fj_fence_heavy();
     if (work_visible(p) || atomic_load_explicit(&p->shutdown, memory_order_relaxed)) {
         /* Cancel. A waker may have notified us meanwhile; we are awake and
          * about to look for work, which is what it wanted. */
