@@ -1,0 +1,612 @@
+/*
+ * bench-runtime: libfj against a sequential baseline and against OpenMP
+ * tasks (libgomp), all in one process, interleaved, median of R repetitions.
+ *
+ *   fib naive   fork fib(n-2), compute fib(n-1) inline, join (exactly the
+ *               naive variant of samples/fj-fib.c: F(n+1)-1 forks)
+ *   fib cutoff  the same, but sequential (the noinline baseline) for n <= T
+ *   sort        quicksort of M random ints: partition, fork the left part,
+ *               sort the right part inline, join; sequential below C elements
+ *
+ * The sequential baselines are compiled with the same flags as everything
+ * else (the project's release flags: -O3 + LTO); fib_seq is noinline plain
+ * recursion. Pools (libfj) and thread teams (libgomp) are created and warmed
+ * up outside the timed regions. libfj is the normal shared library (fj_dep):
+ * tracing compiled in when the build found lttng-ust, not recording.
+ */
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef BENCH_OPENMP
+#include <omp.h>
+#endif
+
+#include "fj.h"
+
+#ifndef BENCH_FJ_TRACING
+#define BENCH_FJ_TRACING 0
+#endif
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Lets spinning idle threads (libgomp's team, libfj's workers) go to sleep
+ * before the next configuration, so that runs do not disturb each other. */
+static void settle(void)
+{
+    struct timespec ts = {0, 30 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+}
+
+static void die(const char *what, int rc)
+{
+    fprintf(stderr, "bench-runtime: %s: %s\n", what, fj_strerror(rc));
+    exit(3);
+}
+
+/* ------------------------------------------------------------------ fib */
+
+static long fib_cutoff_n = 20;
+
+__attribute__((noinline)) static long fib_seq(long n)
+{
+    return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2);
+}
+
+static long fib_iter(long n)
+{
+    long a = 0, b = 1;
+    for (long i = 0; i < n; i++) {
+        long c = a + b;
+        a = b;
+        b = c;
+    }
+    return a;
+}
+
+typedef long (*fib_fn)(long);
+struct fib_frame {
+    fib_fn fn;
+    long n, result;
+};
+
+static void fib_body(void *arg)
+{
+    struct fib_frame *f = arg;
+    f->result = f->fn(f->n);
+}
+
+/* As samples/fj-fib.c: fork fn(n-2), run fn(n-1) here, join. */
+static long fib_split(fib_fn fn, long n)
+{
+    struct fib_frame child = {fn, n - 2, 0};
+    fj_task t;
+    fj_task_init(&t, fib_body, &child);
+    fj_task_set_size_hint(&t, (uint64_t)(n - 2));
+    fj_fork(&t);
+    long x = fn(n - 1);
+    fj_join(&t);
+    return x + child.result;
+}
+
+static long fib_naive(long n)
+{
+    return n < 2 ? n : fib_split(fib_naive, n);
+}
+
+static long fib_cutoff(long n)
+{
+    return n <= fib_cutoff_n ? fib_seq(n) : fib_split(fib_cutoff, n);
+}
+
+static long fj_run_fib(fj_pool *pool, fib_fn fn, long n)
+{
+    struct fib_frame root = {fn, n, 0};
+    fj_task t;
+    fj_task_init(&t, fib_body, &root);
+    fj_task_set_size_hint(&t, (uint64_t)n);
+    int rc = fj_invoke(pool, &t);
+    if (rc != FJ_OK) die("fj_invoke", rc);
+    return root.result;
+}
+
+#ifdef BENCH_OPENMP
+static long omp_fib_naive(long n)
+{
+    if (n < 2) return n;
+    long x, y;
+#pragma omp task shared(y)
+    y = omp_fib_naive(n - 2);
+    x = omp_fib_naive(n - 1);
+#pragma omp taskwait
+    return x + y;
+}
+
+static long omp_fib_cutoff(long n)
+{
+    if (n <= fib_cutoff_n) return fib_seq(n);
+    long x, y;
+#pragma omp task shared(y)
+    y = omp_fib_cutoff(n - 2);
+    x = omp_fib_cutoff(n - 1);
+#pragma omp taskwait
+    return x + y;
+}
+
+static long omp_run_fib(int p, fib_fn fn, long n)
+{
+    long r = 0;
+#pragma omp parallel num_threads(p) shared(r)
+#pragma omp single
+    r = fn(n);
+    return r;
+}
+#endif
+
+/* ------------------------------------------------------------------ sort */
+
+static long sort_cutoff = 8192;
+
+static void insertion_sort(int *a, long n)
+{
+    for (long i = 1; i < n; i++) {
+        int v = a[i];
+        long j = i - 1;
+        while (j >= 0 && a[j] > v) {
+            a[j + 1] = a[j];
+            j--;
+        }
+        a[j + 1] = v;
+    }
+}
+
+static inline void swap_int(int *a, int *b)
+{
+    int t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* Hoare partition around the median of first, middle, last. Returns k:
+ * a[0..k) <= pivot <= a[k..n), both parts non-empty (n >= 3). */
+static long partition(int *a, long n)
+{
+    long m = n / 2;
+    if (a[m] < a[0]) swap_int(&a[m], &a[0]);
+    if (a[n - 1] < a[0]) swap_int(&a[n - 1], &a[0]);
+    if (a[n - 1] < a[m]) swap_int(&a[n - 1], &a[m]);
+    int pivot = a[m];
+    long i = -1, j = n;
+    for (;;) {
+        do
+            i++;
+        while (a[i] < pivot);
+        do
+            j--;
+        while (a[j] > pivot);
+        if (i >= j) return j + 1;
+        swap_int(&a[i], &a[j]);
+    }
+}
+
+__attribute__((noinline)) static void qsort_seq(int *a, long n)
+{
+    while (n > 32) {
+        long k = partition(a, n);
+        /* Recurse into the smaller part, loop on the larger. */
+        if (k < n - k) {
+            qsort_seq(a, k);
+            a += k;
+            n -= k;
+        } else {
+            qsort_seq(a + k, n - k);
+            n = k;
+        }
+    }
+    insertion_sort(a, n);
+}
+
+struct sort_frame {
+    int *a;
+    long n;
+};
+
+static void qsort_fj(int *a, long n);
+
+static void sort_body(void *arg)
+{
+    struct sort_frame *f = arg;
+    qsort_fj(f->a, f->n);
+}
+
+static void qsort_fj(int *a, long n)
+{
+    if (n <= sort_cutoff) {
+        qsort_seq(a, n);
+        return;
+    }
+    long k = partition(a, n);
+    struct sort_frame left = {a, k};
+    fj_task t;
+    fj_task_init(&t, sort_body, &left);
+    fj_task_set_size_hint(&t, (uint64_t)k);
+    fj_fork(&t);
+    qsort_fj(a + k, n - k);
+    fj_join(&t);
+}
+
+static void fj_run_sort(fj_pool *pool, int *a, long n)
+{
+    struct sort_frame root = {a, n};
+    fj_task t;
+    fj_task_init(&t, sort_body, &root);
+    fj_task_set_size_hint(&t, (uint64_t)n);
+    int rc = fj_invoke(pool, &t);
+    if (rc != FJ_OK) die("fj_invoke", rc);
+}
+
+#ifdef BENCH_OPENMP
+static void qsort_omp(int *a, long n)
+{
+    if (n <= sort_cutoff) {
+        qsort_seq(a, n);
+        return;
+    }
+    long k = partition(a, n);
+#pragma omp task
+    qsort_omp(a, k);
+    qsort_omp(a + k, n - k);
+#pragma omp taskwait
+}
+
+static void omp_run_sort(int p, int *a, long n)
+{
+#pragma omp parallel num_threads(p)
+#pragma omp single
+    qsort_omp(a, n);
+}
+#endif
+
+/* ------------------------------------------------------------------ driver */
+
+enum cfg {
+    FIB_SEQ,
+    FIB_NAIVE_FJ1,
+    FIB_NAIVE_FJ2,
+    FIB_NAIVE_OMP1,
+    FIB_NAIVE_OMP2,
+    FIB_CUT_FJ1,
+    FIB_CUT_FJ2,
+    FIB_CUT_OMP1,
+    FIB_CUT_OMP2,
+    SORT_SEQ,
+    SORT_FJ1,
+    SORT_FJ2,
+    SORT_OMP1,
+    SORT_OMP2,
+    NCFG
+};
+
+static const char *const cfg_names[NCFG] = {
+    "fib seq",     "fib naive fj1", "fib naive fj2", "fib naive omp1", "fib naive omp2",
+    "fib cut fj1", "fib cut fj2",   "fib cut omp1",  "fib cut omp2",   "sort seq",
+    "sort fj1",    "sort fj2",      "sort omp1",     "sort omp2"};
+
+#define MAX_REPS 64
+static double samples[NCFG][MAX_REPS];
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static double median(enum cfg c, int reps)
+{
+    double tmp[MAX_REPS];
+    memcpy(tmp, samples[c], sizeof(double) * (size_t)reps);
+    qsort(tmp, (size_t)reps, sizeof(double), cmp_double);
+    return reps % 2 ? tmp[reps / 2] : 0.5 * (tmp[reps / 2 - 1] + tmp[reps / 2]);
+}
+
+static fj_pool *make_pool(int p)
+{
+    fj_pool_config cfg;
+    fj_pool_config_init(&cfg);
+    cfg.workers = p;
+    fj_pool *pool;
+    int rc = fj_pool_create(&pool, &cfg);
+    if (rc != FJ_OK) die("fj_pool_create", rc);
+    return pool;
+}
+
+static volatile long sink; /* keeps results observable */
+static int failures;
+
+static void check_fib(const char *what, long got, long n)
+{
+    sink = got;
+    if (got != fib_iter(n)) {
+        fprintf(stderr, "bench-runtime: %s: WRONG fib(%ld) = %ld, expected %ld\n", what, n, got,
+                fib_iter(n));
+        failures++;
+    }
+}
+
+static void check_sort(const char *what, const int *got, const int *ref, long m)
+{
+    for (long i = 1; i < m; i++)
+        if (got[i - 1] > got[i]) {
+            fprintf(stderr, "bench-runtime: %s: NOT SORTED at %ld\n", what, i);
+            failures++;
+            return;
+        }
+    if (ref && memcmp(got, ref, sizeof(int) * (size_t)m) != 0) {
+        fprintf(stderr, "bench-runtime: %s: sorted output differs from the sequential one\n", what);
+        failures++;
+    }
+}
+
+static const char *pf(int ok)
+{
+    return ok ? "PASS" : "MISS";
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: bench-runtime [-n N] [-r REPS] [-t T] [-m M] [-c C] [-v]\n"
+                 "  -n N  fib(N) for the fib rows (default 32)\n"
+                 "  -t T  fib cutoff: sequential for n <= T (default 20)\n"
+                 "  -m M  sort M ints (default 4000000)\n"
+                 "  -c C  sort cutoff: sequential below C elements (default 8192)\n"
+                 "  -r R  repetitions, median reported (default 11)\n"
+                 "  -v    also print every sample to stderr\n");
+}
+
+int main(int argc, char **argv)
+{
+    long n = 32, m = 4000000;
+    int reps = 11, verbose = 0, c;
+    while ((c = getopt(argc, argv, "n:r:t:m:c:vh")) != -1) {
+        switch (c) {
+        case 'n':
+            n = strtol(optarg, NULL, 10);
+            break;
+        case 'r':
+            reps = (int)strtol(optarg, NULL, 10);
+            break;
+        case 't':
+            fib_cutoff_n = strtol(optarg, NULL, 10);
+            break;
+        case 'm':
+            m = strtol(optarg, NULL, 10);
+            break;
+        case 'c':
+            sort_cutoff = strtol(optarg, NULL, 10);
+            break;
+        case 'v':
+            verbose = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (n < 2 || n > 45 || reps < 1 || reps > MAX_REPS || fib_cutoff_n < 1 || m < 2 ||
+        sort_cutoff < 32 || optind != argc) {
+        usage(stderr);
+        return 2;
+    }
+    volatile long vn = n; /* the compiler must not see n as a constant */
+
+    double t_start = now();
+    fj_pool *pool1 = make_pool(1), *pool2 = make_pool(2);
+    fj_pool *pools[3] = {NULL, pool1, pool2};
+
+    /* Input for the sort: xorshift, fixed seed. */
+    int *input = malloc(sizeof(int) * (size_t)m), *work = malloc(sizeof(int) * (size_t)m),
+        *ref = malloc(sizeof(int) * (size_t)m);
+    if (!input || !work || !ref) {
+        fprintf(stderr, "bench-runtime: out of memory\n");
+        return 3;
+    }
+    uint64_t s = 0x9e3779b97f4a7c15u;
+    for (long i = 0; i < m; i++) {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        input[i] = (int)(s >> 33);
+    }
+    memcpy(ref, input, sizeof(int) * (size_t)m);
+    qsort_seq(ref, m);
+    check_sort("reference", ref, NULL, m);
+
+    /* Warm-up: threads started, libgomp's team built, caches touched. */
+    check_fib("warm-up", fj_run_fib(pool1, fib_cutoff, 25), 25);
+    check_fib("warm-up", fj_run_fib(pool2, fib_cutoff, 25), 25);
+#ifdef BENCH_OPENMP
+    check_fib("warm-up", omp_run_fib(1, omp_fib_cutoff, 25), 25);
+    check_fib("warm-up", omp_run_fib(2, omp_fib_cutoff, 25), 25);
+#endif
+
+    fj_worker_stats st;
+    fj_pool_stats_reset(pool1);
+    check_fib("fork count", fj_run_fib(pool1, fib_naive, vn), n);
+    fj_pool_stats_total(pool1, &st);
+    const uint64_t forks = (uint64_t)fib_iter(n + 1) - 1;
+    if (st.forks != forks) {
+        fprintf(stderr, "bench-runtime: naive fib(%ld) forked %llu tasks, expected %llu\n", n,
+                (unsigned long long)st.forks, (unsigned long long)forks);
+        failures++;
+    }
+    settle();
+
+    for (int r = 0; r < reps; r++) {
+        double t0;
+        /* fib */
+        settle();
+        t0 = now();
+        long res = fib_seq(vn);
+        samples[FIB_SEQ][r] = now() - t0;
+        check_fib("seq", res, n);
+        for (int p = 1; p <= 2; p++) {
+            settle();
+            t0 = now();
+            res = fj_run_fib(pools[p], fib_naive, vn);
+            samples[p == 1 ? FIB_NAIVE_FJ1 : FIB_NAIVE_FJ2][r] = now() - t0;
+            check_fib("libfj naive", res, n);
+            settle();
+            t0 = now();
+            res = fj_run_fib(pools[p], fib_cutoff, vn);
+            samples[p == 1 ? FIB_CUT_FJ1 : FIB_CUT_FJ2][r] = now() - t0;
+            check_fib("libfj cutoff", res, n);
+#ifdef BENCH_OPENMP
+            settle();
+            t0 = now();
+            res = omp_run_fib(p, omp_fib_naive, vn);
+            samples[p == 1 ? FIB_NAIVE_OMP1 : FIB_NAIVE_OMP2][r] = now() - t0;
+            check_fib("omp naive", res, n);
+            settle();
+            t0 = now();
+            res = omp_run_fib(p, omp_fib_cutoff, vn);
+            samples[p == 1 ? FIB_CUT_OMP1 : FIB_CUT_OMP2][r] = now() - t0;
+            check_fib("omp cutoff", res, n);
+#endif
+        }
+        /* sort: the copy of the input is outside the timed region */
+        settle();
+        memcpy(work, input, sizeof(int) * (size_t)m);
+        t0 = now();
+        qsort_seq(work, m);
+        samples[SORT_SEQ][r] = now() - t0;
+        check_sort("seq sort", work, ref, m);
+        for (int p = 1; p <= 2; p++) {
+            memcpy(work, input, sizeof(int) * (size_t)m);
+            settle();
+            t0 = now();
+            fj_run_sort(pools[p], work, m);
+            samples[p == 1 ? SORT_FJ1 : SORT_FJ2][r] = now() - t0;
+            check_sort("libfj sort", work, ref, m);
+#ifdef BENCH_OPENMP
+            memcpy(work, input, sizeof(int) * (size_t)m);
+            settle();
+            t0 = now();
+            omp_run_sort(p, work, m);
+            samples[p == 1 ? SORT_OMP1 : SORT_OMP2][r] = now() - t0;
+            check_sort("omp sort", work, ref, m);
+#endif
+        }
+    }
+
+    double med[NCFG];
+    for (int i = 0; i < NCFG; i++) {
+        med[i] = median((enum cfg)i, reps);
+        if (verbose) {
+            fprintf(stderr, "%-15s", cfg_names[i]);
+            for (int r = 0; r < reps; r++)
+                fprintf(stderr, " %8.3f", samples[i][r] * 1e3);
+            fprintf(stderr, "  (ms)\n");
+        }
+    }
+
+    printf("bench-runtime: %d repetitions, interleaved, median; times in ms; 2 pools (P=1, P=2)\n",
+           reps);
+    printf("libfj: shared library (fj_dep), tracing %s, no LTTng session recording\n",
+           BENCH_FJ_TRACING ? "compiled in" : "NOT compiled in (lttng-ust not found)");
+#ifdef BENCH_OPENMP
+    printf("OpenMP: libgomp, #pragma omp task shared(..) + taskwait in parallel+single, "
+           "num_threads(P)\n");
+#else
+    printf("OpenMP: not built (dependency('openmp') not found): omp columns are n/a\n");
+#endif
+    printf("seq = noinline plain recursion / sequential quicksort, same flags (" BENCH_CFLAGS
+           ")\n");
+    printf("fib forks (naive) = F(n+1)-1 = %llu (checked against libfj's stats)\n\n",
+           (unsigned long long)forks);
+
+    printf("%-22s %2s %9s %9s %8s %9s %9s %8s  %s\n", "case", "P", "seq ms", "libfj ms", "vs seq",
+           "ns/fork", "omp ms", "omp/fj", "goals");
+    char name[64];
+    struct row {
+        const char *kind;
+        int p;
+        enum cfg seq, fj, omp;
+    } rows[] = {
+        {"naive", 1, FIB_SEQ, FIB_NAIVE_FJ1, FIB_NAIVE_OMP1},
+        {"naive", 2, FIB_SEQ, FIB_NAIVE_FJ2, FIB_NAIVE_OMP2},
+        {"cutoff", 1, FIB_SEQ, FIB_CUT_FJ1, FIB_CUT_OMP1},
+        {"cutoff", 2, FIB_SEQ, FIB_CUT_FJ2, FIB_CUT_OMP2},
+        {"sort", 1, SORT_SEQ, SORT_FJ1, SORT_OMP1},
+        {"sort", 2, SORT_SEQ, SORT_FJ2, SORT_OMP2},
+    };
+    int all_faster = 1;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const struct row *w = &rows[i];
+        double ts = med[w->seq], tf = med[w->fj], to = med[w->omp];
+        if (strcmp(w->kind, "naive") == 0)
+            snprintf(name, sizeof name, "fib(%ld) naive", n);
+        else if (strcmp(w->kind, "cutoff") == 0)
+            snprintf(name, sizeof name, "fib(%ld) cutoff<=%ld", n, fib_cutoff_n);
+        else
+            snprintf(name, sizeof name, "sort %ldM cut %ld", m / 1000000, sort_cutoff);
+        char goals[160] = "", nsfork[16] = "";
+        size_t g = 0;
+        if (strcmp(w->kind, "naive") == 0)
+            snprintf(nsfork, sizeof nsfork, "%.2f", (tf - ts) * 1e9 / (double)forks);
+#ifdef BENCH_OPENMP
+        int faster = tf < to;
+        all_faster &= faster;
+        g += (size_t)snprintf(goals + g, sizeof goals - g, "fj<omp %s", pf(faster));
+        char omp_ms[16], ratio[16];
+        snprintf(omp_ms, sizeof omp_ms, "%.2f", to * 1e3);
+        snprintf(ratio, sizeof ratio, "%.2fx", to / tf);
+#else
+        all_faster = 0;
+        const char *omp_ms = "n/a", *ratio = "n/a";
+        g += (size_t)snprintf(goals + g, sizeof goals - g, "fj<omp n/a");
+#endif
+        if (strcmp(w->kind, "naive") == 0 && w->p == 1)
+            g += (size_t)snprintf(goals + g, sizeof goals - g, "; <=3x seq %s", pf(tf <= 3.0 * ts));
+        if (strcmp(w->kind, "naive") != 0 && w->p == 2)
+            g += (size_t)snprintf(goals + g, sizeof goals - g, "; speedup>=1.85x %s",
+                                  pf(ts / tf >= 1.85));
+        char vs[16];
+        /* vs seq: slowdown (t/seq) for naive, speedup (seq/t) otherwise */
+        if (strcmp(w->kind, "naive") == 0)
+            snprintf(vs, sizeof vs, "%.2fx", tf / ts);
+        else
+            snprintf(vs, sizeof vs, "%.2fx", ts / tf);
+        printf("%-22s %2d %9.2f %9.2f %8s %9s %9s %8s  %s\n", name, w->p, ts * 1e3, tf * 1e3, vs,
+               nsfork, omp_ms, ratio, goals);
+    }
+    printf("\nvs seq: naive rows = libfj time / seq time (slowdown); cutoff and sort rows = seq "
+           "time / libfj time (speedup)\n");
+    printf("omp/fj: libgomp time / libfj time (> 1: libfj faster)\n");
+    printf("ns/fork = (t_libfj(P=1 or 2) - t_seq) / forks\n");
+    printf("goals: naive fib P=1 within 3x of seq: %s (%.2fx); libfj faster than libgomp on every "
+           "row: %s; P=2 speedup >= 1.85x with a cutoff: fib %s (%.2fx), sort %s (%.2fx)\n",
+           pf(med[FIB_NAIVE_FJ1] <= 3.0 * med[FIB_SEQ]), med[FIB_NAIVE_FJ1] / med[FIB_SEQ],
+           pf(all_faster), pf(med[FIB_SEQ] / med[FIB_CUT_FJ2] >= 1.85),
+           med[FIB_SEQ] / med[FIB_CUT_FJ2], pf(med[SORT_SEQ] / med[SORT_FJ2] >= 1.85),
+           med[SORT_SEQ] / med[SORT_FJ2]);
+    printf("total wall time %.1f s; results verified: %s\n", now() - t_start,
+           failures ? "FAILED" : "all correct");
+
+    free(input);
+    free(work);
+    free(ref);
+    int rc1 = fj_pool_destroy(pool1), rc2 = fj_pool_destroy(pool2);
+    if (rc1 != FJ_OK || rc2 != FJ_OK) die("fj_pool_destroy", rc1 != FJ_OK ? rc1 : rc2);
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,103 @@
+/*
+ * bench-tracing-fib: naive fib on a libfj pool, one timed run, for the
+ * tracing overhead benchmark (bench/tracing.sh). Built twice: against the
+ * static libfj with every tracepoint compiled out, and against the normal
+ * shared libfj (tracing compiled in). The driver records it, or not.
+ * Prints one line: n= P= tasks= elapsed_ns= result=
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "fj.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+struct fib_frame {
+    long n, result;
+};
+
+static long fib_naive(long n);
+
+static void fib_body(void *arg)
+{
+    struct fib_frame *f = arg;
+    f->result = fib_naive(f->n);
+}
+
+/* As samples/fj-fib.c naive: fork fib(n-2), run fib(n-1) here, join. */
+static long fib_naive(long n)
+{
+    if (n < 2) return n;
+    struct fib_frame child = {n - 2, 0};
+    fj_task t;
+    fj_task_init(&t, fib_body, &child);
+    fj_task_set_size_hint(&t, (uint64_t)(n - 2));
+    fj_fork(&t);
+    long x = fib_naive(n - 1);
+    fj_join(&t);
+    return x + child.result;
+}
+
+static long fib_iter(long n)
+{
+    long a = 0, b = 1;
+    for (long i = 0; i < n; i++) {
+        long c = a + b;
+        a = b;
+        b = c;
+    }
+    return a;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s N P\n", argv[0]);
+        return 2;
+    }
+    long n = strtol(argv[1], NULL, 10);
+    int p = (int)strtol(argv[2], NULL, 10);
+    if (n < 2 || n > 40 || p < 1 || p > 64) {
+        fprintf(stderr, "%s: want 2 <= N <= 40, 1 <= P <= 64\n", argv[0]);
+        return 2;
+    }
+    fj_pool_config cfg;
+    fj_pool_config_init(&cfg);
+    cfg.workers = p;
+    fj_pool *pool;
+    int rc = fj_pool_create(&pool, &cfg);
+    if (rc != FJ_OK) {
+        fprintf(stderr, "%s: fj_pool_create: %s\n", argv[0], fj_strerror(rc));
+        return 3;
+    }
+    struct fib_frame root = {n, 0};
+    fj_task t;
+    fj_task_init(&t, fib_body, &root);
+    fj_task_set_size_hint(&t, (uint64_t)n);
+    double t0 = now();
+    rc = fj_invoke(pool, &t);
+    double elapsed = now() - t0;
+    if (rc != FJ_OK) {
+        fprintf(stderr, "%s: fj_invoke: %s\n", argv[0], fj_strerror(rc));
+        return 3;
+    }
+    fj_worker_stats st;
+    fj_pool_stats_total(pool, &st);
+    if (fj_pool_destroy(pool) != FJ_OK) return 3;
+    /* tasks = the forked ones plus the root */
+    printf("n=%ld P=%d tasks=%llu steals=%llu elapsed_ns=%.0f result=%ld\n", n, p,
+           (unsigned long long)st.forks + 1, (unsigned long long)st.steals, elapsed * 1e9,
+           root.result);
+    if (root.result != fib_iter(n) || st.forks != (uint64_t)fib_iter(n + 1) - 1) {
+        fprintf(stderr, "%s: WRONG result or fork count\n", argv[0]);
+        return 1;
+    }
+    return 0;
+}

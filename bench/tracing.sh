@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# bench-tracing: what the fjtrace tracepoints cost, on naive fib.
+#
+#   (a) tracepoints compiled out   bench-tracing-fib-notrace (static libfj_notrace)
+#   (b) compiled in, not recording bench-tracing-fib (shared libfj), no session
+#   (c) compiled in, recording     the same binary under a real LTTng session
+#   (d) the floor                  bench-tracing-floor: a bare loop of
+#                                  lttng_ust_tracepoint(fjtrace, exec, ...),
+#                                  run not recorded (d0) and recorded (d1)
+#
+# The configurations run interleaved (a b c d0 d1, REPS times), one timed
+# fib (or loop) per process; every program prints its own timing, this
+# script records, counts and prints the table of medians. See bench/README.md.
+#
+# usage: tracing.sh [-n N] [-p P] [-r REPS] NOTRACE_BIN TRACE_BIN FLOOR_BIN
+set -euo pipefail
+
+n=27 p=1 reps=7
+while getopts "n:p:r:h" opt; do
+    case $opt in
+        n) n=$OPTARG ;;
+        p) p=$OPTARG ;;
+        r) reps=$OPTARG ;;
+        h) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+if [[ $# -ne 3 ]]; then
+    echo "usage: $0 [-n N] [-p P] [-r REPS] NOTRACE_BIN TRACE_BIN FLOOR_BIN" >&2
+    exit 2
+fi
+[[ $n =~ ^[0-9]+$ && $p =~ ^[0-9]+$ && $reps =~ ^[1-9][0-9]*$ ]] || { echo "$0: bad -n/-p/-r" >&2; exit 2; }
+bin_a=$1 bin_b=$2 bin_d=$3
+for b in "$bin_a" "$bin_b" "$bin_d"; do
+    [[ -x $b ]] || { echo "$0: $b: not an executable" >&2; exit 2; }
+done
+for t in lttng lttng-sessiond babeltrace2; do
+    command -v "$t" >/dev/null || { echo "$0: '$t' not found" >&2; exit 2; }
+done
+
+# Tasks of naive fib(n): F(n+1)-1 forks plus the root. The floor emits about
+# as many events as (c) records: 3 per task.
+tasks=$(awk -v n="$n" 'BEGIN { a = 0; b = 1; for (i = 0; i < n + 1; i++) { c = a + b; a = b; b = c }; print a }')
+floor_events=$((3 * tasks))
+
+tmp=$(mktemp -d /tmp/fjtrace-bench.XXXXXX)
+session=
+started_daemon=
+
+daemon_reachable() { lttng --no-sessiond list >/dev/null 2>&1; }
+
+ensure_daemon() {
+    daemon_reachable && return 0
+    lttng-sessiond --daemonize --no-kernel >/dev/null 2>&1 </dev/null || true
+    local i
+    for ((i = 0; i < 50; i++)); do
+        if daemon_reachable; then
+            # Ours only if the pid file names a live lttng-sessiond we just started.
+            local pf=/var/run/lttng/lttng-sessiond.pid
+            [[ $(id -u) -ne 0 ]] && pf=${LTTNG_HOME:-$HOME}/.lttng/lttng-sessiond.pid
+            if [[ -z $started_daemon && -r $pf ]]; then
+                local pid
+                pid=$(<"$pf")
+                [[ $(cat /proc/"$pid"/comm 2>/dev/null) == lttng-sessiond* ]] && started_daemon=$pid
+            fi
+            return 0
+        fi
+        sleep 0.1
+    done
+    echo "$0: no lttng-sessiond reachable and none could be started" >&2
+    exit 3
+}
+
+cleanup() {
+    set +e
+    if [[ -n $session ]]; then
+        lttng --no-sessiond stop "$session" >/dev/null 2>&1
+        lttng --no-sessiond destroy "$session" >/dev/null 2>&1
+    fi
+    # Stop the daemon only if we started it and nobody else has a session on it.
+    if [[ -n $started_daemon ]] &&
+        ! lttng --no-sessiond list 2>/dev/null | grep -q '^ *[0-9][0-9]*) '; then
+        kill -TERM "$started_daemon" 2>/dev/null
+    fi
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+lq() { # lttng, quiet unless it fails
+    local out
+    out=$(lttng --no-sessiond "$@" 2>&1) || { echo "$0: lttng $*: $out" >&2; exit 3; }
+}
+
+# run_plain OUT CMD...: runs CMD, stdout to OUT
+run_plain() {
+    local out=$1
+    shift
+    "$@" >"$out" || { echo "$0: $* failed" >&2; exit 1; }
+}
+
+# run_recorded OUT CMD...: runs CMD under a fresh session restricted to its
+# process; appends "events=E discarded=D" to OUT.
+run_recorded() {
+    local out=$1
+    shift
+    ensure_daemon
+    session=fjbench-$$-$RANDOM-$SECONDS
+    local dir=$tmp/$session
+    lq create "$session" --output="$dir"
+    lq enable-channel --userspace --session="$session" --subbuf-size=4M --num-subbuf=8 ch
+    lq enable-event --userspace --session="$session" --channel=ch 'fjtrace:*'
+    lq add-context --userspace --session="$session" --channel=ch --type=vtid --type=procname
+    # Hold CMD at a gate (before exec) so that its pid is known and tracked
+    # before it registers with the session daemon: only its events count,
+    # whatever else runs on the machine.
+    local gate=$tmp/gate
+    rm -f "$gate"
+    mkfifo "$gate"
+    (read -r _ <"$gate" && exec "$@") >"$out" &
+    local child=$!
+    lq untrack --userspace --session="$session" --vpid --all
+    lq track --userspace --session="$session" --vpid="$child"
+    lq start "$session"
+    { echo go >&3; } 3<>"$gate"
+    wait "$child" || { echo "$0: $* failed (recorded)" >&2; exit 1; }
+    lq stop "$session"
+    local discarded
+    discarded=$(lttng --no-sessiond list "$session" | awk '/Discarded events:/ { s += $3 } END { print s + 0 }')
+    lq destroy "$session"
+    session=
+    local events
+    events=$(babeltrace2 "$dir" -c sink.utils.counter -p step=+0 2>/dev/null |
+        awk '/ Event messages/ { print $1 }')
+    echo "events=${events:-0} discarded=$discarded" >>"$out"
+    rm -rf "$dir"
+}
+
+field() { # field FILE KEY: value of KEY= in FILE
+    tr ' ' '\n' <"$1" | sed -n "s/^$2=//p" | head -n 1
+}
+
+other_sessions=$( (lttng --no-sessiond list 2>/dev/null || true) | grep -c '^ *[0-9][0-9]*) ' || true)
+# The table is built from these files, one line per repetition.
+: >"$tmp/a" ; : >"$tmp/b" ; : >"$tmp/c" ; : >"$tmp/d0" ; : >"$tmp/d1"
+start=$SECONDS
+for ((r = 1; r <= reps; r++)); do
+    run_plain "$tmp/run" "$bin_a" "$n" "$p"
+    field "$tmp/run" elapsed_ns >>"$tmp/a"
+    run_plain "$tmp/run" "$bin_b" "$n" "$p"
+    field "$tmp/run" elapsed_ns >>"$tmp/b"
+    run_recorded "$tmp/run" "$bin_b" "$n" "$p"
+    printf '%s %s %s %s\n' "$(field "$tmp/run" elapsed_ns)" "$(field "$tmp/run" events)" \
+        "$(field "$tmp/run" discarded)" "$(field "$tmp/run" tasks)" >>"$tmp/c"
+    run_plain "$tmp/run" "$bin_d" "$floor_events"
+    field "$tmp/run" elapsed_ns >>"$tmp/d0"
+    run_recorded "$tmp/run" "$bin_d" "$floor_events"
+    printf '%s %s %s\n' "$(field "$tmp/run" elapsed_ns)" "$(field "$tmp/run" events)" \
+        "$(field "$tmp/run" discarded)" >>"$tmp/d1"
+done
+
+# med FILE [COLUMN]: median of a column
+med() {
+    awk -v c="${2:-1}" '{ print $c }' "$1" | sort -g |
+        awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+ta=$(med "$tmp/a") tb=$(med "$tmp/b") tc=$(med "$tmp/c" 1) ec=$(med "$tmp/c" 2)
+td0=$(med "$tmp/d0") td1=$(med "$tmp/d1" 1) ed=$(med "$tmp/d1" 2)
+disc_c=$(awk '{ s += $3 } END { print s + 0 }' "$tmp/c")
+disc_d=$(awk '{ s += $3 } END { print s + 0 }' "$tmp/d1")
+other_sessions_end=$( (lttng --no-sessiond list 2>/dev/null || true) | grep -c '^ *[0-9][0-9]*) ' || true)
+
+awk -v n="$n" -v p="$p" -v reps="$reps" -v tasks="$tasks" -v ta="$ta" -v tb="$tb" -v tc="$tc" \
+    -v ec="$ec" -v td0="$td0" -v td1="$td1" -v ed="$ed" -v fe="$floor_events" \
+    -v dc="$disc_c" -v dd="$disc_d" -v secs=$((SECONDS - start)) \
+    -v os="$other_sessions" -v ose="$other_sessions_end" '
+function pf(ok) { return ok ? "PASS" : "MISS" }
+BEGIN {
+    printf "bench-tracing: naive fib(%d), P=%d, %d tasks per run; %d repetitions, interleaved (a b c d0 d1), medians\n", n, p, tasks, reps
+    printf "recording: LTTng session per run, channel --subbuf-size=4M --num-subbuf=8 (per-UID buffers, discard mode),\n"
+    printf "           events fjtrace:*, contexts vtid+procname, tracking only the benchmark process\n\n"
+    printf "%-44s %10s %9s %10s %9s\n", "configuration", "median ms", "ns/task", "events", "ns/event"
+    printf "%-44s %10.3f %9.2f %10s %9s\n", "(a) tracing compiled out (fj_notrace_dep)", ta / 1e6, ta / tasks, "-", "-"
+    printf "%-44s %10.3f %9.2f %10s %9s\n", "(b) compiled in, not recording (fj_dep)", tb / 1e6, tb / tasks, "-", "-"
+    printf "%-44s %10.3f %9.2f %10d %9.2f\n", "(c) compiled in, recording", tc / 1e6, tc / tasks, ec, (tc - tb) / ec
+    printf "%-44s %10.3f %9s %10d %9.2f\n", "(d0) floor loop, not recording", td0 / 1e6, "-", fe, td0 / fe
+    printf "%-44s %10.3f %9s %10d %9.2f\n", "(d1) floor loop, recording", td1 / 1e6, "-", ed, td1 / ed
+    printf "\n"
+    rb = tb / ta; rc = (tc - tb) / ec; rd = (td1 - td0) / ed; ept = ec / tasks
+    printf "%-58s %10s %8s  %s\n", "metric", "value", "goal", "result"
+    printf "%-58s %9.3fx %8s  %s\n", "(b)/(a) compiled-in, not recording vs compiled out", rb, "<= 1.05", pf(rb <= 1.05)
+    printf "%-58s %8.2f ns %8s\n", "recording cost per event (c) = (t_c - t_b) / events", rc, ""
+    printf "%-58s %8.2f ns %8s\n", "floor per event (d) = (t_d1 - t_d0) / events", rd, ""
+    printf "%-58s %9.3fx %8s  %s\n", "recording cost per event (c) / floor (d)", rc / rd, "<= 1.1", pf(rc / rd <= 1.1)
+    printf "%-58s %10.3f %8s  %s\n", "events per task (c)", ept, "<= 3.2", pf(ept <= 3.2)
+    printf "%-58s %10d %8s  %s\n", "discarded events, all recorded runs of (c)", dc, "0", pf(dc == 0)
+    printf "%-58s %10d %8s  %s\n", "discarded events, all recorded runs of (d1)", dd, "0", pf(dd == 0)
+    printf "\nother LTTng sessions on the daemon: %d at start, %d at end; wall time %d s\n", os, ose, secs
+}'
