@@ -1,0 +1,99 @@
+/* Advice: the brief's tuning table (fib-like: tasks pile up -> cut off
+ * forks; quicksort-like: queues run dry -> lower parallelism), plus the
+ * other patterns the experiments look for, each with its evidence. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "analysis.h"
+
+static void advise(fja_pool_report *pr, const char *kind, const char *fmt, ...)
+{
+    if (pr->nadvice == MAX_ADVICE) return;
+    fja_advice *a = &pr->advice[pr->nadvice++];
+    snprintf(a->kind, sizeof a->kind, "%s", kind);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->message, sizeof a->message, fmt, ap);
+    va_end(ap);
+}
+
+static double frac(uint64_t a, uint64_t b)
+{
+    return b ? (double)a / (double)b : 0;
+}
+
+static void advise_pile_up(fja_pool_report *pr)
+{
+    uint64_t med = pr->granularity.p50, fork = pr->fork_cost_ns;
+    if (pr->mean_queue_depth < 1.0 || !fork || med >= 10 * fork) return;
+    if (pr->cutoff_size != UINT32_MAX && pr->cutoff_size > 0)
+        advise(pr, "tasks_pile_up",
+               "tasks pile up (mean queue depth %.1f): median task %llu ns vs ~%llu ns per "
+               "fork; stop forking below size %u (subtree work >= 50x the fork cost) - "
+               "expected saving %.0f%% of scheduling time",
+               pr->mean_queue_depth, (unsigned long long)med, (unsigned long long)fork,
+               pr->cutoff_size, 100 * pr->cutoff_saving);
+    else
+        advise(pr, "tasks_pile_up",
+               "tasks pile up (mean queue depth %.1f): median task %llu ns vs ~%llu ns per "
+               "fork; raise parallelism, and with few cores throttle forks (a cutoff)",
+               pr->mean_queue_depth, (unsigned long long)med, (unsigned long long)fork);
+}
+
+static void advise_dry(fja_pool_report *pr)
+{
+    double idle = frac(pr->gap_ns[GAP_NO_WORK], pr->lifetime_ns);
+    if (idle < 0.2 || pr->parallelism >= pr->workers || pr->parallelism <= 0) return;
+    advise(pr, "queues_run_dry",
+           "queues run dry: workers idle %.0f%% with no work anywhere; parallelism %.1f < %u "
+           "workers - lower parallelism (about %.0f workers)",
+           100 * idle, pr->parallelism, pr->workers, pr->parallelism < 1 ? 1 : pr->parallelism);
+}
+
+static void advise_late(fja_pool_report *pr)
+{
+    double late = frac(pr->gap_ns[GAP_WORK_QUEUED], pr->lifetime_ns);
+    if (late < 0.1) return;
+    advise(pr, "steals_late",
+           "stealing is late: workers idle %.0f%% of their time while work was queued on "
+           "another worker (mean steal-to-exec %llu ns)",
+           100 * late, (unsigned long long)pr->steal_cost_ns);
+}
+
+static void advise_serial(fja_pool_report *pr)
+{
+    double awake = frac(pr->search_ns + pr->join_ns, pr->lifetime_ns);
+    if (awake < 0.3 || pr->parallelism < 2.0 * pr->workers) return;
+    advise(pr, "hidden_serialization",
+           "workers are awake but not running tasks %.0f%% of the time although the trees "
+           "have parallelism %.1f for %u workers: look for serialisation (locks, one shared "
+           "resource)",
+           100 * awake, pr->parallelism, pr->workers);
+}
+
+static void advise_completion(fja_pool_report *pr)
+{
+    const fja_pool *p = pr->pool;
+    if (!p->completions || p->completing_to_completed_ns * 5 < p->exec_to_executed_ns) return;
+    advise(pr, "completion_overhead",
+           "completion costs %.0f%% of task execution (COMPLETING->COMPLETED %llu ns vs "
+           "EXEC->EXECUTED %llu ns): tasks are too small for counted completion",
+           100 * frac(p->completing_to_completed_ns, p->exec_to_executed_ns),
+           (unsigned long long)p->completing_to_completed_ns,
+           (unsigned long long)p->exec_to_executed_ns);
+}
+
+void advice_make(const fja_model *m, fja_pool_report *pr)
+{
+    if (m->discarded_events)
+        advise(pr, "incomplete_trace",
+               "%llu events were discarded while recording: %u tree(s) are incomplete and "
+               "their figures are lower bounds; record with larger buffers (--subbuf-size) or "
+               "--blocking",
+               (unsigned long long)m->discarded_events, pr->incomplete_trees);
+    advise_pile_up(pr);
+    advise_dry(pr);
+    advise_late(pr);
+    advise_serial(pr);
+    advise_completion(pr);
+}

@@ -1,0 +1,207 @@
+#include "analysis.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void analysis_pcts(uint64_t *v, uint64_t n, fja_pcts *p)
+{
+    *p = (fja_pcts){.n = n};
+    if (!n) return;
+    p->p50 = percentile_exact(v, n, 50);
+    p->p90 = percentile_exact(v, n, 90);
+    p->p99 = percentile_exact(v, n, 99);
+    p->min = v[0];
+    p->max = v[n - 1];
+}
+
+static void hist_pcts(const fja_hist *h, fja_pcts *p)
+{
+    *p = (fja_pcts){.n = h->count};
+    if (!h->count) return;
+    p->min = h->min;
+    p->max = h->max;
+    p->p50 = hist_percentile(h, 50);
+    p->p90 = hist_percentile(h, 90);
+    p->p99 = hist_percentile(h, 99);
+}
+
+static int64_t since(uint64_t from, uint64_t to, bool ok)
+{
+    return ok && to >= from ? (int64_t)(to - from) : NULL_NS;
+}
+
+static void tree_report(const fja_tree *t, fja_tree_report *r)
+{
+    r->tree = t;
+    r->complete = t->has_submit && t->has_result && t->done && !t->lossy && !t->unfinished;
+    r->parallelism = t->span_ns ? (double)t->work_ns / (double)t->span_ns : 0;
+    r->first_task_ns = since(t->submit_ts, t->first_exec_ts, t->has_submit && t->started);
+    r->full_parallelism_ns = since(t->submit_ts, t->full_par_ts, t->has_submit && t->full_par);
+    r->final_handoff_ns = since(t->last_done_ts, t->result_ts, t->has_result && t->done);
+    r->latency_ns = since(t->submit_ts, t->result_ts, t->has_submit && t->has_result);
+}
+
+static bool tree_selected(const fja_model *m, const fja_tree *t, const fja_filter *f)
+{
+    if (f->root_set && t->root_id != f->root) return false;
+    if (f->window_set) {
+        uint64_t start = t->has_submit ? t->submit_ts : t->first_exec_ts;
+        uint64_t rel = start - m->first_ts;
+        if (rel < f->window_from || rel > f->window_to) return false;
+    }
+    return true;
+}
+
+static void milestone_pcts(fja_pool_report *pr, uint64_t *buf, size_t field, fja_pcts *out)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < pr->ntrees; i++) {
+        int64_t v = *(const int64_t *)((const char *)&pr->trees[i] + field);
+        if (v != NULL_NS) buf[n++] = (uint64_t)v;
+    }
+    analysis_pcts(buf, n, out);
+}
+
+static int trees_analyze(const fja_model *m, const fja_pool *p, const fja_filter *f,
+                         fja_pool_report *pr)
+{
+    pr->trees = calloc(p->ntrees ? p->ntrees : 1, sizeof *pr->trees);
+    uint64_t *buf = malloc((p->ntrees ? p->ntrees : 1) * sizeof *buf);
+    if (!pr->trees || !buf) {
+        free(buf);
+        return -1;
+    }
+    for (uint32_t i = 0; i < p->ntrees; i++) {
+        if (!tree_selected(m, &p->trees[i], f)) continue;
+        fja_tree_report *r = &pr->trees[pr->ntrees++];
+        tree_report(&p->trees[i], r);
+        pr->work_ns += p->trees[i].work_ns;
+        pr->span_ns += p->trees[i].span_ns;
+        if (!r->complete) pr->incomplete_trees++;
+    }
+    milestone_pcts(pr, buf, offsetof(fja_tree_report, latency_ns), &pr->latency);
+    milestone_pcts(pr, buf, offsetof(fja_tree_report, first_task_ns), &pr->first_task);
+    milestone_pcts(pr, buf, offsetof(fja_tree_report, final_handoff_ns), &pr->handoff);
+    free(buf);
+    return 0;
+}
+
+static void workers_sum(const fja_pool *p, fja_pool_report *pr)
+{
+    double qsum = 0;
+    uint32_t qn = 0;
+    for (uint32_t i = 0; i < p->nworkers; i++) {
+        const fja_worker *w = &p->workers[i];
+        if (!w->seen) continue;
+        pr->busy_ns += w->state_ns[WS_RUN];
+        pr->join_ns += w->state_ns[WS_JOIN];
+        pr->search_ns += w->state_ns[WS_SEARCH];
+        pr->parked_ns += w->state_ns[WS_PARK];
+        pr->lifetime_ns += w->end_ts - w->begin_ts;
+        for (int c = 0; c < GAP_COUNT; c++) {
+            pr->gap_ns[c] += w->gap_ns[c];
+            pr->gaps[c] += w->gaps[c];
+        }
+        pr->idle_queued_ns += w->idle_queued_ns;
+        if (w->qmax > pr->max_queue_depth) pr->max_queue_depth = w->qmax;
+        if (w->end_ts > w->begin_ts) {
+            qsum += w->q_area / (double)(w->end_ts - w->begin_ts);
+            qn++;
+        }
+    }
+    pr->mean_queue_depth = qn ? qsum / qn : 0;
+}
+
+/* Upper bound on speedup from work and span, and a burdened estimate that
+ * charges the measured steal and join costs along the span (Cilkview-like):
+ * each level of the tree may add one steal and one waited join to a path. */
+static void speedup(const fja_pool *p, fja_pool_report *pr)
+{
+    pr->steal_cost_ns = p->steal_latency.count ? p->steal_latency.sum / p->steal_latency.count : 0;
+    pr->join_cost_ns = p->join_latency.count ? p->join_latency.sum / p->join_latency.count : 0;
+    pr->fork_cost_ns = hist_percentile(&p->fork_interval, 50);
+    uint32_t depth = 0;
+    for (uint32_t i = 0; i < pr->ntrees; i++)
+        if (pr->trees[i].tree->max_depth > depth) depth = pr->trees[i].tree->max_depth;
+    double work = (double)pr->work_ns, span = (double)pr->span_ns;
+    double burden = span + (double)depth * (double)(pr->steal_cost_ns + pr->join_cost_ns);
+    pr->parallelism = span > 0 ? work / span : 0;
+    for (int k = 0; k < SPEEDUP_PS; k++) {
+        double P = (double)(1u << k);
+        double t = fmax(work / P, span);
+        pr->speedup_bound[k] = t > 0 ? work / t : 0;
+        pr->speedup_burdened[k] = work > 0 ? work / (work / P + burden) : 0;
+    }
+}
+
+static void granularity(const fja_pool *p, fja_pool_report *pr)
+{
+    hist_pcts(&p->self_hist, &pr->granularity);
+    for (int d = 0; d < DEPTH_SLOTS; d++)
+        pr->depth_p50[d] = hist_percentile(&p->depth_hist[d], 50);
+}
+
+/* The smallest size hint whose forks carry at least 50x the fork cost of
+ * work; forking below it costs more than it can gain. */
+static void cutoff(const fja_pool *p, fja_pool_report *pr)
+{
+    pr->cutoff_size = UINT32_MAX;
+    if (!p->any_size_hint || !pr->fork_cost_ns || !p->forks) return;
+    uint64_t below = 0;
+    for (uint32_t s = 0; s < SIZE_SLOTS; s++) {
+        if (!p->size_tasks[s]) continue;
+        uint64_t mean = p->size_subtree_ns[s] / p->size_tasks[s];
+        if (mean >= 50 * pr->fork_cost_ns) {
+            pr->cutoff_size = s;
+            pr->cutoff_saving = (double)below / (double)p->forks;
+            return;
+        }
+        below += p->size_tasks[s];
+    }
+}
+
+static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter *f,
+                        fja_pool_report *pr)
+{
+    pr->pool = p;
+    pr->workers = p->nworkers_declared ? p->nworkers_declared : p->nworkers;
+    uint64_t from = p->has_begin ? p->begin_ts : p->first_ts;
+    uint64_t to = p->has_end ? p->end_ts : p->last_ts;
+    pr->duration_ns = to > from ? to - from : 0;
+    pr->tasks = p->tasks.count;
+    if (trees_analyze(m, p, f, pr)) return -1;
+    workers_sum(p, pr);
+    speedup(p, pr);
+    granularity(p, pr);
+    cutoff(p, pr);
+    return 0;
+}
+
+int analysis_run(const fja_model *m, const fja_filter *f, fja_report *r)
+{
+    *r = (fja_report){.model = m};
+    r->pools = calloc(m->npools ? m->npools : 1, sizeof *r->pools);
+    if (!r->pools) return -1;
+    for (int k = 0; k < AN_COUNT; k++)
+        r->anomalies += m->anomalies[k];
+    r->complete = !m->discarded_events && !r->anomalies && !m->out_of_order;
+    for (uint32_t i = 0; i < m->npools; i++) {
+        const fja_pool *p = &m->pools[i];
+        if (f->pool_set && p->id != f->pool) continue;
+        fja_pool_report *pr = &r->pools[r->npools++];
+        if (pool_analyze(m, p, f, pr)) return -1;
+        advice_make(m, pr);
+        if (p->unfinished || pr->incomplete_trees) r->complete = false;
+    }
+    return 0;
+}
+
+void analysis_free(fja_report *r)
+{
+    for (uint32_t i = 0; i < r->npools; i++)
+        free(r->pools[i].trees);
+    free(r->pools);
+    *r = (fja_report){0};
+}

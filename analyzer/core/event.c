@@ -1,0 +1,36 @@
+#include "event.h"
+
+#include <string.h>
+
+static const char *const kind_names[FJA_EV_COUNT] = {
+    [FJA_EV_POOL_BEGIN] = "pool_begin",
+    [FJA_EV_POOL_END] = "pool_end",
+    [FJA_EV_WORKER_BEGIN] = "worker_begin",
+    [FJA_EV_WORKER_END] = "worker_end",
+    [FJA_EV_SUBMIT] = "submit",
+    [FJA_EV_RESULT] = "result",
+    [FJA_EV_FORK] = "fork",
+    [FJA_EV_EXEC] = "exec",
+    [FJA_EV_EXECUTED] = "executed",
+    [FJA_EV_STEAL] = "steal",
+    [FJA_EV_JOIN] = "join",
+    [FJA_EV_JOINED] = "joined",
+    [FJA_EV_COMPLETING] = "completing",
+    [FJA_EV_COMPLETED] = "completed",
+    [FJA_EV_PARK] = "park",
+    [FJA_EV_UNPARK] = "unpark",
+    [FJA_EV_WAKE] = "wake",
+    [FJA_EV_UNKNOWN] = "unknown",
+};
+
+fja_kind event_kind_from_name(const char *name)
+{
+    for (int k = 0; k < FJA_EV_UNKNOWN; k++)
+        if (strcmp(kind_names[k], name) == 0) return (fja_kind)k;
+    return FJA_EV_UNKNOWN;
+}
+
+const char *event_kind_name(fja_kind kind)
+{
+    return kind < FJA_EV_COUNT ? kind_names[kind] : "invalid";
+}

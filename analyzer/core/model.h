@@ -1,0 +1,173 @@
+/* The model: pools, workers, task records and decomposition trees, rebuilt
+ * from a time-ordered stream of fja_event in one pass (model_feed). Every
+ * measure that needs the event order (self time, span, idle gaps, queue
+ * depth, milestones) is accumulated here as the events arrive, so nothing
+ * but compact per-task records is kept. */
+#ifndef FJA_MODEL_H
+#define FJA_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "hist.h"
+#include "taskmap.h"
+
+/* What a worker is doing; the per-worker time split. */
+typedef enum {
+    WS_OFF,    /* before worker_begin / after worker_end */
+    WS_RUN,    /* running a task body */
+    WS_JOIN,   /* waiting in a join, not running a helped task */
+    WS_SEARCH, /* awake with no task: looking for work */
+    WS_PARK,   /* parked on its futex */
+    WS_COUNT
+} fja_wstate;
+
+/* How an idle gap is classified (docs/analyses.md). */
+typedef enum { GAP_NO_WORK, GAP_WORK_QUEUED, GAP_JOIN, GAP_COUNT } fja_gap_class;
+
+/* Kinds of inconsistent events, counted and listed. */
+typedef enum {
+    AN_EXECUTED_WITHOUT_EXEC,
+    AN_EXEC_UNKNOWN_TASK,
+    AN_DUPLICATE_ID,
+    AN_UNKNOWN_PARENT,
+    AN_DUPLICATE_EXEC,
+    AN_UNBALANCED_NESTING,
+    AN_STEAL_UNKNOWN_TASK,
+    AN_JOIN_MISMATCH,
+    AN_COMPLETED_WITHOUT_COMPLETING,
+    AN_UNKNOWN_TASK_EVENT,
+    AN_NOT_ON_WORKER,
+    AN_EXEC_ELSEWHERE_WITHOUT_STEAL,
+    AN_RESULT_WITHOUT_SUBMIT,
+    AN_OUT_OF_MEMORY,
+    AN_COUNT
+} fja_anomaly_kind;
+
+const char *anomaly_kind_name(fja_anomaly_kind k);
+
+#define ANOMALY_EXAMPLES 16
+
+typedef struct {
+    fja_anomaly_kind kind;
+    uint64_t ts, task;
+    uint32_t pool;
+    int32_t worker;
+} fja_anomaly;
+
+typedef struct {
+    uint32_t task; /* record number */
+    bool running;  /* false while a nested task runs or in a join */
+    bool in_join;
+    uint64_t seg_start;       /* start of the current running segment */
+    uint32_t awaited;         /* record joined, TASK_NONE */
+    uint64_t awaited_done_ts; /* 0 until the awaited task is done */
+    uint64_t exec_ts;
+} fja_frame;
+
+typedef struct {
+    int32_t index;
+    bool seen, begun, ended, parked;
+    uint64_t begin_ts, end_ts, last_ts;
+    fja_frame *stack;
+    uint32_t depth, cap;
+    fja_wstate state;
+    uint64_t state_ts;
+    uint64_t state_ns[WS_COUNT];
+    /* current idle gap */
+    bool in_gap;
+    fja_gap_class gap_class;
+    uint64_t gap_start, gap_queued_at_start;
+    uint64_t gap_ns[GAP_COUNT], gaps[GAP_COUNT];
+    uint64_t idle_queued_ns; /* search/park time while work was queued */
+    /* queue (deque) depth */
+    int64_t qdepth, qmax;
+    uint64_t q_ts;
+    double q_area;     /* integral of depth over time, ns */
+    uint32_t cur_tree; /* tree of the running top frame */
+    /* counts */
+    uint64_t tasks, forks, steals, joins_waited, parks, wakes;
+    /* pending steal -> exec, and completing -> completed */
+    uint32_t stolen_task;
+    uint64_t steal_ts;
+    uint64_t completing_task, completing_ts;
+    bool completing;
+    /* fork-cost estimate: the previous event on this worker */
+    fja_kind last_kind;
+    uint64_t last_fork_ts, last_fork_parent;
+} fja_worker;
+
+typedef struct {
+    uint64_t root_id;
+    uint32_t root; /* record number */
+    uint64_t submit_ts, first_exec_ts, full_par_ts, last_done_ts, done_ts, result_ts;
+    uint64_t tasks, executed, forks, steals, joins_waited, unfinished;
+    uint64_t work_ns, span_ns;
+    uint32_t max_depth, max_arity;
+    uint64_t workers_mask; /* workers 0..63 that ran one of its tasks */
+    uint32_t busy_now;     /* workers running one of its tasks now */
+    bool has_submit, has_result, done, lossy, full_par, started;
+} fja_tree;
+
+#define DEPTH_SLOTS 64
+#define SIZE_SLOTS 256
+
+typedef struct {
+    uint32_t source, id;
+    uint32_t nworkers_declared; /* pool_begin's workers, 0 if not seen */
+    uint64_t begin_ts, end_ts, first_ts, last_ts;
+    bool has_begin, has_end, seen;
+    fja_worker *workers;
+    uint32_t nworkers; /* allocated (max index seen + 1 or declared) */
+    fja_taskmap tasks;
+    fja_worker client; /* completion slot of threads that are not workers */
+    fja_tree *trees;
+    uint32_t ntrees, cap_trees;
+    /* tasks queued anywhere: deques plus submitted roots not started */
+    int64_t pending_roots, queued;
+    uint64_t queued_cum, queued_ts; /* time with queued > 0, up to queued_ts */
+    /* totals */
+    uint64_t forks, steals, joins_waited, parks, wakes, submits, results, execs;
+    uint64_t exec_to_executed_ns, completing_to_completed_ns, completions;
+    uint64_t orphans, unfinished;
+    fja_hist self_hist, depth_hist[DEPTH_SLOTS], join_latency, steal_latency, gap_hist;
+    uint64_t steal_depth[DEPTH_SLOTS];
+    /* per size hint (saturated at SIZE_SLOTS-1): tasks and summed subtree work */
+    uint64_t size_tasks[SIZE_SLOTS], size_subtree_ns[SIZE_SLOTS];
+    bool any_size_hint;
+    /* consecutive forks by one parent on one worker: a fork-cost estimate */
+    fja_hist fork_interval;
+} fja_pool;
+
+typedef struct {
+    fja_pool *pools;
+    uint32_t npools, cap_pools;
+    uint32_t last_pool; /* lookup cache */
+    uint64_t events, unknown_events, discarded_events, discard_messages;
+    uint64_t by_kind[FJA_EV_COUNT];
+    uint64_t first_ts, last_ts;
+    uint64_t out_of_order; /* events older than their predecessor */
+    uint64_t anomalies[AN_COUNT];
+    fja_anomaly examples[ANOMALY_EXAMPLES];
+    uint32_t nexamples;
+    bool finished;
+    bool oom;
+} fja_model;
+
+void model_init(fja_model *m);
+void model_free(fja_model *m);
+/* Feeds one event. Events must come in timestamp order (ties in any order).
+ * Returns 0, or -1 when memory ran out (the model stays usable). */
+int model_feed(fja_model *m, const fja_event *ev);
+/* Records a babeltrace2 "discarded events" notice: count events were lost
+ * from one stream. Every tree open now is marked lossy. */
+void model_discarded(fja_model *m, uint64_t count, uint64_t ts);
+/* Closes every open interval at the end of the trace: unfinished tasks,
+ * workers that never ended, trees without a result. */
+void model_finish(fja_model *m);
+/* Live task count, tree count and bytes held, for memory reporting. */
+size_t model_bytes(const fja_model *m);
+
+#endif

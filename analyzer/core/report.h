@@ -1,0 +1,25 @@
+/* Report writers: the analyses as a text report for a terminal and as JSON
+ * (docs/report-schema.md). */
+#ifndef FJA_REPORT_H
+#define FJA_REPORT_H
+
+#include <stdio.h>
+
+#include "analysis.h"
+
+#define REPORT_SCHEMA_VERSION 1
+
+/* What the report says about the run itself. */
+typedef struct {
+    const char *const *paths;
+    int npaths;
+    const char *version;
+    double wall_s;
+    uint64_t peak_rss_bytes;
+} fja_run_info;
+
+/* Both return 0, or -1 when writing failed (errno set). */
+int report_text(FILE *out, const fja_report *r, const fja_run_info *info);
+int report_json(FILE *out, const fja_report *r, const fja_run_info *info);
+
+#endif

@@ -1,0 +1,380 @@
+#include <inttypes.h>
+#include <math.h>
+
+#include "report.h"
+
+/* A tiny JSON emitter: tracks whether a comma is due at each level. */
+typedef struct {
+    FILE *f;
+    int depth;
+    bool first[32];
+} jw;
+
+static void j_sep(jw *w)
+{
+    if (!w->first[w->depth]) fputc(',', w->f);
+    w->first[w->depth] = false;
+    fputc('\n', w->f);
+    for (int i = 0; i < w->depth; i++)
+        fputs("  ", w->f);
+}
+
+static void j_key(jw *w, const char *k)
+{
+    j_sep(w);
+    if (k) fprintf(w->f, "\"%s\": ", k);
+}
+
+static void j_open(jw *w, const char *k, char c)
+{
+    j_key(w, k);
+    fputc(c, w->f);
+    w->first[++w->depth] = true;
+}
+
+static void j_close(jw *w, char c)
+{
+    bool empty = w->first[w->depth];
+    w->depth--;
+    if (!empty) {
+        fputc('\n', w->f);
+        for (int i = 0; i < w->depth; i++)
+            fputs("  ", w->f);
+    }
+    fputc(c, w->f);
+}
+
+static void j_str(jw *w, const char *k, const char *s)
+{
+    j_key(w, k);
+    fputc('"', w->f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(w->f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(w->f, "\\u%04x", c);
+        else
+            fputc(c, w->f);
+    }
+    fputc('"', w->f);
+}
+
+static void j_u64(jw *w, const char *k, uint64_t v)
+{
+    j_key(w, k);
+    fprintf(w->f, "%" PRIu64, v);
+}
+
+static void j_i64(jw *w, const char *k, int64_t v)
+{
+    j_key(w, k);
+    fprintf(w->f, "%" PRId64, v);
+}
+
+/* A milestone: null when it never happened. */
+static void j_ns(jw *w, const char *k, int64_t v)
+{
+    j_key(w, k);
+    if (v == NULL_NS)
+        fputs("null", w->f);
+    else
+        fprintf(w->f, "%" PRId64, v);
+}
+
+static void j_dbl(jw *w, const char *k, double v)
+{
+    j_key(w, k);
+    if (isfinite(v))
+        fprintf(w->f, "%.6g", v);
+    else
+        fputs("null", w->f);
+}
+
+static void j_bool(jw *w, const char *k, bool v)
+{
+    j_key(w, k);
+    fputs(v ? "true" : "false", w->f);
+}
+
+static void j_pcts(jw *w, const char *k, const fja_pcts *p)
+{
+    j_open(w, k, '{');
+    j_u64(w, "count", p->n);
+    j_u64(w, "min_ns", p->min);
+    j_u64(w, "p50_ns", p->p50);
+    j_u64(w, "p90_ns", p->p90);
+    j_u64(w, "p99_ns", p->p99);
+    j_u64(w, "max_ns", p->max);
+    j_close(w, '}');
+}
+
+static void j_trace(jw *w, const fja_report *r, const fja_run_info *info)
+{
+    const fja_model *m = r->model;
+    j_open(w, "trace", '{');
+    j_open(w, "paths", '[');
+    for (int i = 0; i < info->npaths; i++)
+        j_str(w, NULL, info->paths[i]);
+    j_close(w, ']');
+    j_u64(w, "events", m->events);
+    j_u64(w, "discarded_events", m->discarded_events);
+    j_bool(w, "complete", r->complete);
+    j_u64(w, "unknown_events", m->unknown_events);
+    j_u64(w, "out_of_order_events", m->out_of_order);
+    j_u64(w, "duration_ns", m->last_ts - m->first_ts);
+    j_close(w, '}');
+}
+
+static void j_anomalies(jw *w, const fja_report *r)
+{
+    const fja_model *m = r->model;
+    j_open(w, "anomalies", '{');
+    j_u64(w, "total", r->anomalies);
+    j_open(w, "by_kind", '{');
+    for (int k = 0; k < AN_COUNT; k++)
+        if (m->anomalies[k]) j_u64(w, anomaly_kind_name((fja_anomaly_kind)k), m->anomalies[k]);
+    j_close(w, '}');
+    j_open(w, "examples", '[');
+    for (uint32_t i = 0; i < m->nexamples; i++) {
+        const fja_anomaly *a = &m->examples[i];
+        j_open(w, NULL, '{');
+        j_str(w, "kind", anomaly_kind_name(a->kind));
+        j_u64(w, "time_ns", a->ts - m->first_ts);
+        j_u64(w, "pool", a->pool);
+        j_i64(w, "worker", a->worker);
+        j_u64(w, "task", a->task);
+        j_close(w, '}');
+    }
+    j_close(w, ']');
+    j_close(w, '}');
+}
+
+static void j_totals(jw *w, const fja_pool_report *pr)
+{
+    const fja_pool *p = pr->pool;
+    j_open(w, "totals", '{');
+    j_u64(w, "tasks", pr->tasks);
+    j_u64(w, "executed", p->execs);
+    j_u64(w, "forks", p->forks);
+    j_u64(w, "steals", p->steals);
+    j_u64(w, "joins_waited", p->joins_waited);
+    j_u64(w, "parks", p->parks);
+    j_u64(w, "wakes", p->wakes);
+    j_u64(w, "submits", p->submits);
+    j_u64(w, "results", p->results);
+    j_u64(w, "exec_to_executed_ns", p->exec_to_executed_ns);
+    j_u64(w, "completing_to_completed_ns", p->completing_to_completed_ns);
+    j_u64(w, "completions", p->completions);
+    j_u64(w, "unfinished_tasks", p->unfinished);
+    j_u64(w, "orphan_tasks", p->orphans);
+    j_close(w, '}');
+}
+
+static void j_gaps(jw *w, const uint64_t gaps[GAP_COUNT], const uint64_t ns[GAP_COUNT])
+{
+    static const char *const names[GAP_COUNT] = {"no_work", "work_queued", "join"};
+    j_open(w, "gaps", '{');
+    for (int c = 0; c < GAP_COUNT; c++) {
+        j_open(w, names[c], '{');
+        j_u64(w, "count", gaps[c]);
+        j_u64(w, "ns", ns[c]);
+        j_close(w, '}');
+    }
+    j_close(w, '}');
+}
+
+static void j_worker(jw *w, const fja_worker *wk)
+{
+    j_open(w, NULL, '{');
+    j_i64(w, "worker", wk->index);
+    j_u64(w, "tasks", wk->tasks);
+    j_u64(w, "forks", wk->forks);
+    j_u64(w, "steals", wk->steals);
+    j_u64(w, "joins_waited", wk->joins_waited);
+    j_u64(w, "parks", wk->parks);
+    j_u64(w, "lifetime_ns", wk->end_ts - wk->begin_ts);
+    j_u64(w, "busy_ns", wk->state_ns[WS_RUN]);
+    j_u64(w, "idle_ns", wk->state_ns[WS_JOIN] + wk->state_ns[WS_SEARCH] + wk->state_ns[WS_PARK]);
+    j_u64(w, "join_wait_ns", wk->state_ns[WS_JOIN]);
+    j_u64(w, "searching_ns", wk->state_ns[WS_SEARCH]);
+    j_u64(w, "parked_ns", wk->state_ns[WS_PARK]);
+    j_u64(w, "idle_work_queued_ns", wk->idle_queued_ns);
+    j_i64(w, "max_queue_depth", wk->qmax);
+    uint64_t life = wk->end_ts - wk->begin_ts;
+    j_dbl(w, "mean_queue_depth", life ? wk->q_area / (double)life : 0);
+    j_gaps(w, wk->gaps, wk->gap_ns);
+    j_close(w, '}');
+}
+
+static void j_idle(jw *w, const fja_pool_report *pr)
+{
+    j_open(w, "time", '{');
+    j_u64(w, "lifetime_ns", pr->lifetime_ns);
+    j_u64(w, "busy_ns", pr->busy_ns);
+    j_u64(w, "join_wait_ns", pr->join_ns);
+    j_u64(w, "searching_ns", pr->search_ns);
+    j_u64(w, "parked_ns", pr->parked_ns);
+    j_u64(w, "idle_work_queued_ns", pr->idle_queued_ns);
+    j_gaps(w, pr->gaps, pr->gap_ns);
+    uint64_t lg[64];
+    hist_log2(&pr->pool->gap_hist, lg);
+    int top = 63;
+    while (top > 0 && !lg[top])
+        top--;
+    j_open(w, "gap_length_log2_histogram", '[');
+    for (int k = 0; k <= top; k++)
+        j_u64(w, NULL, lg[k]);
+    j_close(w, ']');
+    j_close(w, '}');
+}
+
+static void j_tree(jw *w, const fja_tree_report *t)
+{
+    const fja_tree *tr = t->tree;
+    j_open(w, NULL, '{');
+    j_u64(w, "root", tr->root_id);
+    j_bool(w, "complete", t->complete);
+    j_u64(w, "tasks", tr->tasks);
+    j_u64(w, "depth", tr->max_depth);
+    j_u64(w, "max_arity", tr->max_arity);
+    j_u64(w, "forks", tr->forks);
+    j_u64(w, "steals", tr->steals);
+    j_u64(w, "joins_waited", tr->joins_waited);
+    j_u64(w, "workers_used", (uint64_t)__builtin_popcountll(tr->workers_mask));
+    j_u64(w, "unfinished_tasks", tr->unfinished);
+    j_u64(w, "work_ns", tr->work_ns);
+    j_u64(w, "span_ns", tr->span_ns);
+    j_dbl(w, "parallelism", t->parallelism);
+    j_ns(w, "first_task_ns", t->first_task_ns);
+    j_ns(w, "full_parallelism_ns", t->full_parallelism_ns);
+    j_ns(w, "final_handoff_ns", t->final_handoff_ns);
+    j_ns(w, "latency_ns", t->latency_ns);
+    j_close(w, '}');
+}
+
+static void j_granularity(jw *w, const fja_pool_report *pr)
+{
+    const fja_pool *p = pr->pool;
+    j_open(w, "granularity", '{');
+    j_u64(w, "count", pr->granularity.n);
+    j_u64(w, "min_ns", pr->granularity.min);
+    j_u64(w, "p50_ns", pr->granularity.p50);
+    j_u64(w, "p90_ns", pr->granularity.p90);
+    j_u64(w, "p99_ns", pr->granularity.p99);
+    j_u64(w, "max_ns", pr->granularity.max);
+    j_open(w, "by_depth", '[');
+    for (int d = 0; d < DEPTH_SLOTS; d++) {
+        if (!p->depth_hist[d].count) continue;
+        j_open(w, NULL, '{');
+        j_u64(w, "depth", (uint64_t)d);
+        j_u64(w, "tasks", p->depth_hist[d].count);
+        j_u64(w, "p50_ns", pr->depth_p50[d]);
+        j_close(w, '}');
+    }
+    j_close(w, ']');
+    j_open(w, "steal_depth", '[');
+    for (int d = 0; d < DEPTH_SLOTS; d++) {
+        if (!p->steal_depth[d]) continue;
+        j_open(w, NULL, '{');
+        j_u64(w, "depth", (uint64_t)d);
+        j_u64(w, "steals", p->steal_depth[d]);
+        j_close(w, '}');
+    }
+    j_close(w, ']');
+    j_close(w, '}');
+}
+
+static void j_speedup(jw *w, const fja_pool_report *pr)
+{
+    j_u64(w, "work_ns", pr->work_ns);
+    j_u64(w, "span_ns", pr->span_ns);
+    j_dbl(w, "parallelism", pr->parallelism);
+    j_open(w, "speedup", '[');
+    for (int k = 0; k < SPEEDUP_PS; k++) {
+        j_open(w, NULL, '{');
+        j_u64(w, "workers", 1u << k);
+        j_dbl(w, "bound", pr->speedup_bound[k]);
+        j_dbl(w, "burdened", pr->speedup_burdened[k]);
+        j_close(w, '}');
+    }
+    j_close(w, ']');
+    j_open(w, "costs", '{');
+    j_u64(w, "steal_to_exec_ns", pr->steal_cost_ns);
+    j_u64(w, "join_latency_ns", pr->join_cost_ns);
+    j_u64(w, "fork_interval_ns", pr->fork_cost_ns);
+    j_close(w, '}');
+}
+
+static void j_pool(jw *w, const fja_pool_report *pr)
+{
+    const fja_pool *p = pr->pool;
+    j_open(w, NULL, '{');
+    j_u64(w, "source", p->source);
+    j_u64(w, "pool", p->id);
+    j_u64(w, "workers", pr->workers);
+    j_u64(w, "duration_ns", pr->duration_ns);
+    j_totals(w, pr);
+    j_idle(w, pr);
+    j_open(w, "queue", '{');
+    j_i64(w, "max_depth", pr->max_queue_depth);
+    j_dbl(w, "mean_depth", pr->mean_queue_depth);
+    j_close(w, '}');
+    j_open(w, "per_worker", '[');
+    for (uint32_t i = 0; i < p->nworkers; i++)
+        if (p->workers[i].seen) j_worker(w, &p->workers[i]);
+    j_close(w, ']');
+    j_speedup(w, pr);
+    fja_pcts jl;
+    const fja_hist *h = &p->join_latency;
+    jl = (fja_pcts){.n = h->count,
+                    .min = h->count ? h->min : 0,
+                    .max = h->max,
+                    .p50 = hist_percentile(h, 50),
+                    .p90 = hist_percentile(h, 90),
+                    .p99 = hist_percentile(h, 99)};
+    j_pcts(w, "join_latency", &jl);
+    j_u64(w, "incomplete_trees", pr->incomplete_trees);
+    j_open(w, "milestones", '{');
+    j_pcts(w, "first_task", &pr->first_task);
+    j_pcts(w, "final_handoff", &pr->handoff);
+    j_pcts(w, "latency", &pr->latency);
+    j_close(w, '}');
+    j_open(w, "trees", '[');
+    for (uint32_t i = 0; i < pr->ntrees; i++)
+        j_tree(w, &pr->trees[i]);
+    j_close(w, ']');
+    j_granularity(w, pr);
+    j_open(w, "advice", '[');
+    for (uint32_t i = 0; i < pr->nadvice; i++) {
+        j_open(w, NULL, '{');
+        j_str(w, "kind", pr->advice[i].kind);
+        j_str(w, "message", pr->advice[i].message);
+        j_close(w, '}');
+    }
+    j_close(w, ']');
+    j_close(w, '}');
+}
+
+int report_json(FILE *out, const fja_report *r, const fja_run_info *info)
+{
+    jw w = {.f = out, .first = {true}};
+    fputc('{', out);
+    w.first[1] = true;
+    w.depth = 1;
+    j_u64(&w, "schema_version", REPORT_SCHEMA_VERSION);
+    j_str(&w, "tool", info->version);
+    j_trace(&w, r, info);
+    j_anomalies(&w, r);
+    j_open(&w, "pools", '[');
+    for (uint32_t i = 0; i < r->npools; i++)
+        j_pool(&w, &r->pools[i]);
+    j_close(&w, ']');
+    j_open(&w, "analyzer", '{');
+    j_dbl(&w, "wall_s", info->wall_s);
+    j_u64(&w, "peak_rss_bytes", info->peak_rss_bytes);
+    j_u64(&w, "model_bytes", model_bytes(r->model));
+    j_close(&w, '}');
+    fputs("\n}\n", out);
+    return ferror(out) ? -1 : 0;
+}

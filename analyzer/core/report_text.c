@@ -1,0 +1,194 @@
+#include <inttypes.h>
+
+#include "report.h"
+
+#define TEXT_TREES 10 /* trees listed one by one; the rest are summarised */
+
+/* Durations in the unit a person reads best. */
+static const char *dur(char *buf, size_t n, double ns)
+{
+    if (ns < 1e3)
+        snprintf(buf, n, "%.0f ns", ns);
+    else if (ns < 1e6)
+        snprintf(buf, n, "%.1f us", ns / 1e3);
+    else if (ns < 1e9)
+        snprintf(buf, n, "%.2f ms", ns / 1e6);
+    else
+        snprintf(buf, n, "%.3f s", ns / 1e9);
+    return buf;
+}
+
+static const char *ms(char *buf, size_t n, int64_t ns)
+{
+    return ns == NULL_NS ? "never" : dur(buf, n, (double)ns);
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+    return b ? 100.0 * (double)a / (double)b : 0;
+}
+
+static void t_summary(FILE *o, const fja_report *r)
+{
+    const fja_model *m = r->model;
+    char b[32];
+    fprintf(o, "fjtrace-analyze report\n");
+    fprintf(o, "  events %" PRIu64 " over %s, %u pool(s)\n", m->events,
+            dur(b, sizeof b, (double)(m->last_ts - m->first_ts)), r->npools);
+    if (m->discarded_events)
+        fprintf(o,
+                "  WARNING: %" PRIu64 " events were DISCARDED while recording: affected "
+                "trees are marked incomplete\n",
+                m->discarded_events);
+    if (r->anomalies)
+        fprintf(o, "  WARNING: %" PRIu64 " inconsistent event(s) (anomalies below)\n",
+                r->anomalies);
+    if (m->unknown_events)
+        fprintf(o, "  note: %" PRIu64 " fjtrace event(s) of unknown kinds were ignored\n",
+                m->unknown_events);
+    fprintf(o, "  trace %s\n", r->complete ? "complete" : "INCOMPLETE");
+}
+
+static void t_totals(FILE *o, const fja_pool_report *pr)
+{
+    const fja_pool *p = pr->pool;
+    char a[32], b[32], c[32];
+    fprintf(o, "\npool %u (trace %u): %u workers, %s\n", p->id, p->source, pr->workers,
+            dur(a, sizeof a, (double)pr->duration_ns));
+    fprintf(o,
+            "  tasks %" PRIu64 "  forks %" PRIu64 "  steals %" PRIu64 "  joins waited %" PRIu64
+            "  parks %" PRIu64 "  submissions %" PRIu64 "\n",
+            pr->tasks, p->forks, p->steals, p->joins_waited, p->parks, p->submits);
+    fprintf(o, "  work %s  span %s  parallelism %.2f\n", dur(a, sizeof a, (double)pr->work_ns),
+            dur(b, sizeof b, (double)pr->span_ns), pr->parallelism);
+    fprintf(o, "  speedup bound (burdened):");
+    for (int k = 0; k < SPEEDUP_PS; k++)
+        fprintf(o, " P=%u %.1f (%.1f)", 1u << k, pr->speedup_bound[k], pr->speedup_burdened[k]);
+    fprintf(o,
+            "\n  EXEC->EXECUTED %s  COMPLETING->COMPLETED %s  queue depth max %" PRId64
+            " mean %.2f\n",
+            dur(a, sizeof a, (double)p->exec_to_executed_ns),
+            dur(b, sizeof b, (double)p->completing_to_completed_ns), pr->max_queue_depth,
+            pr->mean_queue_depth);
+    fprintf(o, "  costs: steal->exec %s  join latency %s  fork interval %s\n",
+            dur(a, sizeof a, (double)pr->steal_cost_ns), dur(b, sizeof b, (double)pr->join_cost_ns),
+            dur(c, sizeof c, (double)pr->fork_cost_ns));
+    if (p->unfinished)
+        fprintf(o, "  WARNING: %" PRIu64 " task(s) never finished (trace cut short?)\n",
+                p->unfinished);
+}
+
+static void t_workers(FILE *o, const fja_pool_report *pr)
+{
+    const fja_pool *p = pr->pool;
+    fprintf(o, "\n  %6s %9s %9s %7s %6s %7s %7s %7s %7s %6s %6s\n", "worker", "tasks", "forks",
+            "steals", "joins", "busy%", "join%", "search%", "park%", "maxq", "meanq");
+    for (uint32_t i = 0; i < p->nworkers; i++) {
+        const fja_worker *w = &p->workers[i];
+        if (!w->seen) continue;
+        uint64_t life = w->end_ts - w->begin_ts;
+        fprintf(o,
+                "  %6d %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %6" PRIu64
+                " %6.1f%% %6.1f%% %6.1f%% %6.1f%% %6" PRId64 " %6.2f\n",
+                w->index, w->tasks, w->forks, w->steals, w->joins_waited,
+                pct(w->state_ns[WS_RUN], life), pct(w->state_ns[WS_JOIN], life),
+                pct(w->state_ns[WS_SEARCH], life), pct(w->state_ns[WS_PARK], life), w->qmax,
+                life ? w->q_area / (double)life : 0);
+    }
+}
+
+static void t_trees(FILE *o, const fja_pool_report *pr)
+{
+    char a[32], b[32], c[32], d[32], e[32], f[32];
+    fprintf(o, "\n  trees: %u (%u incomplete)\n", pr->ntrees, pr->incomplete_trees);
+    for (uint32_t i = 0; i < pr->ntrees && i < TEXT_TREES; i++) {
+        const fja_tree_report *t = &pr->trees[i];
+        const fja_tree *tr = t->tree;
+        fprintf(o,
+                "  root %" PRIu64 "%s: %" PRIu64 " tasks, depth %u, %d workers, work %s, span %s, "
+                "parallelism %.2f\n    first task %s, full parallelism %s, hand-off %s, "
+                "latency %s\n",
+                tr->root_id, t->complete ? "" : " (INCOMPLETE)", tr->tasks, tr->max_depth,
+                __builtin_popcountll(tr->workers_mask), dur(a, sizeof a, (double)tr->work_ns),
+                dur(b, sizeof b, (double)tr->span_ns), t->parallelism,
+                ms(c, sizeof c, t->first_task_ns), ms(d, sizeof d, t->full_parallelism_ns),
+                ms(e, sizeof e, t->final_handoff_ns), ms(f, sizeof f, t->latency_ns));
+    }
+    if (pr->ntrees > TEXT_TREES)
+        fprintf(o, "  ... %u more (see --json)\n", pr->ntrees - TEXT_TREES);
+    if (pr->latency.n > 1)
+        fprintf(
+            o, "  latency over %" PRIu64 " submissions: min %s p50 %s p90 %s p99 %s max %s\n",
+            pr->latency.n, dur(a, sizeof a, (double)pr->latency.min),
+            dur(b, sizeof b, (double)pr->latency.p50), dur(c, sizeof c, (double)pr->latency.p90),
+            dur(d, sizeof d, (double)pr->latency.p99), dur(e, sizeof e, (double)pr->latency.max));
+}
+
+static void t_idle(FILE *o, const fja_pool_report *pr)
+{
+    uint64_t life = pr->lifetime_ns;
+    fprintf(o, "\n  worker time: busy %.1f%%, join wait %.1f%%, searching %.1f%%, parked %.1f%%\n",
+            pct(pr->busy_ns, life), pct(pr->join_ns, life), pct(pr->search_ns, life),
+            pct(pr->parked_ns, life));
+    fprintf(o,
+            "  idle gaps: no work anywhere %" PRIu64 " (%.1f%%), work queued elsewhere %" PRIu64
+            " (%.1f%%), waiting at a join %" PRIu64 " (%.1f%%)\n",
+            pr->gaps[GAP_NO_WORK], pct(pr->gap_ns[GAP_NO_WORK], life), pr->gaps[GAP_WORK_QUEUED],
+            pct(pr->gap_ns[GAP_WORK_QUEUED], life), pr->gaps[GAP_JOIN],
+            pct(pr->gap_ns[GAP_JOIN], life));
+    uint64_t lg[64];
+    hist_log2(&pr->pool->gap_hist, lg);
+    fprintf(o, "  gap lengths:");
+    for (int k = 0; k < 64; k++)
+        if (lg[k]) fprintf(o, " [%llu ns..) %" PRIu64, 1ull << k, lg[k]);
+    fputc('\n', o);
+}
+
+static void t_granularity(FILE *o, const fja_pool_report *pr)
+{
+    char a[32], b[32], c[32], d[32];
+    const fja_pcts *g = &pr->granularity;
+    fprintf(o, "\n  task self time: p50 %s p90 %s p99 %s max %s\n",
+            dur(a, sizeof a, (double)g->p50), dur(b, sizeof b, (double)g->p90),
+            dur(c, sizeof c, (double)g->p99), dur(d, sizeof d, (double)g->max));
+    fprintf(o, "  steals by depth:");
+    for (int k = 0; k < DEPTH_SLOTS; k++)
+        if (pr->pool->steal_depth[k]) fprintf(o, " %d:%" PRIu64, k, pr->pool->steal_depth[k]);
+    fputc('\n', o);
+}
+
+static void t_anomalies(FILE *o, const fja_report *r)
+{
+    const fja_model *m = r->model;
+    if (!r->anomalies) return;
+    fprintf(o, "\nanomalies:");
+    for (int k = 0; k < AN_COUNT; k++)
+        if (m->anomalies[k])
+            fprintf(o, " %s %" PRIu64, anomaly_kind_name((fja_anomaly_kind)k), m->anomalies[k]);
+    fputc('\n', o);
+    for (uint32_t i = 0; i < m->nexamples; i++) {
+        const fja_anomaly *a = &m->examples[i];
+        fprintf(o, "  at +%" PRIu64 " ns pool %u worker %d task %" PRIu64 ": %s\n",
+                a->ts - m->first_ts, a->pool, a->worker, a->task, anomaly_kind_name(a->kind));
+    }
+}
+
+int report_text(FILE *o, const fja_report *r, const fja_run_info *info)
+{
+    (void)info;
+    t_summary(o, r);
+    for (uint32_t i = 0; i < r->npools; i++) {
+        const fja_pool_report *pr = &r->pools[i];
+        t_totals(o, pr);
+        t_workers(o, pr);
+        t_trees(o, pr);
+        t_idle(o, pr);
+        t_granularity(o, pr);
+        fprintf(o, "\n  advice:\n");
+        if (!pr->nadvice) fprintf(o, "    none: no known inefficiency pattern found\n");
+        for (uint32_t k = 0; k < pr->nadvice; k++)
+            fprintf(o, "    [%s] %s\n", pr->advice[k].kind, pr->advice[k].message);
+    }
+    t_anomalies(o, r);
+    return ferror(o) ? -1 : 0;
+}

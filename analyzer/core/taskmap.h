@@ -1,0 +1,60 @@
+/* Per-pool task records, keyed by the 64-bit task id. Records live in
+ * fixed-size chunks (never moved, so growing never copies or doubles the
+ * peak), and an open-addressing index of 32-bit record numbers finds them:
+ * about 64 bytes per record plus 4-8 bytes of index per task. */
+#ifndef FJA_TASKMAP_H
+#define FJA_TASKMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TASK_NONE UINT32_MAX
+
+enum {
+    TF_FORKED = 1 << 0,    /* a fork event created it */
+    TF_SUBMITTED = 1 << 1, /* a submit event created it (a root) */
+    TF_EXEC = 1 << 2,
+    TF_EXECUTED = 1 << 3,
+    TF_STOLEN = 1 << 4,
+    TF_COMPLETER = 1 << 5, /* a completing event was seen for it */
+    TF_COMPLETED = 1 << 6,
+    TF_PROPAGATED = 1 << 7, /* its subtree work was added to its parent */
+};
+
+typedef struct {
+    uint64_t id;
+    int64_t sp_base;     /* span so far = sp_base + self_ns while it runs */
+    uint64_t self_ns;    /* body time minus nested tasks and join waits */
+    uint64_t child_max;  /* largest done-span of children done after its body */
+    uint64_t subtree_ns; /* self_ns of itself and its descendants */
+    uint32_t parent;     /* record number, TASK_NONE for a root or orphan */
+    uint32_t tree;       /* tree number, TASK_NONE for an orphan */
+    uint32_t size_hint;  /* saturated at UINT32_MAX */
+    uint16_t nchildren;  /* saturated */
+    uint16_t depth;      /* saturated */
+    int16_t worker;      /* the forker until exec, then the executor */
+    uint8_t flags;
+} fja_task;
+
+typedef struct {
+    fja_task **chunks;
+    uint32_t nchunks, cap_chunks;
+    uint32_t count;
+    uint32_t *slots; /* record number + 1, 0 = empty */
+    uint64_t mask;   /* slots length - 1 */
+} fja_taskmap;
+
+void taskmap_init(fja_taskmap *m);
+void taskmap_free(fja_taskmap *m);
+/* Record number of id, or TASK_NONE. */
+uint32_t taskmap_find(const fja_taskmap *m, uint64_t id);
+/* Adds a zeroed record for id (which must be absent). TASK_NONE when out of
+ * memory. */
+uint32_t taskmap_add(fja_taskmap *m, uint64_t id);
+static inline fja_task *taskmap_get(const fja_taskmap *m, uint32_t n)
+{
+    return &m->chunks[n >> 16][n & 0xffff];
+}
+size_t taskmap_bytes(const fja_taskmap *m);
+
+#endif

@@ -1,0 +1,289 @@
+/* fjtrace-analyze: reads fjtrace CTF traces and reports what the
+ * work-stealing scheduler did. Pipeline: find (trace folders) -> reader
+ * (babeltrace2 -> fja_event) -> model -> analysis -> report. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "find.h"
+#include "model.h"
+#include "reader.h"
+#include "report.h"
+
+#define VERSION "fjtrace-analyze 0.1.0"
+
+enum {
+    EXIT_COMPLETE = 0,   /* analysed, trace whole and consistent */
+    EXIT_INCOMPLETE = 1, /* analysed, but events lost, tasks unfinished or anomalies */
+    EXIT_USAGE = 2,
+    EXIT_UNREADABLE = 3, /* path missing, no CTF trace, or babeltrace2 failed */
+    EXIT_NO_EVENTS = 4,  /* CTF trace(s) without any fjtrace event */
+    EXIT_INTERNAL = 5,   /* out of memory, or the report could not be written */
+};
+
+static void usage(FILE *o)
+{
+    fputs("Usage: fjtrace-analyze [OPTIONS] TRACE...\n"
+          "\n"
+          "Rebuild what the fjtrace work-stealing runtime did from one or more LTTng\n"
+          "traces (a session folder from fjtrace-record, a trace folder holding\n"
+          "'metadata', or a parent of several) and report it.\n"
+          "\n"
+          "Options:\n"
+          "  --json             write the JSON report (docs/report-schema.md) instead of text\n"
+          "  -o, --output FILE  write the report to FILE instead of standard output\n"
+          "  --pool ID          report only pool ID\n"
+          "  --root ID          report only the tree of root task ID\n"
+          "  --window FROM:TO   report only trees submitted in [FROM, TO] after the first\n"
+          "                     event; times in ns or with a unit: 10ms, 2.5s, 300us\n"
+          "  --no-progress      no progress line on stderr (default when not a terminal)\n"
+          "  -h, --help         show this help\n"
+          "  --version          show the version\n"
+          "\n"
+          "Exit status:\n"
+          "  0  analysed; the trace is complete and consistent\n"
+          "  1  analysed, but the trace is incomplete: discarded events, unfinished tasks\n"
+          "     (recording or program killed) or inconsistent events (see the report)\n"
+          "  2  bad usage\n"
+          "  3  a TRACE is missing, holds no CTF trace, or cannot be decoded\n"
+          "  4  the traces hold no fjtrace event\n"
+          "  5  internal error (out of memory, report not written)\n",
+          o);
+}
+
+typedef struct {
+    bool json, progress;
+    const char *output;
+    fja_filter filter;
+    char **paths;
+    int npaths;
+} options;
+
+/* "10ms" -> 10000000. Returns -1 on a malformed time. */
+static int parse_time(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || v < 0) return -1;
+    static const struct {
+        const char *unit;
+        double ns;
+    } units[] = {{"", 1}, {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+        if (strcmp(end, units[i].unit) == 0) {
+            *out = (uint64_t)(v * units[i].ns);
+            return 0;
+        }
+    return -1;
+}
+
+static int parse_window(const char *s, fja_filter *f)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", s);
+    char *colon = strchr(buf, ':');
+    if (!colon) return -1;
+    *colon = '\0';
+    if (parse_time(buf, &f->window_from) || parse_time(colon + 1, &f->window_to) ||
+        f->window_to < f->window_from)
+        return -1;
+    f->window_set = true;
+    return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s || *end || *s == '-') return -1;
+    *out = v;
+    return 0;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "fjtrace-analyze: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'fjtrace-analyze --help' for more information.\n");
+    return EXIT_USAGE;
+}
+
+/* Returns -1 to go on, or the exit status. */
+static int options_parse(int argc, char **argv, options *o)
+{
+    enum { OPT_JSON = 256, OPT_POOL, OPT_ROOT, OPT_WINDOW, OPT_NOPROG, OPT_VERSION };
+    static const struct option longs[] = {{"json", no_argument, NULL, OPT_JSON},
+                                          {"output", required_argument, NULL, 'o'},
+                                          {"pool", required_argument, NULL, OPT_POOL},
+                                          {"root", required_argument, NULL, OPT_ROOT},
+                                          {"window", required_argument, NULL, OPT_WINDOW},
+                                          {"no-progress", no_argument, NULL, OPT_NOPROG},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {"version", no_argument, NULL, OPT_VERSION},
+                                          {0, 0, 0, 0}};
+    *o = (options){.progress = isatty(2)};
+    opterr = 0;
+    int c;
+    uint64_t v;
+    while ((c = getopt_long(argc, argv, ":ho:", longs, NULL)) != -1) {
+        switch (c) {
+        case OPT_JSON:
+            o->json = true;
+            break;
+        case 'o':
+            o->output = optarg;
+            break;
+        case OPT_POOL:
+            if (parse_u64(optarg, &v) || v > UINT32_MAX)
+                return usage_error("bad pool id '%s'", optarg);
+            o->filter.pool_set = true;
+            o->filter.pool = (uint32_t)v;
+            break;
+        case OPT_ROOT:
+            if (parse_u64(optarg, &o->filter.root))
+                return usage_error("bad root task id '%s'", optarg);
+            o->filter.root_set = true;
+            break;
+        case OPT_WINDOW:
+            if (parse_window(optarg, &o->filter))
+                return usage_error("bad window '%s' (want FROM:TO, e.g. 0:10ms)", optarg);
+            break;
+        case OPT_NOPROG:
+            o->progress = false;
+            break;
+        case 'h':
+            usage(stdout);
+            return EXIT_COMPLETE;
+        case OPT_VERSION:
+            puts(VERSION);
+            return EXIT_COMPLETE;
+        case ':':
+            return usage_error("option '%s' needs an argument", argv[optind - 1]);
+        default:
+            return usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc) return usage_error("%s", "no TRACE given");
+    o->paths = argv + optind;
+    o->npaths = argc - optind;
+    return -1;
+}
+
+static int sink_event(void *ctx, const fja_event *ev)
+{
+    return model_feed(ctx, ev) ? 1 : 0;
+}
+
+static void sink_discarded(void *ctx, uint64_t count, uint64_t ts)
+{
+    model_discarded(ctx, count, ts);
+}
+
+static int traces_find(const options *o, find_list *dirs)
+{
+    char err[4096];
+    for (int i = 0; i < o->npaths; i++) {
+        find_status st = find_ctf_dirs(o->paths[i], dirs, err, sizeof err);
+        if (st != FIND_OK) {
+            fprintf(stderr, "fjtrace-analyze: %s\n", err);
+            return st == FIND_NO_MEMORY ? EXIT_INTERNAL : EXIT_UNREADABLE;
+        }
+    }
+    return -1;
+}
+
+static int traces_read(const options *o, const find_list *dirs, fja_model *m)
+{
+    char err[4096] = "";
+    fja_reader_sink sink = {
+        .event = sink_event, .discarded = sink_discarded, .ctx = m, .progress = o->progress};
+    fja_reader_stats stats;
+    reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
+    if (st == READER_UNREADABLE) {
+        fprintf(stderr, "fjtrace-analyze: %s\n", err);
+        return EXIT_UNREADABLE;
+    }
+    if (st != READER_OK || m->oom) {
+        fprintf(stderr, "fjtrace-analyze: out of memory after %llu events\n",
+                (unsigned long long)m->events);
+        return EXIT_INTERNAL;
+    }
+    if (!stats.fjtrace_events) {
+        fprintf(stderr,
+                "fjtrace-analyze: the trace holds %llu event(s) but none from the fjtrace "
+                "provider.\n  Record the program with 'fjtrace-record CMD' (it enables "
+                "'fjtrace:*'), and check that it uses libfj built with -Dtracing=enabled.\n",
+                (unsigned long long)stats.other_events);
+        return EXIT_NO_EVENTS;
+    }
+    if (m->discarded_events || stats.discarded_unknown)
+        fprintf(stderr,
+                "fjtrace-analyze: WARNING: %llu event(s) were discarded while recording; "
+                "affected trees are marked incomplete. Record with larger buffers or "
+                "--blocking.\n",
+                (unsigned long long)m->discarded_events);
+    return -1;
+}
+
+static uint64_t peak_rss(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) ? 0 : (uint64_t)ru.ru_maxrss * 1024;
+}
+
+static int report_write(const options *o, const fja_model *m, double t0)
+{
+    fja_report r;
+    if (analysis_run(m, &o->filter, &r)) {
+        analysis_free(&r);
+        fprintf(stderr, "fjtrace-analyze: out of memory in the analyses\n");
+        return EXIT_INTERNAL;
+    }
+    if (o->filter.pool_set && !r.npools)
+        fprintf(stderr, "fjtrace-analyze: warning: no pool %u in the trace\n", o->filter.pool);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    fja_run_info info = {.paths = (const char *const *)o->paths,
+                         .npaths = o->npaths,
+                         .version = VERSION,
+                         .peak_rss_bytes = peak_rss(),
+                         .wall_s = (double)ts.tv_sec + ts.tv_nsec / 1e9 - t0};
+    FILE *out = o->output ? fopen(o->output, "w") : stdout;
+    int rc = r.complete ? EXIT_COMPLETE : EXIT_INCOMPLETE;
+    if (!out || (o->json ? report_json(out, &r, &info) : report_text(out, &r, &info)) ||
+        (out != stdout && fclose(out)) || fflush(stdout)) {
+        fprintf(stderr, "fjtrace-analyze: cannot write the report%s%s: %s\n",
+                o->output ? " to " : "", o->output ? o->output : "", strerror(errno));
+        rc = EXIT_INTERNAL;
+    }
+    analysis_free(&r);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double t0 = (double)ts.tv_sec + ts.tv_nsec / 1e9;
+    options o;
+    int rc = options_parse(argc, argv, &o);
+    if (rc >= 0) return rc;
+    find_list dirs = {0};
+    fja_model m;
+    model_init(&m);
+    if ((rc = traces_find(&o, &dirs)) < 0 && (rc = traces_read(&o, &dirs, &m)) < 0) {
+        model_finish(&m);
+        rc = report_write(&o, &m, t0);
+    }
+    model_free(&m);
+    find_list_free(&dirs);
+    return rc;
+}

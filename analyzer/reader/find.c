@@ -1,0 +1,103 @@
+#include "find.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_DEPTH 16 /* a session is ust/uid/0/64-bit deep; stop at cycles */
+
+static int list_add(find_list *l, const char *dir)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 8;
+        char **d = realloc(l->dirs, cap * sizeof *d);
+        if (!d) return -1;
+        l->dirs = d;
+        l->cap = cap;
+    }
+    if (!(l->dirs[l->n] = strdup(dir))) return -1;
+    l->n++;
+    return 0;
+}
+
+static int is_file(const char *dir, const char *name)
+{
+    char p[4096];
+    struct stat st;
+    if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, name) >= sizeof p) return 0;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Depth-first walk; a directory with `metadata` is a trace and is not
+ * searched further (its index/ holds no traces). */
+static int walk(const char *dir, int depth, find_list *l)
+{
+    if (is_file(dir, "metadata")) return list_add(l, dir);
+    if (depth >= MAX_DEPTH) return 0;
+    DIR *d = opendir(dir);
+    if (!d) return 0; /* unreadable subfolders are skipped, not fatal */
+    struct dirent *e;
+    int rc = 0;
+    while (!rc && (e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char p[4096];
+        struct stat st;
+        if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, e->d_name) >= sizeof p) continue;
+        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) rc = walk(p, depth + 1, l);
+    }
+    closedir(d);
+    return rc;
+}
+
+find_status find_ctf_dirs(const char *path, find_list *list, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return FIND_NOT_FOUND;
+    }
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    if (S_ISREG(st.st_mode)) {
+        /* TRACE/metadata given: the trace is its directory */
+        char *slash = strrchr(dir, '/');
+        if (!slash || strcmp(slash + 1, "metadata") != 0) {
+            snprintf(err, errlen, "%s: not a CTF trace (give a trace or session folder)", path);
+            return FIND_NO_CTF;
+        }
+        *slash = '\0';
+    } else if (!S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a folder", path);
+        return FIND_NOT_FOUND;
+    }
+    size_t before = list->n;
+    if (walk(dir, 0, list)) {
+        snprintf(err, errlen, "out of memory");
+        return FIND_NO_MEMORY;
+    }
+    if (list->n == before) {
+        snprintf(err, errlen,
+                 "%s: no CTF trace found (no 'metadata' file below it); record one with "
+                 "fjtrace-record",
+                 path);
+        return FIND_NO_CTF;
+    }
+    qsort(list->dirs + before, list->n - before, sizeof *list->dirs, cmp_str);
+    return FIND_OK;
+}
+
+void find_list_free(find_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->dirs[i]);
+    free(l->dirs);
+    *l = (find_list){0};
+}

@@ -1,0 +1,26 @@
+/* Finding CTF traces: source.ctf.fs wants the directories that hold a
+ * `metadata` file (e.g. SESSION/ust/uid/0/64-bit), so a session folder, a
+ * trace directory or a metadata file itself is resolved to those. */
+#ifndef FJA_FIND_H
+#define FJA_FIND_H
+
+#include <stddef.h>
+
+typedef enum {
+    FIND_OK = 0,
+    FIND_NOT_FOUND, /* the path does not exist or cannot be read */
+    FIND_NO_CTF,    /* it exists but holds no CTF trace */
+    FIND_NO_MEMORY,
+} find_status;
+
+typedef struct {
+    char **dirs;
+    size_t n, cap;
+} find_list;
+
+/* Appends the trace directories under path to list (sorted, so that runs
+ * are reproducible). err receives a message for the user on failure. */
+find_status find_ctf_dirs(const char *path, find_list *list, char *err, size_t errlen);
+void find_list_free(find_list *list);
+
+#endif

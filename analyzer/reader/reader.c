@@ -1,0 +1,337 @@
+#include "reader.h"
+
+#include <babeltrace2/babeltrace.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Member indices of one event class, resolved once: looking fields up by
+ * name for each of millions of events would dominate the decoding cost. */
+typedef struct {
+    const bt_event_class *cls;
+    fja_kind kind;
+    bool fjtrace;
+    int64_t pool, worker, task, arg, size_hint; /* -1: absent */
+} class_info;
+
+#define CLASS_SLOTS 1024
+#define MAX_TRACES 4096
+
+typedef struct {
+    const fja_reader_sink *sink;
+    fja_reader_stats *stats;
+    class_info classes[CLASS_SLOTS];
+    const bt_trace *traces[MAX_TRACES];
+    uint32_t ntraces;
+    bool stopped;
+    uint64_t next_progress;
+    bt_message_iterator *it;
+} reader_ctx;
+
+static int64_t member_index(const bt_field_class *payload, const char *name)
+{
+    uint64_t n = bt_field_class_structure_get_member_count(payload);
+    for (uint64_t i = 0; i < n; i++) {
+        const bt_field_class_structure_member *m =
+            bt_field_class_structure_borrow_member_by_index_const(payload, i);
+        if (strcmp(bt_field_class_structure_member_get_name(m), name) == 0) return (int64_t)i;
+    }
+    return -1;
+}
+
+static void class_resolve(class_info *ci, const bt_event_class *cls)
+{
+    const char *name = bt_event_class_get_name(cls);
+    *ci = (class_info){.cls = cls, .kind = FJA_EV_UNKNOWN};
+    if (!name || strncmp(name, "fjtrace:", 8) != 0) return;
+    ci->fjtrace = true;
+    ci->kind = event_kind_from_name(name + 8);
+    const bt_field_class *payload = bt_event_class_borrow_payload_field_class_const(cls);
+    ci->pool = ci->worker = ci->task = ci->arg = ci->size_hint = -1;
+    if (!payload || bt_field_class_get_type(payload) != BT_FIELD_CLASS_TYPE_STRUCTURE) return;
+    ci->pool = member_index(payload, "pool");
+    ci->worker = member_index(payload, "worker");
+    ci->task = member_index(payload, "task");
+    ci->size_hint = member_index(payload, "size_hint");
+    static const char *const args[] = {"parent", "victim", "target", "workers"};
+    for (size_t i = 0; i < sizeof args / sizeof *args && ci->arg < 0; i++)
+        ci->arg = member_index(payload, args[i]);
+}
+
+static class_info *class_get(reader_ctx *r, const bt_event_class *cls)
+{
+    size_t h = ((uintptr_t)cls >> 4) % CLASS_SLOTS;
+    for (size_t i = 0; i < CLASS_SLOTS; i++, h = (h + 1) % CLASS_SLOTS) {
+        class_info *ci = &r->classes[h];
+        if (ci->cls == cls) return ci;
+        if (!ci->cls) {
+            class_resolve(ci, cls);
+            return ci;
+        }
+    }
+    return NULL; /* more classes than slots: treated as foreign */
+}
+
+/* Integer member idx of a structure, signed or not; 0 when absent. */
+static uint64_t int_member(const bt_field *payload, int64_t idx, bool *ok)
+{
+    if (idx < 0) {
+        *ok = false;
+        return 0;
+    }
+    const bt_field *f =
+        bt_field_structure_borrow_member_field_by_index_const(payload, (uint64_t)idx);
+    bt_field_class_type t = bt_field_get_class_type(f);
+    if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
+        return (uint64_t)bt_field_integer_signed_get_value(f);
+    if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
+        return bt_field_integer_unsigned_get_value(f);
+    *ok = false;
+    return 0;
+}
+
+/* The trace an event came from: pool ids are only unique per process. */
+static uint32_t source_of(reader_ctx *r, const bt_event *e)
+{
+    const bt_trace *t = bt_stream_borrow_trace_const(bt_event_borrow_stream_const(e));
+    for (uint32_t i = 0; i < r->ntraces; i++)
+        if (r->traces[i] == t) return i;
+    if (r->ntraces == MAX_TRACES) return MAX_TRACES - 1;
+    r->traces[r->ntraces] = t;
+    r->stats->traces = r->ntraces + 1;
+    return r->ntraces++;
+}
+
+static uint64_t msg_ns(const bt_clock_snapshot *cs)
+{
+    int64_t ns = 0;
+    if (cs && bt_clock_snapshot_get_ns_from_origin(cs, &ns) !=
+                  BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+        ns = 0;
+    return ns > 0 ? (uint64_t)ns : 0;
+}
+
+static int on_event(reader_ctx *r, const bt_message *msg)
+{
+    const bt_event *e = bt_message_event_borrow_event_const(msg);
+    const bt_event_class *cls = bt_event_borrow_class_const(e);
+    class_info *ci = class_get(r, cls);
+    if (!ci || !ci->fjtrace) {
+        r->stats->other_events++;
+        return 0;
+    }
+    r->stats->fjtrace_events++;
+    const bt_field *payload = bt_event_borrow_payload_field_const(e);
+    fja_event ev = {.kind = ci->kind};
+    const bt_stream_class *sc = bt_event_class_borrow_stream_class_const(cls);
+    if (bt_stream_class_borrow_default_clock_class_const(sc))
+        ev.ts = msg_ns(bt_message_event_borrow_default_clock_snapshot_const(msg));
+    if (payload) {
+        bool ok = true;
+        ev.pool = (uint32_t)int_member(payload, ci->pool, &ok);
+        ev.worker = ci->worker >= 0 ? (int32_t)int_member(payload, ci->worker, &ok) : -1;
+        ev.task = ci->task >= 0 ? int_member(payload, ci->task, &ok) : 0;
+        ev.arg = ci->arg >= 0 ? int_member(payload, ci->arg, &ok) : 0;
+        ev.size_hint = ci->size_hint >= 0 ? int_member(payload, ci->size_hint, &ok) : 0;
+        if (!ok) ev.kind = FJA_EV_UNKNOWN; /* schema changed: do not guess */
+    }
+    ev.source = source_of(r, e);
+    return r->sink->event(r->sink->ctx, &ev);
+}
+
+static void on_discarded(reader_ctx *r, const bt_message *msg)
+{
+    uint64_t count = 0;
+    if (bt_message_discarded_events_get_count(msg, &count) != BT_PROPERTY_AVAILABILITY_AVAILABLE) {
+        count = 0;
+        r->stats->discarded_unknown++;
+    }
+    const bt_stream *s = bt_message_discarded_events_borrow_stream_const(msg);
+    const bt_stream_class *sc = bt_stream_borrow_class_const(s);
+    uint64_t ts = 0;
+    if (bt_stream_class_discarded_events_have_default_clock_snapshots(sc))
+        ts = msg_ns(bt_message_discarded_events_borrow_end_default_clock_snapshot_const(msg));
+    r->sink->discarded(r->sink->ctx, count, ts);
+}
+
+static void progress(reader_ctx *r)
+{
+    uint64_t n = r->stats->fjtrace_events + r->stats->other_events;
+    if (!r->sink->progress || n < r->next_progress) return;
+    fprintf(stderr, "\rfjtrace-analyze: %llu M events read", (unsigned long long)(n / 1000000));
+    r->next_progress = n + 1000000;
+}
+
+static bt_graph_simple_sink_component_initialize_func_status sink_init(bt_message_iterator *it,
+                                                                       void *data)
+{
+    ((reader_ctx *)data)->it = it;
+    return BT_GRAPH_SIMPLE_SINK_COMPONENT_INITIALIZE_FUNC_STATUS_OK;
+}
+
+static bt_graph_simple_sink_component_consume_func_status sink_consume(bt_message_iterator *it,
+                                                                       void *data)
+{
+    reader_ctx *r = data;
+    bt_message_array_const msgs;
+    uint64_t count = 0;
+    switch (bt_message_iterator_next(it, &msgs, &count)) {
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+        break;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+        return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+        return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_AGAIN;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
+        return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
+    default:
+        return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+    }
+    for (uint64_t i = 0; i < count; i++) {
+        const bt_message *m = msgs[i];
+        bt_message_type t = bt_message_get_type(m);
+        if (!r->stopped && t == BT_MESSAGE_TYPE_EVENT && on_event(r, m))
+            r->stopped = true;
+        else if (t == BT_MESSAGE_TYPE_DISCARDED_EVENTS)
+            on_discarded(r, m);
+        bt_message_put_ref(m);
+    }
+    progress(r);
+    return r->stopped ? BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END
+                      : BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+}
+
+/* babeltrace2's error causes, innermost first, as one line. */
+static void take_error(char *err, size_t errlen, const char *what)
+{
+    size_t used = (size_t)snprintf(err, errlen, "%s", what);
+    const bt_error *e = bt_current_thread_take_error();
+    if (!e) return;
+    uint64_t n = bt_error_get_cause_count(e);
+    for (uint64_t i = 0; i < n && used < errlen; i++) {
+        const bt_error_cause *c = bt_error_borrow_cause_by_index(e, i);
+        used += (size_t)snprintf(err + used, errlen - used, ": %s", bt_error_cause_get_message(c));
+    }
+    bt_error_release(e);
+}
+
+typedef struct {
+    const bt_plugin *ctf, *utils;
+    const bt_component_class_source *fs;
+    const bt_component_class_filter *muxer;
+} plugins;
+
+static int plugins_load(plugins *p, char *err, size_t errlen)
+{
+    *p = (plugins){0};
+    if (bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, &p->ctf) !=
+            BT_PLUGIN_FIND_STATUS_OK ||
+        bt_plugin_find("utils", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, &p->utils) !=
+            BT_PLUGIN_FIND_STATUS_OK) {
+        take_error(err, errlen, "babeltrace2 plugins 'ctf' and 'utils' not found");
+        return -1;
+    }
+    p->fs = bt_plugin_borrow_source_component_class_by_name_const(p->ctf, "fs");
+    p->muxer = bt_plugin_borrow_filter_component_class_by_name_const(p->utils, "muxer");
+    if (!p->fs || !p->muxer) {
+        snprintf(err, errlen, "babeltrace2: source.ctf.fs or filter.utils.muxer missing");
+        return -1;
+    }
+    return 0;
+}
+
+static void plugins_put(plugins *p)
+{
+    bt_plugin_put_ref(p->ctf);
+    bt_plugin_put_ref(p->utils);
+}
+
+/* One source.ctf.fs per trace directory, every output port into the muxer. */
+static int add_source(bt_graph *g, const plugins *pl, const char *dir, size_t idx,
+                      const bt_component_filter *mux, char *err, size_t errlen)
+{
+    bt_value *params = bt_value_map_create();
+    bt_value *inputs = NULL;
+    int rc = -1;
+    if (!params || bt_value_map_insert_empty_array_entry(params, "inputs", &inputs) ||
+        bt_value_array_append_string_element(inputs, dir)) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    char name[32];
+    snprintf(name, sizeof name, "src%zu", idx);
+    const bt_component_source *src;
+    if (bt_graph_add_source_component(g, pl->fs, name, params, BT_LOGGING_LEVEL_NONE, &src)) {
+        take_error(err, errlen, dir);
+        goto out;
+    }
+    for (uint64_t i = 0; i < bt_component_source_get_output_port_count(src); i++) {
+        uint64_t in = bt_component_filter_get_input_port_count(mux) - 1;
+        if (bt_graph_connect_ports(g, bt_component_source_borrow_output_port_by_index_const(src, i),
+                                   bt_component_filter_borrow_input_port_by_index_const(mux, in),
+                                   NULL)) {
+            take_error(err, errlen, dir);
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    bt_value_put_ref(params);
+    return rc;
+}
+
+static int graph_build(bt_graph *g, const plugins *pl, char *const *dirs, size_t ndirs,
+                       reader_ctx *r, char *err, size_t errlen)
+{
+    const bt_component_filter *mux;
+    if (bt_graph_add_filter_component(g, pl->muxer, "mux", NULL, BT_LOGGING_LEVEL_NONE, &mux)) {
+        take_error(err, errlen, "cannot create the muxer");
+        return -1;
+    }
+    for (size_t i = 0; i < ndirs; i++)
+        if (add_source(g, pl, dirs[i], i, mux, err, errlen)) return -1;
+    const bt_component_sink *sink;
+    if (bt_graph_add_simple_sink_component(g, "fjtrace-analyze", sink_init, sink_consume, NULL, r,
+                                           &sink) ||
+        bt_graph_connect_ports(g, bt_component_filter_borrow_output_port_by_index_const(mux, 0),
+                               bt_component_sink_borrow_input_port_by_index_const(sink, 0), NULL)) {
+        take_error(err, errlen, "cannot connect the sink");
+        return -1;
+    }
+    return 0;
+}
+
+reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink *sink,
+                         fja_reader_stats *stats, char *err, size_t errlen)
+{
+    *stats = (fja_reader_stats){0};
+    reader_ctx *r = calloc(1, sizeof *r);
+    if (!r) return READER_NO_MEMORY;
+    r->sink = sink;
+    r->stats = stats;
+    r->next_progress = 1000000;
+    plugins pl;
+    reader_status st = READER_UNREADABLE;
+    bt_graph *g = NULL;
+    if (plugins_load(&pl, err, errlen)) goto out;
+    if (!(g = bt_graph_create(0)) || graph_build(g, &pl, dirs, ndirs, r, err, errlen))
+        goto out_plugins;
+    bt_graph_run_status rs;
+    while ((rs = bt_graph_run(g)) == BT_GRAPH_RUN_STATUS_AGAIN)
+        ;
+    if (rs == BT_GRAPH_RUN_STATUS_OK)
+        st = r->stopped ? READER_STOPPED : READER_OK;
+    else if (rs == BT_GRAPH_RUN_STATUS_MEMORY_ERROR)
+        st = READER_NO_MEMORY;
+    else
+        take_error(err, errlen, "cannot decode the trace");
+    if (sink->progress && stats->fjtrace_events + stats->other_events >= 1000000)
+        fputc('\n', stderr);
+out_plugins:
+    bt_graph_put_ref(g);
+    plugins_put(&pl);
+out:
+    free(r);
+    return st;
+}

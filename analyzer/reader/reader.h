@@ -1,0 +1,39 @@
+/* The trace reader: decodes CTF traces with libbabeltrace2 (source.ctf.fs
+ * -> filter.utils.muxer -> our own simple sink), in one streaming pass and
+ * in timestamp order, and hands each fjtrace event to a callback as an
+ * fja_event. */
+#ifndef FJA_READER_H
+#define FJA_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+typedef struct {
+    /* Called for each fjtrace event; a non-zero return stops the read. */
+    int (*event)(void *ctx, const fja_event *ev);
+    /* Called for each discarded-events notice (count 0 when unknown). */
+    void (*discarded)(void *ctx, uint64_t count, uint64_t ts);
+    void *ctx;
+    int progress; /* print progress on stderr */
+} fja_reader_sink;
+
+typedef struct {
+    uint64_t fjtrace_events, other_events, traces;
+    uint64_t discarded_unknown; /* notices without a count */
+} fja_reader_stats;
+
+typedef enum {
+    READER_OK = 0,
+    READER_UNREADABLE, /* babeltrace2 could not open or decode the trace */
+    READER_STOPPED,    /* the event callback asked to stop */
+    READER_NO_MEMORY,
+} reader_status;
+
+/* Reads the trace directories (each holding a `metadata` file). err gets
+ * babeltrace2's reason on failure. */
+reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink *sink,
+                         fja_reader_stats *stats, char *err, size_t errlen);
+
+#endif
