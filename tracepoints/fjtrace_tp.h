@@ -91,6 +91,26 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, wake,
         lttng_ust_field_integer(int32_t, worker, worker)
         lttng_ust_field_integer(int32_t, target, target)))
 
+/* fj_mutex: its name once, then only contended acquisitions. */
+LTTNG_UST_TRACEPOINT_EVENT(fjtrace, lock_init,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t, lock, const char *, name),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint32_t, pool, pool)
+        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint32_t, lock, lock)
+        lttng_ust_field_string(name, name)))
+
+LTTNG_UST_TRACEPOINT_EVENT_CLASS(fjtrace, lock_event,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t, lock),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint32_t, pool, pool)
+        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint32_t, lock, lock)))
+LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, lock_event, fjtrace, lock_wait,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t, lock))
+LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, lock_event, fjtrace, lock_acquired,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t, lock))
+
 #endif /* FJTRACE_TP_H */
 
 #include <lttng/tracepoint-event.h>

@@ -143,6 +143,21 @@ FJ_API void fj_completer_add_pending(fj_completer *c, int32_t delta);
 FJ_API int fj_completer_fork(fj_completer *c);
 FJ_API void fj_completer_try_complete(fj_completer *c);
 
+/* An instrumented mutex for resources that tasks share. It spins briefly,
+ * then sleeps on a futex; contended acquisitions are traced (lock_wait /
+ * lock_acquired, with the name given at init in a lock_init event) so that
+ * fjtrace-analyze can attribute lost parallelism to the lock. Waiting for it
+ * does not run other tasks: serialisation is what it shows. */
+typedef struct fj_mutex {
+    _Atomic uint32_t word; /* 0 free, 1 locked, 2 locked with waiters */
+    uint32_t id;           /* unique in the process, for traces */
+    const char *name;
+} fj_mutex;
+
+FJ_API void fj_mutex_init(fj_mutex *m, const char *name);
+FJ_API void fj_mutex_lock(fj_mutex *m);
+FJ_API void fj_mutex_unlock(fj_mutex *m);
+
 /* Per-worker statistics, always collected (no tracing needed). */
 typedef struct fj_worker_stats {
     uint64_t forks;

@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 
 LINE = re.compile(r"fjtrace:(\w+): .*\{ vtid = (\d+)[^}]*\}, \{ (.*) \}$")
 FIELD = re.compile(r"(\w+) = (-?\d+)")
-OPEN = {"exec": "executed", "join": "joined", "completing": "completed"}
+OPEN = {"exec": "executed", "join": "joined", "completing": "completed", "lock_wait": "lock_acquired"}
 CLOSE = {v: k for k, v in OPEN.items()}
 failures = []
 
@@ -49,7 +49,7 @@ def check(events):
     submitted = {}
     for name, vtid, f in events:
         counts[name] += 1
-        key = (f.get("pool"), f.get("task"))
+        key = (f.get("pool"), f.get("task", f.get("lock")))
         if name == "fork":
             if key in forked_on:
                 fail(f"task {key} forked twice")
