@@ -4,8 +4,9 @@
  * else none. Each node's randomness comes from hashing its parent's state
  * and its child index (splitmix64 here, not UTS's SHA-1, so node counts
  * differ from published UTS figures; the parallel count is checked against
- * the sequential one). Every child is a forked task: irregular work for the
- * stealer. Size hint: the node's depth.
+ * the sequential one). Irregular work for the
+ * stealer: a node's children are spread by halving their index range (one
+ * fork per split). Size hint: the depth of the children being counted.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -13,8 +14,8 @@
 
 #include "common.h"
 
-#define MAX_M 16
-static long b0 = 2000, m = 8, seed = 7;
+#define MAX_M 64
+static long b0 = 20000, m = 8, seed = 7;
 static double q = 0.124;
 
 static uint64_t splitmix(uint64_t x)
@@ -42,28 +43,37 @@ static long count_seq(uint64_t state, int depth)
     return n;
 }
 
-static void node_task(void *arg);
+/* Children [lo, hi) of the node (state, depth): a parallel for by halving,
+ * so that a node with many children (the root's B0) does not serialise. */
+struct kids { uint64_t state; int depth; long lo, hi, count; };
+static long count_kids(uint64_t state, int depth, long lo, long hi);
 
-/* Forks up to MAX_M children at a time (the root's B0 in batches). */
+static void kids_task(void *arg)
+{
+    struct kids *k = arg;
+    k->count = count_kids(k->state, k->depth, k->lo, k->hi);
+}
+
 static long count_par(uint64_t state, int depth)
 {
-    long n = 1, kids = children_of(state, depth);
-    for (long base = 0; base < kids; base += MAX_M) {
-        long batch = kids - base < MAX_M ? kids - base : MAX_M;
-        struct node child[MAX_M];
-        fj_task t[MAX_M];
-        for (long i = 0; i < batch; i++) {
-            child[i] = (struct node){splitmix(state ^ (uint64_t)(base + i + 1)), depth + 1, 0};
-            fj_task_init(&t[i], node_task, &child[i]);
-            fj_task_set_size_hint(&t[i], (uint64_t)(depth + 1));
-            fj_fork(&t[i]);
-        }
-        for (long i = batch - 1; i >= 0; i--) {
-            fj_join(&t[i]);
-            n += child[i].count;
-        }
-    }
-    return n;
+    return 1 + count_kids(state, depth, 0, children_of(state, depth));
+}
+
+static long count_kids(uint64_t state, int depth, long lo, long hi)
+{
+    if (hi - lo == 0)
+        return 0;
+    if (hi - lo == 1)
+        return count_par(splitmix(state ^ (uint64_t)(lo + 1)), depth + 1);
+    long mid = lo + (hi - lo) / 2;
+    struct kids left = {state, depth, lo, mid, 0};
+    fj_task t;
+    fj_task_init(&t, kids_task, &left);
+    fj_task_set_size_hint(&t, (uint64_t)(depth + 1));
+    fj_fork(&t);
+    long right = count_kids(state, depth, mid, hi);
+    fj_join(&t);
+    return left.count + right;
 }
 
 static void node_task(void *arg)
@@ -75,7 +85,7 @@ static void node_task(void *arg)
 static void usage(FILE *out)
 {
     fprintf(out, "usage: fj-uts [-p P] [--variant seq|par] [--b0 N] [--m M] [--q Q] [--seed S]\n"
-                 "  binomial tree: root has B0 children (default 2000), others M (default 8,\n"
+                 "  binomial tree: root has B0 children (default 20000), others M (default 8,\n"
                  "  at most %d) with probability Q (default 0.124, Q*M < 1), seed default 7\n"
                  "exit: 0 ok, 1 wrong result, 2 bad usage, 3 runtime error\n",
             MAX_M);
