@@ -7,32 +7,34 @@
 #   (d) the floor                  bench-tracing-floor: a bare loop of
 #                                  lttng_ust_tracepoint(fjtrace, exec, ...),
 #                                  run not recorded (d0) and recorded (d1)
+#   (a2) informative, if given     bench-tracing-fib-notrace-shared: compiled
+#                                  out but a shared library, like (b)
 #
-# The configurations run interleaved (a b c d0 d1, REPS times), one timed
+# The configurations run interleaved (a [a2] b c d0 d1, REPS times), one timed
 # fib (or loop) per process; every program prints its own timing, this
 # script records, counts and prints the table of medians. See bench/README.md.
 #
-# usage: tracing.sh [-n N] [-p P] [-r REPS] NOTRACE_BIN TRACE_BIN FLOOR_BIN
+# usage: tracing.sh [-n N] [-p P] [-r REPS] NOTRACE_BIN TRACE_BIN FLOOR_BIN [NOTRACE_SHARED_BIN]
 set -euo pipefail
 
-n=27 p=1 reps=7
+n=27 p=1 reps=9
 while getopts "n:p:r:h" opt; do
     case $opt in
         n) n=$OPTARG ;;
         p) p=$OPTARG ;;
         r) reps=$OPTARG ;;
-        h) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        h) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
-if [[ $# -ne 3 ]]; then
-    echo "usage: $0 [-n N] [-p P] [-r REPS] NOTRACE_BIN TRACE_BIN FLOOR_BIN" >&2
+if [[ $# -ne 3 && $# -ne 4 ]]; then
+    echo "usage: $0 [-n N] [-p P] [-r REPS] NOTRACE_BIN TRACE_BIN FLOOR_BIN [NOTRACE_SHARED_BIN]" >&2
     exit 2
 fi
 [[ $n =~ ^[0-9]+$ && $p =~ ^[0-9]+$ && $reps =~ ^[1-9][0-9]*$ ]] || { echo "$0: bad -n/-p/-r" >&2; exit 2; }
-bin_a=$1 bin_b=$2 bin_d=$3
-for b in "$bin_a" "$bin_b" "$bin_d"; do
+bin_a=$1 bin_b=$2 bin_d=$3 bin_a2=${4:-}
+for b in "$bin_a" "$bin_b" "$bin_d" ${bin_a2:+"$bin_a2"}; do
     [[ -x $b ]] || { echo "$0: $b: not an executable" >&2; exit 2; }
 done
 for t in lttng lttng-sessiond babeltrace2; do
@@ -143,11 +145,15 @@ field() { # field FILE KEY: value of KEY= in FILE
 
 other_sessions=$( (lttng --no-sessiond list 2>/dev/null || true) | grep -c '^ *[0-9][0-9]*) ' || true)
 # The table is built from these files, one line per repetition.
-: >"$tmp/a" ; : >"$tmp/b" ; : >"$tmp/c" ; : >"$tmp/d0" ; : >"$tmp/d1"
+: >"$tmp/a" ; : >"$tmp/a2" ; : >"$tmp/b" ; : >"$tmp/c" ; : >"$tmp/d0" ; : >"$tmp/d1"
 start=$SECONDS
 for ((r = 1; r <= reps; r++)); do
     run_plain "$tmp/run" "$bin_a" "$n" "$p"
     field "$tmp/run" elapsed_ns >>"$tmp/a"
+    if [[ -n $bin_a2 ]]; then
+        run_plain "$tmp/run" "$bin_a2" "$n" "$p"
+        field "$tmp/run" elapsed_ns >>"$tmp/a2"
+    fi
     run_plain "$tmp/run" "$bin_b" "$n" "$p"
     field "$tmp/run" elapsed_ns >>"$tmp/b"
     run_recorded "$tmp/run" "$bin_b" "$n" "$p"
@@ -165,23 +171,26 @@ med() {
     awk -v c="${2:-1}" '{ print $c }' "$1" | sort -g |
         awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
-ta=$(med "$tmp/a") tb=$(med "$tmp/b") tc=$(med "$tmp/c" 1) ec=$(med "$tmp/c" 2)
+ta=$(med "$tmp/a") ta2=0 tb=$(med "$tmp/b") tc=$(med "$tmp/c" 1) ec=$(med "$tmp/c" 2)
+[[ -n $bin_a2 ]] && ta2=$(med "$tmp/a2")
 td0=$(med "$tmp/d0") td1=$(med "$tmp/d1" 1) ed=$(med "$tmp/d1" 2)
 disc_c=$(awk '{ s += $3 } END { print s + 0 }' "$tmp/c")
 disc_d=$(awk '{ s += $3 } END { print s + 0 }' "$tmp/d1")
 other_sessions_end=$( (lttng --no-sessiond list 2>/dev/null || true) | grep -c '^ *[0-9][0-9]*) ' || true)
 
-awk -v n="$n" -v p="$p" -v reps="$reps" -v tasks="$tasks" -v ta="$ta" -v tb="$tb" -v tc="$tc" \
+awk -v n="$n" -v p="$p" -v reps="$reps" -v tasks="$tasks" -v ta="$ta" -v ta2="$ta2" -v tb="$tb" -v tc="$tc" \
     -v ec="$ec" -v td0="$td0" -v td1="$td1" -v ed="$ed" -v fe="$floor_events" \
     -v dc="$disc_c" -v dd="$disc_d" -v secs=$((SECONDS - start)) \
     -v os="$other_sessions" -v ose="$other_sessions_end" '
 function pf(ok) { return ok ? "PASS" : "MISS" }
 BEGIN {
-    printf "bench-tracing: naive fib(%d), P=%d, %d tasks per run; %d repetitions, interleaved (a b c d0 d1), medians\n", n, p, tasks, reps
+    printf "bench-tracing: naive fib(%d), P=%d, %d tasks per run; %d repetitions, interleaved (a%s b c d0 d1), medians\n", n, p, tasks, reps, (ta2 > 0 ? " a2" : "")
     printf "recording: LTTng session per run, channel --subbuf-size=4M --num-subbuf=8 (per-UID buffers, discard mode),\n"
     printf "           events fjtrace:*, contexts vtid+procname, tracking only the benchmark process\n\n"
     printf "%-44s %10s %9s %10s %9s\n", "configuration", "median ms", "ns/task", "events", "ns/event"
     printf "%-44s %10.3f %9.2f %10s %9s\n", "(a) tracing compiled out (fj_notrace_dep)", ta / 1e6, ta / tasks, "-", "-"
+    if (ta2 > 0)
+        printf "%-44s %10.3f %9.2f %10s %9s\n", "(a2) compiled out, shared lib (informative)", ta2 / 1e6, ta2 / tasks, "-", "-"
     printf "%-44s %10.3f %9.2f %10s %9s\n", "(b) compiled in, not recording (fj_dep)", tb / 1e6, tb / tasks, "-", "-"
     printf "%-44s %10.3f %9.2f %10d %9.2f\n", "(c) compiled in, recording", tc / 1e6, tc / tasks, ec, (tc - tb) / ec
     printf "%-44s %10.3f %9s %10d %9.2f\n", "(d0) floor loop, not recording", td0 / 1e6, "-", fe, td0 / fe
@@ -190,6 +199,8 @@ BEGIN {
     rb = tb / ta; rc = (tc - tb) / ec; rd = (td1 - td0) / ed; ept = ec / tasks
     printf "%-58s %10s %8s  %s\n", "metric", "value", "goal", "result"
     printf "%-58s %9.3fx %8s  %s\n", "(b)/(a) compiled-in, not recording vs compiled out", rb, "<= 1.05", pf(rb <= 1.05)
+    if (ta2 > 0)
+        printf "%-58s %9.3fx %8s  %s\n", "(b)/(a2) the same, both shared (informative)", tb / ta2, "", ""
     printf "%-58s %8.2f ns %8s\n", "recording cost per event (c) = (t_c - t_b) / events", rc, ""
     printf "%-58s %8.2f ns %8s\n", "floor per event (d) = (t_d1 - t_d0) / events", rd, ""
     printf "%-58s %9.3fx %8s  %s\n", "recording cost per event (c) / floor (d)", rc / rd, "<= 1.1", pf(rc / rd <= 1.1)
