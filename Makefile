@@ -39,7 +39,7 @@ $(BUILD_ASAN)/build.ninja:
 
 test-asan: deps $(BUILD_ASAN)/build.ninja
 	ninja -C $(BUILD_ASAN)
-	$(MESON_TEST) -C $(BUILD_ASAN) --no-suite record
+	$(MESON_TEST) -C $(BUILD_ASAN) --no-suite record --no-suite install
 
 $(BUILD_TSAN)/build.ninja:
 	meson setup $(BUILD_TSAN) -Db_sanitize=thread -Db_lto=false -Dtracing=disabled -Dbench=false
