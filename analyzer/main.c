@@ -15,6 +15,10 @@
 #include "model.h"
 #include "reader.h"
 #include "report.h"
+#ifdef FJA_HAVE_VIZ
+#include "viz.h" /* pictures: viz/ */
+static fjv_collector *viz_collector; /* sees each event after the model */
+#endif
 
 #define VERSION "fjtrace-analyze 0.1.0"
 
@@ -43,6 +47,9 @@ static void usage(FILE *o)
           "  --window FROM:TO   report only trees submitted in [FROM, TO] after the first\n"
           "                     event; times in ns or with a unit: 10ms, 2.5s, 300us\n"
           "  --no-progress      no progress line on stderr (default when not a terminal)\n"
+#ifdef FJA_HAVE_VIZ
+          FJV_USAGE
+#endif
           "  -h, --help         show this help\n"
           "  --version          show the version\n"
           "\n"
@@ -61,6 +68,9 @@ typedef struct {
     bool json, progress;
     const char *output;
     fja_filter filter;
+#ifdef FJA_HAVE_VIZ
+    fjv_options viz;
+#endif
     char **paths;
     int npaths;
 } options;
@@ -119,7 +129,7 @@ static int usage_error(const char *fmt, const char *arg)
 /* Returns -1 to go on, or the exit status. */
 static int options_parse(int argc, char **argv, options *o)
 {
-    enum { OPT_JSON = 256, OPT_POOL, OPT_ROOT, OPT_WINDOW, OPT_NOPROG, OPT_VERSION };
+    enum { OPT_JSON = 256, OPT_POOL, OPT_ROOT, OPT_WINDOW, OPT_NOPROG, OPT_VERSION, OPT_VIZ };
     static const struct option longs[] = {{"json", no_argument, NULL, OPT_JSON},
                                           {"output", required_argument, NULL, 'o'},
                                           {"pool", required_argument, NULL, OPT_POOL},
@@ -128,6 +138,9 @@ static int options_parse(int argc, char **argv, options *o)
                                           {"no-progress", no_argument, NULL, OPT_NOPROG},
                                           {"help", no_argument, NULL, 'h'},
                                           {"version", no_argument, NULL, OPT_VERSION},
+#ifdef FJA_HAVE_VIZ
+                                          FJV_LONG_OPTIONS(OPT_VIZ)
+#endif
                                           {0, 0, 0, 0}};
     *o = (options){.progress = isatty(2)};
     opterr = 0;
@@ -168,6 +181,13 @@ static int options_parse(int argc, char **argv, options *o)
         case ':':
             return usage_error("option '%s' needs an argument", argv[optind - 1]);
         default:
+#ifdef FJA_HAVE_VIZ
+            if (c >= OPT_VIZ && c < OPT_VIZ + FJV_NOPTIONS) {
+                if (fjv_option(&o->viz, c - OPT_VIZ, optarg))
+                    return usage_error("bad value '%s'", optarg);
+                break;
+            }
+#endif
             return usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
@@ -179,7 +199,11 @@ static int options_parse(int argc, char **argv, options *o)
 
 static int sink_event(void *ctx, const fja_event *ev)
 {
-    return model_feed(ctx, ev) ? 1 : 0;
+    int rc = model_feed(ctx, ev) ? 1 : 0;
+#ifdef FJA_HAVE_VIZ
+    fjv_collect_event(viz_collector, ctx, ev);
+#endif
+    return rc;
 }
 
 static void sink_discarded(void *ctx, uint64_t count, uint64_t ts)
@@ -258,6 +282,9 @@ static int report_write(const options *o, const fja_model *m, double t0)
                          .wall_s = (double)ts.tv_sec + ts.tv_nsec / 1e9 - t0};
     FILE *out = o->output ? fopen(o->output, "w") : stdout;
     int rc = r.complete ? EXIT_COMPLETE : EXIT_INCOMPLETE;
+#ifdef FJA_HAVE_VIZ
+    if (fjv_wanted(&o->viz) && fjv_render(&o->viz, viz_collector, &r, stderr)) rc = EXIT_INTERNAL;
+#endif
     if (!out || (o->json ? report_json(out, &r, &info) : report_text(out, &r, &info)) ||
         (out != stdout && fclose(out)) || fflush(stdout)) {
         fprintf(stderr, "fjtrace-analyze: cannot write the report%s%s: %s\n",
@@ -267,6 +294,24 @@ static int report_write(const options *o, const fja_model *m, double t0)
     analysis_free(&r);
     return rc;
 }
+
+#ifdef FJA_HAVE_VIZ
+/* The collector exists only when a picture is asked for. */
+static int viz_start(options *o)
+{
+    char err[4200];
+    o->viz.root_set = o->filter.root_set;
+    o->viz.root = o->filter.root;
+    o->viz.paths = (const char *const *)o->paths;
+    o->viz.npaths = o->npaths;
+    if (!fjv_wanted(&o->viz)) return 0;
+    if (!(viz_collector = fjv_collector_new(&o->viz, err, sizeof err))) {
+        fprintf(stderr, "fjtrace-analyze: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -279,10 +324,19 @@ int main(int argc, char **argv)
     find_list dirs = {0};
     fja_model m;
     model_init(&m);
+#ifdef FJA_HAVE_VIZ
+    if (viz_start(&o)) return EXIT_INTERNAL;
+#endif
     if ((rc = traces_find(&o, &dirs)) < 0 && (rc = traces_read(&o, &dirs, &m)) < 0) {
         model_finish(&m);
-        rc = report_write(&o, &m, t0);
+#ifdef FJA_HAVE_VIZ
+        if (fjv_collect_finish(viz_collector, &m)) rc = EXIT_INTERNAL;
+#endif
+        if (rc < 0) rc = report_write(&o, &m, t0);
     }
+#ifdef FJA_HAVE_VIZ
+    fjv_collector_free(viz_collector);
+#endif
     model_free(&m);
     find_list_free(&dirs);
     return rc;

@@ -1,0 +1,85 @@
+#include "draw.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cairo_status_t to_str(void *closure, const unsigned char *data, unsigned int len)
+{
+    fjv_str *s = closure;
+    fjv_str_add(s, (const char *)data, len);
+    return s->oom ? CAIRO_STATUS_NO_MEMORY : CAIRO_STATUS_SUCCESS;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+int canvas_open(fjv_canvas *cv, const char *path, double w, double h)
+{
+    *cv = (fjv_canvas){.path = path, .mem = path == NULL};
+    if (path && !ends_with(path, ".svg")) {
+        cv->png = true;
+        cv->s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(w), (int)ceil(h));
+    } else if (path) {
+        cv->s = cairo_svg_surface_create(path, w, h);
+    } else {
+        cv->s = cairo_svg_surface_create_for_stream(to_str, &cv->svg, w, h);
+    }
+    if (cairo_surface_status(cv->s) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(cv->s);
+        return -1;
+    }
+    cv->cr = cairo_create(cv->s);
+    cairo_set_source_rgb(cv->cr, 1, 1, 1);
+    cairo_paint(cv->cr);
+    return 0;
+}
+
+int canvas_close(fjv_canvas *cv, char **out)
+{
+    int rc = cairo_status(cv->cr) == CAIRO_STATUS_SUCCESS ? 0 : -1;
+    cairo_destroy(cv->cr);
+    cairo_surface_flush(cv->s);
+    if (cv->png && cairo_surface_write_to_png(cv->s, cv->path) != CAIRO_STATUS_SUCCESS) rc = -1;
+    cairo_surface_finish(cv->s);
+    if (cairo_surface_status(cv->s) != CAIRO_STATUS_SUCCESS) rc = -1;
+    cairo_surface_destroy(cv->s);
+    if (cv->mem) {
+        if (rc || cv->svg.oom || !out) {
+            fjv_str_free(&cv->svg);
+            return -1;
+        }
+        *out = cv->svg.s;
+    }
+    return rc;
+}
+
+void canvas_text(cairo_t *cr, double x, double y, const char *s, double size, fjv_align al,
+                 bool bold)
+{
+    cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
+                           bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, size);
+    cairo_text_extents_t e;
+    cairo_text_extents(cr, s, &e);
+    double dx = al == AL_LEFT ? 0 : al == AL_CENTER ? -e.x_advance / 2 : -e.x_advance;
+    cairo_move_to(cr, x + dx, y);
+    cairo_show_text(cr, s);
+}
+
+void canvas_rgb(cairo_t *cr, fjv_rgb c)
+{
+    cairo_set_source_rgb(cr, c.r, c.g, c.b);
+}
+
+double nice_step(double range, int n)
+{
+    if (range <= 0) return 1;
+    double raw = range / n;
+    double p = pow(10, floor(log10(raw)));
+    double f = raw / p;
+    return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
+}

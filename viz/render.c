@@ -1,0 +1,78 @@
+/* fjv_render: draws every picture asked for on the command line. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "viz_int.h"
+
+bool fjv_wanted(const fjv_options *o)
+{
+    return o->subtrees_dir || o->timeline || o->charts_dir || o->html || o->chrome_trace;
+}
+
+int fjv_parse_format(const char *s, unsigned *formats)
+{
+    static const struct {
+        const char *name;
+        unsigned bits;
+    } fmts[] = {
+        {"png", FJV_PNG}, {"svg", FJV_SVG}, {"dot", FJV_DOT}, {"all", FJV_PNG | FJV_SVG | FJV_DOT}};
+    for (size_t i = 0; i < sizeof fmts / sizeof *fmts; i++)
+        if (strcmp(s, fmts[i].name) == 0) {
+            *formats = fmts[i].bits;
+            return 0;
+        }
+    return -1;
+}
+
+static int parse_u32(const char *s, uint32_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno || end == s || *end || *s == '-' || v > UINT32_MAX) return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+int fjv_option(fjv_options *o, int i, const char *arg)
+{
+    switch (i) {
+    case 0:
+        o->subtrees_dir = arg;
+        return 0;
+    case 1:
+        return fjv_parse_format(arg, &o->formats);
+    case 2:
+        return parse_u32(arg, &o->max_nodes) || !o->max_nodes ? -1 : 0;
+    case 3:
+        return parse_u32(arg, &o->depth) || !o->depth ? -1 : 0;
+    case 4:
+        o->timeline = arg;
+        return 0;
+    case 5:
+        o->charts_dir = arg;
+        return 0;
+    case 6:
+        o->html = arg;
+        return 0;
+    case 7:
+        o->chrome_trace = arg;
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+int fjv_render(const fjv_options *o, fjv_collector *c, const fja_report *r, FILE *err)
+{
+    int rc = 0;
+    if (o->subtrees_dir && fjv_subtrees(o, c, r, err)) rc = -1;
+    if (o->timeline && fjv_timeline(o, c, r, o->timeline, NULL)) {
+        fprintf(err, "fjtrace-analyze: cannot write the timeline %s\n", o->timeline);
+        rc = -1;
+    }
+    if (o->charts_dir && fjv_charts(o, c, r, err)) rc = -1;
+    if (o->html && fjv_html(o, c, r, err)) rc = -1;
+    return rc;
+}

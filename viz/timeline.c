@@ -1,0 +1,244 @@
+/* The worker timeline: a lane per worker (and one for the client threads
+ * of each pool), time across, one colour per pixel: the state that took
+ * most of that pixel's time in the collector's buckets. Drawing cost is
+ * pixels x lanes, whatever the number of events. */
+#include <math.h>
+#include <string.h>
+
+#include "draw.h"
+
+#define TL_WIDTH 1600.0
+#define TL_LEFT 120.0
+#define TL_RIGHT 20.0
+#define LANE_H 16.0
+#define LANE_GAP 3.0
+#define POOL_GAP 20.0
+#define TOP 50.0
+#define BOTTOM 80.0
+#define MAX_ARROWS 400 /* more steals than this per pool would hide the lanes */
+
+typedef struct {
+    const fjv_collector *c;
+    cairo_t *cr;
+    uint64_t t0, dur;
+    double pw; /* plot width in pixels */
+} tl;
+
+static bool lane_used(const fjv_lane *l)
+{
+    if (!l->b) return false;
+    for (uint32_t i = 0; i < NBUCKETS; i++)
+        for (int s = 0; s < LS_COUNT; s++)
+            if (l->b[i].ns[s]) return true;
+    return false;
+}
+
+/* Dominant state of pixel x (-1: off), and the tree running there. */
+static int pixel_state(const tl *t, const fjv_lane *l, int x, uint32_t *tree)
+{
+    double px_ns = (double)t->dur / t->pw;
+    uint64_t from = (uint64_t)(x * px_ns), to = (uint64_t)((x + 1) * px_ns);
+    uint64_t b0 = from / t->c->res, b1 = to / t->c->res;
+    if (b1 <= b0) b1 = b0 + 1;
+    if (b1 > NBUCKETS) b1 = NBUCKETS;
+    uint64_t ns[LS_COUNT] = {0}, best_tree_ns = 0, span = (b1 - b0) * t->c->res;
+    *tree = TASK_NONE;
+    for (uint64_t b = b0; b < b1; b++) {
+        for (int s = 0; s < LS_COUNT; s++)
+            ns[s] += l->b[b].ns[s];
+        if (l->b[b].run_tree_ns > best_tree_ns) {
+            best_tree_ns = l->b[b].run_tree_ns;
+            *tree = l->b[b].run_tree;
+        }
+    }
+    int best = -1;
+    uint64_t bv = 0, sum = 0;
+    for (int s = 0; s < LS_COUNT; s++) {
+        sum += ns[s];
+        if (ns[s] > bv) {
+            bv = ns[s];
+            best = s;
+        }
+    }
+    /* Mostly before the worker began or after it ended: leave it blank. */
+    return span > 2 * sum ? -1 : best;
+}
+
+static void lane_draw(const tl *t, const fjv_lane *l, double y)
+{
+    cairo_t *cr = t->cr;
+    cairo_set_source_rgb(cr, 0.97, 0.97, 0.97);
+    cairo_rectangle(cr, TL_LEFT, y, t->pw, LANE_H);
+    cairo_fill(cr);
+    int run_x = 0, run_s = -2;
+    uint32_t run_tree = TASK_NONE;
+    /* Runs of equal pixels become one rectangle: small SVGs. */
+    for (int x = 0; x <= (int)t->pw; x++) {
+        uint32_t tree = TASK_NONE;
+        int s = x < (int)t->pw ? pixel_state(t, l, x, &tree) : -3;
+        if (s != LS_RUN) tree = TASK_NONE;
+        if (s == run_s && tree == run_tree) continue;
+        if (run_s >= 0) {
+            canvas_rgb(cr, fjv_state_rgb((fjv_lstate)run_s, run_tree));
+            cairo_rectangle(cr, TL_LEFT + run_x, y, x - run_x, LANE_H);
+            cairo_fill(cr);
+        }
+        run_x = x;
+        run_s = s;
+        run_tree = tree;
+    }
+}
+
+static double x_of(const tl *t, uint64_t ts)
+{
+    return TL_LEFT + (double)(ts - t->t0) / (double)t->dur * t->pw;
+}
+
+static void arrows_draw(const tl *t, const fjv_pool *p, uint32_t pi, const double *lane_y)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < t->c->nsteals; i++)
+        n += t->c->steals[i].pool == pi;
+    if (!n || n > MAX_ARROWS) return;
+    cairo_t *cr = t->cr;
+    cairo_set_source_rgba(cr, 0.84, 0.15, 0.16, 0.8);
+    cairo_set_line_width(cr, 1);
+    for (uint32_t i = 0; i < t->c->nsteals; i++) {
+        const fjv_steal *s = &t->c->steals[i];
+        if (s->pool != pi || s->victim < 0 || (uint32_t)s->victim + 1 >= p->nlanes ||
+            s->thief < 0 || (uint32_t)s->thief + 1 >= p->nlanes)
+            continue;
+        double y0 = lane_y[s->victim + 1], y1 = lane_y[s->thief + 1];
+        if (y0 < 0 || y1 < 0) continue;
+        double x = x_of(t, s->ts);
+        y0 += LANE_H / 2;
+        y1 += LANE_H / 2;
+        cairo_move_to(cr, x, y0);
+        cairo_line_to(cr, x, y1);
+        cairo_stroke(cr);
+        double d = y1 > y0 ? -4 : 4;
+        cairo_move_to(cr, x, y1);
+        cairo_line_to(cr, x - 3, y1 + d);
+        cairo_line_to(cr, x + 3, y1 + d);
+        cairo_close_path(cr);
+        cairo_fill(cr);
+    }
+}
+
+static void axis_draw(const tl *t, double y)
+{
+    cairo_t *cr = t->cr;
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_line_width(cr, 1);
+    cairo_move_to(cr, TL_LEFT, y + 0.5);
+    cairo_line_to(cr, TL_LEFT + t->pw, y + 0.5);
+    cairo_stroke(cr);
+    double step = nice_step((double)t->dur, 10);
+    char b[32];
+    for (double v = 0; v <= (double)t->dur * 1.0001; v += step) {
+        double x = TL_LEFT + v / (double)t->dur * t->pw;
+        cairo_move_to(cr, x + 0.5, y);
+        cairo_line_to(cr, x + 0.5, y + 5);
+        cairo_stroke(cr);
+        canvas_text(cr, x, y + 17, fjv_dur(b, sizeof b, v), 10, AL_CENTER, false);
+    }
+    canvas_text(cr, TL_LEFT + t->pw, y + 32, "time since the first event", 10, AL_RIGHT, false);
+}
+
+static void legend_draw(cairo_t *cr, double y)
+{
+    double x = TL_LEFT;
+    for (int s = 0; s < LS_COUNT; s++) {
+        for (int k = 0; k < (s == LS_RUN ? 4 : 1); k++) {
+            canvas_rgb(cr, fjv_state_rgb((fjv_lstate)s, (uint32_t)k));
+            cairo_rectangle(cr, x, y, 12, 12);
+            cairo_fill(cr);
+            x += 13;
+        }
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        const char *name = s == LS_RUN ? "running (shade = tree)" : fjv_state_name((fjv_lstate)s);
+        canvas_text(cr, x + 4, y + 10, name, 11, AL_LEFT, false);
+        x += 4 + 8.0 * (double)strlen(name) + 20;
+    }
+    cairo_set_source_rgb(cr, 0.84, 0.15, 0.16);
+    cairo_move_to(cr, x, y + 12);
+    cairo_line_to(cr, x, y);
+    cairo_stroke(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    canvas_text(cr, x + 6, y + 10, "steal (victim → thief)", 11, AL_LEFT, false);
+    canvas_text(cr, TL_LEFT, y + 28,
+                "client lane: some request submitted and waiting for its result", 10, AL_LEFT,
+                false);
+}
+
+static double height_of(const fjv_collector *c)
+{
+    double h = TOP + BOTTOM;
+    for (uint32_t pi = 0; pi < c->npools; pi++) {
+        h += POOL_GAP;
+        for (uint32_t li = 0; li < c->pools[pi].nlanes; li++)
+            if (lane_used(&c->pools[pi].lanes[li])) h += LANE_H + LANE_GAP;
+    }
+    return h;
+}
+
+static void title_draw(cairo_t *cr, const fjv_collector *c, const fja_report *r)
+{
+    char b[64], e[32], note[128], t[512];
+    snprintf(t, sizeof t, "fjtrace timeline: %s events over %s, %u pool(s)%s",
+             fjv_count(e, sizeof e, r->model->events),
+             fjv_dur(b, sizeof b, (double)(c->last_ts - c->t0)), r->npools,
+             fjv_discard_note(r->model, note, sizeof note));
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    canvas_text(cr, TL_LEFT, 24, t, 15, AL_LEFT, true);
+}
+
+static void pools_draw(tl *t, const fja_report *r, double y)
+{
+    const fjv_collector *c = t->c;
+    cairo_t *cr = t->cr;
+    for (uint32_t pi = 0; pi < c->npools; pi++) {
+        const fjv_pool *p = &c->pools[pi];
+        double lane_y[1024];
+        char lbl[64];
+        y += POOL_GAP;
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        snprintf(lbl, sizeof lbl, "pool %u%s", p->id, r->model->npools > 1 ? "" : "");
+        canvas_text(cr, 8, y - 5, lbl, 11, AL_LEFT, true);
+        for (uint32_t li = 0; li < p->nlanes; li++) {
+            if (li < 1024) lane_y[li] = -1;
+            if (!lane_used(&p->lanes[li])) continue;
+            if (li < 1024) lane_y[li] = y;
+            lane_draw(t, &p->lanes[li], y);
+            cairo_set_source_rgb(cr, 0, 0, 0);
+            if (li)
+                snprintf(lbl, sizeof lbl, "worker %u", li - 1);
+            else
+                snprintf(lbl, sizeof lbl, "clients");
+            canvas_text(cr, TL_LEFT - 6, y + LANE_H - 4, lbl, 10, AL_RIGHT, false);
+            y += LANE_H + LANE_GAP;
+        }
+        if (p->nlanes <= 1024) arrows_draw(t, p, pi, lane_y);
+    }
+}
+
+int fjv_timeline(const fjv_options *o, const fjv_collector *c, const fja_report *r,
+                 const char *path, char **out)
+{
+    (void)o;
+    if (!c || !c->started) return -1;
+    double h = height_of(c);
+    fjv_canvas cv;
+    if (canvas_open(&cv, path, TL_WIDTH, h)) return -1;
+    tl t = {.c = c,
+            .cr = cv.cr,
+            .t0 = c->t0,
+            .dur = c->last_ts > c->t0 ? c->last_ts - c->t0 : 1,
+            .pw = TL_WIDTH - TL_LEFT - TL_RIGHT};
+    /* Past the last bucket boundary the range is empty: clamp to data. */
+    title_draw(cv.cr, c, r);
+    pools_draw(&t, r, TOP);
+    axis_draw(&t, h - BOTTOM + 8);
+    legend_draw(cv.cr, h - BOTTOM + 46);
+    return canvas_close(&cv, out);
+}

@@ -1,0 +1,89 @@
+/* fjviz: the pictures of fjtrace-analyze. Subtree diagrams through libgvc
+ * (in-process Graphviz), the worker timeline and charts through cairo, a
+ * self-contained HTML report and a Chrome/Perfetto trace.
+ *
+ * Two phases, so the trace is still read once: a collector sees every event
+ * right after the model did (fjv_collect_event) and keeps only what the
+ * model does not — per-pixel timeline buckets, queue-depth samples, steal
+ * delays — or streams it out (the Chrome trace); fjv_render then draws
+ * from the finished report plus the collector. */
+#ifndef FJV_VIZ_H
+#define FJV_VIZ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis.h"
+#include "event.h"
+#include "model.h"
+
+enum { FJV_PNG = 1, FJV_SVG = 2, FJV_DOT = 4 };
+
+#define FJV_MAX_NODES_DEFAULT 400
+
+typedef struct {
+    const char *subtrees_dir; /* --subtrees DIR */
+    unsigned formats;         /* FJV_PNG | FJV_SVG | FJV_DOT; 0 = PNG */
+    uint32_t max_nodes;       /* 0 = FJV_MAX_NODES_DEFAULT */
+    uint32_t depth;           /* 0 = no depth limit */
+    bool root_set;            /* --root ID: also a task inside a tree */
+    uint64_t root;
+    const char *timeline;     /* --timeline FILE.png|svg */
+    const char *charts_dir;   /* --charts DIR */
+    const char *html;         /* --html FILE */
+    const char *chrome_trace; /* --chrome-trace FILE.json */
+    const char *const *paths; /* the traces, for titles */
+    int npaths;
+} fjv_options;
+
+typedef struct fjv_collector fjv_collector;
+
+/* The command-line options of the pictures, for getopt_long: entry i has
+ * val base + i, and fjv_option(o, i, optarg) parses it. */
+#define FJV_NOPTIONS 8
+#define FJV_LONG_OPTIONS(base)                                                                     \
+    {"subtrees", required_argument, NULL, (base)},                                                 \
+        {"format", required_argument, NULL, (base) + 1},                                           \
+        {"max-nodes", required_argument, NULL, (base) + 2},                                        \
+        {"depth", required_argument, NULL, (base) + 3},                                            \
+        {"timeline", required_argument, NULL, (base) + 4},                                         \
+        {"charts", required_argument, NULL, (base) + 5},                                           \
+        {"html", required_argument, NULL, (base) + 6},                                             \
+        {"chrome-trace", required_argument, NULL, (base) + 7},
+#define FJV_USAGE                                                                                  \
+    "Pictures:\n"                                                                                  \
+    "  --subtrees DIR     a Graphviz diagram per tree: DIR/tree-POOL-ROOT.EXT (with --root ID:\n"  \
+    "                     that tree, or the subtree of task ID)\n"                                 \
+    "  --format F         png (default), svg, dot or all\n"                                        \
+    "  --max-nodes N      fold subtrees into summary nodes above N nodes (default 400)\n"          \
+    "  --depth D          expand at most D levels below the root\n"                                \
+    "  --timeline FILE    worker timeline, FILE.png or FILE.svg\n"                                 \
+    "  --charts DIR       granularity, queue depth and speedup charts (PNG and SVG)\n"             \
+    "  --html FILE        one self-contained HTML report with every picture\n"                     \
+    "  --chrome-trace F   Chrome/Perfetto Trace Event Format JSON (ui.perfetto.dev)\n"
+
+/* Option i of FJV_LONG_OPTIONS with its argument. -1 if the value is bad. */
+int fjv_option(fjv_options *o, int i, const char *arg);
+
+/* True when some picture is asked for. */
+bool fjv_wanted(const fjv_options *o);
+/* Parses "png", "svg", "dot" or "all" into formats. -1 if unknown. */
+int fjv_parse_format(const char *s, unsigned *formats);
+
+/* NULL when out of memory or the Chrome trace cannot be created (err says
+ * why). */
+fjv_collector *fjv_collector_new(const fjv_options *o, char *err, size_t errlen);
+/* After model_feed(m, ev): m already holds the task ev is about. */
+void fjv_collect_event(fjv_collector *c, const fja_model *m, const fja_event *ev);
+void fjv_collect_discarded(fjv_collector *c, uint64_t count, uint64_t ts);
+/* Closes the Chrome trace at the end of the trace. Returns 0 or -1. */
+int fjv_collect_finish(fjv_collector *c, const fja_model *m);
+void fjv_collector_free(fjv_collector *c);
+
+/* Draws every picture asked for. c may be NULL (no timeline data, no steal
+ * delays). Messages go to err. Returns 0, or -1 if something could not be
+ * written. */
+int fjv_render(const fjv_options *o, fjv_collector *c, const fja_report *r, FILE *err);
+
+#endif

@@ -1,0 +1,148 @@
+/* fjviz internals shared by its files: the collector's data, formatting,
+ * escaping and the worker palette. */
+#ifndef FJV_VIZ_INT_H
+#define FJV_VIZ_INT_H
+
+#include <stddef.h>
+
+#include "viz.h"
+
+/* ------------------------------------------------------------ collector */
+
+/* Lane states, drawn in this order of precedence in the legend. */
+typedef enum { LS_RUN, LS_JOIN, LS_SEARCH, LS_PARK, LS_COUNT } fjv_lstate;
+
+/* Per-lane time buckets. A fixed number of buckets covers [t0, t0 +
+ * NBUCKETS * res); when time runs past the end, every lane merges bucket
+ * pairs and res doubles, so memory stays constant for any trace length. */
+#define NBUCKETS 4096
+
+typedef struct {
+    uint64_t ns[LS_COUNT];
+    uint64_t run_tree_ns; /* running time of run_tree in this bucket */
+    uint32_t run_tree;    /* the tree that ran longest here */
+    uint32_t qmax;        /* deepest queue seen in the bucket */
+} fjv_bucket;
+
+typedef enum { FR_TASK, FR_JOIN, FR_PARK } fjv_frame_kind;
+
+typedef struct {
+    uint64_t task;
+    uint32_t tree;
+    uint8_t kind;
+} fjv_frame;
+
+typedef struct {
+    fjv_bucket *b; /* NBUCKETS */
+    fjv_frame *stack;
+    uint32_t depth, cap;
+    bool seen, begun, ended;
+    uint64_t state_ts;
+    uint32_t qdepth;
+    bool named; /* Chrome trace thread name written */
+} fjv_lane;
+
+typedef struct {
+    uint64_t ts;
+    uint32_t pool; /* collector pool index */
+    int32_t thief, victim;
+} fjv_steal;
+
+typedef struct {
+    uint32_t source, id;
+    uint32_t model_index; /* index in fja_model.pools */
+    fjv_lane *lanes;      /* lanes[0] = clients, lanes[1 + w] = worker w */
+    uint32_t nlanes;
+    uint32_t outstanding; /* client requests submitted, no result yet */
+    bool named;
+} fjv_pool;
+
+/* Open-addressing map (pool, task id) -> two values; pool 0 = empty. */
+typedef struct {
+    uint64_t task, a;
+    uint32_t pool, b; /* pool = collector pool index + 1 */
+} fjv_slot;
+
+typedef struct {
+    fjv_slot *s;
+    uint64_t mask, count;
+} fjv_map;
+
+struct fjv_collector {
+    fjv_pool *pools;
+    uint32_t npools;
+    uint64_t t0, res, last_ts;
+    bool started;
+    fjv_map queued; /* forked, not yet exec'd: fork ts, forker + 1 */
+    fjv_map delays; /* stolen tasks: fork -> exec delay, thief */
+    fjv_steal *steals;
+    uint32_t nsteals, steal_stride, steal_seen;
+    uint64_t discarded;
+    FILE *chrome;
+    bool chrome_first, chrome_err;
+    uint64_t flow_id;
+};
+
+fjv_pool *fjv_pool_find(const fjv_collector *c, uint32_t source, uint32_t id);
+/* Steal delay of task id in pool, or false. */
+bool fjv_steal_delay(const fjv_collector *c, const fjv_pool *p, uint64_t id, uint64_t *ns);
+fjv_slot *fjv_map_get(const fjv_map *m, uint32_t pool_index, uint64_t task);
+
+/* ------------------------------------------------------------ formatting */
+
+/* "1.23 ms", "45.6 us", "789 ns". */
+const char *fjv_dur(char *buf, size_t n, double ns);
+/* "1,234,567". */
+const char *fjv_count(char *buf, size_t n, uint64_t v);
+
+/* Escapers write into a growing string. */
+typedef struct {
+    char *s;
+    size_t len, cap;
+    bool oom;
+} fjv_str;
+
+void fjv_str_add(fjv_str *b, const char *s, size_t n);
+void fjv_str_printf(fjv_str *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* & < > " ' as entities: for XML, SVG, HTML and Graphviz HTML labels. */
+void fjv_str_xml(fjv_str *b, const char *s);
+void fjv_str_free(fjv_str *b);
+/* Writes s as a JSON string (quotes included). */
+void fjv_json_str(FILE *f, const char *s);
+
+/* ------------------------------------------------------------ colours */
+
+typedef struct {
+    double r, g, b;
+} fjv_rgb;
+
+/* Fill colour of worker w (client threads: w < 0). */
+fjv_rgb fjv_worker_rgb(int32_t w);
+/* "#rrggbb" into buf (8 bytes). */
+const char *fjv_hex(fjv_rgb c, char buf[8]);
+fjv_rgb fjv_state_rgb(fjv_lstate s, uint32_t tree);
+const char *fjv_state_name(fjv_lstate s);
+
+/* "WARNING: 12 events discarded" suffix for titles, "" when none. */
+const char *fjv_discard_note(const fja_model *m, char *buf, size_t n);
+
+/* ------------------------------------------------------------ pictures */
+
+/* mkdir -p; messages to err. */
+int fjv_mkdir(const char *dir, FILE *err);
+/* Subtree diagrams of every selected tree. */
+int fjv_subtrees(const fjv_options *o, const fjv_collector *c, const fja_report *r, FILE *err);
+/* One tree's diagram as SVG text (for the HTML report); caller frees. */
+char *fjv_subtree_svg(const fjv_options *o, const fjv_collector *c, const fja_report *r,
+                      const fja_pool_report *pr, const fja_tree_report *tr);
+/* Timeline to a .png or .svg path, or as SVG text when path is NULL (out). */
+int fjv_timeline(const fjv_options *o, const fjv_collector *c, const fja_report *r,
+                 const char *path, char **out);
+typedef enum { CH_GRANULARITY, CH_QUEUE, CH_SPEEDUP } fjv_chart;
+/* Chart of pool report pr (CH_SPEEDUP: of all pools). */
+int fjv_chart_draw(fjv_chart k, const fjv_collector *c, const fja_report *r,
+                   const fja_pool_report *pr, const char *path, char **out);
+int fjv_charts(const fjv_options *o, const fjv_collector *c, const fja_report *r, FILE *err);
+int fjv_html(const fjv_options *o, const fjv_collector *c, const fja_report *r, FILE *err);
+
+#endif
