@@ -382,6 +382,7 @@ static void queue_drop(fjv_collector *c, fjv_pool *p, int32_t owner, uint64_t ts
     fjv_lane *o = owner >= 0 && (uint32_t)owner + 1 < p->nlanes ? &p->lanes[owner + 1] : NULL;
     if (!o || !o->qdepth) return;
     o->qdepth--;
+    lane_qdepth(c, o, ts);
     chrome_counter(c, p, "queue", owner, o->qdepth, ts);
 }
 
@@ -479,6 +480,16 @@ void fjv_collect_event(fjv_collector *c, const fja_model *m, const fja_event *ev
         c->started = true;
         c->t0 = ev->ts;
     }
+    fja_event shifted = *ev;
+    if (ev->source < FJV_MAX_SOURCES) {
+        if (!c->src_seen[ev->source]) {
+            c->src_seen[ev->source] = true;
+            c->src_t0[ev->source] = ev->ts;
+        }
+        if (ev->ts < c->src_t0[ev->source]) return; /* before its first event */
+        shifted.ts = c->t0 + (ev->ts - c->src_t0[ev->source]);
+    }
+    ev = &shifted;
     if (ev->ts < c->t0) return; /* out of order before the first event */
     range_fit(c, ev->ts);
     if (ev->ts > c->last_ts) c->last_ts = ev->ts;
@@ -486,6 +497,8 @@ void fjv_collect_event(fjv_collector *c, const fja_model *m, const fja_event *ev
     fjv_lane *l = p ? lane_get(p, ev->worker) : NULL;
     fjv_lane *client = p ? lane_get(p, -1) : NULL;
     if (!l || !client) return;
+    if (!p->first_ts) p->first_ts = ev->ts;
+    if (ev->ts > p->last_ts) p->last_ts = ev->ts;
     chrome_names(c, p, l, ev->worker);
     lane_advance(c, p, l, ev->ts);
     if (ev->kind == FJA_EV_SUBMIT || ev->kind == FJA_EV_RESULT) {

@@ -464,7 +464,9 @@ static void title(builder *b, const fja_pool *p, uint32_t root, bool subtree)
     const fja_task *t = task(b->f->tp, root);
     char w[32], sp[32], cnt[32], note[128];
     fjv_str s = {0};
-    fjv_str_printf(&s, "pool %u · %s 0x%llx · %s tasks · work %s", p->id,
+    char pn[32];
+    fjv_str_printf(&s, "pool %s · %s 0x%llx · %s tasks · work %s",
+                   fjv_pool_name(p->source, p->id, pn, sizeof pn),
                    subtree ? "subtree of task" : "tree of root", (unsigned long long)t->id,
                    fjv_count(cnt, sizeof cnt, b->f->tp->cnt[root]),
                    fjv_dur(w, sizeof w, (double)t->subtree_ns));
@@ -558,7 +560,9 @@ static int draw_one(GVC_t *gvc, const fjv_options *o, const fjv_collector *c, co
     Agraph_t *g = graph_build(o, c, m, tp, root, tr, &drawn);
     if (!g) return -1;
     char base[4096];
-    snprintf(base, sizeof base, "%s/tree-%u-%llu", o->subtrees_dir, tp->p->id,
+    char pn[32];
+    snprintf(base, sizeof base, "%s/tree-%s-%llu", o->subtrees_dir,
+             fjv_pool_name(tp->p->source, tp->p->id, pn, sizeof pn),
              (unsigned long long)task(tp, root)->id);
     int rc = render_files(gvc, g, o->formats ? o->formats : FJV_PNG, base, err);
     agclose(g);

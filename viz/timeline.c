@@ -193,7 +193,7 @@ static void title_draw(cairo_t *cr, const fjv_collector *c, const fja_report *r)
     canvas_text(cr, TL_LEFT, 24, t, 15, AL_LEFT, true);
 }
 
-static void pools_draw(tl *t, const fja_report *r, double y)
+static void pools_draw(tl *t, double y)
 {
     const fjv_collector *c = t->c;
     cairo_t *cr = t->cr;
@@ -203,7 +203,8 @@ static void pools_draw(tl *t, const fja_report *r, double y)
         char lbl[64];
         y += POOL_GAP;
         cairo_set_source_rgb(cr, 0, 0, 0);
-        snprintf(lbl, sizeof lbl, "pool %u%s", p->id, r->model->npools > 1 ? "" : "");
+        char pn[32];
+        snprintf(lbl, sizeof lbl, "pool %s", fjv_pool_name(p->source, p->id, pn, sizeof pn));
         canvas_text(cr, 8, y - 5, lbl, 11, AL_LEFT, true);
         for (uint32_t li = 0; li < p->nlanes; li++) {
             if (li < 1024) lane_y[li] = -1;
@@ -237,7 +238,7 @@ int fjv_timeline(const fjv_options *o, const fjv_collector *c, const fja_report 
             .pw = TL_WIDTH - TL_LEFT - TL_RIGHT};
     /* Past the last bucket boundary the range is empty: clamp to data. */
     title_draw(cv.cr, c, r);
-    pools_draw(&t, r, TOP);
+    pools_draw(&t, TOP);
     axis_draw(&t, h - BOTTOM + 8);
     legend_draw(cv.cr, h - BOTTOM + 46);
     return canvas_close(&cv, out);

@@ -184,3 +184,12 @@ const char *fjv_discard_note(const fja_model *m, char *buf, size_t n)
              fjv_count(c, sizeof c, m->discarded_events));
     return buf;
 }
+
+const char *fjv_pool_name(uint32_t source, uint32_t id, char *buf, size_t n)
+{
+    if (source)
+        snprintf(buf, n, "t%u.%u", source, id);
+    else
+        snprintf(buf, n, "%u", id);
+    return buf;
+}

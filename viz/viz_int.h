@@ -16,6 +16,7 @@ typedef enum { LS_RUN, LS_JOIN, LS_SEARCH, LS_PARK, LS_COUNT } fjv_lstate;
  * NBUCKETS * res); when time runs past the end, every lane merges bucket
  * pairs and res doubles, so memory stays constant for any trace length. */
 #define NBUCKETS 4096
+#define FJV_MAX_SOURCES 256
 
 typedef struct {
     uint64_t ns[LS_COUNT];
@@ -53,7 +54,8 @@ typedef struct {
     uint32_t model_index; /* index in fja_model.pools */
     fjv_lane *lanes;      /* lanes[0] = clients, lanes[1 + w] = worker w */
     uint32_t nlanes;
-    uint32_t outstanding; /* client requests submitted, no result yet */
+    uint32_t outstanding;       /* client requests submitted, no result yet */
+    uint64_t first_ts, last_ts; /* rebased, see fjv_collector.src_t0 */
     bool named;
 } fjv_pool;
 
@@ -72,6 +74,10 @@ struct fjv_collector {
     fjv_pool *pools;
     uint32_t npools;
     uint64_t t0, res, last_ts;
+    /* Traces of several runs have unrelated clocks: each source's events
+     * are shifted so that its first event is at t0. */
+    uint64_t src_t0[FJV_MAX_SOURCES];
+    bool src_seen[FJV_MAX_SOURCES];
     bool started;
     fjv_map queued; /* forked, not yet exec'd: fork ts, forker + 1 */
     fjv_map delays; /* stolen tasks: fork -> exec delay, thief */
@@ -122,6 +128,10 @@ fjv_rgb fjv_worker_rgb(int32_t w);
 const char *fjv_hex(fjv_rgb c, char buf[8]);
 fjv_rgb fjv_state_rgb(fjv_lstate s, uint32_t tree);
 const char *fjv_state_name(fjv_lstate s);
+
+/* A pool's name in file names: "1" for pool 1 of the first trace, "t2.1"
+ * for pool 1 of the third (pool ids restart in every process). */
+const char *fjv_pool_name(uint32_t source, uint32_t id, char *buf, size_t n);
 
 /* "WARNING: 12 events discarded" suffix for titles, "" when none. */
 const char *fjv_discard_note(const fja_model *m, char *buf, size_t n);
