@@ -883,7 +883,11 @@ static void pool_close(fja_pool *p, uint64_t trace_end)
         if (done) continue;
         p->unfinished++;
         fja_tree *tr = tree_of(p, t);
-        if (tr) tr->unfinished++;
+        if (!tr) continue;
+        tr->unfinished++;
+        /* Work so far: what a task cut short ran (booked by worker_close)
+         * is work too, and keeps span <= work for a cut tree. */
+        if ((t->flags & (TF_EXEC | TF_EXECUTED)) == TF_EXEC) tr->work_ns += t->self_ns;
     }
 }
 

@@ -23,4 +23,9 @@ typedef struct {
 find_status find_ctf_dirs(const char *path, find_list *list, char *err, size_t errlen);
 void find_list_free(find_list *list);
 
+/* Checks that dir/metadata is whole: babeltrace2 2.0 loops forever on a
+ * packetized metadata file whose last packet is cut (a recording killed
+ * mid-write). Returns 0, or -1 with a message in err. */
+int find_check_metadata(const char *dir, char *err, size_t errlen);
+
 #endif

@@ -1,5 +1,7 @@
 #include "reader.h"
 
+#include "find.h"
+
 #include <babeltrace2/babeltrace.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -314,7 +316,10 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
     plugins pl;
     reader_status st = READER_UNREADABLE;
     bt_graph *g = NULL;
-    if (plugins_load(&pl, err, errlen)) goto out;
+    for (size_t i = 0; i < ndirs; i++)
+        if (find_check_metadata(dirs[i], err, errlen)) goto out;
+    /* bt_plugin_put_ref(NULL) is a no-op: a half-loaded pair is released */
+    if (plugins_load(&pl, err, errlen)) goto out_plugins;
     if (!(g = bt_graph_create(0)) || graph_build(g, &pl, dirs, ndirs, r, err, errlen))
         goto out_plugins;
     bt_graph_run_status rs;

@@ -369,6 +369,9 @@ static void test_anomalies(void)
     CHECK(!R.complete);
     /* the root ran 2-10 (the trace's last event) and is booked as busy */
     CHECK_EQ(p->pool->workers[0].state_ns[WS_RUN], 8);
+    /* work so far: task 2 ran 7-8 (1 ns), the root 2-7 and 8-10 (7 ns) */
+    CHECK_EQ(p->trees[0].tree->work_ns, 8);
+    CHECK(p->trees[0].tree->span_ns <= p->trees[0].tree->work_ns);
     done();
 
     /* a trace that begins mid-run: exec of an unknown task */

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Regenerates the small golden traces under tests/data/ (run by hand, as
+# root or a member of the tracing group; needs lttng, lttng-ust, built
+# samples in BUILD). Then run update-golden.sh to refresh the expected JSON.
+#
+#   tests/analyzer/gen/make-traces.sh BUILD_DIR
+set -euo pipefail
+build=$(realpath "${1:?usage: make-traces.sh BUILD_DIR}")
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+data=$root/tests/data
+rec=$root/scripts/fjtrace-record
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+cc -O1 -I"$root/tracepoints" -o "$tmp/scenario" "$here/scenario.c" \
+    "$root/tracepoints/fjtrace_tp.c" -llttng-ust -ldl
+
+# --cmd-only: other programs tracing at the same time stay out
+small=(--cmd-only --subbuf-size 16k --num-subbuf 8)
+record() { # NAME CMD...
+    local name=$1; shift
+    rm -rf "${data:?}/$name"
+    "$rec" -o "$data/$name" "${small[@]}" -- "$@" >/dev/null || true
+}
+
+record fib-p1 "$build/samples/fj-fib" 10 -p 1
+record fib13-p1 "$build/samples/fj-fib" 13 -p 1
+record fib-p2 "$build/samples/fj-fib" 12 -p 2
+record quicksort-p2 "$build/samples/fj-quicksort" -n 1000 -p 2
+record breakeven-p2 "$build/samples/fj-breakeven" -n 100 -q 10 -p 2 -r 5 --think 1
+record killed "$tmp/scenario" killed
+record anomalies "$tmp/scenario" anomalies
+# tiny buffers and a burst of events: LTTng discards some
+rm -rf "$data/discarded"
+"$rec" -o "$data/discarded" --cmd-only --subbuf-size 4096 --num-subbuf 2 -- \
+    "$build/samples/fj-fib" 16 -p 2 >/dev/null || true
+
+# a CTF trace with no fjtrace event at all: lttng_ust_tracef only
+lttng --no-sessiond list >/dev/null 2>&1 || lttng-sessiond --daemonize --no-kernel
+s=fja-notrace-$$
+rm -rf "$data/no-fjtrace"
+lttng create "$s" --output="$data/no-fjtrace" >/dev/null
+lttng enable-event -u -s "$s" 'lttng_ust_tracef:*' >/dev/null
+lttng start "$s" >/dev/null
+"$tmp/scenario" tracef
+lttng stop "$s" >/dev/null
+lttng destroy "$s" >/dev/null
+echo "traces written under $data"
