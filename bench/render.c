@@ -86,6 +86,7 @@ static void bench_tree(const char *dir, uint64_t n)
     fjv_options o = {.subtrees_dir = sub, .formats = FJV_PNG};
     double t0 = now();
     int rc = fjv_render(&o, NULL, &r, stderr);
+    if (!r.npools || !r.pools[0].ntrees) rc = -1;
     double t1 = now();
     printf("| subtree diagram, tree of %llu tasks (PNG, default --max-nodes) | %.2f s |%s\n",
            (unsigned long long)n, t1 - t0, rc ? " (failed)" : "");
