@@ -125,7 +125,12 @@ run_recorded() {
     lq untrack --userspace --session="$session" --vpid --all
     lq track --userspace --session="$session" --vpid="$child"
     lq start "$session"
-    { echo go >&3; } 3<>"$gate"
+    # A blocking open: it waits for the child to open its end, so the line
+    # cannot be lost (an O_RDWR open would not wait, and what it wrote would
+    # vanish if the child had not opened the fifo yet). The timeout only
+    # guards against a child that died at the gate.
+    timeout 30 sh -c 'echo go >"$1"' sh "$gate" ||
+        { echo "$0: the benchmark process did not reach its start gate" >&2; exit 3; }
     wait "$child" || { echo "$0: $* failed (recorded)" >&2; exit 1; }
     lq stop "$session"
     local discarded
