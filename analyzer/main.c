@@ -16,7 +16,7 @@
 #include "reader.h"
 #include "report.h"
 #ifdef FJA_HAVE_VIZ
-#include "viz.h" /* pictures: viz/ */
+#include "viz.h"                     /* pictures: viz/ */
 static fjv_collector *viz_collector; /* sees each event after the model */
 #endif
 
@@ -47,6 +47,8 @@ static void usage(FILE *o)
           "  --window FROM:TO   report only trees submitted in [FROM, TO] after the first\n"
           "                     event; times in ns or with a unit: 10ms, 2.5s, 300us\n"
           "  --no-progress      no progress line on stderr (default when not a terminal)\n"
+          "  --muxer            order events with babeltrace2's filter.utils.muxer instead\n"
+          "                     of the analyzer's own (faster) merge of the streams\n"
 #ifdef FJA_HAVE_VIZ
           FJV_USAGE
 #endif
@@ -65,7 +67,7 @@ static void usage(FILE *o)
 }
 
 typedef struct {
-    bool json, progress;
+    bool json, progress, muxer;
     const char *output;
     fja_filter filter;
 #ifdef FJA_HAVE_VIZ
@@ -129,7 +131,16 @@ static int usage_error(const char *fmt, const char *arg)
 /* Returns -1 to go on, or the exit status. */
 static int options_parse(int argc, char **argv, options *o)
 {
-    enum { OPT_JSON = 256, OPT_POOL, OPT_ROOT, OPT_WINDOW, OPT_NOPROG, OPT_VERSION, OPT_VIZ };
+    enum {
+        OPT_JSON = 256,
+        OPT_POOL,
+        OPT_ROOT,
+        OPT_WINDOW,
+        OPT_NOPROG,
+        OPT_VERSION,
+        OPT_MUXER,
+        OPT_VIZ
+    };
     static const struct option longs[] = {{"json", no_argument, NULL, OPT_JSON},
                                           {"output", required_argument, NULL, 'o'},
                                           {"pool", required_argument, NULL, OPT_POOL},
@@ -138,10 +149,11 @@ static int options_parse(int argc, char **argv, options *o)
                                           {"no-progress", no_argument, NULL, OPT_NOPROG},
                                           {"help", no_argument, NULL, 'h'},
                                           {"version", no_argument, NULL, OPT_VERSION},
+                                          {"muxer", no_argument, NULL, OPT_MUXER},
 #ifdef FJA_HAVE_VIZ
                                           FJV_LONG_OPTIONS(OPT_VIZ)
 #endif
-                                          {0, 0, 0, 0}};
+                                              {0, 0, 0, 0}};
     *o = (options){.progress = isatty(2)};
     opterr = 0;
     int c;
@@ -171,6 +183,9 @@ static int options_parse(int argc, char **argv, options *o)
             break;
         case OPT_NOPROG:
             o->progress = false;
+            break;
+        case OPT_MUXER:
+            o->muxer = true;
             break;
         case 'h':
             usage(stdout);
@@ -227,8 +242,11 @@ static int traces_find(const options *o, find_list *dirs)
 static int traces_read(const options *o, const find_list *dirs, fja_model *m)
 {
     char err[4096] = "";
-    fja_reader_sink sink = {
-        .event = sink_event, .discarded = sink_discarded, .ctx = m, .progress = o->progress};
+    fja_reader_sink sink = {.event = sink_event,
+                            .discarded = sink_discarded,
+                            .ctx = m,
+                            .progress = o->progress,
+                            .use_muxer = o->muxer};
     fja_reader_stats stats;
     reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
     if (st == READER_UNREADABLE) {

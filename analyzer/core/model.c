@@ -411,9 +411,18 @@ static void fork_interval(fja_pool *p, fja_worker *w, const fja_event *ev)
     w->last_fork_parent = ev->arg;
 }
 
-static void fork_link(fja_model *m, fja_pool *p, uint32_t n, const fja_event *ev)
+/* Record of task id, trying the worker's running task first: most events
+ * name it (executed) or its parent (fork), and that saves a hash probe. */
+static uint32_t task_find_near(fja_pool *p, fja_worker *w, uint64_t id)
 {
-    uint32_t pn = ev->arg ? taskmap_find(&p->tasks, ev->arg) : TASK_NONE;
+    fja_frame *f = top_frame(w);
+    if (f && task_at(p, f->task)->id == id) return f->task;
+    return taskmap_find(&p->tasks, id);
+}
+
+static void fork_link(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, const fja_event *ev)
+{
+    uint32_t pn = ev->arg ? task_find_near(p, w, ev->arg) : TASK_NONE;
     fja_task *t = task_at(p, n);
     if (pn == TASK_NONE) {
         if (ev->arg) anomaly(m, AN_UNKNOWN_PARENT, ev);
@@ -448,7 +457,7 @@ static void on_fork(fja_model *m, fja_pool *p, fja_worker *w, const fja_event *e
     t->worker = (int16_t)w->index;
     t->size_hint = ev->size_hint > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->size_hint;
     if (ev->size_hint) p->any_size_hint = true;
-    fork_link(m, p, n, ev);
+    fork_link(m, p, w, n, ev);
     fork_interval(p, w, ev);
     w->forks++;
     p->forks++;
@@ -566,7 +575,7 @@ static bool frame_pop_to(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, c
 
 static void on_executed(fja_model *m, fja_pool *p, fja_worker *w, const fja_event *ev)
 {
-    uint32_t n = taskmap_find(&p->tasks, ev->task);
+    uint32_t n = task_find_near(p, w, ev->task);
     if (n == TASK_NONE || !frame_pop_to(m, p, w, n, ev)) {
         anomaly(m, AN_EXECUTED_WITHOUT_EXEC, ev);
         return;

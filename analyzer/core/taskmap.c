@@ -15,6 +15,7 @@ void taskmap_free(fja_taskmap *m)
         free(m->chunks[i]);
     free(m->chunks);
     free(m->slots);
+    free(m->tags);
     *m = (fja_taskmap){0};
 }
 
@@ -29,33 +30,49 @@ static uint64_t hash_id(uint64_t x)
     return x ^ (x >> 31);
 }
 
+static uint16_t tag_of(uint64_t h)
+{
+    return (uint16_t)(h >> 48);
+}
+
 uint32_t taskmap_find(const fja_taskmap *m, uint64_t id)
 {
     if (!m->slots) return TASK_NONE;
-    for (uint64_t i = hash_id(id) & m->mask;; i = (i + 1) & m->mask) {
+    uint64_t h = hash_id(id);
+    uint16_t tag = tag_of(h);
+    for (uint64_t i = h & m->mask;; i = (i + 1) & m->mask) {
         uint32_t s = m->slots[i];
         if (!s) return TASK_NONE;
-        if (taskmap_get(m, s - 1)->id == id) return s - 1;
+        /* Only a matching tag costs a (likely cache-missing) record read. */
+        if (m->tags[i] == tag && taskmap_get(m, s - 1)->id == id) return s - 1;
     }
 }
 
-static void slot_insert(uint32_t *slots, uint64_t mask, uint64_t id, uint32_t n)
+static void slot_insert(uint32_t *slots, uint16_t *tags, uint64_t mask, uint64_t id, uint32_t n)
 {
-    uint64_t i = hash_id(id) & mask;
+    uint64_t h = hash_id(id), i = h & mask;
     while (slots[i])
         i = (i + 1) & mask;
     slots[i] = n + 1;
+    tags[i] = tag_of(h);
 }
 
 static int index_grow(fja_taskmap *m)
 {
     uint64_t len = m->slots ? (m->mask + 1) * 2 : 1024;
     uint32_t *s = calloc(len, sizeof *s);
-    if (!s) return -1;
+    uint16_t *t = malloc(len * sizeof *t);
+    if (!s || !t) {
+        free(s);
+        free(t);
+        return -1;
+    }
     for (uint32_t n = 0; n < m->count; n++)
-        slot_insert(s, len - 1, taskmap_get(m, n)->id, n);
+        slot_insert(s, t, len - 1, taskmap_get(m, n)->id, n);
     free(m->slots);
+    free(m->tags);
     m->slots = s;
+    m->tags = t;
     m->mask = len - 1;
     return 0;
 }
@@ -85,12 +102,12 @@ uint32_t taskmap_add(fja_taskmap *m, uint64_t id)
     uint32_t n = m->count++;
     fja_task *t = taskmap_get(m, n);
     *t = (fja_task){.id = id, .parent = TASK_NONE, .tree = TASK_NONE, .worker = -1};
-    slot_insert(m->slots, m->mask, id, n);
+    slot_insert(m->slots, m->tags, m->mask, id, n);
     return n;
 }
 
 size_t taskmap_bytes(const fja_taskmap *m)
 {
     return (size_t)m->nchunks * CHUNK * sizeof(fja_task) +
-           (m->slots ? (m->mask + 1) * sizeof(uint32_t) : 0);
+           (m->slots ? (m->mask + 1) * (sizeof(uint32_t) + sizeof(uint16_t)) : 0);
 }

@@ -1,7 +1,7 @@
 /* Per-pool task records, keyed by the 64-bit task id. Records live in
  * fixed-size chunks (never moved, so growing never copies or doubles the
  * peak), and an open-addressing index of 32-bit record numbers finds them:
- * about 64 bytes per record plus 4-8 bytes of index per task. */
+ * about 64 bytes per record plus 6-12 bytes of index per task. */
 #ifndef FJA_TASKMAP_H
 #define FJA_TASKMAP_H
 
@@ -41,6 +41,7 @@ typedef struct {
     uint32_t nchunks, cap_chunks;
     uint32_t count;
     uint32_t *slots; /* record number + 1, 0 = empty */
+    uint16_t *tags;  /* hash bits of each slot's id: probes skip records */
     uint64_t mask;   /* slots length - 1 */
 } fja_taskmap;
 

@@ -29,7 +29,19 @@ typedef struct {
     bool stopped;
     uint64_t next_progress;
     bt_message_iterator *it;
+    /* own merge: one iterator per stream port, a heap of ports by head */
+    struct port_state *ports;
+    uint32_t nports, nheap;
+    uint32_t *heap;
+    bool merge_started;
 } reader_ctx;
+
+typedef struct port_state {
+    bt_message_iterator *it;
+    bt_message_array_const msgs;
+    uint64_t count, pos;
+    int64_t head; /* timestamp of msgs[pos]; INT64_MIN: deliver at once */
+} port_state;
 
 static int64_t member_index(const bt_field_class *payload, const char *name)
 {
@@ -114,7 +126,16 @@ static uint64_t msg_ns(const bt_clock_snapshot *cs)
     return ns > 0 ? (uint64_t)ns : 0;
 }
 
-static int on_event(reader_ctx *r, const bt_message *msg)
+/* An event message's time; 0 when its stream has no clock. */
+static int64_t event_ts(const bt_message *msg)
+{
+    const bt_event *e = bt_message_event_borrow_event_const(msg);
+    const bt_stream_class *sc = bt_stream_borrow_class_const(bt_event_borrow_stream_const(e));
+    if (!bt_stream_class_borrow_default_clock_class_const(sc)) return 0;
+    return (int64_t)msg_ns(bt_message_event_borrow_default_clock_snapshot_const(msg));
+}
+
+static int on_event(reader_ctx *r, const bt_message *msg, uint64_t ts)
 {
     const bt_event *e = bt_message_event_borrow_event_const(msg);
     const bt_event_class *cls = bt_event_borrow_class_const(e);
@@ -125,10 +146,7 @@ static int on_event(reader_ctx *r, const bt_message *msg)
     }
     r->stats->fjtrace_events++;
     const bt_field *payload = bt_event_borrow_payload_field_const(e);
-    fja_event ev = {.kind = ci->kind};
-    const bt_stream_class *sc = bt_event_class_borrow_stream_class_const(cls);
-    if (bt_stream_class_borrow_default_clock_class_const(sc))
-        ev.ts = msg_ns(bt_message_event_borrow_default_clock_snapshot_const(msg));
+    fja_event ev = {.kind = ci->kind, .ts = ts};
     if (payload) {
         bool ok = true;
         ev.pool = (uint32_t)int_member(payload, ci->pool, &ok);
@@ -193,7 +211,7 @@ static bt_graph_simple_sink_component_consume_func_status sink_consume(bt_messag
     for (uint64_t i = 0; i < count; i++) {
         const bt_message *m = msgs[i];
         bt_message_type t = bt_message_get_type(m);
-        if (!r->stopped && t == BT_MESSAGE_TYPE_EVENT && on_event(r, m))
+        if (!r->stopped && t == BT_MESSAGE_TYPE_EVENT && on_event(r, m, (uint64_t)event_ts(m)))
             r->stopped = true;
         else if (t == BT_MESSAGE_TYPE_DISCARDED_EVENTS)
             on_discarded(r, m);
@@ -202,6 +220,140 @@ static bt_graph_simple_sink_component_consume_func_status sink_consume(bt_messag
     progress(r);
     return r->stopped ? BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END
                       : BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+}
+
+/* ------------------------------------------------------------ own merge */
+
+static bool head_less(const reader_ctx *r, uint32_t a, uint32_t b)
+{
+    int64_t x = r->ports[a].head, y = r->ports[b].head;
+    return x < y || (x == y && a < b); /* ties: stream order, reproducibly */
+}
+
+static void heap_down(reader_ctx *r, uint32_t i)
+{
+    for (;;) {
+        uint32_t l = 2 * i + 1, m = i;
+        if (l < r->nheap && head_less(r, r->heap[l], r->heap[m])) m = l;
+        if (l + 1 < r->nheap && head_less(r, r->heap[l + 1], r->heap[m])) m = l + 1;
+        if (m == i) return;
+        uint32_t t = r->heap[i];
+        r->heap[i] = r->heap[m];
+        r->heap[m] = t;
+        i = m;
+    }
+}
+
+static void port_head(port_state *p)
+{
+    const bt_message *m = p->msgs[p->pos];
+    /* Only events need ordering; the rest (stream/packet bounds, discarded
+     * notices) go out as soon as they reach the front of their stream. */
+    p->head = bt_message_get_type(m) == BT_MESSAGE_TYPE_EVENT ? event_ts(m) : INT64_MIN;
+}
+
+/* Next batch of a port: 1 with messages, 0 at its end, -1 on error. */
+static int port_refill(port_state *p)
+{
+    for (;;) {
+        switch (bt_message_iterator_next(p->it, &p->msgs, &p->count)) {
+        case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+            p->pos = 0;
+            port_head(p);
+            return 1;
+        case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+            return 0;
+        case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+            continue; /* files never block */
+        default:
+            return -1;
+        }
+    }
+}
+
+static int merge_start(reader_ctx *r)
+{
+    r->merge_started = true;
+    for (uint32_t i = 0; i < r->nports; i++) {
+        int rc = port_refill(&r->ports[i]);
+        if (rc < 0) return -1;
+        if (rc) r->heap[r->nheap++] = i;
+    }
+    for (uint32_t i = r->nheap / 2; i-- > 0;)
+        heap_down(r, i);
+    return 0;
+}
+
+static void dispatch(reader_ctx *r, const bt_message *m, int64_t ts)
+{
+    bt_message_type t = bt_message_get_type(m);
+    if (t == BT_MESSAGE_TYPE_EVENT) {
+        if (!r->stopped && on_event(r, m, ts > 0 ? (uint64_t)ts : 0)) r->stopped = true;
+    } else if (t == BT_MESSAGE_TYPE_DISCARDED_EVENTS) {
+        on_discarded(r, m);
+    }
+}
+
+static bt_component_class_sink_consume_method_status merge_consume(bt_self_component_sink *self)
+{
+    reader_ctx *r = bt_self_component_get_data(bt_self_component_sink_as_self_component(self));
+    if (!r->merge_started && merge_start(r))
+        return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+    for (int budget = 1 << 14; budget > 0 && r->nheap && !r->stopped; budget--) {
+        port_state *p = &r->ports[r->heap[0]];
+        const bt_message *m = p->msgs[p->pos++];
+        dispatch(r, m, p->head);
+        bt_message_put_ref(m);
+        int rc = p->pos < p->count ? (port_head(p), 1) : port_refill(p);
+        if (rc < 0) return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+        if (!rc) r->heap[0] = r->heap[--r->nheap];
+        heap_down(r, 0);
+    }
+    progress(r);
+    return r->nheap && !r->stopped ? BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK
+                                   : BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
+}
+
+static bt_component_class_initialize_method_status
+merge_init(bt_self_component_sink *self, bt_self_component_sink_configuration *config,
+           const bt_value *params, void *data)
+{
+    (void)config;
+    (void)params;
+    reader_ctx *r = data;
+    bt_self_component_set_data(bt_self_component_sink_as_self_component(self), r);
+    for (uint32_t i = 0; i < r->nports; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "in%u", i);
+        if (bt_self_component_sink_add_input_port(self, name, NULL, NULL))
+            return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+    }
+    return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
+}
+
+static bt_component_class_sink_graph_is_configured_method_status
+merge_configured(bt_self_component_sink *self)
+{
+    reader_ctx *r = bt_self_component_get_data(bt_self_component_sink_as_self_component(self));
+    for (uint32_t i = 0; i < r->nports; i++)
+        if (bt_message_iterator_create_from_sink_component(
+                self, bt_self_component_sink_borrow_input_port_by_index(self, i), &r->ports[i].it))
+            return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_ERROR;
+    return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_OK;
+}
+
+static void merge_finalize(bt_self_component_sink *self)
+{
+    reader_ctx *r = bt_self_component_get_data(bt_self_component_sink_as_self_component(self));
+    for (uint32_t i = 0; i < r->nports; i++) {
+        port_state *p = &r->ports[i];
+        /* messages of a batch not consumed (stopped early) */
+        for (uint64_t k = p->pos; p->it && k < p->count; k++)
+            bt_message_put_ref(p->msgs[k]);
+        p->count = p->pos = 0;
+        bt_message_iterator_put_ref(p->it);
+        p->it = NULL;
+    }
 }
 
 /* babeltrace2's error causes, innermost first, as one line. */
@@ -249,51 +401,57 @@ static void plugins_put(plugins *p)
     bt_plugin_put_ref(p->utils);
 }
 
-/* One source.ctf.fs per trace directory, every output port into the muxer. */
-static int add_source(bt_graph *g, const plugins *pl, const char *dir, size_t idx,
-                      const bt_component_filter *mux, char *err, size_t errlen)
+/* One source.ctf.fs per trace directory. */
+static const bt_component_source *add_source(bt_graph *g, const plugins *pl, const char *dir,
+                                             size_t idx, char *err, size_t errlen)
 {
     bt_value *params = bt_value_map_create();
     bt_value *inputs = NULL;
-    int rc = -1;
+    const bt_component_source *src = NULL;
     if (!params || bt_value_map_insert_empty_array_entry(params, "inputs", &inputs) ||
         bt_value_array_append_string_element(inputs, dir)) {
         snprintf(err, errlen, "out of memory");
-        goto out;
-    }
-    char name[32];
-    snprintf(name, sizeof name, "src%zu", idx);
-    const bt_component_source *src;
-    if (bt_graph_add_source_component(g, pl->fs, name, params, BT_LOGGING_LEVEL_NONE, &src)) {
-        take_error(err, errlen, dir);
-        goto out;
-    }
-    for (uint64_t i = 0; i < bt_component_source_get_output_port_count(src); i++) {
-        uint64_t in = bt_component_filter_get_input_port_count(mux) - 1;
-        if (bt_graph_connect_ports(g, bt_component_source_borrow_output_port_by_index_const(src, i),
-                                   bt_component_filter_borrow_input_port_by_index_const(mux, in),
-                                   NULL)) {
+    } else {
+        char name[32];
+        snprintf(name, sizeof name, "src%zu", idx);
+        if (bt_graph_add_source_component(g, pl->fs, name, params, BT_LOGGING_LEVEL_NONE, &src)) {
             take_error(err, errlen, dir);
-            goto out;
+            src = NULL;
         }
     }
-    rc = 0;
-out:
     bt_value_put_ref(params);
-    return rc;
+    return src;
 }
 
-static int graph_build(bt_graph *g, const plugins *pl, char *const *dirs, size_t ndirs,
-                       reader_ctx *r, char *err, size_t errlen)
+static int add_sources(bt_graph *g, const plugins *pl, char *const *dirs, size_t ndirs,
+                       const bt_component_source **srcs, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < ndirs; i++)
+        if (!(srcs[i] = add_source(g, pl, dirs[i], i, err, errlen))) return -1;
+    return 0;
+}
+
+/* source.ctf.fs -> filter.utils.muxer -> simple sink */
+static int graph_build_muxer(bt_graph *g, const plugins *pl, const bt_component_source **srcs,
+                             size_t ndirs, reader_ctx *r, char *err, size_t errlen)
 {
     const bt_component_filter *mux;
+    const bt_component_sink *sink;
     if (bt_graph_add_filter_component(g, pl->muxer, "mux", NULL, BT_LOGGING_LEVEL_NONE, &mux)) {
         take_error(err, errlen, "cannot create the muxer");
         return -1;
     }
-    for (size_t i = 0; i < ndirs; i++)
-        if (add_source(g, pl, dirs[i], i, mux, err, errlen)) return -1;
-    const bt_component_sink *sink;
+    for (size_t s = 0; s < ndirs; s++)
+        for (uint64_t i = 0; i < bt_component_source_get_output_port_count(srcs[s]); i++) {
+            /* the muxer always offers one free input port: the last one */
+            uint64_t in = bt_component_filter_get_input_port_count(mux) - 1;
+            if (bt_graph_connect_ports(
+                    g, bt_component_source_borrow_output_port_by_index_const(srcs[s], i),
+                    bt_component_filter_borrow_input_port_by_index_const(mux, in), NULL)) {
+                take_error(err, errlen, "cannot connect the muxer");
+                return -1;
+            }
+        }
     if (bt_graph_add_simple_sink_component(g, "fjtrace-analyze", sink_init, sink_consume, NULL, r,
                                            &sink) ||
         bt_graph_connect_ports(g, bt_component_filter_borrow_output_port_by_index_const(mux, 0),
@@ -302,6 +460,67 @@ static int graph_build(bt_graph *g, const plugins *pl, char *const *dirs, size_t
         return -1;
     }
     return 0;
+}
+
+static bt_component_class_sink *merge_class(void)
+{
+    bt_component_class_sink *c = bt_component_class_sink_create("fjtrace-merge", merge_consume);
+    if (c && (bt_component_class_sink_set_initialize_method(c, merge_init) ||
+              bt_component_class_sink_set_graph_is_configured_method(c, merge_configured) ||
+              bt_component_class_sink_set_finalize_method(c, merge_finalize))) {
+        bt_component_class_sink_put_ref(c);
+        c = NULL;
+    }
+    return c;
+}
+
+/* every stream port of every source -> one input port of our merging sink */
+static int graph_build_merge(bt_graph *g, const bt_component_source **srcs, size_t ndirs,
+                             reader_ctx *r, char *err, size_t errlen)
+{
+    for (size_t s = 0; s < ndirs; s++)
+        r->nports += (uint32_t)bt_component_source_get_output_port_count(srcs[s]);
+    r->ports = calloc(r->nports ? r->nports : 1, sizeof *r->ports);
+    r->heap = calloc(r->nports ? r->nports : 1, sizeof *r->heap);
+    bt_component_class_sink *cls = merge_class();
+    const bt_component_sink *sink = NULL;
+    int rc = -1;
+    if (!r->ports || !r->heap || !cls) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    if (bt_graph_add_sink_component_with_initialize_method_data(g, cls, "fjtrace-analyze", NULL, r,
+                                                                BT_LOGGING_LEVEL_NONE, &sink)) {
+        take_error(err, errlen, "cannot create the sink");
+        goto out;
+    }
+    uint64_t in = 0;
+    for (size_t s = 0; s < ndirs; s++)
+        for (uint64_t i = 0; i < bt_component_source_get_output_port_count(srcs[s]); i++, in++)
+            if (bt_graph_connect_ports(
+                    g, bt_component_source_borrow_output_port_by_index_const(srcs[s], i),
+                    bt_component_sink_borrow_input_port_by_index_const(sink, in), NULL)) {
+                take_error(err, errlen, "cannot connect the sink");
+                goto out;
+            }
+    rc = 0;
+out:
+    bt_component_class_sink_put_ref(cls);
+    return rc;
+}
+
+static int graph_build(bt_graph *g, const plugins *pl, char *const *dirs, size_t ndirs,
+                       reader_ctx *r, char *err, size_t errlen)
+{
+    const bt_component_source **srcs = calloc(ndirs ? ndirs : 1, sizeof *srcs);
+    int rc = -1;
+    if (!srcs)
+        snprintf(err, errlen, "out of memory");
+    else if (!add_sources(g, pl, dirs, ndirs, srcs, err, errlen))
+        rc = r->sink->use_muxer ? graph_build_muxer(g, pl, srcs, ndirs, r, err, errlen)
+                                : graph_build_merge(g, srcs, ndirs, r, err, errlen);
+    free(srcs);
+    return rc;
 }
 
 reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink *sink,
@@ -337,6 +556,8 @@ out_plugins:
     bt_graph_put_ref(g);
     plugins_put(&pl);
 out:
+    free(r->ports);
+    free(r->heap);
     free(r);
     return st;
 }

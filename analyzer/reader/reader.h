@@ -1,7 +1,10 @@
-/* The trace reader: decodes CTF traces with libbabeltrace2 (source.ctf.fs
- * -> filter.utils.muxer -> our own simple sink), in one streaming pass and
- * in timestamp order, and hands each fjtrace event to a callback as an
- * fja_event. */
+/* The trace reader: decodes CTF traces with libbabeltrace2 in one
+ * streaming pass and in timestamp order, and hands each fjtrace event to a
+ * callback as an fja_event. By default each stream of source.ctf.fs goes
+ * to its own input port of our sink, which merges them itself (a binary
+ * heap on timestamps); that skips the generic filter.utils.muxer, the
+ * costliest stage after decoding. use_muxer selects source.ctf.fs ->
+ * muxer -> simple sink instead (for comparison). */
 #ifndef FJA_READER_H
 #define FJA_READER_H
 
@@ -16,7 +19,8 @@ typedef struct {
     /* Called for each discarded-events notice (count 0 when unknown). */
     void (*discarded)(void *ctx, uint64_t count, uint64_t ts);
     void *ctx;
-    int progress; /* print progress on stderr */
+    int progress;  /* print progress on stderr */
+    int use_muxer; /* order with filter.utils.muxer instead of our own merge */
 } fja_reader_sink;
 
 typedef struct {

@@ -221,7 +221,15 @@ def test_several_traces_and_filters():
             check(rc == 0 and json.load(f)["schema_version"] == 1, "-o FILE")
 
 
-for test in [test_usage, test_bad_paths, test_no_fjtrace, test_fib_p1, test_fib_p2, test_fib_parallelism_grows,
+def test_merge_equals_muxer():
+    # the reader's own stream merge must order events as the muxer does
+    for name in ["fib-p2", "quicksort-p2", "breakeven-p2", "discarded", "killed"]:
+        _, a, _ = analyze(name)
+        _, b, _ = analyze(name, "--muxer")
+        check(stable(a) == stable(b), f"{name}: own merge and --muxer differ")
+
+
+for test in [test_merge_equals_muxer, test_usage, test_bad_paths, test_no_fjtrace, test_fib_p1, test_fib_p2, test_fib_parallelism_grows,
              test_quicksort, test_breakeven, test_discarded, test_killed, test_anomalies,
              test_several_traces_and_filters]:
     test()
