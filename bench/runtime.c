@@ -553,7 +553,7 @@ int main(int argc, char **argv)
     int all_faster = 1;
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const struct row *w = &rows[i];
-        double ts = med[w->seq], tf = med[w->fj], to = med[w->omp];
+        double ts = med[w->seq], tf = med[w->fj];
         if (strcmp(w->kind, "naive") == 0)
             snprintf(name, sizeof name, "fib(%ld) naive", n);
         else if (strcmp(w->kind, "cutoff") == 0)
@@ -565,6 +565,7 @@ int main(int argc, char **argv)
         if (strcmp(w->kind, "naive") == 0)
             snprintf(nsfork, sizeof nsfork, "%.2f", (tf - ts) * 1e9 / (double)forks);
 #ifdef BENCH_OPENMP
+        double to = med[w->omp];
         int faster = tf < to;
         all_faster &= faster;
         g += (size_t)snprintf(goals + g, sizeof goals - g, "fj<omp %s", pf(faster));

@@ -129,6 +129,7 @@ run_recorded() {
     # cannot be lost (an O_RDWR open would not wait, and what it wrote would
     # vanish if the child had not opened the fifo yet). The timeout only
     # guards against a child that died at the gate.
+    # shellcheck disable=SC2016 # $1 is expanded by the inner sh
     timeout 30 sh -c 'echo go >"$1"' sh "$gate" ||
         { echo "$0: the benchmark process did not reach its start gate" >&2; exit 3; }
     wait "$child" || { echo "$0: $* failed (recorded)" >&2; exit 1; }
