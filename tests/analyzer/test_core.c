@@ -1,5 +1,6 @@
 /* Unit tests of the analysis core on hand-built event streams. Every
  * expected number below is computed by hand in the comments. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -472,6 +473,61 @@ static void test_advice_cutoff(void)
     done();
 }
 
+static bool has_advice(const fja_pool_report *p, const char *kind, const char *text)
+{
+    for (uint32_t i = 0; i < p->nadvice; i++)
+        if (!strcmp(p->advice[i].kind, kind) && strstr(p->advice[i].message, text)) return true;
+    return false;
+}
+
+/* fib-like: many tiny tasks queued; size 3 is the first worth forking. */
+static void test_advice_pile_up(void)
+{
+    start(1);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    uint64_t t = 0, id = 2;
+    for (int i = 0; i < 40; i++)
+        fork_sz(t += 10, 0, id++, 1, (uint64_t)(i % 4)); /* fork cost ~10 ns */
+    for (uint64_t k = 2; k < id; k++) {
+        ev(t += 1, FJA_EV_EXEC, 0, k, 0);
+        ev(t += (k - 2) % 4 == 3 ? 600 : 5, FJA_EV_EXECUTED, 0, k, 0);
+    }
+    ev(t += 1, FJA_EV_EXECUTED, 0, 1, 0);
+    ev(t += 1, FJA_EV_RESULT, -1, 1, 0);
+    stop(t + 1, 1);
+    const fja_pool_report *p = analyze();
+    CHECK_EQ(p->granularity.p50, 5); /* 30 tasks of 5 ns out of 41 */
+    CHECK(p->mean_queue_depth >= 1.0);
+    CHECK_EQ(p->cutoff_size, 3);
+    CHECK_NEAR(p->cutoff_saving, 0.75, 1e-9); /* 30 of 40 forks are below size 3 */
+    CHECK(has_advice(p, "tasks_pile_up", "stop forking below size 3"));
+    CHECK(has_advice(p, "tasks_pile_up", "saving 75%"));
+    CHECK(!has_advice(p, "queues_run_dry", ""));
+    done();
+}
+
+/* quicksort-like: one long task, the other worker finds nothing to do. */
+static void test_advice_dry(void)
+{
+    start(2);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(1000, FJA_EV_EXECUTED, 0, 1, 0);
+    ev(1001, FJA_EV_RESULT, -1, 1, 0);
+    stop(1010, 2);
+    const fja_pool_report *p = analyze();
+    /* w1 idle 0-1010, w0 idle 1000-1010: 1020 of 2020 ns with no work */
+    CHECK_EQ(p->gap_ns[GAP_NO_WORK], 1020);
+    CHECK_EQ(p->lifetime_ns, 2020);
+    CHECK_NEAR(p->parallelism, 1.0, 1e-9);
+    CHECK(has_advice(p, "queues_run_dry", "idle 50% with no work anywhere"));
+    CHECK(has_advice(p, "queues_run_dry", "parallelism 1.0 < 2 workers"));
+    CHECK(!has_advice(p, "tasks_pile_up", ""));
+    CHECK(!has_advice(p, "steals_late", ""));
+    done();
+}
+
 int main(void)
 {
     test_steal_and_waited_join();
@@ -483,6 +539,8 @@ int main(void)
     test_discarded();
     test_percentiles();
     test_advice_cutoff();
+    test_advice_pile_up();
+    test_advice_dry();
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;
