@@ -62,6 +62,15 @@ static void advise_late(fja_pool_report *pr)
 
 static void advise_serial(fja_pool_report *pr)
 {
+    double lock = frac(pr->lock_ns, pr->lifetime_ns);
+    if (lock >= 0.1) {
+        advise(pr, "hidden_serialization",
+               "workers waited for locks %.0f%% of their time (%llu waits): the tasks serialise "
+               "on a shared lock, so more workers will not help; shorten or split the critical "
+               "section",
+               100 * lock, (unsigned long long)pr->pool->lock_waits);
+        return;
+    }
     double awake = frac(pr->search_ns + pr->join_ns, pr->lifetime_ns);
     if (awake < 0.3 || pr->parallelism < 2.0 * pr->workers) return;
     advise(pr, "hidden_serialization",

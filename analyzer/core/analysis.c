@@ -99,6 +99,7 @@ static void workers_sum(const fja_pool *p, fja_pool_report *pr)
         pr->join_ns += w->state_ns[WS_JOIN];
         pr->search_ns += w->state_ns[WS_SEARCH];
         pr->parked_ns += w->state_ns[WS_PARK];
+        pr->lock_ns += w->state_ns[WS_LOCK];
         pr->lifetime_ns += w->end_ts - w->begin_ts;
         for (int c = 0; c < GAP_COUNT; c++) {
             pr->gap_ns[c] += w->gap_ns[c];

@@ -42,7 +42,7 @@ typedef struct {
     uint32_t workers;
     uint64_t duration_ns;
     uint64_t tasks; /* task records: forked + submitted */
-    uint64_t busy_ns, join_ns, search_ns, parked_ns, lifetime_ns;
+    uint64_t busy_ns, join_ns, search_ns, parked_ns, lock_ns, lifetime_ns;
     uint64_t gap_ns[GAP_COUNT], gaps[GAP_COUNT], idle_queued_ns;
     double mean_queue_depth; /* time-weighted, averaged over workers */
     int64_t max_queue_depth;

@@ -20,6 +20,9 @@ static const char *const kind_names[FJA_EV_COUNT] = {
     [FJA_EV_PARK] = "park",
     [FJA_EV_UNPARK] = "unpark",
     [FJA_EV_WAKE] = "wake",
+    [FJA_EV_LOCK_INIT] = "lock_init",
+    [FJA_EV_LOCK_WAIT] = "lock_wait",
+    [FJA_EV_LOCK_ACQUIRED] = "lock_acquired",
     [FJA_EV_UNKNOWN] = "unknown",
 };
 

@@ -24,14 +24,17 @@ typedef enum {
     FJA_EV_PARK,
     FJA_EV_UNPARK,
     FJA_EV_WAKE,
-    FJA_EV_UNKNOWN, /* an fjtrace event this analyzer does not know */
+    FJA_EV_LOCK_INIT,
+    FJA_EV_LOCK_WAIT,     /* arg: lock id */
+    FJA_EV_LOCK_ACQUIRED, /* arg: lock id */
+    FJA_EV_UNKNOWN,       /* an fjtrace event this analyzer does not know */
     FJA_EV_COUNT
 } fja_kind;
 
 typedef struct {
-    uint64_t ts;        /* nanoseconds from the clock origin */
-    uint64_t task;      /* task id, for the task events */
-    uint64_t arg;       /* fork: parent id; steal: victim; wake: target; pool_begin: workers */
+    uint64_t ts;   /* nanoseconds from the clock origin */
+    uint64_t task; /* task id, for the task events */
+    uint64_t arg;  /* fork: parent id; steal: victim; wake: target; pool_begin: workers; lock */
     uint64_t size_hint; /* fork only */
     uint32_t pool;
     int32_t worker;  /* -1 on a thread that is not a worker */

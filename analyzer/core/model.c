@@ -179,7 +179,7 @@ static void frame_suspend(fja_pool *p, fja_frame *f, uint64_t ts)
 
 static void frame_resume(fja_frame *f, uint64_t ts)
 {
-    if (!f->in_join) {
+    if (!f->in_join && !f->in_lock) {
         f->running = true;
         f->seg_start = ts;
     }
@@ -276,19 +276,26 @@ static fja_wstate worker_state(fja_worker *w)
     if (w->parked) return WS_PARK;
     fja_frame *f = top_frame(w);
     if (!f) return WS_SEARCH;
-    return f->running ? WS_RUN : WS_JOIN;
+    if (f->running) return WS_RUN;
+    return f->in_lock ? WS_LOCK : WS_JOIN;
 }
 
 static bool is_gap_state(fja_wstate s)
 {
-    return s == WS_JOIN || s == WS_SEARCH || s == WS_PARK;
+    return s == WS_JOIN || s == WS_SEARCH || s == WS_PARK || s == WS_LOCK;
+}
+
+/* The class a gap starts with; search/park gaps are settled at their end. */
+static fja_gap_class gap_class_of(fja_wstate s)
+{
+    return s == WS_JOIN ? GAP_JOIN : s == WS_LOCK ? GAP_LOCK : GAP_NO_WORK;
 }
 
 static void gap_close(fja_pool *p, fja_worker *w, uint64_t ts)
 {
     uint64_t len = ts - w->gap_start;
     fja_gap_class c = w->gap_class;
-    if (c != GAP_JOIN) {
+    if (c == GAP_NO_WORK) {
         uint64_t q = queued_at(p, ts) - w->gap_queued_at_start;
         w->idle_queued_ns += q;
         /* Stealing was late if work sat in a queue for most of the gap. */
@@ -302,13 +309,13 @@ static void gap_close(fja_pool *p, fja_worker *w, uint64_t ts)
 
 static void gap_track(fja_pool *p, fja_worker *w, fja_wstate old, fja_wstate now, uint64_t ts)
 {
-    /* Search and park belong to one idle gap; a join wait is its own. */
-    bool same = is_gap_state(old) && is_gap_state(now) && (old == WS_JOIN) == (now == WS_JOIN);
+    /* Search and park belong to one idle gap; a join or lock wait is its own. */
+    bool same = is_gap_state(old) && is_gap_state(now) && gap_class_of(old) == gap_class_of(now);
     if (w->in_gap && !same) gap_close(p, w, ts);
     if (!w->in_gap && is_gap_state(now)) {
         w->in_gap = true;
         w->gap_start = ts;
-        w->gap_class = now == WS_JOIN ? GAP_JOIN : GAP_NO_WORK;
+        w->gap_class = gap_class_of(now);
         w->gap_queued_at_start = queued_at(p, ts);
     }
 }
@@ -657,6 +664,30 @@ static void on_joined(fja_model *m, fja_pool *p, fja_worker *w, const fja_event 
     frame_resume(f, ev->ts);
 }
 
+/* A lock wait suspends the running task: waiting is not work, and it is
+ * the serialisation the program cannot see (brief, experiment 3). */
+static void on_lock_wait(fja_pool *p, fja_worker *w, const fja_event *ev)
+{
+    fja_frame *f = top_frame(w);
+    if (!f || !f->running) {
+        p->lock_waits_outside++;
+        return;
+    }
+    frame_suspend(p, f, ev->ts);
+    f->in_lock = true;
+    w->lock_waits++;
+    p->lock_waits++;
+}
+
+static void on_lock_acquired(fja_worker *w, const fja_event *ev)
+{
+    fja_frame *f = top_frame(w);
+    if (f && f->in_lock) {
+        f->in_lock = false;
+        frame_resume(f, ev->ts);
+    }
+}
+
 static fja_worker *completion_slot(fja_pool *p, const fja_event *ev)
 {
     return ev->worker >= 0 ? worker_get(p, ev->worker) : &p->client;
@@ -769,6 +800,12 @@ static void on_worker_event(fja_model *m, fja_pool *p, const fja_event *ev)
     case FJA_EV_UNPARK:
         w->parked = false;
         break;
+    case FJA_EV_LOCK_WAIT:
+        on_lock_wait(p, w, ev);
+        break;
+    case FJA_EV_LOCK_ACQUIRED:
+        on_lock_acquired(w, ev);
+        break;
     default:
         break;
     }
@@ -826,6 +863,11 @@ int model_feed(fja_model *m, const fja_event *ev)
         m->unknown_events++;
         return 0;
     }
+    /* lock_init is not pool-bound (pool 0); locking off the workers is not
+     * pool time */
+    if (ev->kind == FJA_EV_LOCK_INIT ||
+        ((ev->kind == FJA_EV_LOCK_WAIT || ev->kind == FJA_EV_LOCK_ACQUIRED) && ev->worker < 0))
+        return 0;
     fja_pool *p = pool_get(m, ev->source, ev->pool);
     if (!p) {
         m->oom = true;

@@ -21,11 +21,12 @@ typedef enum {
     WS_JOIN,   /* waiting in a join, not running a helped task */
     WS_SEARCH, /* awake with no task: looking for work */
     WS_PARK,   /* parked on its futex */
+    WS_LOCK,   /* its running task waits for an fj_mutex (lock_wait..lock_acquired) */
     WS_COUNT
 } fja_wstate;
 
 /* How an idle gap is classified (docs/analyses.md). */
-typedef enum { GAP_NO_WORK, GAP_WORK_QUEUED, GAP_JOIN, GAP_COUNT } fja_gap_class;
+typedef enum { GAP_NO_WORK, GAP_WORK_QUEUED, GAP_JOIN, GAP_LOCK, GAP_COUNT } fja_gap_class;
 
 /* Kinds of inconsistent events, counted and listed. */
 typedef enum {
@@ -61,6 +62,7 @@ typedef struct {
     uint32_t task; /* record number */
     bool running;  /* false while a nested task runs or in a join */
     bool in_join;
+    bool in_lock;
     uint64_t seg_start;       /* start of the current running segment */
     uint32_t awaited;         /* record joined, TASK_NONE */
     uint64_t awaited_done_ts; /* 0 until the awaited task is done */
@@ -88,7 +90,7 @@ typedef struct {
     double q_area;     /* integral of depth over time, ns */
     uint32_t cur_tree; /* tree of the running top frame */
     /* counts */
-    uint64_t tasks, forks, steals, joins_waited, parks, wakes;
+    uint64_t tasks, forks, steals, joins_waited, parks, wakes, lock_waits;
     /* pending steal -> exec, and completing -> completed */
     uint32_t stolen_task;
     uint64_t steal_ts;
@@ -130,6 +132,7 @@ typedef struct {
     uint64_t queued_cum, queued_ts; /* time with queued > 0, up to queued_ts */
     /* totals */
     uint64_t forks, steals, joins_waited, parks, wakes, submits, results, execs;
+    uint64_t lock_waits, lock_waits_outside; /* outside: no running task to charge */
     uint64_t exec_to_executed_ns, completing_to_completed_ns, completions;
     uint64_t orphans, unfinished;
     fja_hist self_hist, depth_hist[DEPTH_SLOTS], join_latency, steal_latency, gap_hist;

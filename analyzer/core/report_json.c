@@ -161,6 +161,7 @@ static void j_totals(jw *w, const fja_pool_report *pr)
     j_u64(w, "joins_waited", p->joins_waited);
     j_u64(w, "parks", p->parks);
     j_u64(w, "wakes", p->wakes);
+    j_u64(w, "lock_waits", p->lock_waits);
     j_u64(w, "submits", p->submits);
     j_u64(w, "results", p->results);
     j_u64(w, "exec_to_executed_ns", p->exec_to_executed_ns);
@@ -173,7 +174,7 @@ static void j_totals(jw *w, const fja_pool_report *pr)
 
 static void j_gaps(jw *w, const uint64_t gaps[GAP_COUNT], const uint64_t ns[GAP_COUNT])
 {
-    static const char *const names[GAP_COUNT] = {"no_work", "work_queued", "join"};
+    static const char *const names[GAP_COUNT] = {"no_work", "work_queued", "join", "lock"};
     j_open(w, "gaps", '{');
     for (int c = 0; c < GAP_COUNT; c++) {
         j_open(w, names[c], '{');
@@ -195,10 +196,14 @@ static void j_worker(jw *w, const fja_worker *wk)
     j_u64(w, "parks", wk->parks);
     j_u64(w, "lifetime_ns", wk->end_ts - wk->begin_ts);
     j_u64(w, "busy_ns", wk->state_ns[WS_RUN]);
-    j_u64(w, "idle_ns", wk->state_ns[WS_JOIN] + wk->state_ns[WS_SEARCH] + wk->state_ns[WS_PARK]);
+    j_u64(w, "idle_ns",
+          wk->state_ns[WS_JOIN] + wk->state_ns[WS_SEARCH] + wk->state_ns[WS_PARK] +
+              wk->state_ns[WS_LOCK]);
     j_u64(w, "join_wait_ns", wk->state_ns[WS_JOIN]);
     j_u64(w, "searching_ns", wk->state_ns[WS_SEARCH]);
     j_u64(w, "parked_ns", wk->state_ns[WS_PARK]);
+    j_u64(w, "lock_wait_ns", wk->state_ns[WS_LOCK]);
+    j_u64(w, "lock_waits", wk->lock_waits);
     j_u64(w, "idle_work_queued_ns", wk->idle_queued_ns);
     j_i64(w, "max_queue_depth", wk->qmax);
     uint64_t life = wk->end_ts - wk->begin_ts;
@@ -215,6 +220,7 @@ static void j_idle(jw *w, const fja_pool_report *pr)
     j_u64(w, "join_wait_ns", pr->join_ns);
     j_u64(w, "searching_ns", pr->search_ns);
     j_u64(w, "parked_ns", pr->parked_ns);
+    j_u64(w, "lock_wait_ns", pr->lock_ns);
     j_u64(w, "idle_work_queued_ns", pr->idle_queued_ns);
     j_gaps(w, pr->gaps, pr->gap_ns);
     uint64_t lg[64];

@@ -81,19 +81,19 @@ static void t_totals(FILE *o, const fja_pool_report *pr)
 static void t_workers(FILE *o, const fja_pool_report *pr)
 {
     const fja_pool *p = pr->pool;
-    fprintf(o, "\n  %6s %9s %9s %7s %6s %7s %7s %7s %7s %6s %6s\n", "worker", "tasks", "forks",
-            "steals", "joins", "busy%", "join%", "search%", "park%", "maxq", "meanq");
+    fprintf(o, "\n  %6s %9s %9s %7s %6s %7s %7s %7s %7s %7s %6s %6s\n", "worker", "tasks", "forks",
+            "steals", "joins", "busy%", "join%", "search%", "park%", "lock%", "maxq", "meanq");
     for (uint32_t i = 0; i < p->nworkers; i++) {
         const fja_worker *w = &p->workers[i];
         if (!w->seen) continue;
         uint64_t life = w->end_ts - w->begin_ts;
         fprintf(o,
                 "  %6d %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %6" PRIu64
-                " %6.1f%% %6.1f%% %6.1f%% %6.1f%% %6" PRId64 " %6.2f\n",
+                " %6.1f%% %6.1f%% %6.1f%% %6.1f%% %6.1f%% %6" PRId64 " %6.2f\n",
                 w->index, w->tasks, w->forks, w->steals, w->joins_waited,
                 pct(w->state_ns[WS_RUN], life), pct(w->state_ns[WS_JOIN], life),
-                pct(w->state_ns[WS_SEARCH], life), pct(w->state_ns[WS_PARK], life), w->qmax,
-                life ? w->q_area / (double)life : 0);
+                pct(w->state_ns[WS_SEARCH], life), pct(w->state_ns[WS_PARK], life),
+                pct(w->state_ns[WS_LOCK], life), w->qmax, life ? w->q_area / (double)life : 0);
     }
 }
 
@@ -127,15 +127,18 @@ static void t_trees(FILE *o, const fja_pool_report *pr)
 static void t_idle(FILE *o, const fja_pool_report *pr)
 {
     uint64_t life = pr->lifetime_ns;
-    fprintf(o, "\n  worker time: busy %.1f%%, join wait %.1f%%, searching %.1f%%, parked %.1f%%\n",
+    fprintf(o,
+            "\n  worker time: busy %.1f%%, join wait %.1f%%, searching %.1f%%, parked %.1f%%, "
+            "lock wait %.1f%%\n",
             pct(pr->busy_ns, life), pct(pr->join_ns, life), pct(pr->search_ns, life),
-            pct(pr->parked_ns, life));
+            pct(pr->parked_ns, life), pct(pr->lock_ns, life));
     fprintf(o,
             "  idle gaps: no work anywhere %" PRIu64 " (%.1f%%), work queued elsewhere %" PRIu64
-            " (%.1f%%), waiting at a join %" PRIu64 " (%.1f%%)\n",
+            " (%.1f%%), waiting at a join %" PRIu64 " (%.1f%%), waiting for a lock %" PRIu64
+            " (%.1f%%)\n",
             pr->gaps[GAP_NO_WORK], pct(pr->gap_ns[GAP_NO_WORK], life), pr->gaps[GAP_WORK_QUEUED],
             pct(pr->gap_ns[GAP_WORK_QUEUED], life), pr->gaps[GAP_JOIN],
-            pct(pr->gap_ns[GAP_JOIN], life));
+            pct(pr->gap_ns[GAP_JOIN], life), pr->gaps[GAP_LOCK], pct(pr->gap_ns[GAP_LOCK], life));
     uint64_t lg[64];
     hist_log2(&pr->pool->gap_hist, lg);
     fprintf(o, "  gap lengths:");

@@ -68,7 +68,7 @@ static void class_resolve(class_info *ci, const bt_event_class *cls)
     ci->worker = member_index(payload, "worker");
     ci->task = member_index(payload, "task");
     ci->size_hint = member_index(payload, "size_hint");
-    static const char *const args[] = {"parent", "victim", "target", "workers"};
+    static const char *const args[] = {"parent", "victim", "target", "workers", "lock"};
     for (size_t i = 0; i < sizeof args / sizeof *args && ci->arg < 0; i++)
         ci->arg = member_index(payload, args[i]);
 }

@@ -169,6 +169,18 @@ def test_breakeven():
     golden("breakeven-p2", r)
 
 
+def test_contention():
+    rc, r, _ = analyze("contention-p2")
+    check(rc == 0, f"contention: rc {rc}")
+    p = r["pools"][0]
+    check(p["totals"]["lock_waits"] > 0 and p["time"]["lock_wait_ns"] > 0, "lock waits seen")
+    check(p["time"]["gaps"]["lock"]["count"] == p["totals"]["lock_waits"], "one gap per wait")
+    busy = sum(w["busy_ns"] for w in p["per_worker"])
+    check(busy == p["work_ns"], "lock waits are not work")
+    check(r["trace"]["unknown_events"] == 0, "lock events are known")
+    golden("contention-p2", r)
+
+
 def test_discarded():
     rc, r, err = analyze("discarded")
     check(rc == 1, f"discarded: rc {rc}")
@@ -230,7 +242,7 @@ def test_merge_equals_muxer():
 
 
 for test in [test_merge_equals_muxer, test_usage, test_bad_paths, test_no_fjtrace, test_fib_p1, test_fib_p2, test_fib_parallelism_grows,
-             test_quicksort, test_breakeven, test_discarded, test_killed, test_anomalies,
+             test_quicksort, test_breakeven, test_contention, test_discarded, test_killed, test_anomalies,
              test_several_traces_and_filters]:
     test()
 print(f"{len(failures)} failure(s)")

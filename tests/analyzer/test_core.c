@@ -528,6 +528,36 @@ static void test_advice_dry(void)
     done();
 }
 
+/* Lock waits are neither work nor idleness for want of tasks. */
+static void test_lock_wait(void)
+{
+    start(2);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(20, FJA_EV_LOCK_WAIT, 0, 0, 7);
+    ev(50, FJA_EV_LOCK_ACQUIRED, 0, 0, 7);
+    ev(100, FJA_EV_EXECUTED, 0, 1, 0);
+    ev(101, FJA_EV_RESULT, -1, 1, 0);
+    fja_event init = {.ts = 101, .kind = FJA_EV_LOCK_INIT, .pool = 0, .worker = -1};
+    model_feed(&M, &init);               /* pool 0: must not create a pool */
+    ev(102, FJA_EV_LOCK_WAIT, -1, 0, 7); /* a client thread: not pool time */
+    stop(110, 2);
+    const fja_pool_report *p = analyze();
+    CHECK_EQ(M.npools, 1);
+    const fja_worker *w0 = &p->pool->workers[0];
+    CHECK_EQ(p->trees[0].tree->work_ns, 70);
+    CHECK_EQ(p->trees[0].tree->span_ns, 70);
+    CHECK_EQ(w0->state_ns[WS_LOCK], 30);
+    CHECK_EQ(w0->state_ns[WS_RUN], 70);
+    CHECK_EQ(w0->gaps[GAP_LOCK], 1);
+    CHECK_EQ(w0->gap_ns[GAP_LOCK], 30);
+    CHECK_EQ(w0->lock_waits, 1);
+    CHECK_EQ(p->lock_ns, 30);
+    CHECK(has_advice(p, "hidden_serialization", "waited for locks 14%")); /* 30 of 220 */
+    CHECK_EQ(R.anomalies, 0);
+    done();
+}
+
 int main(void)
 {
     test_steal_and_waited_join();
@@ -541,6 +571,7 @@ int main(void)
     test_advice_cutoff();
     test_advice_pile_up();
     test_advice_dry();
+    test_lock_wait();
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;

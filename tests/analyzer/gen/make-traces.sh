@@ -29,6 +29,7 @@ record fib13-p1 "$build/samples/fj-fib" 13 -p 1
 record fib-p2 "$build/samples/fj-fib" 12 -p 2
 record quicksort-p2 "$build/samples/fj-quicksort" -n 1000 -p 2
 record breakeven-p2 "$build/samples/fj-breakeven" -n 100 -q 10 -p 2 -r 5 --think 1
+record contention-p2 "$build/samples/fj-contention" -n 200 -p 2
 record killed "$tmp/scenario" killed
 record anomalies "$tmp/scenario" anomalies
 # tiny buffers and a burst of events: LTTng discards some
