@@ -47,6 +47,8 @@ static void usage(FILE *o)
           "  --window FROM:TO   report only trees submitted in [FROM, TO] after the first\n"
           "                     event; times in ns or with a unit: 10ms, 2.5s, 300us\n"
           "  --no-progress      no progress line on stderr (default when not a terminal)\n"
+          "  --tasks FILE       also write every task record as CSV to FILE (root, parent,\n"
+          "                     depth, size hint, worker, stolen, self and subtree time)\n"
           "  --muxer            order events with babeltrace2's filter.utils.muxer instead\n"
           "                     of the analyzer's own (faster) merge of the streams\n"
 #ifdef FJA_HAVE_VIZ
@@ -68,7 +70,7 @@ static void usage(FILE *o)
 
 typedef struct {
     bool json, progress, muxer;
-    const char *output;
+    const char *output, *tasks;
     fja_filter filter;
 #ifdef FJA_HAVE_VIZ
     fjv_options viz;
@@ -139,6 +141,7 @@ static int options_parse(int argc, char **argv, options *o)
         OPT_NOPROG,
         OPT_VERSION,
         OPT_MUXER,
+        OPT_TASKS,
         OPT_VIZ
     };
     static const struct option longs[] = {{"json", no_argument, NULL, OPT_JSON},
@@ -150,6 +153,7 @@ static int options_parse(int argc, char **argv, options *o)
                                           {"help", no_argument, NULL, 'h'},
                                           {"version", no_argument, NULL, OPT_VERSION},
                                           {"muxer", no_argument, NULL, OPT_MUXER},
+                                          {"tasks", required_argument, NULL, OPT_TASKS},
 #ifdef FJA_HAVE_VIZ
                                           FJV_LONG_OPTIONS(OPT_VIZ)
 #endif
@@ -186,6 +190,9 @@ static int options_parse(int argc, char **argv, options *o)
             break;
         case OPT_MUXER:
             o->muxer = true;
+            break;
+        case OPT_TASKS:
+            o->tasks = optarg;
             break;
         case 'h':
             usage(stdout);
@@ -281,6 +288,16 @@ static uint64_t peak_rss(void)
     return getrusage(RUSAGE_SELF, &ru) ? 0 : (uint64_t)ru.ru_maxrss * 1024;
 }
 
+static int tasks_write(const char *path, const fja_report *r)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || report_tasks_csv(f, r) || fclose(f)) {
+        fprintf(stderr, "fjtrace-analyze: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 static int report_write(const options *o, const fja_model *m, double t0)
 {
     fja_report r;
@@ -309,6 +326,7 @@ static int report_write(const options *o, const fja_model *m, double t0)
                 o->output ? " to " : "", o->output ? o->output : "", strerror(errno));
         rc = EXIT_INTERNAL;
     }
+    if (o->tasks && tasks_write(o->tasks, &r)) rc = EXIT_INTERNAL;
     analysis_free(&r);
     return rc;
 }

@@ -21,5 +21,7 @@ typedef struct {
 /* Both return 0, or -1 when writing failed (errno set). */
 int report_text(FILE *out, const fja_report *r, const fja_run_info *info);
 int report_json(FILE *out, const fja_report *r, const fja_run_info *info);
+/* Every task record of the selected pools as CSV (docs/report-schema.md). */
+int report_tasks_csv(FILE *out, const fja_report *r);
 
 #endif

@@ -179,6 +179,21 @@ def test_contention():
     check(busy == p["work_ns"], "lock waits are not work")
     check(r["trace"]["unknown_events"] == 0, "lock events are known")
     golden("contention-p2", r)
+    # --tasks: the per-task records agree with the summaries
+    import csv
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "tasks.csv")
+        run("--tasks", path, os.path.join(DATA, "contention-p2"))
+        with open(path) as f:
+            rows = list(csv.DictReader(f))
+    check(len(rows) == p["totals"]["tasks"], "--tasks: one row per task")
+    check(sum(int(x["stolen"]) for x in rows) == p["totals"]["steals"] > 0, "--tasks: stolen")
+    check(sum(int(x["self_ns"]) for x in rows) == p["work_ns"], "--tasks: self times sum to work")
+    roots = [x for x in rows if x["parent"] == "0"]
+    check(len(roots) == 1 and int(roots[0]["subtree_ns"]) == p["work_ns"],
+          "--tasks: the root's subtree work is the tree's work")
+    thieves = {x["worker"] for x in rows if x["stolen"] == "1"}
+    check(thieves <= {"0", "1"}, "--tasks: the thief is a worker")
 
 
 def test_discarded():

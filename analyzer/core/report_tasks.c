@@ -1,0 +1,29 @@
+/* --tasks FILE: one CSV line per task record, for people (and scripts) who
+ * want the decomposition trees themselves rather than their summaries. */
+#include <inttypes.h>
+
+#include "report.h"
+
+int report_tasks_csv(FILE *o, const fja_report *r)
+{
+    fputs("source,pool,root,task,parent,depth,size_hint,children,worker,stolen,completer,"
+          "finished,self_ns,subtree_ns\n",
+          o);
+    for (uint32_t i = 0; i < r->npools; i++) {
+        const fja_pool *p = r->pools[i].pool;
+        for (uint32_t n = 0; n < p->tasks.count; n++) {
+            const fja_task *t = taskmap_get(&p->tasks, n);
+            uint64_t root = t->tree != TASK_NONE ? p->trees[t->tree].root_id : 0;
+            uint64_t parent = t->parent != TASK_NONE ? taskmap_get(&p->tasks, t->parent)->id : 0;
+            bool finished = (t->flags & TF_EXECUTED) &&
+                            (!(t->flags & TF_COMPLETER) || (t->flags & TF_COMPLETED));
+            fprintf(o,
+                    "%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%u,%u,%d,%d,%d,%d,%" PRIu64
+                    ",%" PRIu64 "\n",
+                    p->source, p->id, root, t->id, parent, t->depth, t->size_hint, t->nchildren,
+                    t->worker, !!(t->flags & TF_STOLEN), !!(t->flags & TF_COMPLETER), finished,
+                    t->self_ns, t->subtree_ns);
+        }
+    }
+    return ferror(o) ? -1 : 0;
+}
