@@ -228,9 +228,9 @@ static int sink_event(void *ctx, const fja_event *ev)
     return rc;
 }
 
-static void sink_discarded(void *ctx, uint64_t count, uint64_t ts)
+static void sink_discarded(void *ctx, uint64_t count, uint64_t ts, uint32_t source)
 {
-    model_discarded(ctx, count, ts);
+    model_discarded(ctx, count, ts, source);
 }
 
 static int traces_find(const options *o, find_list *dirs)

@@ -891,14 +891,14 @@ int model_feed(fja_model *m, const fja_event *ev)
     return m->oom ? -1 : 0;
 }
 
-void model_discarded(fja_model *m, uint64_t count, uint64_t ts)
+void model_discarded(fja_model *m, uint64_t count, uint64_t ts, uint32_t source)
 {
     (void)ts;
     m->discarded_events += count;
     m->discard_messages++;
-    /* The lost events may belong to any tree still running. */
+    /* The lost events may belong to any tree of that trace still running. */
     for (uint32_t i = 0; i < m->npools; i++)
-        for (uint32_t t = 0; t < m->pools[i].ntrees; t++)
+        for (uint32_t t = 0; t < m->pools[i].ntrees && m->pools[i].source == source; t++)
             if (!m->pools[i].trees[t].has_result) m->pools[i].trees[t].lossy = true;
 }
 

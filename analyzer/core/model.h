@@ -165,8 +165,9 @@ void model_free(fja_model *m);
  * Returns 0, or -1 when memory ran out (the model stays usable). */
 int model_feed(fja_model *m, const fja_event *ev);
 /* Records a babeltrace2 "discarded events" notice: count events were lost
- * from one stream. Every tree open now is marked lossy. */
-void model_discarded(fja_model *m, uint64_t count, uint64_t ts);
+ * from one stream of trace `source`. Every tree of that trace still open
+ * now is marked lossy. */
+void model_discarded(fja_model *m, uint64_t count, uint64_t ts, uint32_t source);
 /* Closes every open interval at the end of the trace: unfinished tasks,
  * workers that never ended, trees without a result. */
 void model_finish(fja_model *m);

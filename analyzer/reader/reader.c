@@ -105,10 +105,11 @@ static uint64_t int_member(const bt_field *payload, int64_t idx, bool *ok)
     return 0;
 }
 
-/* The trace an event came from: pool ids are only unique per process. */
-static uint32_t source_of(reader_ctx *r, const bt_event *e)
+/* The index of the trace a stream belongs to: pool ids are only unique per
+ * process, and a trace is one process's (or one user's) recording. */
+static uint32_t source_of(reader_ctx *r, const bt_stream *s)
 {
-    const bt_trace *t = bt_stream_borrow_trace_const(bt_event_borrow_stream_const(e));
+    const bt_trace *t = bt_stream_borrow_trace_const(s);
     for (uint32_t i = 0; i < r->ntraces; i++)
         if (r->traces[i] == t) return i;
     if (r->ntraces == MAX_TRACES) return MAX_TRACES - 1;
@@ -156,7 +157,7 @@ static int on_event(reader_ctx *r, const bt_message *msg, uint64_t ts)
         ev.size_hint = ci->size_hint >= 0 ? int_member(payload, ci->size_hint, &ok) : 0;
         if (!ok) ev.kind = FJA_EV_UNKNOWN; /* schema changed: do not guess */
     }
-    ev.source = source_of(r, e);
+    ev.source = source_of(r, bt_event_borrow_stream_const(e));
     return r->sink->event(r->sink->ctx, &ev);
 }
 
@@ -172,7 +173,7 @@ static void on_discarded(reader_ctx *r, const bt_message *msg)
     uint64_t ts = 0;
     if (bt_stream_class_discarded_events_have_default_clock_snapshots(sc))
         ts = msg_ns(bt_message_discarded_events_borrow_end_default_clock_snapshot_const(msg));
-    r->sink->discarded(r->sink->ctx, count, ts);
+    r->sink->discarded(r->sink->ctx, count, ts, source_of(r, s));
 }
 
 static void progress(reader_ctx *r)

@@ -16,8 +16,9 @@
 typedef struct {
     /* Called for each fjtrace event; a non-zero return stops the read. */
     int (*event)(void *ctx, const fja_event *ev);
-    /* Called for each discarded-events notice (count 0 when unknown). */
-    void (*discarded)(void *ctx, uint64_t count, uint64_t ts);
+    /* Called for each discarded-events notice (count 0 when unknown) of
+     * the trace numbered source (as fja_event.source). */
+    void (*discarded)(void *ctx, uint64_t count, uint64_t ts, uint32_t source);
     void *ctx;
     int progress;  /* print progress on stderr */
     int use_muxer; /* order with filter.utils.muxer instead of our own merge */

@@ -398,12 +398,14 @@ static void test_discarded(void)
     ev(4, FJA_EV_RESULT, -1, 1, 0);
     ev(5, FJA_EV_SUBMIT, -1, 2, 0);
     ev(6, FJA_EV_EXEC, 0, 2, 0);
-    model_discarded(&M, 17, 7);
+    model_discarded(&M, 17, 7, 1); /* another trace: this one stays whole */
+    CHECK(!M.pools[0].trees[1].lossy);
+    model_discarded(&M, 17, 7, 0);
     ev(8, FJA_EV_EXECUTED, 0, 2, 0);
     ev(9, FJA_EV_RESULT, -1, 2, 0);
     stop(10, 1);
     const fja_pool_report *p = analyze();
-    CHECK_EQ(M.discarded_events, 17);
+    CHECK_EQ(M.discarded_events, 34);
     CHECK(p->trees[0].complete);
     CHECK(!p->trees[1].complete);
     CHECK_EQ(p->incomplete_trees, 1);
