@@ -28,6 +28,8 @@ typedef struct {
     uint32_t ntraces;
     bool stopped;
     uint64_t next_progress;
+    int64_t range_begin, range_end; /* trace time range, for the progress bar */
+    uint64_t last_ts;
     bt_message_iterator *it;
     /* own merge: one iterator per stream port, a heap of ports by head */
     struct port_state *ports;
@@ -148,6 +150,7 @@ static int on_event(reader_ctx *r, const bt_message *msg, uint64_t ts)
     r->stats->fjtrace_events++;
     const bt_field *payload = bt_event_borrow_payload_field_const(e);
     fja_event ev = {.kind = ci->kind, .ts = ts};
+    r->last_ts = ts;
     if (payload) {
         bool ok = true;
         ev.pool = (uint32_t)int_member(payload, ci->pool, &ok);
@@ -180,8 +183,22 @@ static void progress(reader_ctx *r)
 {
     uint64_t n = r->stats->fjtrace_events + r->stats->other_events;
     if (!r->sink->progress || n < r->next_progress) return;
-    fprintf(stderr, "\rfjtrace-analyze: %llu M events read", (unsigned long long)(n / 1000000));
     r->next_progress = n + 1000000;
+    if (r->range_end <= r->range_begin) {
+        fprintf(stderr, "\rfjtrace-analyze: %llu M events", (unsigned long long)(n / 1000000));
+        return;
+    }
+    /* How far in trace time the merge has come: the streams advance together. */
+    double f = ((double)r->last_ts - (double)r->range_begin) /
+               ((double)r->range_end - (double)r->range_begin);
+    f = f < 0 ? 0 : f > 1 ? 1 : f;
+    char bar[41];
+    int full = (int)(f * 40);
+    for (int i = 0; i < 40; i++)
+        bar[i] = i < full ? '#' : '.';
+    bar[40] = '\0';
+    fprintf(stderr, "\rfjtrace-analyze: [%s] %3.0f%% %llu M events", bar, 100 * f,
+            (unsigned long long)(n / 1000000));
 }
 
 static bt_graph_simple_sink_component_initialize_func_status sink_init(bt_message_iterator *it,
@@ -354,6 +371,57 @@ static void merge_finalize(bt_self_component_sink *self)
         p->count = p->pos = 0;
         bt_message_iterator_put_ref(p->it);
         p->it = NULL;
+    }
+}
+
+static int64_t value_int(const bt_value *v)
+{
+    if (v && bt_value_is_signed_integer(v)) return bt_value_integer_signed_get(v);
+    if (v && bt_value_is_unsigned_integer(v)) return (int64_t)bt_value_integer_unsigned_get(v);
+    return 0;
+}
+
+/* Widens [range_begin, range_end] with the streams of one trace-infos result. */
+static void range_add(reader_ctx *r, const bt_value *infos)
+{
+    uint64_t nt = bt_value_is_array(infos) ? bt_value_array_get_length(infos) : 0;
+    for (uint64_t i = 0; i < nt; i++) {
+        const bt_value *t = bt_value_array_borrow_element_by_index_const(infos, i);
+        const bt_value *ss =
+            bt_value_is_map(t) ? bt_value_map_borrow_entry_value_const(t, "stream-infos") : NULL;
+        uint64_t ns = ss && bt_value_is_array(ss) ? bt_value_array_get_length(ss) : 0;
+        for (uint64_t k = 0; k < ns; k++) {
+            const bt_value *si = bt_value_array_borrow_element_by_index_const(ss, k);
+            const bt_value *rg =
+                bt_value_is_map(si) ? bt_value_map_borrow_entry_value_const(si, "range-ns") : NULL;
+            if (!rg || !bt_value_is_map(rg)) continue;
+            int64_t b = value_int(bt_value_map_borrow_entry_value_const(rg, "begin"));
+            int64_t e = value_int(bt_value_map_borrow_entry_value_const(rg, "end"));
+            if (!r->range_begin || b < r->range_begin) r->range_begin = b;
+            if (e > r->range_end) r->range_end = e;
+        }
+    }
+}
+
+/* The traces' time range (the babeltrace.trace-infos query reads it from
+ * the packet indexes), to show progress as a fraction. Best effort. */
+static void range_query(reader_ctx *r, const bt_component_class_source *fs, char *const *dirs,
+                        size_t ndirs)
+{
+    for (size_t i = 0; i < ndirs; i++) {
+        bt_value *params = bt_value_map_create(), *inputs = NULL;
+        bt_query_executor *q = NULL;
+        const bt_value *res = NULL;
+        if (params && !bt_value_map_insert_empty_array_entry(params, "inputs", &inputs) &&
+            !bt_value_array_append_string_element(inputs, dirs[i]) &&
+            (q = bt_query_executor_create(bt_component_class_source_as_component_class_const(fs),
+                                          "babeltrace.trace-infos", params)) &&
+            bt_query_executor_query(q, &res) == BT_QUERY_EXECUTOR_QUERY_STATUS_OK)
+            range_add(r, res);
+        bt_value_put_ref(res);
+        bt_query_executor_put_ref(q);
+        bt_value_put_ref(params);
+        bt_current_thread_clear_error();
     }
 }
 
@@ -540,6 +608,7 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
         if (find_check_metadata(dirs[i], err, errlen)) goto out;
     /* bt_plugin_put_ref(NULL) is a no-op: a half-loaded pair is released */
     if (plugins_load(&pl, err, errlen)) goto out_plugins;
+    if (sink->progress) range_query(r, pl.fs, dirs, ndirs);
     if (!(g = bt_graph_create(0)) || graph_build(g, &pl, dirs, ndirs, r, err, errlen))
         goto out_plugins;
     bt_graph_run_status rs;
