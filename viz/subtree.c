@@ -543,7 +543,11 @@ static int render_files(GVC_t *gvc, Agraph_t *g, unsigned formats, const char *b
     for (size_t i = 0; i < sizeof outs / sizeof *outs; i++) {
         if (!(formats & outs[i].bit)) continue;
         char path[4096];
-        snprintf(path, sizeof path, "%s.%s", base, outs[i].ext);
+        if (snprintf(path, sizeof path, "%s.%s", base, outs[i].ext) >= (int)sizeof path) {
+            fprintf(err, "fjtrace-analyze: output path too long: %s.%s\n", base, outs[i].ext);
+            rc = -1;
+            continue;
+        }
         if (gvRenderFilename(gvc, g, outs[i].fmt, path)) {
             fprintf(err, "fjtrace-analyze: cannot write %s\n", path);
             rc = -1;
