@@ -20,9 +20,10 @@ build: deps $(BUILD)/build.ninja
 demo: build
 	scripts/demo $(BUILD)
 
-# The whole suite in the normal build, again under ASan+UBSan, and the
-# concurrency tests under ThreadSanitizer (tracing compiled out there: the
-# tracer's own lock-free buffers are not what we test).
+# The whole suite in the normal build (gcc), again under ASan+UBSan (gcc),
+# and the concurrency tests under ThreadSanitizer built with clang, so every
+# file also compiles -Werror clean with clang (tracing compiled out there:
+# the tracer's own lock-free buffers are not what we test).
 test: build
 	@rc=0; \
 	$(MAKE) --no-print-directory test-main || rc=1; \
@@ -42,7 +43,8 @@ test-asan: deps $(BUILD_ASAN)/build.ninja
 	$(MESON_TEST) -C $(BUILD_ASAN) --no-suite record --no-suite install
 
 $(BUILD_TSAN)/build.ninja:
-	meson setup $(BUILD_TSAN) -Db_sanitize=thread -Db_lto=false -Dtracing=disabled -Dbench=false
+	CC=clang meson setup $(BUILD_TSAN) -Db_sanitize=thread -Db_lundef=false -Db_lto=false \
+	  -Dtracing=disabled -Dbench=false
 
 test-tsan: deps $(BUILD_TSAN)/build.ninja
 	ninja -C $(BUILD_TSAN)
