@@ -60,15 +60,17 @@ static void advise_late(fja_pool_report *pr)
            100 * late, (unsigned long long)pr->steal_cost_ns);
 }
 
-static void advise_serial(fja_pool_report *pr)
+static void advise_serial(const fja_model *m, fja_pool_report *pr)
 {
     double lock = frac(pr->lock_ns, pr->lifetime_ns);
-    if (lock >= 0.1) {
+    const fja_lock *top = model_top_lock(m, pr->pool->source);
+    if (lock >= 0.1 && top) {
         advise(pr, "hidden_serialization",
-               "workers waited for locks %.0f%% of their time (%llu waits): the tasks serialise "
-               "on a shared lock, so more workers will not help; shorten or split the critical "
-               "section",
-               100 * lock, (unsigned long long)pr->pool->lock_waits);
+               "workers waited for locks %.0f%% of their time (%llu waits), most for lock "
+               "\"%s\" (%.2f ms in %llu waits): the tasks serialise on it, so more workers "
+               "will not help; shorten or split that critical section",
+               100 * lock, (unsigned long long)pr->pool->lock_waits, top->name,
+               (double)top->wait_ns / 1e6, (unsigned long long)top->waits);
         return;
     }
     double awake = frac(pr->search_ns + pr->join_ns, pr->lifetime_ns);
@@ -103,6 +105,6 @@ void advice_make(const fja_model *m, fja_pool_report *pr)
     advise_pile_up(pr);
     advise_dry(pr);
     advise_late(pr);
-    advise_serial(pr);
+    advise_serial(m, pr);
     advise_completion(pr);
 }

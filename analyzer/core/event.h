@@ -36,6 +36,7 @@ typedef struct {
     uint64_t task; /* task id, for the task events */
     uint64_t arg;  /* fork: parent id; steal: victim; wake: target; pool_begin: workers; lock */
     uint64_t size_hint; /* fork only */
+    const char *name;   /* lock_init: the lock's name, valid during the call only */
     uint32_t pool;
     int32_t worker;  /* -1 on a thread that is not a worker */
     uint32_t source; /* index of the trace it came from: pool ids are per process */

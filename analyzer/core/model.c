@@ -1,5 +1,6 @@
 #include "model.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,7 @@ void model_free(fja_model *m)
     for (uint32_t i = 0; i < m->npools; i++)
         pool_free(&m->pools[i]);
     free(m->pools);
+    free(m->locks);
     *m = (fja_model){0};
 }
 
@@ -664,6 +666,35 @@ static void on_joined(fja_model *m, fja_pool *p, fja_worker *w, const fja_event 
     frame_resume(f, ev->ts);
 }
 
+/* The lock table: a handful of named mutexes per program, so a linear
+ * search is enough. Returns NULL only when out of memory. */
+static fja_lock *lock_get(fja_model *m, uint32_t source, uint32_t id)
+{
+    for (uint32_t i = 0; i < m->nlocks; i++)
+        if (m->locks[i].source == source && m->locks[i].id == id) return &m->locks[i];
+    if (m->nlocks == m->cap_locks) {
+        uint32_t cap = m->cap_locks ? m->cap_locks * 2 : 8;
+        fja_lock *grown = realloc(m->locks, cap * sizeof *grown);
+        if (!grown) return NULL;
+        m->locks = grown;
+        m->cap_locks = cap;
+    }
+    fja_lock *l = &m->locks[m->nlocks++];
+    *l = (fja_lock){.source = source, .id = id};
+    snprintf(l->name, sizeof l->name, "lock %u", id); /* until lock_init names it */
+    return l;
+}
+
+static void on_lock_init(fja_model *m, const fja_event *ev)
+{
+    fja_lock *l = lock_get(m, ev->source, (uint32_t)ev->arg);
+    if (!l) {
+        m->oom = true;
+        return;
+    }
+    if (ev->name) snprintf(l->name, sizeof l->name, "%s", ev->name);
+}
+
 /* A lock wait suspends the running task: waiting is not work, and it is
  * the serialisation the program cannot see (brief, experiment 3). */
 static void on_lock_wait(fja_pool *p, fja_worker *w, const fja_event *ev)
@@ -677,14 +708,23 @@ static void on_lock_wait(fja_pool *p, fja_worker *w, const fja_event *ev)
     f->in_lock = true;
     w->lock_waits++;
     p->lock_waits++;
+    w->lock_id = (uint32_t)ev->arg;
+    w->lock_wait_ts = ev->ts;
 }
 
-static void on_lock_acquired(fja_worker *w, const fja_event *ev)
+static void on_lock_acquired(fja_model *m, fja_worker *w, const fja_event *ev)
 {
     fja_frame *f = top_frame(w);
     if (f && f->in_lock) {
         f->in_lock = false;
         frame_resume(f, ev->ts);
+        fja_lock *l = lock_get(m, ev->source, w->lock_id);
+        if (!l) {
+            m->oom = true;
+            return;
+        }
+        l->waits++;
+        l->wait_ns += ev->ts > w->lock_wait_ts ? ev->ts - w->lock_wait_ts : 0;
     }
 }
 
@@ -804,7 +844,7 @@ static void on_worker_event(fja_model *m, fja_pool *p, const fja_event *ev)
         on_lock_wait(p, w, ev);
         break;
     case FJA_EV_LOCK_ACQUIRED:
-        on_lock_acquired(w, ev);
+        on_lock_acquired(m, w, ev);
         break;
     default:
         break;
@@ -865,8 +905,11 @@ int model_feed(fja_model *m, const fja_event *ev)
     }
     /* lock_init is not pool-bound (pool 0); locking off the workers is not
      * pool time */
-    if (ev->kind == FJA_EV_LOCK_INIT ||
-        ((ev->kind == FJA_EV_LOCK_WAIT || ev->kind == FJA_EV_LOCK_ACQUIRED) && ev->worker < 0))
+    if (ev->kind == FJA_EV_LOCK_INIT) {
+        on_lock_init(m, ev);
+        return 0;
+    }
+    if (((ev->kind == FJA_EV_LOCK_WAIT || ev->kind == FJA_EV_LOCK_ACQUIRED) && ev->worker < 0))
         return 0;
     fja_pool *p = pool_get(m, ev->source, ev->pool);
     if (!p) {
@@ -959,4 +1002,14 @@ size_t model_bytes(const fja_model *m)
              p->nworkers * sizeof(fja_worker);
     }
     return b;
+}
+
+const fja_lock *model_top_lock(const fja_model *m, uint32_t source)
+{
+    const fja_lock *top = NULL;
+    for (uint32_t i = 0; i < m->nlocks; i++) {
+        const fja_lock *l = &m->locks[i];
+        if (l->source == source && l->waits && (!top || l->wait_ns > top->wait_ns)) top = l;
+    }
+    return top;
 }

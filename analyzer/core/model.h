@@ -91,6 +91,8 @@ typedef struct {
     uint32_t cur_tree; /* tree of the running top frame */
     /* counts */
     uint64_t tasks, forks, steals, joins_waited, parks, wakes, lock_waits;
+    uint32_t lock_id;      /* the fj_mutex being waited for (lock_wait) */
+    uint64_t lock_wait_ts; /* when that wait began */
     /* pending steal -> exec, and completing -> completed */
     uint32_t stolen_task;
     uint64_t steal_ts;
@@ -144,9 +146,20 @@ typedef struct {
     fja_hist fork_interval;
 } fja_pool;
 
+/* An fj_mutex seen in a trace (lock ids are unique per process, so per
+ * source): its name and the time workers spent waiting for it. */
+#define LOCK_NAME_MAX 64
+typedef struct {
+    uint32_t source, id;
+    char name[LOCK_NAME_MAX];
+    uint64_t waits, wait_ns;
+} fja_lock;
+
 typedef struct {
     fja_pool *pools;
     uint32_t npools, cap_pools;
+    fja_lock *locks;
+    uint32_t nlocks, cap_locks;
     uint32_t last_pool; /* lookup cache */
     uint64_t events, unknown_events, discarded_events, discard_messages;
     uint64_t by_kind[FJA_EV_COUNT];
@@ -173,5 +186,9 @@ void model_discarded(fja_model *m, uint64_t count, uint64_t ts, uint32_t source)
 void model_finish(fja_model *m);
 /* Live task count, tree count and bytes held, for memory reporting. */
 size_t model_bytes(const fja_model *m);
+
+/* The lock of trace `source` with the most waiting time, NULL if none was
+ * waited for. */
+const fja_lock *model_top_lock(const fja_model *m, uint32_t source);
 
 #endif

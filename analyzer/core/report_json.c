@@ -312,7 +312,23 @@ static void j_speedup(jw *w, const fja_pool_report *pr)
     j_close(w, '}');
 }
 
-static void j_pool(jw *w, const fja_pool_report *pr)
+static void j_locks(jw *w, const fja_model *m, uint32_t source)
+{
+    j_open(w, "locks", '[');
+    for (uint32_t i = 0; i < m->nlocks; i++) {
+        const fja_lock *l = &m->locks[i];
+        if (l->source != source) continue;
+        j_open(w, NULL, '{');
+        j_u64(w, "id", l->id);
+        j_str(w, "name", l->name);
+        j_u64(w, "waits", l->waits);
+        j_u64(w, "wait_ns", l->wait_ns);
+        j_close(w, '}');
+    }
+    j_close(w, ']');
+}
+
+static void j_pool(jw *w, const fja_model *m, const fja_pool_report *pr)
 {
     const fja_pool *p = pr->pool;
     j_open(w, NULL, '{');
@@ -330,6 +346,7 @@ static void j_pool(jw *w, const fja_pool_report *pr)
     for (uint32_t i = 0; i < p->nworkers; i++)
         if (p->workers[i].seen) j_worker(w, &p->workers[i]);
     j_close(w, ']');
+    j_locks(w, m, p->source);
     j_speedup(w, pr);
     fja_pcts jl;
     const fja_hist *h = &p->join_latency;
@@ -374,7 +391,7 @@ int report_json(FILE *out, const fja_report *r, const fja_run_info *info)
     j_anomalies(&w, r);
     j_open(&w, "pools", '[');
     for (uint32_t i = 0; i < r->npools; i++)
-        j_pool(&w, &r->pools[i]);
+        j_pool(&w, r->model, &r->pools[i]);
     j_close(&w, ']');
     j_open(&w, "analyzer", '{');
     j_dbl(&w, "wall_s", info->wall_s);

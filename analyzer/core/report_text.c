@@ -160,6 +160,19 @@ static void t_granularity(FILE *o, const fja_pool_report *pr)
     fputc('\n', o);
 }
 
+/* The fj_mutexes of the pool's trace that workers waited for. */
+static void t_locks(FILE *o, const fja_model *m, const fja_pool_report *pr)
+{
+    for (uint32_t i = 0; i < m->nlocks; i++) {
+        const fja_lock *l = &m->locks[i];
+        if (l->source != pr->pool->source || !l->waits) continue;
+        char b[32];
+        fprintf(o, "  lock \"%s\": %" PRIu64 " waits, %s waiting (%.1f%% of worker time)\n",
+                l->name, l->waits, dur(b, sizeof b, (double)l->wait_ns),
+                pct(l->wait_ns, pr->lifetime_ns));
+    }
+}
+
 static void t_anomalies(FILE *o, const fja_report *r)
 {
     const fja_model *m = r->model;
@@ -186,6 +199,7 @@ int report_text(FILE *o, const fja_report *r, const fja_run_info *info)
         t_workers(o, pr);
         t_trees(o, pr);
         t_idle(o, pr);
+        t_locks(o, r->model, pr);
         t_granularity(o, pr);
         fprintf(o, "\n  advice:\n");
         if (!pr->nadvice) fprintf(o, "    none: no known inefficiency pattern found\n");

@@ -14,7 +14,7 @@ typedef struct {
     const bt_event_class *cls;
     fja_kind kind;
     bool fjtrace;
-    int64_t pool, worker, task, arg, size_hint; /* -1: absent */
+    int64_t pool, worker, task, arg, size_hint, name; /* -1: absent */
 } class_info;
 
 #define CLASS_SLOTS 1024
@@ -64,12 +64,13 @@ static void class_resolve(class_info *ci, const bt_event_class *cls)
     ci->fjtrace = true;
     ci->kind = event_kind_from_name(name + 8);
     const bt_field_class *payload = bt_event_class_borrow_payload_field_class_const(cls);
-    ci->pool = ci->worker = ci->task = ci->arg = ci->size_hint = -1;
+    ci->pool = ci->worker = ci->task = ci->arg = ci->size_hint = ci->name = -1;
     if (!payload || bt_field_class_get_type(payload) != BT_FIELD_CLASS_TYPE_STRUCTURE) return;
     ci->pool = member_index(payload, "pool");
     ci->worker = member_index(payload, "worker");
     ci->task = member_index(payload, "task");
     ci->size_hint = member_index(payload, "size_hint");
+    ci->name = member_index(payload, "name");
     static const char *const args[] = {"parent", "victim", "target", "workers", "lock"};
     for (size_t i = 0; i < sizeof args / sizeof *args && ci->arg < 0; i++)
         ci->arg = member_index(payload, args[i]);
@@ -105,6 +106,15 @@ static uint64_t int_member(const bt_field *payload, int64_t idx, bool *ok)
         return bt_field_integer_unsigned_get_value(f);
     *ok = false;
     return 0;
+}
+
+/* String member idx of a structure, NULL when it is not a string. */
+static const char *string_member(const bt_field *payload, int64_t idx)
+{
+    const bt_field *f =
+        bt_field_structure_borrow_member_field_by_index_const(payload, (uint64_t)idx);
+    if (bt_field_get_class_type(f) != BT_FIELD_CLASS_TYPE_STRING) return NULL;
+    return bt_field_string_get_value(f);
 }
 
 /* The index of the trace a stream belongs to: pool ids are only unique per
@@ -158,6 +168,7 @@ static int on_event(reader_ctx *r, const bt_message *msg, uint64_t ts)
         ev.task = ci->task >= 0 ? int_member(payload, ci->task, &ok) : 0;
         ev.arg = ci->arg >= 0 ? int_member(payload, ci->arg, &ok) : 0;
         ev.size_hint = ci->size_hint >= 0 ? int_member(payload, ci->size_hint, &ok) : 0;
+        ev.name = ci->name >= 0 ? string_member(payload, ci->name) : NULL;
         if (!ok) ev.kind = FJA_EV_UNKNOWN; /* schema changed: do not guess */
     }
     ev.source = source_of(r, bt_event_borrow_stream_const(e));

@@ -540,8 +540,10 @@ static void test_lock_wait(void)
     ev(50, FJA_EV_LOCK_ACQUIRED, 0, 0, 7);
     ev(100, FJA_EV_EXECUTED, 0, 1, 0);
     ev(101, FJA_EV_RESULT, -1, 1, 0);
-    fja_event init = {.ts = 101, .kind = FJA_EV_LOCK_INIT, .pool = 0, .worker = -1};
-    model_feed(&M, &init);               /* pool 0: must not create a pool */
+    /* Named after its first wait: the name still sticks. Pool 0: no pool. */
+    fja_event init = {
+        .ts = 101, .kind = FJA_EV_LOCK_INIT, .pool = 0, .worker = -1, .arg = 7, .name = "db"};
+    model_feed(&M, &init);
     ev(102, FJA_EV_LOCK_WAIT, -1, 0, 7); /* a client thread: not pool time */
     stop(110, 2);
     const fja_pool_report *p = analyze();
@@ -556,6 +558,9 @@ static void test_lock_wait(void)
     CHECK_EQ(w0->lock_waits, 1);
     CHECK_EQ(p->lock_ns, 30);
     CHECK(has_advice(p, "hidden_serialization", "waited for locks 14%")); /* 30 of 220 */
+    CHECK(has_advice(p, "hidden_serialization", "most for lock \"db\" (0.00 ms in 1 waits)"));
+    const fja_lock *l = model_top_lock(&M, 0);
+    CHECK(l && l->id == 7 && l->waits == 1 && l->wait_ns == 30 && strcmp(l->name, "db") == 0);
     CHECK_EQ(R.anomalies, 0);
     done();
 }
