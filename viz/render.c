@@ -74,5 +74,6 @@ int fjv_render(const fjv_options *o, fjv_collector *c, const fja_report *r, FILE
     }
     if (o->charts_dir && fjv_charts(o, c, r, err)) rc = -1;
     if (o->html && fjv_html(o, c, r, err)) rc = -1;
+    fjv_graphviz_release();
     return rc;
 }

@@ -622,10 +622,28 @@ static int draw_subtree_root(GVC_t *gvc, const fjv_options *o, const fjv_collect
     return rc;
 }
 
+/* One Graphviz context for the whole run. Graphviz 2.42's pango plugin
+ * remembers a pointer to the last font name it measured, which
+ * gvFreeContext frees: the first label laid out in a second context then
+ * reads freed memory (caught by ASan on the HTML report's diagrams). */
+static GVC_t *graphviz;
+
+static GVC_t *graphviz_context(void)
+{
+    if (!graphviz) graphviz = gvContext();
+    return graphviz;
+}
+
+void fjv_graphviz_release(void)
+{
+    if (graphviz) gvFreeContext(graphviz);
+    graphviz = NULL;
+}
+
 int fjv_subtrees(const fjv_options *o, const fjv_collector *c, const fja_report *r, FILE *err)
 {
     if (mkdir_p(o->subtrees_dir, err)) return -1;
-    GVC_t *gvc = gvContext();
+    GVC_t *gvc = graphviz_context();
     if (!gvc) return -1;
     int rc = 0;
     uint32_t drawn = 0;
@@ -642,7 +660,6 @@ int fjv_subtrees(const fjv_options *o, const fjv_collector *c, const fja_report 
         prep_free(&tp);
     }
     if (!drawn && !rc && o->root_set) rc = draw_subtree_root(gvc, o, c, r, o->root, err);
-    gvFreeContext(gvc);
     return rc;
 }
 
@@ -651,7 +668,7 @@ char *fjv_subtree_svg(const fjv_options *o, const fjv_collector *c, const fja_re
 {
     tree_prep tp;
     if (prep_init(&tp, pr->pool, c)) return NULL;
-    GVC_t *gvc = gvContext();
+    GVC_t *gvc = graphviz_context();
     uint32_t drawn;
     Agraph_t *g = gvc ? graph_build(o, c, r->model, &tp, tr->tree->root, tr, &drawn) : NULL;
     char *out = NULL;
@@ -669,7 +686,6 @@ char *fjv_subtree_svg(const fjv_options *o, const fjv_collector *c, const fja_re
         gvFreeLayout(gvc, g);
     }
     if (g) agclose(g);
-    if (gvc) gvFreeContext(gvc);
     prep_free(&tp);
     return out;
 }

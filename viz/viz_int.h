@@ -142,6 +142,8 @@ const char *fjv_discard_note(const fja_model *m, char *buf, size_t n);
 int fjv_mkdir(const char *dir, FILE *err);
 /* Subtree diagrams of every selected tree. */
 int fjv_subtrees(const fjv_options *o, const fjv_collector *c, const fja_report *r, FILE *err);
+/* Frees the Graphviz context shared by every diagram of the run. */
+void fjv_graphviz_release(void);
 /* One tree's diagram as SVG text (for the HTML report); caller frees. */
 char *fjv_subtree_svg(const fjv_options *o, const fjv_collector *c, const fja_report *r,
                       const fja_pool_report *pr, const fja_tree_report *tr);
