@@ -39,7 +39,11 @@ static void tree_report(const fja_tree *t, fja_tree_report *r)
     r->parallelism = t->span_ns ? (double)t->work_ns / (double)t->span_ns : 0;
     r->first_task_ns = since(t->submit_ts, t->first_exec_ts, t->has_submit && t->started);
     r->full_parallelism_ns = since(t->submit_ts, t->full_par_ts, t->has_submit && t->full_par);
-    r->final_handoff_ns = since(t->last_done_ts, t->result_ts, t->has_result && t->done);
+    /* From the moment the tree was done: its root's `executed`, or for a
+     * counted completer its `completed`. Not the last task event: a
+     * completer root's body emits `executed` after its completion has
+     * already released the client, i.e. after `result`. */
+    r->final_handoff_ns = since(t->done_ts, t->result_ts, t->has_result && t->done);
     r->latency_ns = since(t->submit_ts, t->result_ts, t->has_submit && t->has_result);
 }
 

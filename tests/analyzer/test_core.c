@@ -250,7 +250,9 @@ static void test_completers(void)
     CHECK_EQ(t->tree->work_ns, 5 + 4 + 12);
     CHECK_EQ(t->tree->span_ns, 14);
     CHECK_EQ(t->tree->done_ts, 15);
-    CHECK_EQ(t->final_handoff_ns, 4);
+    /* From the root's completion (15), which released the client, not from
+     * C1's body end (16): a completer is done at `completed`. */
+    CHECK_EQ(t->final_handoff_ns, 5);
     CHECK_EQ(t->latency_ns, 20);
     CHECK_EQ(pool->exec_to_executed_ns, 5 + 4 + 12);
     CHECK_EQ(pool->completing_to_completed_ns, 1 + 1 + 2);
