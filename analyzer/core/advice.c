@@ -1,6 +1,7 @@
 /* Advice: the brief's tuning table (fib-like: tasks pile up -> cut off
  * forks; quicksort-like: queues run dry -> lower parallelism), plus the
  * other patterns the experiments look for, each with its evidence. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -40,14 +41,22 @@ static void advise_pile_up(fja_pool_report *pr)
                pr->mean_queue_depth, (unsigned long long)med, (unsigned long long)fork);
 }
 
+/* Quicksort-like: too little parallelism for the workers, so they idle with
+ * nothing to steal — either searching, or blocked in joins on stolen
+ * children while the (empty) queues offer nothing to help with. */
 static void advise_dry(fja_pool_report *pr)
 {
     double idle = frac(pr->gap_ns[GAP_NO_WORK], pr->lifetime_ns);
-    if (idle < 0.2 || pr->parallelism >= pr->workers || pr->parallelism <= 0) return;
+    double join = frac(pr->gap_ns[GAP_JOIN], pr->lifetime_ns);
+    if (pr->parallelism >= pr->workers || pr->parallelism <= 0) return;
+    bool dry = pr->mean_queue_depth < 0.5 && idle + join >= 0.15;
+    if (idle < 0.2 && !dry) return;
     advise(pr, "queues_run_dry",
-           "queues run dry: workers idle %.0f%% with no work anywhere; parallelism %.1f < %u "
-           "workers - lower parallelism (about %.0f workers)",
-           100 * idle, pr->parallelism, pr->workers, pr->parallelism < 1 ? 1 : pr->parallelism);
+           "queues run dry: workers idle %.0f%% with no work anywhere and %.0f%% waiting at "
+           "joins (mean queue depth %.2f); parallelism %.1f < %u workers - lower parallelism: "
+           "more than about %.0f workers only wait",
+           100 * idle, 100 * join, pr->mean_queue_depth, pr->parallelism, pr->workers,
+           ceil(pr->parallelism));
 }
 
 static void advise_late(fja_pool_report *pr)

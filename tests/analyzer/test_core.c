@@ -532,6 +532,33 @@ static void test_advice_dry(void)
     done();
 }
 
+/* Quicksort-like: queues empty, one worker blocked in a join on a stolen
+ * child for most of the run. Idle gaps with no work stay under 20%; the
+ * join waits with dry queues make it "queues run dry" all the same. */
+static void test_advice_dry_joins(void)
+{
+    start(2);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(10, FJA_EV_FORK, 0, 2, 1);
+    ev(11, FJA_EV_STEAL, 1, 2, 0);
+    ev(11, FJA_EV_EXEC, 1, 2, 0);
+    ev(12, FJA_EV_JOIN, 0, 2, 0);
+    ev(100, FJA_EV_EXECUTED, 1, 2, 0);
+    ev(100, FJA_EV_JOINED, 0, 2, 0);
+    ev(110, FJA_EV_EXECUTED, 0, 1, 0);
+    ev(111, FJA_EV_RESULT, -1, 1, 0);
+    stop(120, 2);
+    const fja_pool_report *p = analyze();
+    CHECK(p->parallelism < 2);
+    CHECK(p->mean_queue_depth < 0.5);
+    CHECK(p->gap_ns[GAP_NO_WORK] < p->lifetime_ns / 5);
+    CHECK_EQ(p->gap_ns[GAP_JOIN], 88);
+    CHECK(has_advice(p, "queues_run_dry", "waiting at joins"));
+    CHECK(has_advice(p, "queues_run_dry", "more than about 2 workers only wait"));
+    done();
+}
+
 /* Lock waits are neither work nor idleness for want of tasks. */
 static void test_lock_wait(void)
 {
@@ -580,6 +607,7 @@ int main(void)
     test_advice_cutoff();
     test_advice_pile_up();
     test_advice_dry();
+    test_advice_dry_joins();
     test_lock_wait();
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
