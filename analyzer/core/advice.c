@@ -83,7 +83,9 @@ static void advise_serial(const fja_model *m, fja_pool_report *pr)
         return;
     }
     double awake = frac(pr->search_ns + pr->join_ns, pr->lifetime_ns);
-    if (awake < 0.3 || pr->parallelism < 2.0 * pr->workers) return;
+    /* Under a millisecond, waking the workers (tens of us each) is most of
+     * the run: idleness then says nothing about serialisation. */
+    if (awake < 0.3 || pr->parallelism < 2.0 * pr->workers || pr->duration_ns < 1000000) return;
     advise(pr, "hidden_serialization",
            "workers are awake but not running tasks %.0f%% of the time although the trees "
            "have parallelism %.1f for %u workers: look for serialisation (locks, one shared "
