@@ -12,7 +12,7 @@ prefix=$(meson introspect "$build" --buildoptions | python3 -c 'import json,sys;
 root="$tmp/root$prefix"
 pc=$(dirname "$(find "$root" -name fj.pc | head -n 1)")
 [ -n "$pc" ] || { echo "FAIL: fj.pc not installed"; exit 1; }
-for f in include/fj.h include/fj/fjtrace_tp.h bin/fjtrace-record bin/fjtrace-sweep share/man/man1/fjtrace-record.1 share/man/man1/fjtrace-sweep.1 share/doc/fjtrace/runtime.md share/doc/fjtrace/events.md; do
+for f in include/fj.h include/fj/fjtrace_tp.h bin/fjtrace-record bin/fjtrace-sweep bin/fjtrace-analyze share/man/man1/fjtrace-analyze.1 share/man/man1/fjtrace-record.1 share/man/man1/fjtrace-sweep.1 share/doc/fjtrace/runtime.md share/doc/fjtrace/events.md; do
   [ -e "$root/$f" ] || { echo "FAIL: $f not installed"; fail=1; }
 done
 [ -e "$pc/../libfj.a" ] && [ -e "$pc/../libfj.so" ] || { echo "FAIL: shared or static libfj not installed"; fail=1; }
