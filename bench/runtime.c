@@ -25,18 +25,13 @@
 #include <omp.h>
 #endif
 
+#include "clock.h"
+#include "fib.h"
 #include "fj.h"
 
 #ifndef BENCH_FJ_TRACING
 #define BENCH_FJ_TRACING 0
 #endif
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Lets spinning idle threads (libgomp's team, libfj's workers) go to sleep
  * before the next configuration, so that runs do not disturb each other. */
@@ -53,59 +48,6 @@ static void die(const char *what, int rc)
 }
 
 /* ------------------------------------------------------------------ fib */
-
-static long fib_cutoff_n = 20;
-
-__attribute__((noinline)) static long fib_seq(long n)
-{
-    return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2);
-}
-
-static long fib_iter(long n)
-{
-    long a = 0, b = 1;
-    for (long i = 0; i < n; i++) {
-        long c = a + b;
-        a = b;
-        b = c;
-    }
-    return a;
-}
-
-typedef long (*fib_fn)(long);
-struct fib_frame {
-    fib_fn fn;
-    long n, result;
-};
-
-static void fib_body(void *arg)
-{
-    struct fib_frame *f = arg;
-    f->result = f->fn(f->n);
-}
-
-/* As samples/fj-fib.c: fork fn(n-2), run fn(n-1) here, join. */
-static long fib_split(fib_fn fn, long n)
-{
-    struct fib_frame child = {fn, n - 2, 0};
-    fj_task t;
-    fj_task_init(&t, fib_body, &child);
-    fj_task_set_size_hint(&t, (uint64_t)(n - 2));
-    fj_fork(&t);
-    long x = fn(n - 1);
-    fj_join(&t);
-    return x + child.result;
-}
-
-static long fib_naive(long n)
-{
-    return n < 2 ? n : fib_split(fib_naive, n);
-}
-
-static long fib_cutoff(long n)
-{
-    return n <= fib_cutoff_n ? fib_seq(n) : fib_split(fib_cutoff, n);
-}
 
 static long fj_run_fib(fj_pool *pool, fib_fn fn, long n)
 {
@@ -132,7 +74,7 @@ static long omp_fib_naive(long n)
 
 static long omp_fib_cutoff(long n)
 {
-    if (n <= fib_cutoff_n) return fib_seq(n);
+    if (n <= fib_cutoff_limit) return fib_seq(n);
     long x, y;
 #pragma omp task shared(y)
     y = omp_fib_cutoff(n - 2);
@@ -384,7 +326,7 @@ int main(int argc, char **argv)
             reps = (int)strtol(optarg, NULL, 10);
             break;
         case 't':
-            fib_cutoff_n = strtol(optarg, NULL, 10);
+            fib_cutoff_limit = strtol(optarg, NULL, 10);
             break;
         case 'm':
             m = strtol(optarg, NULL, 10);
@@ -403,14 +345,14 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (n < 2 || n > 45 || reps < 1 || reps > MAX_REPS || fib_cutoff_n < 1 || m < 2 ||
+    if (n < 2 || n > 45 || reps < 1 || reps > MAX_REPS || fib_cutoff_limit < 1 || m < 2 ||
         sort_cutoff < 32 || optind != argc) {
         usage(stderr);
         return 2;
     }
     volatile long vn = n; /* the compiler must not see n as a constant */
 
-    double t_start = now();
+    double t_start = sample_now();
     fj_pool *pool1 = make_pool(1), *pool2 = make_pool(2);
     fj_pool *pools[3] = {NULL, pool1, pool2};
 
@@ -456,54 +398,54 @@ int main(int argc, char **argv)
         double t0;
         /* fib */
         settle();
-        t0 = now();
+        t0 = sample_now();
         long res = fib_seq(vn);
-        samples[FIB_SEQ][r] = now() - t0;
+        samples[FIB_SEQ][r] = sample_now() - t0;
         check_fib("seq", res, n);
         for (int p = 1; p <= 2; p++) {
             settle();
-            t0 = now();
+            t0 = sample_now();
             res = fj_run_fib(pools[p], fib_naive, vn);
-            samples[p == 1 ? FIB_NAIVE_FJ1 : FIB_NAIVE_FJ2][r] = now() - t0;
+            samples[p == 1 ? FIB_NAIVE_FJ1 : FIB_NAIVE_FJ2][r] = sample_now() - t0;
             check_fib("libfj naive", res, n);
             settle();
-            t0 = now();
+            t0 = sample_now();
             res = fj_run_fib(pools[p], fib_cutoff, vn);
-            samples[p == 1 ? FIB_CUT_FJ1 : FIB_CUT_FJ2][r] = now() - t0;
+            samples[p == 1 ? FIB_CUT_FJ1 : FIB_CUT_FJ2][r] = sample_now() - t0;
             check_fib("libfj cutoff", res, n);
 #ifdef BENCH_OPENMP
             settle();
-            t0 = now();
+            t0 = sample_now();
             res = omp_run_fib(p, omp_fib_naive, vn);
-            samples[p == 1 ? FIB_NAIVE_OMP1 : FIB_NAIVE_OMP2][r] = now() - t0;
+            samples[p == 1 ? FIB_NAIVE_OMP1 : FIB_NAIVE_OMP2][r] = sample_now() - t0;
             check_fib("omp naive", res, n);
             settle();
-            t0 = now();
+            t0 = sample_now();
             res = omp_run_fib(p, omp_fib_cutoff, vn);
-            samples[p == 1 ? FIB_CUT_OMP1 : FIB_CUT_OMP2][r] = now() - t0;
+            samples[p == 1 ? FIB_CUT_OMP1 : FIB_CUT_OMP2][r] = sample_now() - t0;
             check_fib("omp cutoff", res, n);
 #endif
         }
         /* sort: the copy of the input is outside the timed region */
         settle();
         memcpy(work, input, sizeof(int) * (size_t)m);
-        t0 = now();
+        t0 = sample_now();
         qsort_seq(work, m);
-        samples[SORT_SEQ][r] = now() - t0;
+        samples[SORT_SEQ][r] = sample_now() - t0;
         check_sort("seq sort", work, ref, m);
         for (int p = 1; p <= 2; p++) {
             memcpy(work, input, sizeof(int) * (size_t)m);
             settle();
-            t0 = now();
+            t0 = sample_now();
             fj_run_sort(pools[p], work, m);
-            samples[p == 1 ? SORT_FJ1 : SORT_FJ2][r] = now() - t0;
+            samples[p == 1 ? SORT_FJ1 : SORT_FJ2][r] = sample_now() - t0;
             check_sort("libfj sort", work, ref, m);
 #ifdef BENCH_OPENMP
             memcpy(work, input, sizeof(int) * (size_t)m);
             settle();
-            t0 = now();
+            t0 = sample_now();
             omp_run_sort(p, work, m);
-            samples[p == 1 ? SORT_OMP1 : SORT_OMP2][r] = now() - t0;
+            samples[p == 1 ? SORT_OMP1 : SORT_OMP2][r] = sample_now() - t0;
             check_sort("omp sort", work, ref, m);
 #endif
         }
@@ -557,7 +499,7 @@ int main(int argc, char **argv)
         if (strcmp(w->kind, "naive") == 0)
             snprintf(name, sizeof name, "fib(%ld) naive", n);
         else if (strcmp(w->kind, "cutoff") == 0)
-            snprintf(name, sizeof name, "fib(%ld) cutoff<=%ld", n, fib_cutoff_n);
+            snprintf(name, sizeof name, "fib(%ld) cutoff<=%ld", n, fib_cutoff_limit);
         else
             snprintf(name, sizeof name, "sort %ldM cut %ld", m / 1000000, sort_cutoff);
         char goals[160] = "", nsfork[16] = "";
@@ -601,7 +543,7 @@ int main(int argc, char **argv)
            pf(all_faster), pf(med[FIB_SEQ] / med[FIB_CUT_FJ2] >= 1.85),
            med[FIB_SEQ] / med[FIB_CUT_FJ2], pf(med[SORT_SEQ] / med[SORT_FJ2] >= 1.85),
            med[SORT_SEQ] / med[SORT_FJ2]);
-    printf("total wall time %.1f s; results verified: %s\n", now() - t_start,
+    printf("total wall time %.1f s; results verified: %s\n", sample_now() - t_start,
            failures ? "FAILED" : "all correct");
 
     free(input);

@@ -10,51 +10,9 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "clock.h"
+#include "fib.h"
 #include "fj.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-struct fib_frame {
-    long n, result;
-};
-
-static long fib_naive(long n);
-
-static void fib_body(void *arg)
-{
-    struct fib_frame *f = arg;
-    f->result = fib_naive(f->n);
-}
-
-/* As samples/fj-fib.c naive: fork fib(n-2), run fib(n-1) here, join. */
-static long fib_naive(long n)
-{
-    if (n < 2) return n;
-    struct fib_frame child = {n - 2, 0};
-    fj_task t;
-    fj_task_init(&t, fib_body, &child);
-    fj_task_set_size_hint(&t, (uint64_t)(n - 2));
-    fj_fork(&t);
-    long x = fib_naive(n - 1);
-    fj_join(&t);
-    return x + child.result;
-}
-
-static long fib_iter(long n)
-{
-    long a = 0, b = 1;
-    for (long i = 0; i < n; i++) {
-        long c = a + b;
-        a = b;
-        b = c;
-    }
-    return a;
-}
 
 int main(int argc, char **argv)
 {
@@ -77,13 +35,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: fj_pool_create: %s\n", argv[0], fj_strerror(rc));
         return 3;
     }
-    struct fib_frame root = {n, 0};
+    struct fib_frame root = {fib_naive, n, 0};
     fj_task t;
     fj_task_init(&t, fib_body, &root);
     fj_task_set_size_hint(&t, (uint64_t)n);
-    double t0 = now();
+    double t0 = sample_now();
     rc = fj_invoke(pool, &t);
-    double elapsed = now() - t0;
+    double elapsed = sample_now() - t0;
     if (rc != FJ_OK) {
         fprintf(stderr, "%s: fj_invoke: %s\n", argv[0], fj_strerror(rc));
         return 3;

@@ -4,13 +4,6 @@
 #include <stdlib.h>
 #include <time.h>
 
-double sample_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 int sample_parse_long(const char *s, long min, long max, long *out)
 {
     char *end;

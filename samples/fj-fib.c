@@ -14,47 +14,13 @@
 #include <string.h>
 
 #include "common.h"
+#include "fib.h"
 
 enum variant { SEQ, NAIVE, THROTTLED, CUTOFF };
 static const char *const variant_names[] = {"seq", "naive", "throttled", "cutoff"};
 
-static long cutoff = 20;
 static long live_limit;
 static _Atomic long live_forked; /* throttled: forked tasks not yet finished */
-
-__attribute__((noinline)) static long fib_seq(long n)
-{
-    return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2);
-}
-
-typedef long (*fib_fn)(long);
-struct fib_frame {
-    fib_fn fn;
-    long n, result;
-};
-
-static void fib_body(void *arg)
-{
-    struct fib_frame *f = arg;
-    f->result = f->fn(f->n);
-}
-
-/* Forks fn(n-2), runs fn(n-1) here, joins. */
-static long fib_split(fib_fn fn, long n)
-{
-    struct fib_frame child = {fn, n - 2, 0};
-    fj_task t;
-    fj_task_init(&t, fib_body, &child);
-    fj_task_set_size_hint(&t, (uint64_t)(n - 2));
-    fj_fork(&t);
-    long x = fn(n - 1);
-    fj_join(&t);
-    return x + child.result;
-}
-
-static long fib_naive(long n) { return n < 2 ? n : fib_split(fib_naive, n); }
-
-static long fib_cutoff(long n) { return n <= cutoff ? fib_seq(n) : fib_split(fib_cutoff, n); }
 
 static long fib_throttled(long n);
 
@@ -81,17 +47,6 @@ static long fib_throttled(long n)
     long x = fib_throttled(n - 1);
     fj_join(&t);
     return x + child.result;
-}
-
-static long fib_iter(long n)
-{
-    long a = 0, b = 1;
-    for (long i = 0; i < n; i++) {
-        long c = a + b;
-        a = b;
-        b = c;
-    }
-    return a;
 }
 
 static void usage(FILE *out)
@@ -137,7 +92,7 @@ int main(int argc, char **argv)
             }
             break;
         case 'c':
-            if (sample_parse_long(optarg, 1, 60, &cutoff)) {
+            if (sample_parse_long(optarg, 1, 60, &fib_cutoff_limit)) {
                 fprintf(stderr, "fj-fib: --cutoff wants 1..60, got '%s'\n", optarg);
                 usage(stderr);
                 return SAMPLE_USAGE;

@@ -1,0 +1,42 @@
+/* The Fibonacci workloads; see fib.h. */
+#include "fib.h"
+
+long fib_cutoff_limit = 20;
+
+void fib_body(void *arg)
+{
+    struct fib_frame *f = arg;
+    f->result = f->fn(f->n);
+}
+
+__attribute__((noinline)) long fib_seq(long n)
+{
+    return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2);
+}
+
+long fib_split(fib_fn fn, long n)
+{
+    struct fib_frame child = {fn, n - 2, 0};
+    fj_task t;
+    fj_task_init(&t, fib_body, &child);
+    fj_task_set_size_hint(&t, (uint64_t)(n - 2));
+    fj_fork(&t);
+    long x = fn(n - 1);
+    fj_join(&t);
+    return x + child.result;
+}
+
+long fib_naive(long n) { return n < 2 ? n : fib_split(fib_naive, n); }
+
+long fib_cutoff(long n) { return n <= fib_cutoff_limit ? fib_seq(n) : fib_split(fib_cutoff, n); }
+
+long fib_iter(long n)
+{
+    long a = 0, b = 1;
+    for (long i = 0; i < n; i++) {
+        long c = a + b;
+        a = b;
+        b = c;
+    }
+    return a;
+}
