@@ -106,7 +106,7 @@ static void granularity(plot *p, const fja_pool_report *pr)
         cairo_rectangle(p->cr, p->x0 + (k - lo) * bw + 1, p->y0 + p->h * (1 - f), bw - 2, p->h * f);
         cairo_fill(p->cr);
         if ((k - lo) % (nb > 16 ? 2 : 1) == 0)
-            xtick(p, (k - lo + 0.5) / nb, fjv_dur(b, sizeof b, pow(2, k)));
+            xtick(p, (k - lo + 0.5) / nb, report_duration(b, sizeof b, pow(2, k)));
     }
 }
 
@@ -131,7 +131,7 @@ static void queue_depth(plot *p, const fjv_collector *c, const fjv_pool *cp)
     double dur = (double)(b1 - b0) * (double)c->res;
     double tstep = nice_step(dur, 6);
     for (double v = 0; v <= dur; v += tstep)
-        xtick(p, dur > 0 ? v / dur : 0, fjv_dur(b, sizeof b, v));
+        xtick(p, dur > 0 ? v / dur : 0, report_duration(b, sizeof b, v));
     for (uint32_t li = 1; li < cp->nlanes; li++) {
         const fjv_lane *l = &cp->lanes[li];
         if (!l->b) continue;

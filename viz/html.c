@@ -76,7 +76,7 @@ static void summary(fjv_str *s, const fjv_options *o, const fja_report *r)
     fjv_str_printf(s, "</td></tr><tr><th class=\"l\">events</th><td>%s</td></tr>",
                    fjv_count(a, sizeof a, m->events));
     fjv_str_printf(s, "<tr><th class=\"l\">duration</th><td>%s</td></tr>",
-                   fjv_dur(b, sizeof b, (double)(m->last_ts - m->first_ts)));
+                   report_duration(b, sizeof b, (double)(m->last_ts - m->first_ts)));
     fjv_str_printf(s, "<tr><th class=\"l\">pools</th><td>%u</td></tr>", r->npools);
     fjv_str_printf(s, "<tr><th class=\"l\">anomalies</th><td>%s</td></tr></table>\n",
                    fjv_count(a, sizeof a, r->anomalies));
@@ -107,9 +107,9 @@ static void workers(fjv_str *s, const fja_report *r)
         const fja_pool *p = pr->pool;
         fjv_str_printf(s, "<h3>pool %s: %u workers, %s, work %s, span %s, parallelism %.2f</h3>\n",
                        fjv_pool_name(p->source, p->id, pn, sizeof pn), pr->workers,
-                       fjv_dur(a, sizeof a, (double)pr->duration_ns),
-                       fjv_dur(b, sizeof b, (double)pr->work_ns),
-                       fjv_dur(c, sizeof c, (double)pr->span_ns), pr->parallelism);
+                       report_duration(a, sizeof a, (double)pr->duration_ns),
+                       report_duration(b, sizeof b, (double)pr->work_ns),
+                       report_duration(c, sizeof c, (double)pr->span_ns), pr->parallelism);
         fjv_str_printf(s, "<table><tr><th>worker</th><th>tasks</th><th>forks</th><th>steals</th>"
                           "<th>joins waited</th><th>parks</th><th>busy</th><th>join wait</th>"
                           "<th>searching</th><th>parked</th><th>max queue</th></tr>\n");
@@ -136,7 +136,7 @@ static void workers(fjv_str *s, const fja_report *r)
 
 static const char *ms(char *b, size_t n, int64_t v)
 {
-    return v == NULL_NS ? "never" : fjv_dur(b, n, (double)v);
+    return v == NULL_NS ? "never" : report_duration(b, n, (double)v);
 }
 
 static void trees_table(fjv_str *s, const fja_pool_report *pr)
@@ -154,8 +154,8 @@ static void trees_table(fjv_str *s, const fja_pool_report *pr)
             "<tr><td>0x%llx</td><td>%llu</td><td>%llu</td><td>%s</td><td>%s</td>"
             "<td>%.2f</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
             (unsigned long long)t->root_id, (unsigned long long)t->tasks,
-            (unsigned long long)t->steals, fjv_dur(a, sizeof a, (double)t->work_ns),
-            fjv_dur(b, sizeof b, (double)t->span_ns), tr->parallelism,
+            (unsigned long long)t->steals, report_duration(a, sizeof a, (double)t->work_ns),
+            report_duration(b, sizeof b, (double)t->span_ns), tr->parallelism,
             ms(c, sizeof c, tr->first_task_ns), ms(d, sizeof d, tr->full_parallelism_ns),
             ms(e, sizeof e, tr->final_handoff_ns), ms(f, sizeof f, tr->latency_ns),
             tr->complete ? "yes" : "<b>no</b>");

@@ -289,7 +289,7 @@ static void milestones(fjv_str *s, const fja_tree_report *tr)
               {"latency", tr->latency_ns}};
     for (size_t i = 0; i < sizeof ms / sizeof *ms; i++)
         fjv_str_printf(s, "\\n%s %s", ms[i].name,
-                       ms[i].v == NULL_NS ? "never" : fjv_dur(b, sizeof b, (double)ms[i].v));
+                       ms[i].v == NULL_NS ? "never" : report_duration(b, sizeof b, (double)ms[i].v));
 }
 
 static Agnode_t *task_node(builder *b, uint32_t n)
@@ -304,9 +304,9 @@ static Agnode_t *task_node(builder *b, uint32_t n)
     /* Leaves are most of a drawing: one line keeps the picture compact. */
     const char *sep = nkids(tp, n) ? "\\n" : " · ";
     if (t->size_hint) fjv_str_printf(&s, "n=%u%s", t->size_hint, sep);
-    fjv_str_printf(&s, "self %s", fjv_dur(d, sizeof d, (double)t->self_ns));
+    fjv_str_printf(&s, "self %s", report_duration(d, sizeof d, (double)t->self_ns));
     if (nkids(tp, n))
-        fjv_str_printf(&s, "\\nsubtree %s", fjv_dur(e, sizeof e, (double)t->subtree_ns));
+        fjv_str_printf(&s, "\\nsubtree %s", report_duration(e, sizeof e, (double)t->subtree_ns));
     if (t->flags & TF_EXEC) fjv_str_printf(&s, "%sw%d", sep, t->worker);
     if (n == b->f->root && b->tr) milestones(&s, b->tr);
     set(nd, "label", s.s ? s.s : "");
@@ -325,7 +325,7 @@ static void summary_label(fjv_str *s, uint64_t tasks, uint64_t work, uint64_t wm
     char a[32], d[32];
     int nw = popcount64(wm);
     fjv_str_printf(s, "%s tasks · %s work · %d worker%s", fjv_count(a, sizeof a, tasks),
-                   fjv_dur(d, sizeof d, (double)work), nw, nw == 1 ? "" : "s");
+                   report_duration(d, sizeof d, (double)work), nw, nw == 1 ? "" : "s");
 }
 
 /* A folded subtree (n not expanded, with children). */
@@ -391,7 +391,7 @@ static void edge(builder *b, Agnode_t *from, Agnode_t *to, uint32_t child, bool 
         set(e, "style", "dashed");
         set(e, "color", "#d62728");
         if (tp->cp && fjv_steal_delay(b->c, tp->cp, t->id, &ns))
-            snprintf(lbl, sizeof lbl, "steal %s", fjv_dur(d, sizeof d, (double)ns));
+            snprintf(lbl, sizeof lbl, "steal %s", report_duration(d, sizeof d, (double)ns));
         else
             snprintf(lbl, sizeof lbl, "stolen");
         set(e, "label", lbl);
@@ -469,10 +469,10 @@ static void title(builder *b, const fja_pool *p, uint32_t root, bool subtree)
                    fjv_pool_name(p->source, p->id, pn, sizeof pn),
                    subtree ? "subtree of task" : "tree of root", (unsigned long long)t->id,
                    fjv_count(cnt, sizeof cnt, b->f->tp->cnt[root]),
-                   fjv_dur(w, sizeof w, (double)t->subtree_ns));
+                   report_duration(w, sizeof w, (double)t->subtree_ns));
     if (!subtree && b->tr) {
         fjv_str_printf(&s, " · span %s · parallelism %.1f",
-                       fjv_dur(sp, sizeof sp, (double)b->tr->tree->span_ns), b->tr->parallelism);
+                       report_duration(sp, sizeof sp, (double)b->tr->tree->span_ns), b->tr->parallelism);
         if (!b->tr->complete) fjv_str_printf(&s, " · INCOMPLETE");
     }
     if (b->f->total < b->f->tp->cnt[root])

@@ -140,7 +140,7 @@ static void axis_draw(const tl *t, double y)
         cairo_move_to(cr, x + 0.5, y);
         cairo_line_to(cr, x + 0.5, y + 5);
         cairo_stroke(cr);
-        canvas_text(cr, x, y + 17, fjv_dur(b, sizeof b, v), 10, AL_CENTER, false);
+        canvas_text(cr, x, y + 17, report_duration(b, sizeof b, v), 10, AL_CENTER, false);
     }
     canvas_text(cr, TL_LEFT + t->pw, y + 32, "time since the first event", 10, AL_RIGHT, false);
 }
@@ -187,7 +187,7 @@ static void title_draw(cairo_t *cr, const fjv_collector *c, const fja_report *r)
     char b[64], e[32], note[128], t[512];
     snprintf(t, sizeof t, "fjtrace timeline: %s events over %s, %u pool(s)%s",
              fjv_count(e, sizeof e, r->model->events),
-             fjv_dur(b, sizeof b, (double)(c->last_ts - c->t0)), r->npools,
+             report_duration(b, sizeof b, (double)(c->last_ts - c->t0)), r->npools,
              fjv_discard_note(r->model, note, sizeof note));
     cairo_set_source_rgb(cr, 0, 0, 0);
     canvas_text(cr, TL_LEFT, 24, t, 15, AL_LEFT, true);

@@ -5,19 +5,6 @@
 
 #include "viz_int.h"
 
-const char *fjv_dur(char *buf, size_t n, double ns)
-{
-    if (ns < 1e3)
-        snprintf(buf, n, "%.0f ns", ns);
-    else if (ns < 1e6)
-        snprintf(buf, n, "%.1f us", ns / 1e3);
-    else if (ns < 1e9)
-        snprintf(buf, n, "%.2f ms", ns / 1e6);
-    else
-        snprintf(buf, n, "%.3f s", ns / 1e9);
-    return buf;
-}
-
 const char *fjv_count(char *buf, size_t n, uint64_t v)
 {
     char raw[32];

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "report.h"
 #include "viz.h"
 
 /* ------------------------------------------------------------ collector */
@@ -97,7 +98,6 @@ fjv_slot *fjv_map_get(const fjv_map *m, uint32_t pool_index, uint64_t task);
 /* ------------------------------------------------------------ formatting */
 
 /* "1.23 ms", "45.6 us", "789 ns". */
-const char *fjv_dur(char *buf, size_t n, double ns);
 /* "1,234,567". */
 const char *fjv_count(char *buf, size_t n, uint64_t v);
 

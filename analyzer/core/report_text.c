@@ -4,8 +4,7 @@
 
 #define TEXT_TREES 10 /* trees listed one by one; the rest are summarised */
 
-/* Durations in the unit a person reads best. */
-static const char *dur(char *buf, size_t n, double ns)
+const char *report_duration(char *buf, size_t n, double ns)
 {
     if (ns < 1e3)
         snprintf(buf, n, "%.0f ns", ns);
@@ -20,7 +19,7 @@ static const char *dur(char *buf, size_t n, double ns)
 
 static const char *ms(char *buf, size_t n, int64_t ns)
 {
-    return ns == NULL_NS ? "never" : dur(buf, n, (double)ns);
+    return ns == NULL_NS ? "never" : report_duration(buf, n, (double)ns);
 }
 
 static double pct(uint64_t a, uint64_t b)
@@ -34,7 +33,7 @@ static void t_summary(FILE *o, const fja_report *r)
     char b[32];
     fprintf(o, "fjtrace-analyze report\n");
     fprintf(o, "  events %" PRIu64 " over %s, %u pool(s)\n", m->events,
-            dur(b, sizeof b, (double)(m->last_ts - m->first_ts)), r->npools);
+            report_duration(b, sizeof b, (double)(m->last_ts - m->first_ts)), r->npools);
     if (m->discarded_events)
         fprintf(o,
                 "  WARNING: %" PRIu64 " events were DISCARDED while recording: affected "
@@ -54,25 +53,25 @@ static void t_totals(FILE *o, const fja_pool_report *pr)
     const fja_pool *p = pr->pool;
     char a[32], b[32], c[32];
     fprintf(o, "\npool %u (trace %u): %u workers, %s\n", p->id, p->source, pr->workers,
-            dur(a, sizeof a, (double)pr->duration_ns));
+            report_duration(a, sizeof a, (double)pr->duration_ns));
     fprintf(o,
             "  tasks %" PRIu64 "  forks %" PRIu64 "  steals %" PRIu64 "  joins waited %" PRIu64
             "  parks %" PRIu64 "  submissions %" PRIu64 "\n",
             pr->tasks, p->forks, p->steals, p->joins_waited, p->parks, p->submits);
-    fprintf(o, "  work %s  span %s  parallelism %.2f\n", dur(a, sizeof a, (double)pr->work_ns),
-            dur(b, sizeof b, (double)pr->span_ns), pr->parallelism);
+    fprintf(o, "  work %s  span %s  parallelism %.2f\n", report_duration(a, sizeof a, (double)pr->work_ns),
+            report_duration(b, sizeof b, (double)pr->span_ns), pr->parallelism);
     fprintf(o, "  speedup bound (burdened):");
     for (int k = 0; k < SPEEDUP_PS; k++)
         fprintf(o, " P=%u %.1f (%.1f)", 1u << k, pr->speedup_bound[k], pr->speedup_burdened[k]);
     fprintf(o,
             "\n  EXEC->EXECUTED %s  COMPLETING->COMPLETED %s  queue depth max %" PRId64
             " mean %.2f\n",
-            dur(a, sizeof a, (double)p->exec_to_executed_ns),
-            dur(b, sizeof b, (double)p->completing_to_completed_ns), pr->max_queue_depth,
+            report_duration(a, sizeof a, (double)p->exec_to_executed_ns),
+            report_duration(b, sizeof b, (double)p->completing_to_completed_ns), pr->max_queue_depth,
             pr->mean_queue_depth);
     fprintf(o, "  costs: steal->exec %s  join latency %s  fork interval %s\n",
-            dur(a, sizeof a, (double)pr->steal_cost_ns), dur(b, sizeof b, (double)pr->join_cost_ns),
-            dur(c, sizeof c, (double)pr->fork_cost_ns));
+            report_duration(a, sizeof a, (double)pr->steal_cost_ns), report_duration(b, sizeof b, (double)pr->join_cost_ns),
+            report_duration(c, sizeof c, (double)pr->fork_cost_ns));
     if (p->unfinished)
         fprintf(o, "  WARNING: %" PRIu64 " task(s) never finished (trace cut short?)\n",
                 p->unfinished);
@@ -109,8 +108,8 @@ static void t_trees(FILE *o, const fja_pool_report *pr)
                 "parallelism %.2f\n    first task %s, full parallelism %s, hand-off %s, "
                 "latency %s\n",
                 tr->root_id, t->complete ? "" : " (INCOMPLETE)", tr->tasks, tr->max_depth,
-                __builtin_popcountll(tr->workers_mask), dur(a, sizeof a, (double)tr->work_ns),
-                dur(b, sizeof b, (double)tr->span_ns), t->parallelism,
+                __builtin_popcountll(tr->workers_mask), report_duration(a, sizeof a, (double)tr->work_ns),
+                report_duration(b, sizeof b, (double)tr->span_ns), t->parallelism,
                 ms(c, sizeof c, t->first_task_ns), ms(d, sizeof d, t->full_parallelism_ns),
                 ms(e, sizeof e, t->final_handoff_ns), ms(f, sizeof f, t->latency_ns));
     }
@@ -119,9 +118,9 @@ static void t_trees(FILE *o, const fja_pool_report *pr)
     if (pr->latency.n > 1)
         fprintf(
             o, "  latency over %" PRIu64 " submissions: min %s p50 %s p90 %s p99 %s max %s\n",
-            pr->latency.n, dur(a, sizeof a, (double)pr->latency.min),
-            dur(b, sizeof b, (double)pr->latency.p50), dur(c, sizeof c, (double)pr->latency.p90),
-            dur(d, sizeof d, (double)pr->latency.p99), dur(e, sizeof e, (double)pr->latency.max));
+            pr->latency.n, report_duration(a, sizeof a, (double)pr->latency.min),
+            report_duration(b, sizeof b, (double)pr->latency.p50), report_duration(c, sizeof c, (double)pr->latency.p90),
+            report_duration(d, sizeof d, (double)pr->latency.p99), report_duration(e, sizeof e, (double)pr->latency.max));
 }
 
 static void t_idle(FILE *o, const fja_pool_report *pr)
@@ -152,8 +151,8 @@ static void t_granularity(FILE *o, const fja_pool_report *pr)
     char a[32], b[32], c[32], d[32];
     const fja_pcts *g = &pr->granularity;
     fprintf(o, "\n  task self time: p50 %s p90 %s p99 %s max %s\n",
-            dur(a, sizeof a, (double)g->p50), dur(b, sizeof b, (double)g->p90),
-            dur(c, sizeof c, (double)g->p99), dur(d, sizeof d, (double)g->max));
+            report_duration(a, sizeof a, (double)g->p50), report_duration(b, sizeof b, (double)g->p90),
+            report_duration(c, sizeof c, (double)g->p99), report_duration(d, sizeof d, (double)g->max));
     fprintf(o, "  steals by depth:");
     for (int k = 0; k < DEPTH_SLOTS; k++)
         if (pr->pool->steal_depth[k]) fprintf(o, " %d:%" PRIu64, k, pr->pool->steal_depth[k]);
@@ -168,7 +167,7 @@ static void t_locks(FILE *o, const fja_model *m, const fja_pool_report *pr)
         if (l->source != pr->pool->source || !l->waits) continue;
         char b[32];
         fprintf(o, "  lock \"%s\": %" PRIu64 " waits, %s waiting (%.1f%% of worker time)\n",
-                l->name, l->waits, dur(b, sizeof b, (double)l->wait_ns),
+                l->name, l->waits, report_duration(b, sizeof b, (double)l->wait_ns),
                 pct(l->wait_ns, pr->lifetime_ns));
     }
 }
