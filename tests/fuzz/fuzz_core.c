@@ -1,0 +1,116 @@
+/* libFuzzer harness on the analysis core (analyzer/core): arbitrary bytes
+ * become a sequence of fja_event, fed to the model, analysed and written
+ * as text and JSON reports to /dev/null. It must never crash, leak or hang.
+ *
+ * Encoding, 8 bytes an event (a shorter tail is ignored):
+ *   b0  kind (mod FJA_EV_COUNT)
+ *   b1  bits 0-2: worker 0..5, 6 = -1 (not a worker), 7 = a large index
+ *       (63 or 64, or with b4's top bits set 32767 or 32768)
+ *       bits 3-4: pool 0..3; bit 5: source 0..1; bits 6-7: the pool id is
+ *       huge (UINT32_MAX - pool) when both are set
+ *   b2  task id: bits 0-4 a small id (0..31, so pairs match often); bit 7
+ *       makes it huge (UINT64_MAX - id); bit 6 makes it 1ull << (id % 64)
+ *   b3  arg (parent, victim, target, workers, lock id), same scheme as b2
+ *   b4  size hint: the byte, or huge when >= 0xf0
+ *   b5  name for lock_init (one of a few, hostile ones included)
+ *   b6..b7  signed 16-bit time delta in ns, scaled: -0x8000 jumps to a huge
+ *       timestamp, so time can go backwards and far forwards. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "event.h"
+#include "model.h"
+#include "report.h"
+
+#define MAX_EVENTS 4096
+
+static uint64_t id_of(uint8_t b)
+{
+    uint64_t small = b & 31;
+    if (b & 0x80) return UINT64_MAX - small;
+    if (b & 0x40) return 1ull << ((b & 63) % 64);
+    return small;
+}
+
+static const char *const names[] = {
+    "",
+    "lock",
+    "\"><script>alert(1)</script>",
+    "a name far longer than the sixty-four bytes the model keeps for one lock name",
+    "tab\tnewline\nquote\"backslash\\",
+    "\xff\xfe invalid utf-8 \xc3",
+    NULL,
+};
+
+static FILE *devnull(void)
+{
+    static FILE *f;
+    if (!f) f = fopen("/dev/null", "w");
+    return f;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fja_model m;
+    model_init(&m);
+    uint64_t ts = 1000;
+    size_t n = size / 8;
+    if (n > MAX_EVENTS) n = MAX_EVENTS;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *b = data + i * 8;
+        fja_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = (fja_kind)(b[0] % FJA_EV_COUNT);
+        int w = b[1] & 7;
+        ev.worker = w < 6                   ? w
+                    : w == 6                ? -1
+                    : (b[4] & 0xc0) == 0xc0 ? 32767 + (b[4] & 1)
+                                            : 63 + (b[4] & 1);
+        ev.pool = (b[1] >> 3) & 3;
+        if ((b[1] >> 6) == 3) ev.pool = UINT32_MAX - ev.pool;
+        ev.source = (b[1] >> 5) & 1;
+        ev.task = id_of(b[2]);
+        ev.arg = id_of(b[3]);
+        ev.size_hint = b[4] >= 0xf0 ? UINT64_MAX - (b[4] & 15) : b[4];
+        ev.name = names[b[5] % (sizeof names / sizeof names[0])];
+        int16_t d = (int16_t)(b[6] | (uint16_t)b[7] << 8);
+        if (d == INT16_MIN)
+            ts = UINT64_MAX - 1000;
+        else
+            ts += (uint64_t)(int64_t)d * 64; /* wraps; backwards when d < 0 */
+        ev.ts = ts;
+        model_feed(&m, &ev);
+        if (b[0] == 0xff) model_discarded(&m, id_of(b[3]), ts, ev.source);
+    }
+    model_finish(&m);
+
+    static const char *const paths[] = {"fuzz\"><script>"};
+    fja_run_info info = {.paths = paths, .npaths = 1, .version = "fuzz", .wall_s = 0.5};
+    fja_filter filters[2];
+    memset(filters, 0, sizeof filters);
+    /* the second pass narrows, from the input's last bytes */
+    if (size >= 3) {
+        filters[1].pool_set = data[size - 1] & 1;
+        filters[1].pool = data[size - 1] >> 4;
+        filters[1].root_set = data[size - 1] & 2;
+        filters[1].root = id_of(data[size - 2]);
+        filters[1].window_set = data[size - 1] & 4;
+        filters[1].window_from = (uint64_t)data[size - 3] * 1000;
+        filters[1].window_to = filters[1].window_from + (uint64_t)data[size - 2] * 100000;
+    }
+    FILE *out = devnull();
+    for (int k = 0; k < (size >= 3 ? 2 : 1); k++) {
+        fja_report r;
+        if (analysis_run(&m, &filters[k], &r) == 0 && out) {
+            report_text(out, &r, &info);
+            report_json(out, &r, &info);
+            report_tasks_csv(out, &r);
+        }
+        analysis_free(&r);
+    }
+    model_free(&m);
+    return 0;
+}
