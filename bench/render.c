@@ -20,7 +20,7 @@ static double now(void)
 }
 
 typedef struct {
-    fja_model *m; /* fed, or NULL */
+    fja_model *m;          /* fed, or NULL */
     const fja_model *view; /* what the collector looks tasks up in */
     fjv_collector *c;
     uint64_t ts, next_id, events;
@@ -28,8 +28,13 @@ typedef struct {
 
 static void emit(gen *g, fja_kind k, int32_t w, uint64_t task, uint64_t arg, uint64_t size)
 {
-    fja_event ev = {.ts = g->ts += 40, .task = task, .arg = arg, .size_hint = size,
-                    .pool = 1, .worker = w, .kind = k};
+    fja_event ev = {.ts = g->ts += 40,
+                    .task = task,
+                    .arg = arg,
+                    .size_hint = size,
+                    .pool = 1,
+                    .worker = w,
+                    .kind = k};
     if (g->m) model_feed(g->m, &ev);
     if (g->c) fjv_collect_event(g->c, g->view, &ev);
     g->events++;

@@ -9,8 +9,7 @@ int sample_parse_long(const char *s, long min, long max, long *out)
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < min || v > max)
-        return -1;
+    if (errno || end == s || *end || v < min || v > max) return -1;
     *out = v;
     return 0;
 }
@@ -42,8 +41,7 @@ void sample_print_stats(FILE *out, const fj_pool *pool)
 {
     int nw = fj_pool_workers(pool);
     fj_worker_stats *s = calloc((size_t)nw, sizeof(*s));
-    if (!s)
-        return;
+    if (!s) return;
     int n = fj_pool_stats(pool, s, nw);
     fprintf(out, "%6s %12s %12s %10s %10s %12s %8s %12s\n", "worker", "forks", "joins", "waited",
             "steals", "failed", "parks", "executed");

@@ -26,9 +26,15 @@ long fib_split(fib_fn fn, long n)
     return x + child.result;
 }
 
-long fib_naive(long n) { return n < 2 ? n : fib_split(fib_naive, n); }
+long fib_naive(long n)
+{
+    return n < 2 ? n : fib_split(fib_naive, n);
+}
 
-long fib_cutoff(long n) { return n <= fib_cutoff_limit ? fib_seq(n) : fib_split(fib_cutoff, n); }
+long fib_cutoff(long n)
+{
+    return n <= fib_cutoff_limit ? fib_seq(n) : fib_split(fib_cutoff, n);
+}
 
 long fib_iter(long n)
 {

@@ -58,8 +58,7 @@ static void span_done(fj_completer *c, fj_completer *caller)
 {
     (void)caller;
     struct span *s = c->user;
-    if (s->kids)
-        s->kept = s->kids[0].kept + s->kids[1].kept;
+    if (s->kids) s->kept = s->kids[0].kept + s->kids[1].kept;
 }
 
 static void span_compute(fj_completer *c)
@@ -80,8 +79,8 @@ static void span_compute(fj_completer *c)
     fj_completer_add_pending(c, 2);
     for (int i = 0; i < 2; i++) {
         struct span *k = &s->kids[i];
-        *k = (struct span){.req = s->req, .lo = bounds[i], .hi = bounds[i + 1], .q = s->q,
-                           .leaf = s->leaf};
+        *k = (struct span){
+            .req = s->req, .lo = bounds[i], .hi = bounds[i + 1], .q = s->q, .leaf = s->leaf};
         fj_completer_init(&k->cc, c, span_compute, span_done, k);
         fj_task_set_size_hint(&k->cc.task, (uint64_t)(k->hi - k->lo));
         fj_completer_fork(&k->cc);
@@ -133,8 +132,7 @@ static void *client_main(void *arg)
         return NULL;
     }
     for (c->count = 0; c->count < requests; c->count++) {
-        if (c->count > 0 && sample_now() > c->deadline)
-            break;
+        if (c->count > 0 && sample_now() > c->deadline) break;
         double t0 = sample_now();
         long kept = c->par ? run_par(c->n, c->q, nodes) : run_seq(c->n, c->q);
         c->times[c->count] = sample_now() - t0;
@@ -151,7 +149,10 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-struct dist { double min, p50, p90, p99, max; long samples; };
+struct dist {
+    double min, p50, p90, p99, max;
+    long samples;
+};
 
 static double pct(const double *v, long n, double p)
 {
@@ -165,13 +166,11 @@ static int measure(long n, long q, int par, long expect, struct dist *d)
     struct client *cl = calloc((size_t)clients, sizeof(*cl));
     double *all = malloc(sizeof(double) * (size_t)(clients * requests));
     pthread_t *th = malloc(sizeof(pthread_t) * (size_t)clients);
-    if (!cl || !all || !th)
-        exit(SAMPLE_RUNTIME);
+    if (!cl || !all || !th) exit(SAMPLE_RUNTIME);
     double deadline = sample_now() + cell_seconds;
     for (long i = 0; i < clients; i++) {
         cl[i] = (struct client){n, q, 0, par, all + i * requests, deadline, expect, 0};
-        if (pthread_create(&th[i], NULL, client_main, &cl[i]) != 0)
-            exit(SAMPLE_RUNTIME);
+        if (pthread_create(&th[i], NULL, client_main, &cl[i]) != 0) exit(SAMPLE_RUNTIME);
     }
     long total = 0;
     int wrong = 0;
@@ -182,8 +181,9 @@ static int measure(long n, long q, int par, long expect, struct dist *d)
         wrong |= cl[i].wrong;
     }
     qsort(all, (size_t)total, sizeof(double), cmp_double);
-    *d = (struct dist){all[0], pct(all, total, .5), pct(all, total, .9), pct(all, total, .99),
-                       all[total - 1], total};
+    *d = (struct dist){
+        all[0], pct(all, total, .5), pct(all, total, .9), pct(all, total, .99), all[total - 1],
+        total};
     free(cl);
     free(all);
     free(th);
@@ -268,31 +268,54 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"think", required_argument, 0, 't'},        {"grid", no_argument, 0, 'g'},
-        {"max-n", required_argument, 0, 'N'},        {"max-q", required_argument, 0, 'Q'},
-        {"cell-seconds", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+    static const struct option opts[] = {{"think", required_argument, 0, 't'},
+                                         {"grid", no_argument, 0, 'g'},
+                                         {"max-n", required_argument, 0, 'N'},
+                                         {"max-q", required_argument, 0, 'Q'},
+                                         {"cell-seconds", required_argument, 0, 's'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     long n = 100, q = 1000, p = 0, max_n = 1000000, max_q = 100000;
     int c, bad = 0, grid = 0;
     while ((c = getopt_long(argc, argv, "n:q:p:c:r:h", opts, NULL)) != -1) {
         char *end;
         switch (c) {
-        case 'n': bad |= sample_parse_long(optarg, 1, 1L << 40, &n); break;
-        case 'q': bad |= sample_parse_long(optarg, 0, 1L << 40, &q); break;
-        case 'p': bad |= sample_parse_long(optarg, 1, 512, &p); break;
-        case 'c': bad |= sample_parse_long(optarg, 1, 1024, &clients); break;
-        case 'r': bad |= sample_parse_long(optarg, 1, 1000000, &requests); break;
-        case 't': bad |= sample_parse_long(optarg, 0, 60000, &think_ms); break;
-        case 'g': grid = 1; break;
-        case 'N': bad |= sample_parse_long(optarg, 1, 1L << 40, &max_n); break;
-        case 'Q': bad |= sample_parse_long(optarg, 1, 1L << 40, &max_q); break;
+        case 'n':
+            bad |= sample_parse_long(optarg, 1, 1L << 40, &n);
+            break;
+        case 'q':
+            bad |= sample_parse_long(optarg, 0, 1L << 40, &q);
+            break;
+        case 'p':
+            bad |= sample_parse_long(optarg, 1, 512, &p);
+            break;
+        case 'c':
+            bad |= sample_parse_long(optarg, 1, 1024, &clients);
+            break;
+        case 'r':
+            bad |= sample_parse_long(optarg, 1, 1000000, &requests);
+            break;
+        case 't':
+            bad |= sample_parse_long(optarg, 0, 60000, &think_ms);
+            break;
+        case 'g':
+            grid = 1;
+            break;
+        case 'N':
+            bad |= sample_parse_long(optarg, 1, 1L << 40, &max_n);
+            break;
+        case 'Q':
+            bad |= sample_parse_long(optarg, 1, 1L << 40, &max_q);
+            break;
         case 's':
             cell_seconds = strtod(optarg, &end);
             bad |= *end != '\0' || !(cell_seconds > 0);
             break;
-        case 'h': usage(stdout); return SAMPLE_OK;
-        default: bad = 1;
+        case 'h':
+            usage(stdout);
+            return SAMPLE_OK;
+        default:
+            bad = 1;
         }
     }
     if (bad || optind != argc) {

@@ -39,7 +39,9 @@ static void one_task(long i)
     }
 }
 
-struct range { long lo, hi; };
+struct range {
+    long lo, hi;
+};
 static void range_task(void *arg);
 
 static void range_run(long lo, long hi)
@@ -107,8 +109,7 @@ int main(int argc, char **argv)
     }
     fj_mutex_init(&resource_lock, "shared-resource");
     private_state = calloc((size_t)n, sizeof(*private_state));
-    if (!private_state)
-        return SAMPLE_RUNTIME;
+    if (!private_state) return SAMPLE_RUNTIME;
     fj_pool *pool = sample_pool_create((int)p);
     struct range all = {0, n};
     fj_task t;

@@ -33,8 +33,7 @@ static void throttled_body(void *arg)
 
 static long fib_throttled(long n)
 {
-    if (n < 2)
-        return n;
+    if (n < 2) return n;
     if (atomic_fetch_add_explicit(&live_forked, 1, memory_order_relaxed) >= live_limit) {
         atomic_fetch_sub_explicit(&live_forked, 1, memory_order_relaxed);
         return fib_throttled(n - 1) + fib_throttled(n - 2);
@@ -62,8 +61,7 @@ static void usage(FILE *out)
 static int parse_variant(const char *s)
 {
     for (int v = SEQ; v <= CUTOFF; v++)
-        if (strcmp(s, variant_names[v]) == 0)
-            return v;
+        if (strcmp(s, variant_names[v]) == 0) return v;
     return -1;
 }
 

@@ -25,8 +25,7 @@ static _Atomic long live_forked;
 static long pick_pivot(const int *a, long n)
 {
     for (long i = 1; i < n; i++)
-        if (a[i] != a[0])
-            return a[i] > a[0] ? i : 0;
+        if (a[i] != a[0]) return a[i] > a[0] ? i : 0;
     return -1;
 }
 
@@ -59,19 +58,15 @@ static void sort_body(void *arg)
 {
     struct sort_frame *f = arg;
     sort(f->a, f->n);
-    if (variant == THROTTLED)
-        atomic_fetch_sub_explicit(&live_forked, 1, memory_order_relaxed);
+    if (variant == THROTTLED) atomic_fetch_sub_explicit(&live_forked, 1, memory_order_relaxed);
 }
 
 static int should_fork(void)
 {
-    if (variant == SEQ)
-        return 0;
-    if (variant == NAIVE)
-        return 1;
+    if (variant == SEQ) return 0;
+    if (variant == NAIVE) return 1;
     /* Relaxed: a heuristic count, as in the brief's program 3. */
-    if (atomic_fetch_add_explicit(&live_forked, 1, memory_order_relaxed) < live_limit)
-        return 1;
+    if (atomic_fetch_add_explicit(&live_forked, 1, memory_order_relaxed) < live_limit) return 1;
     atomic_fetch_sub_explicit(&live_forked, 1, memory_order_relaxed);
     return 0;
 }
@@ -79,8 +74,7 @@ static int should_fork(void)
 static void sort(int *a, long n)
 {
     long p = n > 1 ? pick_pivot(a, n) : -1;
-    if (p < 0)
-        return;
+    if (p < 0) return;
     long left = partition(a, n, a[p]);
     if (!should_fork()) {
         sort(a, left);
@@ -104,12 +98,13 @@ static int cmp_int(const void *x, const void *y)
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: fj-quicksort [-n COUNT] [-p P] [--variant seq|naive|throttled] [--seed S]\n"
-                 "  -n COUNT   elements (default 2000000)\n"
-                 "  -p P       workers (default: $FJ_WORKERS, else online CPUs)\n"
-                 "  --variant  seq | naive (default) | throttled\n"
-                 "  --seed S   input seed (default 1)\n"
-                 "exit: 0 ok, 1 wrong result, 2 bad usage, 3 runtime error\n");
+    fprintf(out,
+            "usage: fj-quicksort [-n COUNT] [-p P] [--variant seq|naive|throttled] [--seed S]\n"
+            "  -n COUNT   elements (default 2000000)\n"
+            "  -p P       workers (default: $FJ_WORKERS, else online CPUs)\n"
+            "  --variant  seq | naive (default) | throttled\n"
+            "  --seed S   input seed (default 1)\n"
+            "exit: 0 ok, 1 wrong result, 2 bad usage, 3 runtime error\n");
 }
 
 static int parse_args(int argc, char **argv, long *n, long *p, long *seed)
@@ -130,8 +125,7 @@ static int parse_args(int argc, char **argv, long *n, long *p, long *seed)
         else if (c == 'v') {
             variant = -1;
             for (int v = SEQ; v <= THROTTLED; v++)
-                if (strcmp(optarg, variant_names[v]) == 0)
-                    variant = v;
+                if (strcmp(optarg, variant_names[v]) == 0) variant = v;
             bad = variant < 0;
         } else if (c == 'h') {
             usage(stdout);

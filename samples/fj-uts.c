@@ -28,12 +28,15 @@ static uint64_t splitmix(uint64_t x)
 
 static long children_of(uint64_t state, int depth)
 {
-    if (depth == 0)
-        return b0;
+    if (depth == 0) return b0;
     return (double)(splitmix(state) >> 11) * 0x1.0p-53 < q ? m : 0;
 }
 
-struct node { uint64_t state; int depth; long count; };
+struct node {
+    uint64_t state;
+    int depth;
+    long count;
+};
 
 static long count_seq(uint64_t state, int depth)
 {
@@ -45,7 +48,11 @@ static long count_seq(uint64_t state, int depth)
 
 /* Children [lo, hi) of the node (state, depth): a parallel for by halving,
  * so that a node with many children (the root's B0) does not serialise. */
-struct kids { uint64_t state; int depth; long lo, hi, count; };
+struct kids {
+    uint64_t state;
+    int depth;
+    long lo, hi, count;
+};
 static long count_kids(uint64_t state, int depth, long lo, long hi);
 
 static void kids_task(void *arg)
@@ -61,10 +68,8 @@ static long count_par(uint64_t state, int depth)
 
 static long count_kids(uint64_t state, int depth, long lo, long hi)
 {
-    if (hi - lo == 0)
-        return 0;
-    if (hi - lo == 1)
-        return count_par(splitmix(state ^ (uint64_t)(lo + 1)), depth + 1);
+    if (hi - lo == 0) return 0;
+    if (hi - lo == 1) return count_par(splitmix(state ^ (uint64_t)(lo + 1)), depth + 1);
     long mid = lo + (hi - lo) / 2;
     struct kids left = {state, depth, lo, mid, 0};
     fj_task t;
@@ -84,20 +89,23 @@ static void node_task(void *arg)
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: fj-uts [-p P] [--variant seq|par] [--b0 N] [--m M] [--q Q] [--seed S]\n"
-                 "  binomial tree: root has B0 children (default 20000), others M (default 8,\n"
-                 "  at most %d) with probability Q (default 0.124, Q*M < 1), seed default 7\n"
-                 "exit: 0 ok, 1 wrong result, 2 bad usage, 3 runtime error\n",
+    fprintf(out,
+            "usage: fj-uts [-p P] [--variant seq|par] [--b0 N] [--m M] [--q Q] [--seed S]\n"
+            "  binomial tree: root has B0 children (default 20000), others M (default 8,\n"
+            "  at most %d) with probability Q (default 0.124, Q*M < 1), seed default 7\n"
+            "exit: 0 ok, 1 wrong result, 2 bad usage, 3 runtime error\n",
             MAX_M);
 }
 
 static int parse(int argc, char **argv, long *p, int *par)
 {
-    static const struct option opts[] = {
-        {"variant", required_argument, 0, 'v'}, {"b0", required_argument, 0, 'b'},
-        {"m", required_argument, 0, 'm'},       {"q", required_argument, 0, 'q'},
-        {"seed", required_argument, 0, 's'},    {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+    static const struct option opts[] = {{"variant", required_argument, 0, 'v'},
+                                         {"b0", required_argument, 0, 'b'},
+                                         {"m", required_argument, 0, 'm'},
+                                         {"q", required_argument, 0, 'q'},
+                                         {"seed", required_argument, 0, 's'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     int c, bad = 0;
     while ((c = getopt_long(argc, argv, "p:h", opts, NULL)) != -1) {
         char *end;

@@ -289,7 +289,8 @@ static void milestones(fjv_str *s, const fja_tree_report *tr)
               {"latency", tr->latency_ns}};
     for (size_t i = 0; i < sizeof ms / sizeof *ms; i++)
         fjv_str_printf(s, "\\n%s %s", ms[i].name,
-                       ms[i].v == NULL_NS ? "never" : report_duration(b, sizeof b, (double)ms[i].v));
+                       ms[i].v == NULL_NS ? "never"
+                                          : report_duration(b, sizeof b, (double)ms[i].v));
 }
 
 static Agnode_t *task_node(builder *b, uint32_t n)
@@ -472,7 +473,8 @@ static void title(builder *b, const fja_pool *p, uint32_t root, bool subtree)
                    report_duration(w, sizeof w, (double)t->subtree_ns));
     if (!subtree && b->tr) {
         fjv_str_printf(&s, " · span %s · parallelism %.1f",
-                       report_duration(sp, sizeof sp, (double)b->tr->tree->span_ns), b->tr->parallelism);
+                       report_duration(sp, sizeof sp, (double)b->tr->tree->span_ns),
+                       b->tr->parallelism);
         if (!b->tr->complete) fjv_str_printf(&s, " · INCOMPLETE");
     }
     if (b->f->total < b->f->tp->cnt[root])

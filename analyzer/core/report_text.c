@@ -58,7 +58,8 @@ static void t_totals(FILE *o, const fja_pool_report *pr)
             "  tasks %" PRIu64 "  forks %" PRIu64 "  steals %" PRIu64 "  joins waited %" PRIu64
             "  parks %" PRIu64 "  submissions %" PRIu64 "\n",
             pr->tasks, p->forks, p->steals, p->joins_waited, p->parks, p->submits);
-    fprintf(o, "  work %s  span %s  parallelism %.2f\n", report_duration(a, sizeof a, (double)pr->work_ns),
+    fprintf(o, "  work %s  span %s  parallelism %.2f\n",
+            report_duration(a, sizeof a, (double)pr->work_ns),
             report_duration(b, sizeof b, (double)pr->span_ns), pr->parallelism);
     fprintf(o, "  speedup bound (burdened):");
     for (int k = 0; k < SPEEDUP_PS; k++)
@@ -67,10 +68,11 @@ static void t_totals(FILE *o, const fja_pool_report *pr)
             "\n  EXEC->EXECUTED %s  COMPLETING->COMPLETED %s  queue depth max %" PRId64
             " mean %.2f\n",
             report_duration(a, sizeof a, (double)p->exec_to_executed_ns),
-            report_duration(b, sizeof b, (double)p->completing_to_completed_ns), pr->max_queue_depth,
-            pr->mean_queue_depth);
+            report_duration(b, sizeof b, (double)p->completing_to_completed_ns),
+            pr->max_queue_depth, pr->mean_queue_depth);
     fprintf(o, "  costs: steal->exec %s  join latency %s  fork interval %s\n",
-            report_duration(a, sizeof a, (double)pr->steal_cost_ns), report_duration(b, sizeof b, (double)pr->join_cost_ns),
+            report_duration(a, sizeof a, (double)pr->steal_cost_ns),
+            report_duration(b, sizeof b, (double)pr->join_cost_ns),
             report_duration(c, sizeof c, (double)pr->fork_cost_ns));
     if (p->unfinished)
         fprintf(o, "  WARNING: %" PRIu64 " task(s) never finished (trace cut short?)\n",
@@ -108,7 +110,8 @@ static void t_trees(FILE *o, const fja_pool_report *pr)
                 "parallelism %.2f\n    first task %s, full parallelism %s, hand-off %s, "
                 "latency %s\n",
                 tr->root_id, t->complete ? "" : " (INCOMPLETE)", tr->tasks, tr->max_depth,
-                __builtin_popcountll(tr->workers_mask), report_duration(a, sizeof a, (double)tr->work_ns),
+                __builtin_popcountll(tr->workers_mask),
+                report_duration(a, sizeof a, (double)tr->work_ns),
                 report_duration(b, sizeof b, (double)tr->span_ns), t->parallelism,
                 ms(c, sizeof c, t->first_task_ns), ms(d, sizeof d, t->full_parallelism_ns),
                 ms(e, sizeof e, t->final_handoff_ns), ms(f, sizeof f, t->latency_ns));
@@ -116,11 +119,12 @@ static void t_trees(FILE *o, const fja_pool_report *pr)
     if (pr->ntrees > TEXT_TREES)
         fprintf(o, "  ... %u more (see --json)\n", pr->ntrees - TEXT_TREES);
     if (pr->latency.n > 1)
-        fprintf(
-            o, "  latency over %" PRIu64 " submissions: min %s p50 %s p90 %s p99 %s max %s\n",
-            pr->latency.n, report_duration(a, sizeof a, (double)pr->latency.min),
-            report_duration(b, sizeof b, (double)pr->latency.p50), report_duration(c, sizeof c, (double)pr->latency.p90),
-            report_duration(d, sizeof d, (double)pr->latency.p99), report_duration(e, sizeof e, (double)pr->latency.max));
+        fprintf(o, "  latency over %" PRIu64 " submissions: min %s p50 %s p90 %s p99 %s max %s\n",
+                pr->latency.n, report_duration(a, sizeof a, (double)pr->latency.min),
+                report_duration(b, sizeof b, (double)pr->latency.p50),
+                report_duration(c, sizeof c, (double)pr->latency.p90),
+                report_duration(d, sizeof d, (double)pr->latency.p99),
+                report_duration(e, sizeof e, (double)pr->latency.max));
 }
 
 static void t_idle(FILE *o, const fja_pool_report *pr)
@@ -150,9 +154,10 @@ static void t_granularity(FILE *o, const fja_pool_report *pr)
 {
     char a[32], b[32], c[32], d[32];
     const fja_pcts *g = &pr->granularity;
-    fprintf(o, "\n  task self time: p50 %s p90 %s p99 %s max %s\n",
-            report_duration(a, sizeof a, (double)g->p50), report_duration(b, sizeof b, (double)g->p90),
-            report_duration(c, sizeof c, (double)g->p99), report_duration(d, sizeof d, (double)g->max));
+    fprintf(
+        o, "\n  task self time: p50 %s p90 %s p99 %s max %s\n",
+        report_duration(a, sizeof a, (double)g->p50), report_duration(b, sizeof b, (double)g->p90),
+        report_duration(c, sizeof c, (double)g->p99), report_duration(d, sizeof d, (double)g->max));
     fprintf(o, "  steals by depth:");
     for (int k = 0; k < DEPTH_SLOTS; k++)
         if (pr->pool->steal_depth[k]) fprintf(o, " %d:%" PRIu64, k, pr->pool->steal_depth[k]);

@@ -77,13 +77,16 @@ static inline void fj_task_init(fj_task *t, fj_task_fn fn, void *arg)
     t->cc = NULL;
 }
 /* Size in the program's own units; recorded in the trace's fork event. */
-static inline void fj_task_set_size_hint(fj_task *t, uint64_t hint) { t->size_hint = hint; }
+static inline void fj_task_set_size_hint(fj_task *t, uint64_t hint)
+{
+    t->size_hint = hint;
+}
 
 /* Pool configuration. fj_pool_config_init fills in the defaults. */
 typedef struct fj_pool_config {
-    int workers;         /* 0 = $FJ_WORKERS if set, else online CPUs */
-    int spin_rounds;     /* steal rounds an idle worker tries before parking */
-    int yield_rounds;    /* of those, rounds that sched_yield() between tries */
+    int workers;          /* 0 = $FJ_WORKERS if set, else online CPUs */
+    int spin_rounds;      /* steal rounds an idle worker tries before parking */
+    int yield_rounds;     /* of those, rounds that sched_yield() between tries */
     size_t deque_initial; /* initial deque capacity (grows on demand) */
 } fj_pool_config;
 
@@ -138,7 +141,7 @@ struct fj_completer {
 };
 
 FJ_API void fj_completer_init(fj_completer *c, fj_completer *parent, fj_completer_fn compute,
-                       fj_completion_fn on_completion, void *user);
+                              fj_completion_fn on_completion, void *user);
 FJ_API void fj_completer_add_pending(fj_completer *c, int32_t delta);
 FJ_API int fj_completer_fork(fj_completer *c);
 FJ_API void fj_completer_try_complete(fj_completer *c);

@@ -27,13 +27,15 @@ void fj_completer_add_pending(fj_completer *c, int32_t delta)
     atomic_fetch_add_explicit(&c->pending, delta, memory_order_relaxed);
 }
 
-int fj_completer_fork(fj_completer *c) { return fj_fork(&c->task); }
+int fj_completer_fork(fj_completer *c)
+{
+    return fj_fork(&c->task);
+}
 
 /* Trace context for completion events, which may run on any thread. */
 static uint32_t trace_pool_id(const fj_completer *c)
 {
-    if (fj_self)
-        return fj_self->pool->id;
+    if (fj_self) return fj_self->pool->id;
     return c->task.pool ? c->task.pool->id : 0;
 }
 
@@ -44,8 +46,7 @@ static fj_completer *complete_one(fj_completer *a, fj_completer *caller, uint64_
 {
     *id = a->task.id;
     FJ_TRACE(completing, trace_pool_id(a), fj_worker_index(), *id);
-    if (a->on_completion)
-        a->on_completion(a, caller);
+    if (a->on_completion) a->on_completion(a, caller);
     fj_completer *parent = a->parent;
     if (parent) /* the root is marked done after its `completed` event */
         fj_task_mark_done(&a->task);
@@ -65,15 +66,12 @@ void fj_completer_try_complete(fj_completer *c)
             /* Acq_rel: release publishes this subtree's results to whoever
              * brings the count to zero; acquire chains the earlier ones. */
             if (!atomic_compare_exchange_weak_explicit(&a->pending, &pending, pending - 1,
-                                                       memory_order_acq_rel,
-                                                       memory_order_relaxed))
+                                                       memory_order_acq_rel, memory_order_relaxed))
                 continue;
-            if (child)
-                FJ_TRACE(completed, pool, fj_worker_index(), child_id);
+            if (child) FJ_TRACE(completed, pool, fj_worker_index(), child_id);
             return;
         }
-        if (child)
-            FJ_TRACE(completed, pool, fj_worker_index(), child_id);
+        if (child) FJ_TRACE(completed, pool, fj_worker_index(), child_id);
         fj_completer *parent = complete_one(a, child ? child : a, &child_id);
         if (!parent) {
             FJ_TRACE(completed, pool, fj_worker_index(), child_id);

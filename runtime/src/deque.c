@@ -7,8 +7,7 @@
 static fj_deque_array *array_new(size_t capacity)
 {
     fj_deque_array *a = malloc(sizeof(*a) + capacity * sizeof(a->slot[0]));
-    if (!a)
-        return NULL;
+    if (!a) return NULL;
     a->mask = capacity - 1;
     a->retired_next = NULL;
     return a;
@@ -20,8 +19,7 @@ int fj_deque_init(fj_deque *dq, size_t capacity)
     while (cap < capacity)
         cap <<= 1;
     fj_deque_array *a = array_new(cap);
-    if (!a)
-        return FJ_ENOMEM;
+    if (!a) return FJ_ENOMEM;
     /* Relaxed: the deque is published to other threads by pthread_create,
      * which synchronises. */
     atomic_init(&dq->top, 0);
@@ -45,8 +43,7 @@ void fj_deque_destroy(fj_deque *dq)
 static fj_deque_array *deque_grow(fj_deque *dq, fj_deque_array *old, int64_t top, int64_t bottom)
 {
     fj_deque_array *a = array_new((old->mask + 1) * 2);
-    if (!a)
-        return NULL;
+    if (!a) return NULL;
     for (int64_t i = top; i < bottom; i++) {
         fj_task *t = atomic_load_explicit(&old->slot[i & old->mask], memory_order_relaxed);
         atomic_store_explicit(&a->slot[i & a->mask], t, memory_order_relaxed);
@@ -71,8 +68,7 @@ int64_t fj_deque_push(fj_deque *dq, fj_task *t)
         /* The published fix: after growing, use the new array, never the
          * stale pointer loaded above. */
         a = deque_grow(dq, a, top, b);
-        if (!a)
-            return -1;
+        if (!a) return -1;
     }
     atomic_store_explicit(&a->slot[b & a->mask], t, memory_order_relaxed);
     /* Release (the paper: release fence + relaxed store): a thief that
@@ -118,8 +114,7 @@ fj_steal_result fj_deque_steal(fj_deque *dq, fj_task **out)
     int64_t t = atomic_load_explicit(&dq->top, memory_order_acquire);
     atomic_thread_fence(memory_order_seq_cst);
     int64_t b = atomic_load_explicit(&dq->bottom, memory_order_acquire);
-    if (t >= b)
-        return FJ_STEAL_EMPTY;
+    if (t >= b) return FJ_STEAL_EMPTY;
     /* Acquire (the paper: consume): pairs with the release in deque_grow. */
     fj_deque_array *a = atomic_load_explicit(&dq->array, memory_order_acquire);
     fj_task *x = atomic_load_explicit(&a->slot[t & a->mask], memory_order_relaxed);

@@ -14,7 +14,7 @@
 #include "fj.h"
 
 typedef struct fj_deque_array {
-    size_t mask; /* capacity - 1, capacity a power of two */
+    size_t mask;                         /* capacity - 1, capacity a power of two */
     struct fj_deque_array *retired_next; /* older arrays, freed at destroy */
     _Atomic(fj_task *) slot[];
 } fj_deque_array;

@@ -10,20 +10,24 @@ _Atomic int fj_fence_asymmetric;
 
 static pthread_once_t fence_once = PTHREAD_ONCE_INIT;
 
-static long membarrier(int cmd) { return syscall(SYS_membarrier, cmd, 0, 0); }
+static long membarrier(int cmd)
+{
+    return syscall(SYS_membarrier, cmd, 0, 0);
+}
 
 static void fence_register(void)
 {
     long supported = membarrier(MEMBARRIER_CMD_QUERY);
-    if (supported < 0 || !(supported & MEMBARRIER_CMD_PRIVATE_EXPEDITED))
-        return;
-    if (membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0)
-        return;
+    if (supported < 0 || !(supported & MEMBARRIER_CMD_PRIVATE_EXPEDITED)) return;
+    if (membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0) return;
     /* Relaxed: published to the workers by pthread_once / pthread_create. */
     atomic_store_explicit(&fj_fence_asymmetric, 1, memory_order_relaxed);
 }
 
-void fj_fence_init(void) { pthread_once(&fence_once, fence_register); }
+void fj_fence_init(void)
+{
+    pthread_once(&fence_once, fence_register);
+}
 
 void fj_fence_heavy(void)
 {

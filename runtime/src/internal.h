@@ -33,9 +33,9 @@ typedef struct fj_worker {
     fj_deque deque;
     struct fj_pool *pool;
     int index;
-    uint64_t next_task_seq; /* owner-only: task ids forked by this worker */
-    fj_task *current;       /* task whose body is running on this thread */
-    uint64_t rng;           /* victim selection (xorshift) */
+    uint64_t next_task_seq;                    /* owner-only: task ids forked by this worker */
+    fj_task *current;                          /* task whose body is running on this thread */
+    uint64_t rng;                              /* victim selection (xorshift) */
     _Alignas(64) _Atomic uint32_t sleep_state; /* futex word, FJ_AWAKE/... */
     _Alignas(64) fj_stat_counters stats;
     pthread_t thread;
@@ -58,8 +58,8 @@ struct fj_pool {
     fj_submit_queue submissions;
     _Atomic int64_t roots_in_flight; /* submitted and not yet done */
     _Atomic uint64_t next_root_seq;
-    _Atomic int32_t sleepers;        /* workers in SLEEPING state */
-    _Atomic uint32_t wake_cursor;    /* round-robin start for wakers */
+    _Atomic int32_t sleepers;     /* workers in SLEEPING state */
+    _Atomic uint32_t wake_cursor; /* round-robin start for wakers */
     _Atomic int shutdown;
 };
 

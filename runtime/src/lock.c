@@ -9,7 +9,10 @@ enum { LOCK_FREE = 0, LOCK_HELD = 1, LOCK_CONTENDED = 2 };
 /* Lock ids for traces; relaxed: only uniqueness matters. */
 static _Atomic uint32_t next_lock_id = 1;
 
-static uint32_t trace_pool(void) { return fj_self ? fj_self->pool->id : 0; }
+static uint32_t trace_pool(void)
+{
+    return fj_self ? fj_self->pool->id : 0;
+}
 
 void fj_mutex_init(fj_mutex *m, const char *name)
 {
@@ -24,15 +27,14 @@ static int lock_try(fj_mutex *m, uint32_t *seen)
     *seen = LOCK_FREE;
     /* Acquire on success: the critical section sees the previous holder's
      * writes. Relaxed on failure: we only look at the value. */
-    return atomic_compare_exchange_strong_explicit(&m->word, seen, LOCK_HELD,
-                                                   memory_order_acquire, memory_order_relaxed);
+    return atomic_compare_exchange_strong_explicit(&m->word, seen, LOCK_HELD, memory_order_acquire,
+                                                   memory_order_relaxed);
 }
 
 void fj_mutex_lock(fj_mutex *m)
 {
     uint32_t seen;
-    if (lock_try(m, &seen))
-        return; /* uncontended: no event */
+    if (lock_try(m, &seen)) return; /* uncontended: no event */
     FJ_TRACE(lock_wait, trace_pool(), fj_worker_index(), m->id);
     for (int i = 0; i < LOCK_SPINS; i++) {
         cpu_relax();

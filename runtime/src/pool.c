@@ -17,8 +17,7 @@ static int default_workers(void)
     if (env && *env) {
         char *end;
         long n = strtol(env, &end, 10);
-        if (*end == '\0' && n > 0 && n <= FJ_MAX_WORKERS)
-            return (int)n;
+        if (*end == '\0' && n > 0 && n <= FJ_MAX_WORKERS) return (int)n;
         fprintf(stderr, "libfj: ignoring FJ_WORKERS=\"%s\" (want 1..%d)\n", env, FJ_MAX_WORKERS);
     }
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -55,8 +54,7 @@ static int workers_init(fj_pool *p, size_t deque_initial)
     for (int i = 0; i < p->nworkers; i++) {
         fj_worker *w = &p->workers[i];
         memset(w, 0, sizeof(*w));
-        if (fj_deque_init(&w->deque, deque_initial) != FJ_OK)
-            return i;
+        if (fj_deque_init(&w->deque, deque_initial) != FJ_OK) return i;
         w->pool = p;
         w->index = i;
         w->rng = 0x9E3779B97F4A7C15ull * (uint64_t)(i + 1) ^ ((uint64_t)p->id << 32);
@@ -92,18 +90,15 @@ static int workers_start(fj_pool *p)
 int fj_pool_create(fj_pool **out, const fj_pool_config *cfg)
 {
     fj_pool_config defaults;
-    if (!out)
-        return FJ_EINVAL;
+    if (!out) return FJ_EINVAL;
     if (!cfg) {
         fj_pool_config_init(&defaults);
         cfg = &defaults;
     }
-    if (config_check(cfg) != FJ_OK)
-        return FJ_EINVAL;
+    if (config_check(cfg) != FJ_OK) return FJ_EINVAL;
     fj_fence_init();
     fj_pool *p = calloc(1, sizeof(*p));
-    if (!p)
-        return FJ_ENOMEM;
+    if (!p) return FJ_ENOMEM;
     p->id = atomic_fetch_add_explicit(&next_pool_id, 1, memory_order_relaxed);
     p->nworkers = cfg->workers ? cfg->workers : default_workers();
     p->spin_rounds = cfg->spin_rounds;
@@ -132,32 +127,42 @@ int fj_pool_create(fj_pool **out, const fj_pool_config *cfg)
 
 int fj_pool_destroy(fj_pool *p)
 {
-    if (!p)
-        return FJ_EINVAL;
-    if (fj_self && fj_self->pool == p)
-        return FJ_EBUSY; /* a worker cannot join itself */
+    if (!p) return FJ_EINVAL;
+    if (fj_self && fj_self->pool == p) return FJ_EBUSY; /* a worker cannot join itself */
     /* Acquire: pairs with the release decrement in fj_task_mark_done. */
-    if (atomic_load_explicit(&p->roots_in_flight, memory_order_acquire) != 0)
-        return FJ_EBUSY;
+    if (atomic_load_explicit(&p->roots_in_flight, memory_order_acquire) != 0) return FJ_EBUSY;
     workers_stop(p, p->nworkers);
     FJ_TRACE(pool_end, p->id, -1);
     pool_free(p, p->nworkers);
     return FJ_OK;
 }
 
-int fj_pool_workers(const fj_pool *p) { return p->nworkers; }
+int fj_pool_workers(const fj_pool *p)
+{
+    return p->nworkers;
+}
 
-uint32_t fj_pool_id(const fj_pool *p) { return p->id; }
+uint32_t fj_pool_id(const fj_pool *p)
+{
+    return p->id;
+}
 
 const char *fj_strerror(int status)
 {
     switch (status) {
-    case FJ_OK: return "success";
-    case FJ_EINVAL: return "invalid argument";
-    case FJ_ENOMEM: return "out of memory";
-    case FJ_EAGAIN: return "could not start a worker thread";
-    case FJ_EBUSY: return "pool still has root tasks in flight";
-    case FJ_ENOTASK: return "not called from a task of a pool";
-    default: return "unknown libfj status";
+    case FJ_OK:
+        return "success";
+    case FJ_EINVAL:
+        return "invalid argument";
+    case FJ_ENOMEM:
+        return "out of memory";
+    case FJ_EAGAIN:
+        return "could not start a worker thread";
+    case FJ_EBUSY:
+        return "pool still has root tasks in flight";
+    case FJ_ENOTASK:
+        return "not called from a task of a pool";
+    default:
+        return "unknown libfj status";
     }
 }

@@ -21,8 +21,7 @@ void fj_task_mark_done(fj_task *t)
     /* Acq_rel exchange: release publishes the results; we need the old value
      * to know whether a client sleeps on the futex. */
     uint32_t old = atomic_exchange_explicit(&t->state, FJ_TASK_DONE, memory_order_acq_rel);
-    if (old == FJ_TASK_WAITER)
-        futex_wake(&t->state, INT_MAX);
+    if (old == FJ_TASK_WAITER) futex_wake(&t->state, INT_MAX);
 }
 
 void fj_task_run(fj_worker *w, fj_task *t)
@@ -38,8 +37,7 @@ void fj_task_run(fj_worker *w, fj_task *t)
     FJ_TRACE(executed, w->pool->id, w->index, id);
     w->current = outer;
     FJ_STAT_INC(w, tasks_executed);
-    if (!completer)
-        fj_task_mark_done(t);
+    if (!completer) fj_task_mark_done(t);
 }
 
 static uint64_t xorshift(uint64_t *s)
@@ -78,16 +76,13 @@ static fj_task *steal_from(fj_worker *w, int victim_index)
 static fj_task *steal_round(fj_worker *w)
 {
     const int n = w->pool->nworkers;
-    if (n < 2)
-        return NULL;
+    if (n < 2) return NULL;
     int start = (int)(xorshift(&w->rng) % (uint64_t)n);
     for (int i = 0; i < n; i++) {
         int v = (start + i) % n;
-        if (v == w->index)
-            continue;
+        if (v == w->index) continue;
         fj_task *t = steal_from(w, v);
-        if (t)
-            return t;
+        if (t) return t;
     }
     return NULL;
 }
@@ -95,10 +90,8 @@ static fj_task *steal_round(fj_worker *w)
 fj_task *fj_find_work(fj_worker *w)
 {
     fj_task *t = fj_deque_take(&w->deque);
-    if (!t)
-        t = steal_round(w);
-    if (!t)
-        t = fj_submit_queue_pop(&w->pool->submissions);
+    if (!t) t = steal_round(w);
+    if (!t) t = fj_submit_queue_pop(&w->pool->submissions);
     return t;
 }
 
@@ -125,8 +118,7 @@ static void worker_idle(fj_worker *w)
             for (int i = 0; i < 32; i++)
                 cpu_relax();
     }
-    if (!pool_stopping(p))
-        fj_sleep_park(w);
+    if (!pool_stopping(p)) fj_sleep_park(w);
 }
 
 void *fj_worker_main(void *arg)
@@ -178,8 +170,7 @@ static fj_task *help_find(fj_worker *w, const fj_task *awaited)
     /* Relaxed: a hint only; a stale value just means a worse first victim. */
     int thief = atomic_load_explicit(&awaited->thief, memory_order_relaxed);
     fj_task *t = NULL;
-    if (thief >= 0 && thief != w->index)
-        t = steal_from(w, thief);
+    if (thief >= 0 && thief != w->index) t = steal_from(w, thief);
     return t ? t : steal_round(w);
 }
 
@@ -224,6 +215,12 @@ void fj_join(fj_task *t)
     }
 }
 
-int fj_task_done(const fj_task *t) { return fj_task_is_done(t); }
+int fj_task_done(const fj_task *t)
+{
+    return fj_task_is_done(t);
+}
 
-int fj_worker_index(void) { return fj_self ? fj_self->index : -1; }
+int fj_worker_index(void)
+{
+    return fj_self ? fj_self->index : -1;
+}

@@ -25,11 +25,9 @@
  * parker's fence, so relaxed loads are enough (see the header comment). */
 static int work_visible(fj_pool *p)
 {
-    if (atomic_load_explicit(&p->submissions.count, memory_order_relaxed) > 0)
-        return 1;
+    if (atomic_load_explicit(&p->submissions.count, memory_order_relaxed) > 0) return 1;
     for (int i = 0; i < p->nworkers; i++)
-        if (fj_deque_size_hint(&p->workers[i].deque) > 0)
-            return 1;
+        if (fj_deque_size_hint(&p->workers[i].deque) > 0) return 1;
     return 0;
 }
 
@@ -63,8 +61,7 @@ void fj_sleep_park(fj_worker *w)
  * protocol between publishing their work and calling this. */
 void fj_sleep_wake_one(fj_pool *p, int waker_index)
 {
-    if (atomic_load_explicit(&p->sleepers, memory_order_relaxed) <= 0)
-        return;
+    if (atomic_load_explicit(&p->sleepers, memory_order_relaxed) <= 0) return;
     const int n = p->nworkers;
     /* Relaxed: spreads wake-ups round-robin; no ordering needed. */
     uint32_t start = atomic_fetch_add_explicit(&p->wake_cursor, 1, memory_order_relaxed);
@@ -73,9 +70,8 @@ void fj_sleep_wake_one(fj_pool *p, int waker_index)
         fj_worker *target = &p->workers[v];
         uint32_t expected = FJ_SLEEPING;
         /* Release: pairs with the parker's acquire load (see fj_sleep_park). */
-        if (atomic_compare_exchange_strong_explicit(&target->sleep_state, &expected,
-                                                    FJ_NOTIFIED, memory_order_release,
-                                                    memory_order_relaxed)) {
+        if (atomic_compare_exchange_strong_explicit(&target->sleep_state, &expected, FJ_NOTIFIED,
+                                                    memory_order_release, memory_order_relaxed)) {
             FJ_TRACE(wake, p->id, waker_index, v);
             futex_wake(&target->sleep_state, 1);
             return;

@@ -10,7 +10,10 @@ void fj_submit_queue_init(fj_submit_queue *q)
     atomic_init(&q->count, 0);
 }
 
-void fj_submit_queue_destroy(fj_submit_queue *q) { pthread_mutex_destroy(&q->lock); }
+void fj_submit_queue_destroy(fj_submit_queue *q)
+{
+    pthread_mutex_destroy(&q->lock);
+}
 
 static void submit_queue_push(fj_submit_queue *q, fj_task *t)
 {
@@ -30,32 +33,33 @@ static void submit_queue_push(fj_submit_queue *q, fj_task *t)
 fj_task *fj_submit_queue_pop(fj_submit_queue *q)
 {
     /* Relaxed: the cheap emptiness check on every idle scan. */
-    if (atomic_load_explicit(&q->count, memory_order_relaxed) == 0)
-        return NULL;
+    if (atomic_load_explicit(&q->count, memory_order_relaxed) == 0) return NULL;
     pthread_mutex_lock(&q->lock);
     fj_task *t = q->head;
     if (t) {
         q->head = t->next;
-        if (!q->head)
-            q->tail = NULL;
+        if (!q->head) q->tail = NULL;
         atomic_fetch_sub_explicit(&q->count, 1, memory_order_relaxed);
     }
     pthread_mutex_unlock(&q->lock);
     return t;
 }
 
-static int caller_index_in(const fj_pool *p) { return fj_self && fj_self->pool == p ? fj_self->index : -1; }
+static int caller_index_in(const fj_pool *p)
+{
+    return fj_self && fj_self->pool == p ? fj_self->index : -1;
+}
 
 int fj_submit(fj_pool *p, fj_task *t)
 {
-    if (!p || !t || !t->fn)
-        return FJ_EINVAL;
+    if (!p || !t || !t->fn) return FJ_EINVAL;
     t->flags |= FJ_TASK_ROOT;
     t->pool = p;
     atomic_store_explicit(&t->state, FJ_TASK_PENDING, memory_order_relaxed);
     atomic_store_explicit(&t->thief, -1, memory_order_relaxed);
     /* Relaxed: only uniqueness matters. */
-    t->id = FJ_TASK_ID(0, atomic_fetch_add_explicit(&p->next_root_seq, 1, memory_order_relaxed) + 1);
+    t->id =
+        FJ_TASK_ID(0, atomic_fetch_add_explicit(&p->next_root_seq, 1, memory_order_relaxed) + 1);
     /* Relaxed: ordered before the hand-over by the queue's mutex. */
     atomic_fetch_add_explicit(&p->roots_in_flight, 1, memory_order_relaxed);
     FJ_TRACE(submit, p->id, caller_index_in(p), t->id);
@@ -70,26 +74,23 @@ void fj_wait(fj_task *t)
 {
     /* Spin first: short roots finish before a futex round trip would. */
     for (int i = 0; i < FJ_WAIT_SPINS; i++) {
-        if (fj_task_is_done(t))
-            goto done;
+        if (fj_task_is_done(t)) goto done;
         cpu_relax();
     }
     uint32_t seen = FJ_TASK_PENDING;
     /* Acquire on both paths: if the task is already DONE we read its
      * results. Announce a sleeper so that fj_task_mark_done wakes us. */
-    atomic_compare_exchange_strong_explicit(&t->state, &seen, FJ_TASK_WAITER,
-                                            memory_order_acquire, memory_order_acquire);
+    atomic_compare_exchange_strong_explicit(&t->state, &seen, FJ_TASK_WAITER, memory_order_acquire,
+                                            memory_order_acquire);
     while (!fj_task_is_done(t))
         futex_wait(&t->state, FJ_TASK_WAITER);
 done:
-    if (t->pool)
-        FJ_TRACE(result, t->pool->id, caller_index_in(t->pool), t->id);
+    if (t->pool) FJ_TRACE(result, t->pool->id, caller_index_in(t->pool), t->id);
 }
 
 int fj_invoke(fj_pool *p, fj_task *t)
 {
-    if (!p || !t || !t->fn)
-        return FJ_EINVAL;
+    if (!p || !t || !t->fn) return FJ_EINVAL;
     if (fj_self && fj_self->pool == p) {
         /* From inside a task of this pool: blocking a worker would waste
          * it, so fork and join (which runs t here unless stolen). */
@@ -98,7 +99,6 @@ int fj_invoke(fj_pool *p, fj_task *t)
         return FJ_OK;
     }
     int rc = fj_submit(p, t);
-    if (rc == FJ_OK)
-        fj_wait(t);
+    if (rc == FJ_OK) fj_wait(t);
     return rc;
 }

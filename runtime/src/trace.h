@@ -10,11 +10,13 @@
 #else
 /* Never called: keeps the arguments "used" so that builds without tracing
  * compile warning-free, while generating no code. */
-static inline void fj_trace_compiled_out(int unused, ...) { (void)unused; }
+static inline void fj_trace_compiled_out(int unused, ...)
+{
+    (void)unused;
+}
 #define FJ_TRACE(event, ...)                                                                       \
     do {                                                                                           \
-        if (0)                                                                                     \
-            fj_trace_compiled_out(0, __VA_ARGS__);                                                 \
+        if (0) fj_trace_compiled_out(0, __VA_ARGS__);                                              \
     } while (0)
 #endif
 

@@ -3,7 +3,9 @@
 #include <fj.h>
 #include <stdio.h>
 
-struct range { long lo, hi, sum; };
+struct range {
+    long lo, hi, sum;
+};
 
 static void sum_task(void *arg)
 {
@@ -26,8 +28,7 @@ static void sum_task(void *arg)
 int main(void)
 {
     fj_pool *pool;
-    if (fj_pool_create(&pool, NULL) != FJ_OK)
-        return 3;
+    if (fj_pool_create(&pool, NULL) != FJ_OK) return 3;
     struct range all = {0, 1000000, 0};
     fj_task t;
     fj_task_init(&t, sum_task, &all);

@@ -37,7 +37,6 @@ int main(int argc, char **argv)
 
     printf("%llu\n", n);
     fflush(stdout);
-    if (pause_s)
-        sleep(pause_s);
+    if (pause_s) sleep(pause_s);
     return status;
 }

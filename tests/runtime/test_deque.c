@@ -61,8 +61,7 @@ int main(void)
             REQUIRE(fj_deque_push(&dq, &tasks[next++]) >= 0);
         for (size_t k = 0; k < burst / 2; k++) {
             fj_task *t = fj_deque_take(&dq);
-            if (!t)
-                break;
+            if (!t) break;
             take_once(t);
             owner_taken++;
         }

@@ -203,13 +203,19 @@ static void case_idle(void)
 
 int main(int argc, char **argv)
 {
-    static const struct { const char *name; void (*run)(void); } cases[] = {
-        {"fib", case_fib},           {"trees", case_trees},     {"clients", case_clients},
-        {"completers", case_completers}, {"lifecycle", case_lifecycle},
-        {"destroy_busy", case_destroy_busy}, {"idle", case_idle},
+    static const struct {
+        const char *name;
+        void (*run)(void);
+    } cases[] = {
+        {"fib", case_fib},
+        {"trees", case_trees},
+        {"clients", case_clients},
+        {"completers", case_completers},
+        {"lifecycle", case_lifecycle},
+        {"destroy_busy", case_destroy_busy},
+        {"idle", case_idle},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-        if (argc < 2 || strcmp(argv[1], cases[i].name) == 0)
-            cases[i].run();
+        if (argc < 2 || strcmp(argv[1], cases[i].name) == 0) cases[i].run();
     return check_report(argc > 1 ? argv[1] : "test_runtime");
 }

@@ -24,7 +24,11 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-struct client { fj_pool *pool; uint64_t rng; int rounds; };
+struct client {
+    fj_pool *pool;
+    uint64_t rng;
+    int rounds;
+};
 
 static uint64_t next_rand(uint64_t *s)
 {
@@ -45,8 +49,7 @@ static void submit_batch(struct client *c)
     }
     for (int i = k - 1; i >= 0; i--) {
         fj_wait(&tasks[i]);
-        if (nodes[i].sum != tree_seq(nodes[i].seed, nodes[i].depth))
-            atomic_fetch_add(&errors, 1);
+        if (nodes[i].sum != tree_seq(nodes[i].seed, nodes[i].depth)) atomic_fetch_add(&errors, 1);
     }
     atomic_fetch_add(&trees, (uint64_t)k);
 }
@@ -59,8 +62,7 @@ static void invoke_completers(struct client *c)
     fj_invoke(c->pool, &root.cc.task);
     int bad = 0;
     range_check_free(&root, &bad);
-    if (bad || root.sum != n * (n - 1) / 2)
-        atomic_fetch_add(&errors, 1);
+    if (bad || root.sum != n * (n - 1) / 2) atomic_fetch_add(&errors, 1);
     atomic_fetch_add(&completer_trees, 1);
 }
 

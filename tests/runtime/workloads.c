@@ -8,8 +8,7 @@
 /* ---- fib: known answers, known fork count ---- */
 static long fib(long n)
 {
-    if (n < 2)
-        return n;
+    if (n < 2) return n;
     struct fib c = {n - 2, 0};
     fj_task t;
     fj_task_init(&t, fib_task, &c);
@@ -23,8 +22,9 @@ void fib_task(void *arg)
     struct fib *f = arg;
     f->r = fib(f->n);
 }
-const long fib_table[25] = {0, 1, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610,
-                                 987, 1597, 2584, 4181, 6765, 10946, 17711, 28657, 46368};
+const long fib_table[25] = {0,    1,    1,    2,     3,     5,     8,    13,  21,
+                            34,   55,   89,   144,   233,   377,   610,  987, 1597,
+                            2584, 4181, 6765, 10946, 17711, 28657, 46368};
 
 /* ---- random-shaped trees with checksums ---- */
 uint64_t mix(uint64_t x)
@@ -67,8 +67,7 @@ void range_done(fj_completer *c, fj_completer *caller)
 {
     (void)caller;
     struct range *r = c->user;
-    if (r->kids)
-        r->sum = r->kids[0].sum + r->kids[1].sum;
+    if (r->kids) r->sum = r->kids[0].sum + r->kids[1].sum;
     atomic_fetch_add_explicit(&r->completions, 1, memory_order_relaxed);
 }
 void range_compute(fj_completer *c)
@@ -97,8 +96,7 @@ void range_compute(fj_completer *c)
 long range_check_free(struct range *r, int *bad)
 {
     long tasks = 1;
-    if (atomic_load(&r->completions) != 1)
-        (*bad)++;
+    if (atomic_load(&r->completions) != 1) (*bad)++;
     if (r->kids) {
         tasks += range_check_free(&r->kids[0], bad) + range_check_free(&r->kids[1], bad);
         free(r->kids);

@@ -8,13 +8,19 @@
 #include "fj.h"
 
 /* Naive fib: forks fib(n-2) at every call. fib_table[n] = F(n), n <= 24. */
-struct fib { long n, r; };
+struct fib {
+    long n, r;
+};
 extern const long fib_table[25];
 void fib_task(void *arg);
 
 /* A random-shaped tree (0..4 children per node) whose sum of node hashes
  * tree_seq computes sequentially; joins sometimes in fork order. */
-struct node { uint64_t seed; int depth; uint64_t sum; };
+struct node {
+    uint64_t seed;
+    int depth;
+    uint64_t sum;
+};
 uint64_t mix(uint64_t x);
 uint64_t tree_seq(uint64_t seed, int depth);
 void tree_task(void *arg);
