@@ -6,7 +6,7 @@ record qs "$QS" -n 100000 -p 2 && python3 "$(dirname "$0")/check_trace.py" "$tmp
 record cc "$RUNTIME_TEST" completers && \
   python3 "$(dirname "$0")/check_trace.py" "$tmp/cc" pairs --expect-completions || fail=1
 # The instrumented lock: named once, contended acquisitions traced in pairs.
-if record lock "$CONTENTION" -p 2 -n 400; then
+if record lock "$CONTENTION" -p 2 -n 2000; then
   python3 "$(dirname "$0")/check_trace.py" "$tmp/lock" pairs || fail=1
   text=$(babeltrace2 "$tmp/lock")
   grep -q 'fjtrace:lock_init: .*name = "shared-resource"' <<<"$text" || { echo "FAIL: no lock_init naming the lock"; fail=1; }
