@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "clock.h"
+#include "common.h"
 #include "fib.h"
 #include "fj.h"
 
@@ -26,21 +27,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: want 2 <= N <= 40, 1 <= P <= 64\n", argv[0]);
         return 2;
     }
-    fj_pool_config cfg;
-    fj_pool_config_init(&cfg);
-    cfg.workers = p;
-    fj_pool *pool;
-    int rc = fj_pool_create(&pool, &cfg);
-    if (rc != FJ_OK) {
-        fprintf(stderr, "%s: fj_pool_create: %s\n", argv[0], fj_strerror(rc));
-        return 3;
-    }
+    fj_pool *pool = sample_pool_create(p);
     struct fib_frame root = {fib_naive, n, 0};
     fj_task t;
     fj_task_init(&t, fib_body, &root);
     fj_task_set_size_hint(&t, (uint64_t)n);
     double t0 = sample_now();
-    rc = fj_invoke(pool, &t);
+    int rc = fj_invoke(pool, &t);
     double elapsed = sample_now() - t0;
     if (rc != FJ_OK) {
         fprintf(stderr, "%s: fj_invoke: %s\n", argv[0], fj_strerror(rc));
@@ -48,7 +41,7 @@ int main(int argc, char **argv)
     }
     fj_worker_stats st;
     fj_pool_stats_total(pool, &st);
-    if (fj_pool_destroy(pool) != FJ_OK) return 3;
+    sample_pool_destroy(pool);
     /* tasks = the forked ones plus the root */
     printf("n=%ld P=%d tasks=%llu steals=%llu elapsed_ns=%.0f result=%ld\n", n, p,
            (unsigned long long)st.forks + 1, (unsigned long long)st.steals, elapsed * 1e9,
