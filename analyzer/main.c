@@ -258,9 +258,14 @@ static int traces_read(const options *o, const find_list *dirs, fja_model *m)
     reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
     if (st == READER_UNREADABLE) {
         fprintf(stderr, "fjtrace-analyze: %s\n", err);
-        return EXIT_UNREADABLE;
-    }
-    if (st != READER_OK || m->oom) {
+        if (!stats.fjtrace_events) return EXIT_UNREADABLE;
+        /* A recording cut short still tells what happened before the cut. */
+        fprintf(stderr,
+                "fjtrace-analyze: WARNING: decoding stopped after %llu fjtrace event(s); the "
+                "report covers the trace up to there and is marked incomplete\n",
+                (unsigned long long)stats.fjtrace_events);
+        model_decode_stopped(m, err);
+    } else if (st != READER_OK || m->oom) {
         fprintf(stderr, "fjtrace-analyze: out of memory after %llu events\n",
                 (unsigned long long)m->events);
         return EXIT_INTERNAL;

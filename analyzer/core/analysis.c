@@ -191,7 +191,7 @@ int analysis_run(const fja_model *m, const fja_filter *f, fja_report *r)
     if (!r->pools) return -1;
     for (int k = 0; k < AN_COUNT; k++)
         r->anomalies += m->anomalies[k];
-    r->complete = !m->discarded_events && !r->anomalies && !m->out_of_order;
+    r->complete = !m->discarded_events && !r->anomalies && !m->out_of_order && !*m->decode_error;
     for (uint32_t i = 0; i < m->npools; i++) {
         const fja_pool *p = &m->pools[i];
         if (f->pool_set && p->id != f->pool) continue;

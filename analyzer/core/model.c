@@ -9,6 +9,7 @@ static const char *const anomaly_names[AN_COUNT] = {
     [AN_EXEC_UNKNOWN_TASK] = "exec_of_unknown_task",
     [AN_DUPLICATE_ID] = "duplicate_task_id",
     [AN_UNKNOWN_PARENT] = "unknown_parent",
+    [AN_SELF_PARENT] = "fork_names_itself_parent",
     [AN_DUPLICATE_EXEC] = "duplicate_exec",
     [AN_UNBALANCED_NESTING] = "unbalanced_nesting",
     [AN_STEAL_UNKNOWN_TASK] = "steal_of_unknown_task",
@@ -457,6 +458,11 @@ static void on_fork(fja_model *m, fja_pool *p, fja_worker *w, const fja_event *e
 {
     if (taskmap_find(&p->tasks, ev->task) != TASK_NONE) {
         anomaly(m, AN_DUPLICATE_ID, ev);
+        return;
+    }
+    /* A task that is its own parent would make the ancestor walks loop. */
+    if (ev->arg == ev->task) {
+        anomaly(m, AN_SELF_PARENT, ev);
         return;
     }
     uint32_t n = task_new(m, p, ev);
@@ -943,6 +949,11 @@ void model_discarded(fja_model *m, uint64_t count, uint64_t ts, uint32_t source)
     for (uint32_t i = 0; i < m->npools; i++)
         for (uint32_t t = 0; t < m->pools[i].ntrees && m->pools[i].source == source; t++)
             if (!m->pools[i].trees[t].has_result) m->pools[i].trees[t].lossy = true;
+}
+
+void model_decode_stopped(fja_model *m, const char *why)
+{
+    snprintf(m->decode_error, sizeof m->decode_error, "%s", why && *why ? why : "unknown error");
 }
 
 /* ------------------------------------------------------------ end of trace */

@@ -34,6 +34,7 @@ typedef enum {
     AN_EXEC_UNKNOWN_TASK,
     AN_DUPLICATE_ID,
     AN_UNKNOWN_PARENT,
+    AN_SELF_PARENT,
     AN_DUPLICATE_EXEC,
     AN_UNBALANCED_NESTING,
     AN_STEAL_UNKNOWN_TASK,
@@ -168,6 +169,7 @@ typedef struct {
     uint64_t anomalies[AN_COUNT];
     fja_anomaly examples[ANOMALY_EXAMPLES];
     uint32_t nexamples;
+    char decode_error[512]; /* why decoding stopped early ("" when it did not) */
     bool finished;
     bool oom;
 } fja_model;
@@ -181,6 +183,10 @@ int model_feed(fja_model *m, const fja_event *ev);
  * from one stream of trace `source`. Every tree of that trace still open
  * now is marked lossy. */
 void model_discarded(fja_model *m, uint64_t count, uint64_t ts, uint32_t source);
+/* Records that decoding failed part-way (a truncated or damaged stream):
+ * the model holds the events before that point, and every report made
+ * from it says so and is incomplete. */
+void model_decode_stopped(fja_model *m, const char *why);
 /* Closes every open interval at the end of the trace: unfinished tasks,
  * workers that never ended, trees without a result. */
 void model_finish(fja_model *m);

@@ -44,20 +44,49 @@ static void j_close(jw *w, char c)
     fputc(c, w->f);
 }
 
+/* Length of the well-formed UTF-8 sequence at s (1..4), or 0. */
+static int utf8_len(const unsigned char *s)
+{
+    int n = s[0] < 0x80                   ? 1
+            : s[0] >= 0xc2 && s[0] < 0xe0 ? 2
+            : s[0] >= 0xe0 && s[0] < 0xf0 ? 3
+            : s[0] >= 0xf0 && s[0] < 0xf5 ? 4
+                                          : 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80) return 0;
+    /* overlong 3/4-byte forms, surrogates and code points past U+10FFFF */
+    if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0))) return 0;
+    if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))) return 0;
+    return n;
+}
+
+/* Names come from the trace (process names, lock names) and paths from the
+ * user: quotes, control characters and invalid UTF-8 (as U+FFFD) are
+ * escaped so the output stays valid JSON whatever they hold; '<' is
+ * escaped too, so the JSON can be pasted into an HTML <script> safely. */
 static void j_str(jw *w, const char *k, const char *s)
 {
     j_key(w, k);
     fputc('"', w->f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(w->f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(w->f, "\\u%04x", c);
+    for (const unsigned char *c = (const unsigned char *)s; *c;) {
+        int n = utf8_len(c);
+        if (*c == '"' || *c == '\\')
+            fprintf(w->f, "\\%c", *c);
+        else if (*c < 0x20 || *c == '<')
+            fprintf(w->f, "\\u%04x", *c);
+        else if (n)
+            fwrite(c, 1, (size_t)n, w->f);
         else
-            fputc(c, w->f);
+            fputs("\\ufffd", w->f);
+        c += n ? n : 1;
     }
     fputc('"', w->f);
+}
+
+static void j_null(jw *w, const char *k)
+{
+    j_key(w, k);
+    fputs("null", w->f);
 }
 
 static void j_u64(jw *w, const char *k, uint64_t v)
@@ -120,6 +149,10 @@ static void j_trace(jw *w, const fja_report *r, const fja_run_info *info)
     j_u64(w, "events", m->events);
     j_u64(w, "discarded_events", m->discarded_events);
     j_bool(w, "complete", r->complete);
+    if (*m->decode_error)
+        j_str(w, "decode_error", m->decode_error);
+    else
+        j_null(w, "decode_error");
     j_u64(w, "unknown_events", m->unknown_events);
     j_u64(w, "out_of_order_events", m->out_of_order);
     j_u64(w, "duration_ns", m->last_ts - m->first_ts);

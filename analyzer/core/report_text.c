@@ -39,6 +39,11 @@ static void t_summary(FILE *o, const fja_report *r)
                 "  WARNING: %" PRIu64 " events were DISCARDED while recording: affected "
                 "trees are marked incomplete\n",
                 m->discarded_events);
+    if (*m->decode_error)
+        fprintf(o,
+                "  WARNING: decoding STOPPED part-way (%s): this report covers only the "
+                "events before that point\n",
+                m->decode_error);
     if (r->anomalies)
         fprintf(o, "  WARNING: %" PRIu64 " inconsistent event(s) (anomalies below)\n",
                 r->anomalies);

@@ -495,7 +495,14 @@ static const bt_component_source *add_source(bt_graph *g, const plugins *pl, con
         char name[32];
         snprintf(name, sizeof name, "src%zu", idx);
         if (bt_graph_add_source_component(g, pl->fs, name, params, BT_LOGGING_LEVEL_NONE, &src)) {
-            take_error(err, errlen, dir);
+            /* source.ctf.fs indexes every packet when it starts: a stream
+             * file cut mid-packet (a recording cut short) fails here. */
+            char what[4200];
+            snprintf(what, sizeof what,
+                     "%s: cannot open this CTF trace: a stream file or the metadata is "
+                     "truncated or damaged (a recording cut short?); babeltrace2 says",
+                     dir);
+            take_error(err, errlen, what);
             src = NULL;
         }
     }

@@ -388,6 +388,23 @@ static void test_anomalies(void)
     CHECK(!p->trees[0].complete);
     CHECK_EQ(p->trees[0].tree->work_ns, 4);
     done();
+
+    /* a fork naming itself its parent (found by fuzz-core: the ancestor
+     * walk looped forever); the fork is dropped, the rest analyses */
+    start(1);
+    ev(1, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(2, FJA_EV_EXEC, 0, 1, 0);
+    ev(3, FJA_EV_FORK, 0, 7, 7);
+    ev(4, FJA_EV_EXEC, 0, 7, 0);
+    ev(5, FJA_EV_EXECUTED, 0, 7, 0);
+    ev(6, FJA_EV_EXECUTED, 0, 1, 0);
+    stop(7, 1);
+    p = analyze();
+    CHECK_EQ(M.anomalies[AN_SELF_PARENT], 1);
+    CHECK_EQ(M.anomalies[AN_EXEC_UNKNOWN_TASK], 1); /* 7, now a tree of its own */
+    CHECK_EQ(p->ntrees, 2);
+    CHECK_EQ(p->trees[0].tree->work_ns, 3); /* 1 ran 2-4 and 5-6 */
+    done();
 }
 
 /* Discarded events mark the open trees lossy and the trace incomplete. */

@@ -6,7 +6,7 @@
 # or libFuzzer, 1 otherwise; the last line gives the executions count.
 set -u
 BUILD=${1:?usage: run-fuzz.sh BUILD_DIR SECONDS}
-SECONDS_=${2:-60}
+SECONDS_=${FJ_FUZZ_SECONDS:-${2:-60}}
 HERE=$(cd "$(dirname "$0")" && pwd)
 SRC=$(cd "$HERE/../.." && pwd)
 CLANG=${CLANG:-clang}

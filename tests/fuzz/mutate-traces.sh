@@ -1,0 +1,175 @@
+#!/bin/bash
+# Damaged real traces through fjtrace-analyze. Records one small fj-fib trace,
+# makes ~40 damaged copies (truncated streams, flipped bytes in streams and in
+# the metadata, a deleted stream, empty or truncated metadata, no index,
+# garbage appended) and runs the analyzer on each, as text and --json, and on
+# some with --subtrees. Every run must end with a documented exit code (0, 1,
+# 3 or 4; never a signal, a 20 s timeout or 5), no sanitizer report, and a
+# message on stderr when the exit code is 3.
+# Usage: mutate-traces.sh ANALYZE RECORD FIB   (exit 77: cannot record here)
+set -u
+ANALYZE=${1:?usage: mutate-traces.sh ANALYZE RECORD FIB}
+RECORD=${2:?}
+FIB=${3:?}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+if ! "$RECORD" --cmd-only -o "$TMP/orig" -- "$FIB" 14 -p 2 >"$TMP/record.log" 2>&1; then
+    cat "$TMP/record.log"
+    echo "mutate-traces: cannot record a trace here (no LTTng?), skipped"
+    exit 77
+fi
+TRACE=$(dirname "$(find "$TMP/orig" -name metadata | head -n 1)")
+REL=${TRACE#"$TMP/orig"}
+STREAMS=$(cd "$TRACE" && ls | grep -v '^metadata$\|^index$' | sort)
+BIG=$(cd "$TRACE" && ls -S $STREAMS | head -n 1) # the stream with the most events
+SMALL=$(cd "$TRACE" && ls -S $STREAMS | tail -n 1)
+echo "mutate-traces: trace $TRACE; streams:" $STREAMS
+
+# Byte edits, deterministic (seeded): flip FILE N SEED | trunc FILE SIZE | append FILE N
+edit() {
+    python3 - "$@" <<'PY'
+import os, random, sys
+op, path = sys.argv[1], sys.argv[2]
+data = bytearray(open(path, "rb").read())
+if op == "flip":
+    n, rng = int(sys.argv[3]), random.Random(int(sys.argv[4]))
+    for _ in range(n):
+        if data:
+            data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+elif op == "trunc":
+    data = data[:int(sys.argv[3])]
+elif op == "append":
+    data += random.Random(7).randbytes(int(sys.argv[3]))
+open(path, "wb").write(data)
+PY
+}
+
+n=0
+make_case() { # NAME: prints the copy's trace folder
+    n=$((n + 1))
+    local d="$TMP/case-$n-$1"
+    cp -r "$TMP/orig" "$d"
+    CASE="$d$REL"
+    CASENAME="$1"
+}
+
+fail=0
+runs=0
+check() { # CASE-DIR NAME ARGS...: runs the analyzer once and judges it
+    local dir=$1 name=$2
+    shift 2
+    timeout 20 "$ANALYZE" --no-progress "$@" "$dir" >"$TMP/out" 2>"$TMP/err"
+    local rc=$?
+    local why=""
+    runs=$((runs + 1))
+    cat "$TMP/err" >>"$TMP/all-err"
+    case $rc in
+    0 | 1 | 4) ;;
+    3) [ -s "$TMP/err" ] || why="exit 3 without a message" ;;
+    124) why="hang (killed after 20 s)" ;;
+    *) why="exit code $rc" ;;
+    esac
+    if grep -q 'ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error:' "$TMP/err"; then
+        why="$why sanitizer report"
+    fi
+    # An analysed trace gives a report: valid JSON with --json, and a
+    # trace that stopped decoding part-way is said to be incomplete.
+    if [ $rc -le 1 ]; then
+        case " $* " in
+        *" --json "*) python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" ||
+            why="$why invalid JSON" ;;
+        *) grep -q '^  trace \(complete\|INCOMPLETE\)' "$TMP/out" || why="$why no report" ;;
+        esac
+        if grep -q 'decoding stopped' "$TMP/err" && [ $rc -ne 1 ]; then
+            why="$why decoding stopped but exit $rc"
+        fi
+    fi
+    [ "$name" = original ] && [ $rc -ne 0 ] && why="$why the undamaged trace must analyse (exit 0)"
+    if [ -n "$why" ]; then
+        echo "FAIL $name ($*): $why"
+        head -c 2000 "$TMP/err"
+        fail=$((fail + 1))
+    else
+        printf '  ok %-28s %-14s exit %d  %s\n' "$name" "$*" "$rc" "$(head -n 1 "$TMP/err" | cut -c1-90)"
+    fi
+}
+
+run_case() { # runs text and --json on $CASE; with "viz", also --subtrees
+    check "$CASE" "$CASENAME"
+    check "$CASE" "$CASENAME" --json
+    if [ "${1:-}" = viz ] && "$ANALYZE" --help | grep -q -- --subtrees; then
+        mkdir -p "$TMP/sub-$n"
+        check "$CASE" "$CASENAME" --subtrees "$TMP/sub-$n" --format all
+    fi
+}
+
+# The undamaged trace first: it must analyse.
+CASE=$TRACE CASENAME=original
+run_case viz
+
+size=$(stat -c %s "$TRACE/$BIG")
+for cut in 0 1 17 100 4095 4096 4097 $((size / 3)) $((size / 2)) $((size - 1)); do
+    make_case "trunc-$BIG-$cut"
+    edit trunc "$CASE/$BIG" "$cut"
+    if [ "$cut" = $((size / 2)) ]; then run_case viz; else run_case; fi
+done
+make_case "trunc-$SMALL-40"
+edit trunc "$CASE/$SMALL" 40
+run_case
+for seed in 1 2 3 4 5 6 7 8; do
+    make_case "flip-$BIG-$seed"
+    edit flip "$CASE/$BIG" $((seed * 3)) "$seed"
+    if [ "$seed" = 1 ]; then run_case viz; else run_case; fi
+done
+for seed in 1 2; do
+    make_case "flip-$SMALL-$seed"
+    edit flip "$CASE/$SMALL" 4 "$seed"
+    run_case
+done
+for seed in 1 2 3 4 5 6 7 8; do
+    make_case "flip-metadata-$seed"
+    edit flip "$CASE/metadata" $((seed % 3 + 1)) "$((100 + seed))"
+    run_case
+done
+make_case "delete-$BIG"
+rm "$CASE/$BIG"
+run_case viz
+make_case "delete-$SMALL"
+rm "$CASE/$SMALL"
+run_case
+make_case "delete-all-streams"
+(cd "$CASE" && rm $STREAMS)
+run_case
+make_case metadata-empty
+: >"$CASE/metadata"
+run_case
+make_case metadata-deleted
+rm "$CASE/metadata"
+run_case
+msize=$(stat -c %s "$TRACE/metadata")
+for cut in 10 100 $((msize / 2)) $((msize - 1)); do
+    make_case "metadata-trunc-$cut"
+    edit trunc "$CASE/metadata" "$cut"
+    run_case
+done
+make_case index-removed
+rm -r "$CASE/index"
+run_case viz
+make_case index-flipped
+for f in "$CASE"/index/*; do edit flip "$f" 6 9; done
+run_case
+make_case "garbage-$BIG"
+edit append "$CASE/$BIG" 3000
+run_case
+make_case garbage-metadata
+edit append "$CASE/metadata" 500
+run_case
+make_case garbage-stream-file
+edit append "$CASE/$SMALL" 1
+cp "$CASE/$SMALL" "$CASE/junk_stream" && edit flip "$CASE/junk_stream" 200 11
+run_case
+
+stopped=$(grep -c 'decoding stopped' "$TMP/all-err" 2>/dev/null || echo 0)
+echo "mutate-traces: $n damaged copies, $runs runs ($stopped analysed up to a decode error), $fail failure(s)"
+[ "$fail" -eq 0 ]
