@@ -37,6 +37,10 @@ typedef struct {
     uint64_t arg;  /* fork: parent id; steal: victim; wake: target; pool_begin: workers; lock */
     uint64_t size_hint; /* fork only */
     const char *name;   /* lock_init: the lock's name, valid during the call only */
+    /* pool_begin: the process's name and pid from the recording's procname
+     * and vpid contexts (NULL and -1 without them); valid during the call */
+    const char *procname;
+    int64_t pid;
     uint32_t pool;
     int32_t worker;  /* -1 on a thread that is not a worker */
     uint32_t source; /* index of the trace it came from: pool ids are per process */

@@ -27,6 +27,17 @@ const char *anomaly_kind_name(fja_anomaly_kind k)
     return k < AN_COUNT ? anomaly_names[k] : "invalid";
 }
 
+/* Copies a name from the trace (a lock's, a process's), control characters
+ * replaced by '?': a terminal showing the text report must not obey escape
+ * sequences planted in a trace. The outputs escape the rest for their format. */
+static void name_copy(char *dst, size_t n, const char *src)
+{
+    size_t i = 0;
+    for (; src[i] && i + 1 < n; i++)
+        dst[i] = (unsigned char)src[i] < 0x20 || src[i] == 0x7f ? '?' : src[i];
+    dst[i] = 0;
+}
+
 void model_init(fja_model *m)
 {
     *m = (fja_model){.last_pool = UINT32_MAX};
@@ -78,7 +89,7 @@ static void worker_init(fja_worker *w, int32_t index)
 
 static void pool_init(fja_pool *p, uint32_t source, uint32_t id)
 {
-    *p = (fja_pool){.source = source, .id = id};
+    *p = (fja_pool){.source = source, .id = id, .pid = -1};
     taskmap_init(&p->tasks);
     worker_init(&p->client, -1);
     hist_init(&p->self_hist);
@@ -698,7 +709,7 @@ static void on_lock_init(fja_model *m, const fja_event *ev)
         m->oom = true;
         return;
     }
-    if (ev->name) snprintf(l->name, sizeof l->name, "%s", ev->name);
+    if (ev->name) name_copy(l->name, sizeof l->name, ev->name);
 }
 
 /* A lock wait suspends the running task: waiting is not work, and it is
@@ -867,6 +878,8 @@ static void on_pool_event(fja_model *m, fja_pool *p, const fja_event *ev)
         p->has_begin = true;
         p->begin_ts = ev->ts;
         p->nworkers_declared = (uint32_t)ev->arg;
+        if (ev->procname) name_copy(p->procname, sizeof p->procname, ev->procname);
+        if (ev->procname || ev->pid > 0) p->pid = ev->pid;
         if (ev->arg && ev->arg <= 32768) worker_get(p, (int32_t)ev->arg - 1);
         break;
     case FJA_EV_POOL_END:

@@ -122,6 +122,8 @@ typedef struct {
 typedef struct {
     uint32_t source, id;
     uint32_t nworkers_declared; /* pool_begin's workers, 0 if not seen */
+    char procname[32];          /* the process, from pool_begin ("" if unknown) */
+    int64_t pid;                /* -1 if unknown */
     uint64_t begin_ts, end_ts, first_ts, last_ts;
     bool has_begin, has_end, seen;
     fja_worker *workers;

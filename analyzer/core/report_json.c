@@ -367,6 +367,14 @@ static void j_pool(jw *w, const fja_model *m, const fja_pool_report *pr)
     j_open(w, NULL, '{');
     j_u64(w, "source", p->source);
     j_u64(w, "pool", p->id);
+    if (*p->procname || p->pid >= 0) {
+        j_open(w, "process", '{');
+        j_str(w, "name", p->procname);
+        j_i64(w, "pid", p->pid);
+        j_close(w, '}');
+    } else {
+        j_null(w, "process");
+    }
     j_u64(w, "workers", pr->workers);
     j_u64(w, "duration_ns", pr->duration_ns);
     j_totals(w, pr);

@@ -57,7 +57,10 @@ static void t_totals(FILE *o, const fja_pool_report *pr)
 {
     const fja_pool *p = pr->pool;
     char a[32], b[32], c[32];
-    fprintf(o, "\npool %u (trace %u): %u workers, %s\n", p->id, p->source, pr->workers,
+    fprintf(o, "\npool %u (trace %u", p->id, p->source);
+    if (*p->procname) fprintf(o, ", process %s", p->procname);
+    if (p->pid >= 0) fprintf(o, " pid %" PRId64, p->pid);
+    fprintf(o, "): %u workers, %s\n", pr->workers,
             report_duration(a, sizeof a, (double)pr->duration_ns));
     fprintf(o,
             "  tasks %" PRIu64 "  forks %" PRIu64 "  steals %" PRIu64 "  joins waited %" PRIu64

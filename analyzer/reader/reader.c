@@ -148,6 +148,21 @@ static int64_t event_ts(const bt_message *msg)
     return (int64_t)msg_ns(bt_message_event_borrow_default_clock_snapshot_const(msg));
 }
 
+/* The process a pool_begin came from: fjtrace-record adds the procname and
+ * vpid contexts to every event of its channel. */
+static void process_of(const bt_event *e, fja_event *ev)
+{
+    ev->pid = -1;
+    const bt_field *ctx = bt_event_borrow_common_context_field_const(e);
+    if (!ctx || bt_field_get_class_type(ctx) != BT_FIELD_CLASS_TYPE_STRUCTURE) return;
+    const bt_field *f = bt_field_structure_borrow_member_field_by_name_const(ctx, "procname");
+    if (f && bt_field_get_class_type(f) == BT_FIELD_CLASS_TYPE_STRING)
+        ev->procname = bt_field_string_get_value(f);
+    f = bt_field_structure_borrow_member_field_by_name_const(ctx, "vpid");
+    if (f && bt_field_class_type_is(bt_field_get_class_type(f), BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
+        ev->pid = bt_field_integer_signed_get_value(f);
+}
+
 static int on_event(reader_ctx *r, const bt_message *msg, uint64_t ts)
 {
     const bt_event *e = bt_message_event_borrow_event_const(msg);
@@ -171,6 +186,7 @@ static int on_event(reader_ctx *r, const bt_message *msg, uint64_t ts)
         ev.name = ci->name >= 0 ? string_member(payload, ci->name) : NULL;
         if (!ok) ev.kind = FJA_EV_UNKNOWN; /* schema changed: do not guess */
     }
+    if (ev.kind == FJA_EV_POOL_BEGIN) process_of(e, &ev);
     ev.source = source_of(r, bt_event_borrow_stream_const(e));
     return r->sink->event(r->sink->ctx, &ev);
 }
