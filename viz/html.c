@@ -63,6 +63,21 @@ static void svg_inline(fjv_str *s, const char *svg, int n)
     fjv_str_add(s, "</div>\n", 7);
 }
 
+/* One row per pool that knows its process: the program the trace is of. */
+static void processes(fjv_str *s, const fja_report *r)
+{
+    for (uint32_t i = 0; i < r->npools; i++) {
+        const fja_pool *p = r->pools[i].pool;
+        char pn[32];
+        if (!*p->procname && p->pid < 0) continue;
+        fjv_str_printf(s, "<tr><th class=\"l\">pool %s</th><td class=\"l\">",
+                       fjv_pool_name(p->source, p->id, pn, sizeof pn));
+        esc(s, p->procname);
+        if (p->pid >= 0) fjv_str_printf(s, " (pid %lld)", (long long)p->pid);
+        fjv_str_printf(s, "</td></tr>");
+    }
+}
+
 static void summary(fjv_str *s, const fjv_options *o, const fja_report *r)
 {
     const fja_model *m = r->model;
@@ -78,6 +93,7 @@ static void summary(fjv_str *s, const fjv_options *o, const fja_report *r)
     fjv_str_printf(s, "<tr><th class=\"l\">duration</th><td>%s</td></tr>",
                    report_duration(b, sizeof b, (double)(m->last_ts - m->first_ts)));
     fjv_str_printf(s, "<tr><th class=\"l\">pools</th><td>%u</td></tr>", r->npools);
+    processes(s, r);
     fjv_str_printf(s, "<tr><th class=\"l\">anomalies</th><td>%s</td></tr></table>\n",
                    fjv_count(a, sizeof a, r->anomalies));
     if (m->discarded_events || m->discard_messages)

@@ -62,6 +62,14 @@ void fjv_str_printf(fjv_str *b, const char *fmt, ...)
     free(big);
 }
 
+void fjv_str_label(fjv_str *b, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '\\') fjv_str_add(b, "\\", 1);
+        fjv_str_add(b, s, 1);
+    }
+}
+
 void fjv_str_xml(fjv_str *b, const char *s)
 {
     for (; *s; s++) {

@@ -112,6 +112,10 @@ void fjv_str_add(fjv_str *b, const char *s, size_t n);
 void fjv_str_printf(fjv_str *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* & < > " ' as entities: for XML, SVG, HTML and Graphviz HTML labels. */
 void fjv_str_xml(fjv_str *b, const char *s);
+/* Appends s for a Graphviz escString label: backslashes doubled, so a name
+ * from the trace cannot become \N, \G or a line break. Graphviz escapes
+ * the rest itself when it writes DOT and SVG. */
+void fjv_str_label(fjv_str *b, const char *s);
 void fjv_str_free(fjv_str *b);
 /* Writes s as a JSON string (quotes included). */
 void fjv_json_str(FILE *f, const char *s);
