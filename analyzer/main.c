@@ -13,6 +13,7 @@
 #include "analysis.h"
 #include "find.h"
 #include "model.h"
+#include "outfile.h"
 #include "reader.h"
 #include "report.h"
 #ifdef FJA_HAVE_VIZ
@@ -28,7 +29,8 @@ enum {
     EXIT_USAGE = 2,
     EXIT_UNREADABLE = 3, /* path missing, no CTF trace, or babeltrace2 failed */
     EXIT_NO_EVENTS = 4,  /* CTF trace(s) without any fjtrace event */
-    EXIT_INTERNAL = 5,   /* out of memory, or the report could not be written */
+    EXIT_INTERNAL = 5,   /* out of memory */
+    EXIT_OUTPUT = 6,     /* a report or picture could not be written (none left partial) */
 };
 
 static void usage(FILE *o)
@@ -64,7 +66,9 @@ static void usage(FILE *o)
           "  2  bad usage\n"
           "  3  a TRACE is missing, holds no CTF trace, or cannot be decoded\n"
           "  4  the traces hold no fjtrace event\n"
-          "  5  internal error (out of memory, report not written)\n",
+          "  5  internal error (out of memory)\n"
+          "  6  an output could not be written (disk full, folder missing or not\n"
+          "     writable): the error names it; no partial file is left behind\n",
           o);
 }
 
@@ -293,14 +297,37 @@ static uint64_t peak_rss(void)
     return getrusage(RUSAGE_SELF, &ru) ? 0 : (uint64_t)ru.ru_maxrss * 1024;
 }
 
-static int tasks_write(const char *path, const fja_report *r)
+typedef int (*report_fn)(FILE *f, const fja_report *r, const fja_run_info *info);
+
+/* One report to a file (whole or not at all) or to standard output. */
+static int output_write(const char *path, report_fn fn, const fja_report *r,
+                        const fja_run_info *info)
 {
-    FILE *f = fopen(path, "w");
-    if (!f || report_tasks_csv(f, r) || fclose(f)) {
-        fprintf(stderr, "fjtrace-analyze: cannot write %s: %s\n", path, strerror(errno));
+    char err[4200];
+    fja_outfile of;
+    FILE *f = path ? outfile_open(&of, path, err, sizeof err) : stdout;
+    if (!f) {
+        fprintf(stderr, "fjtrace-analyze: %s\n", err);
         return -1;
     }
-    return 0;
+    if (!path) {
+        if (!fn(f, r, info) && !fflush(f) && !ferror(f)) return 0;
+        fprintf(stderr, "fjtrace-analyze: cannot write the report: %s\n", strerror(errno));
+        return -1;
+    }
+    errno = 0;
+    if (fn(f, r, info))
+        outfile_fail(&of, errno, err, sizeof err);
+    else if (!outfile_commit(&of, err, sizeof err))
+        return 0;
+    fprintf(stderr, "fjtrace-analyze: %s\n", err);
+    return -1;
+}
+
+static int tasks_csv(FILE *f, const fja_report *r, const fja_run_info *info)
+{
+    (void)info;
+    return report_tasks_csv(f, r);
 }
 
 static int report_write(const options *o, const fja_model *m, double t0)
@@ -320,18 +347,12 @@ static int report_write(const options *o, const fja_model *m, double t0)
                          .version = VERSION,
                          .peak_rss_bytes = peak_rss(),
                          .wall_s = (double)ts.tv_sec + ts.tv_nsec / 1e9 - t0};
-    FILE *out = o->output ? fopen(o->output, "w") : stdout;
     int rc = r.complete ? EXIT_COMPLETE : EXIT_INCOMPLETE;
 #ifdef FJA_HAVE_VIZ
-    if (fjv_wanted(&o->viz) && fjv_render(&o->viz, viz_collector, &r, stderr)) rc = EXIT_INTERNAL;
+    if (fjv_wanted(&o->viz) && fjv_render(&o->viz, viz_collector, &r, stderr)) rc = EXIT_OUTPUT;
 #endif
-    if (!out || (o->json ? report_json(out, &r, &info) : report_text(out, &r, &info)) ||
-        (out != stdout && fclose(out)) || fflush(stdout)) {
-        fprintf(stderr, "fjtrace-analyze: cannot write the report%s%s: %s\n",
-                o->output ? " to " : "", o->output ? o->output : "", strerror(errno));
-        rc = EXIT_INTERNAL;
-    }
-    if (o->tasks && tasks_write(o->tasks, &r)) rc = EXIT_INTERNAL;
+    if (output_write(o->output, o->json ? report_json : report_text, &r, &info)) rc = EXIT_OUTPUT;
+    if (o->tasks && output_write(o->tasks, tasks_csv, &r, &info)) rc = EXIT_OUTPUT;
     analysis_free(&r);
     return rc;
 }
@@ -366,14 +387,16 @@ int main(int argc, char **argv)
     fja_model m;
     model_init(&m);
 #ifdef FJA_HAVE_VIZ
-    if (viz_start(&o)) return EXIT_INTERNAL;
+    if (viz_start(&o)) return EXIT_OUTPUT; /* the Chrome trace file cannot be created */
 #endif
     if ((rc = traces_find(&o, &dirs)) < 0 && (rc = traces_read(&o, &dirs, &m)) < 0) {
         model_finish(&m);
+        bool chrome_failed = false; /* the other outputs are still written */
 #ifdef FJA_HAVE_VIZ
-        if (fjv_collect_finish(viz_collector, &m)) rc = EXIT_INTERNAL;
+        chrome_failed = fjv_collect_finish(viz_collector, &m) != 0;
 #endif
-        if (rc < 0) rc = report_write(&o, &m, t0);
+        rc = report_write(&o, &m, t0);
+        if (chrome_failed && rc != EXIT_INTERNAL) rc = EXIT_OUTPUT;
     }
 #ifdef FJA_HAVE_VIZ
     fjv_collector_free(viz_collector);

@@ -537,8 +537,7 @@ fjv_collector *fjv_collector_new(const fjv_options *o, char *err, size_t errlen)
         return NULL;
     }
     if (o->chrome_trace) {
-        if (!(c->chrome = fopen(o->chrome_trace, "w"))) {
-            snprintf(err, errlen, "cannot create %s: %s", o->chrome_trace, strerror(errno));
+        if (!(c->chrome = outfile_open(&c->chrome_out, o->chrome_trace, err, errlen))) {
             fjv_collector_free(c);
             return NULL;
         }
@@ -569,9 +568,11 @@ int fjv_collect_finish(fjv_collector *c, const fja_model *m)
     if (c->started) c->last_ts = end;
     int rc = 0;
     if (c->chrome) {
+        char err[4200];
         fputs("\n]}\n", c->chrome);
-        rc = ferror(c->chrome) | fclose(c->chrome) ? -1 : 0;
         c->chrome = NULL;
+        if ((rc = outfile_commit(&c->chrome_out, err, sizeof err)))
+            fprintf(stderr, "fjtrace-analyze: %s\n", err);
     }
     return rc;
 }
@@ -579,7 +580,7 @@ int fjv_collect_finish(fjv_collector *c, const fja_model *m)
 void fjv_collector_free(fjv_collector *c)
 {
     if (!c) return;
-    if (c->chrome) fclose(c->chrome);
+    if (c->chrome) outfile_abort(&c->chrome_out); /* the run failed before the end */
     for (uint32_t pi = 0; pi < c->npools; pi++) {
         for (uint32_t li = 0; li < c->pools[pi].nlanes; li++) {
             free(c->pools[pi].lanes[li].b);

@@ -1,8 +1,11 @@
 #include "draw.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "outfile.h"
 
 static cairo_status_t to_str(void *closure, const unsigned char *data, unsigned int len)
 {
@@ -17,16 +20,16 @@ static bool ends_with(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
+/* Pictures are drawn in memory and written whole by outfile_write, so a
+ * full disk never leaves half a PNG or SVG behind. */
 int canvas_open(fjv_canvas *cv, const char *path, double w, double h)
 {
-    *cv = (fjv_canvas){.path = path, .mem = path == NULL};
+    *cv = (fjv_canvas){.path = path};
     if (path && !ends_with(path, ".svg")) {
         cv->png = true;
         cv->s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(w), (int)ceil(h));
-    } else if (path) {
-        cv->s = cairo_svg_surface_create(path, w, h);
     } else {
-        cv->s = cairo_svg_surface_create_for_stream(to_str, &cv->svg, w, h);
+        cv->s = cairo_svg_surface_create_for_stream(to_str, &cv->data, w, h);
     }
     if (cairo_surface_status(cv->s) != CAIRO_STATUS_SUCCESS) {
         cairo_surface_destroy(cv->s);
@@ -40,21 +43,29 @@ int canvas_open(fjv_canvas *cv, const char *path, double w, double h)
 
 int canvas_close(fjv_canvas *cv, char **out)
 {
-    int rc = cairo_status(cv->cr) == CAIRO_STATUS_SUCCESS ? 0 : -1;
+    cairo_status_t st = cairo_status(cv->cr);
     cairo_destroy(cv->cr);
     cairo_surface_flush(cv->s);
-    if (cv->png && cairo_surface_write_to_png(cv->s, cv->path) != CAIRO_STATUS_SUCCESS) rc = -1;
+    if (cv->png && st == CAIRO_STATUS_SUCCESS)
+        st = cairo_surface_write_to_png_stream(cv->s, to_str, &cv->data);
     cairo_surface_finish(cv->s);
-    if (cairo_surface_status(cv->s) != CAIRO_STATUS_SUCCESS) rc = -1;
+    if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(cv->s);
     cairo_surface_destroy(cv->s);
-    if (cv->mem) {
-        if (rc || cv->svg.oom || !out) {
-            fjv_str_free(&cv->svg);
-            return -1;
-        }
-        *out = cv->svg.s;
+    int rc = st == CAIRO_STATUS_SUCCESS && !cv->data.oom ? 0 : -1;
+    if (rc && cv->path)
+        fprintf(stderr, "fjtrace-analyze: cannot draw %s: %s\n", cv->path,
+                cairo_status_to_string(st));
+    if (!rc && cv->path) {
+        char err[4200];
+        if ((rc = outfile_write(cv->path, cv->data.s, cv->data.len, err, sizeof err)))
+            fprintf(stderr, "fjtrace-analyze: %s\n", err);
     }
-    return rc;
+    if (cv->path || rc || !out) {
+        fjv_str_free(&cv->data);
+        return cv->path ? rc : -1;
+    }
+    *out = cv->data.s;
+    return 0;
 }
 
 void canvas_text(cairo_t *cr, double x, double y, const char *s, double size, fjv_align al,

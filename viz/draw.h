@@ -11,15 +11,17 @@
 typedef struct {
     cairo_surface_t *s;
     cairo_t *cr;
-    fjv_str svg; /* in-memory SVG */
+    fjv_str data; /* the picture in memory: SVG text or PNG bytes */
     const char *path;
-    bool png, mem;
+    bool png;
 } fjv_canvas;
 
-/* path NULL: SVG into memory. Returns 0 or -1. */
+/* A PNG (path not ending in .svg) or an SVG (path NULL: SVG text handed
+ * back by canvas_close), drawn in memory. Returns 0 or -1. */
 int canvas_open(fjv_canvas *cv, const char *path, double w, double h);
-/* Finishes the picture: writes the PNG, or hands the SVG text to *out
- * (caller frees). Returns 0 or -1. */
+/* Finishes the picture: writes it whole to its path (no partial file on
+ * failure, reported on stderr), or hands the SVG text to *out (caller
+ * frees). Returns 0 or -1. */
 int canvas_close(fjv_canvas *cv, char **out);
 
 typedef enum { AL_LEFT, AL_CENTER, AL_RIGHT } fjv_align;

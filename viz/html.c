@@ -274,10 +274,9 @@ int fjv_html(const fjv_options *o, const fjv_collector *c, const fja_report *r, 
     pictures(&s, o, c, r, &fig);
     advice(&s, r);
     fjv_str_printf(&s, "</body></html>\n");
-    FILE *f = s.oom ? NULL : fopen(o->html, "w");
-    int rc = f && fwrite(s.s, 1, s.len, f) == s.len ? 0 : -1;
-    if (f && fclose(f)) rc = -1;
-    if (rc) fprintf(err, "fjtrace-analyze: cannot write %s: %s\n", o->html, strerror(errno));
+    char msg[4200] = "out of memory";
+    int rc = s.oom ? -1 : outfile_write(o->html, s.s, s.len, msg, sizeof msg);
+    if (rc) fprintf(err, "fjtrace-analyze: %s\n", msg);
     fjv_str_free(&s);
     return rc;
 }

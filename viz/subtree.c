@@ -535,6 +535,22 @@ static Agraph_t *graph_build(const fjv_options *o, const fjv_collector *c, const
 
 /* ------------------------------------------------------------ output */
 
+/* Rendered in memory and written whole: gvRenderFilename would leave a
+ * partial file on a full disk (and Graphviz exits on some write errors). */
+static int render_file(GVC_t *gvc, Agraph_t *g, const char *fmt, const char *path, FILE *err)
+{
+    char *data, msg[4200];
+    unsigned int len;
+    if (gvRenderData(gvc, g, fmt, &data, &len)) {
+        fprintf(err, "fjtrace-analyze: Graphviz could not render %s\n", path);
+        return -1;
+    }
+    int rc = outfile_write(path, data, len, msg, sizeof msg);
+    if (rc) fprintf(err, "fjtrace-analyze: %s\n", msg);
+    gvFreeRenderData(data);
+    return rc;
+}
+
 static int render_files(GVC_t *gvc, Agraph_t *g, unsigned formats, const char *base, FILE *err)
 {
     static const struct {
@@ -554,10 +570,7 @@ static int render_files(GVC_t *gvc, Agraph_t *g, unsigned formats, const char *b
             rc = -1;
             continue;
         }
-        if (gvRenderFilename(gvc, g, outs[i].fmt, path)) {
-            fprintf(err, "fjtrace-analyze: cannot write %s\n", path);
-            rc = -1;
-        }
+        if (render_file(gvc, g, outs[i].fmt, path, err)) rc = -1;
     }
     gvFreeLayout(gvc, g);
     return rc;

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "outfile.h"
 #include "report.h"
 #include "viz.h"
 
@@ -85,7 +86,8 @@ struct fjv_collector {
     fjv_steal *steals;
     uint32_t nsteals, steal_stride, steal_seen;
     uint64_t discarded;
-    FILE *chrome;
+    FILE *chrome; /* chrome_out.f while the Chrome trace is written */
+    fja_outfile chrome_out;
     bool chrome_first, chrome_err;
     uint64_t flow_id;
 };

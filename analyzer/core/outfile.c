@@ -1,0 +1,88 @@
+#include "outfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void reason(const fja_outfile *o, char *err, size_t errlen, int e)
+{
+    snprintf(err, errlen, "cannot write %s: %s%s", o->path, strerror(e),
+             *o->tmp ? " (nothing written)" : "");
+}
+
+/* ".NAME.tmp-PID-N" in the target's folder, so the rename stays within one
+ * file system and is atomic. */
+static int tmp_name(fja_outfile *o, const char *path)
+{
+    static unsigned serial;
+    const char *slash = strrchr(path, '/');
+    int dirlen = slash ? (int)(slash - path + 1) : 0;
+    int n = snprintf(o->tmp, sizeof o->tmp, "%.*s.%s.tmp-%ld-%u", dirlen, path,
+                     slash ? slash + 1 : path, (long)getpid(), serial++);
+    return n > 0 && (size_t)n < sizeof o->tmp ? 0 : -1;
+}
+
+FILE *outfile_open(fja_outfile *o, const char *path, char *err, size_t errlen)
+{
+    *o = (fja_outfile){.path = path};
+    struct stat st;
+    bool direct = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+    if (direct) {
+        o->f = fopen(path, "w");
+    } else if (tmp_name(o, path)) {
+        errno = ENAMETOOLONG;
+    } else {
+        int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 && !(o->f = fdopen(fd, "w"))) {
+            int e = errno;
+            close(fd);
+            unlink(o->tmp);
+            errno = e;
+        }
+    }
+    if (!o->f) reason(o, err, errlen, errno);
+    return o->f;
+}
+
+int outfile_commit(fja_outfile *o, char *err, size_t errlen)
+{
+    /* fflush and fclose report what the buffered writes could not say. */
+    int e = 0;
+    if (fflush(o->f) || ferror(o->f)) e = errno ? errno : EIO;
+    if (fclose(o->f) && !e) e = errno;
+    o->f = NULL;
+    if (!e && *o->tmp && rename(o->tmp, o->path)) e = errno;
+    if (!e) return 0;
+    if (*o->tmp) unlink(o->tmp);
+    reason(o, err, errlen, e);
+    return -1;
+}
+
+void outfile_abort(fja_outfile *o)
+{
+    if (o->f) fclose(o->f);
+    o->f = NULL;
+    if (*o->tmp) unlink(o->tmp);
+}
+
+void outfile_fail(fja_outfile *o, int e, char *err, size_t errlen)
+{
+    outfile_abort(o);
+    reason(o, err, errlen, e ? e : EIO);
+}
+
+int outfile_write(const char *path, const void *data, size_t len, char *err, size_t errlen)
+{
+    fja_outfile o;
+    FILE *f = outfile_open(&o, path, err, errlen);
+    if (!f) return -1;
+    errno = 0;
+    if (len && fwrite(data, 1, len, f) != len) {
+        outfile_fail(&o, errno, err, errlen);
+        return -1;
+    }
+    return outfile_commit(&o, err, errlen);
+}
