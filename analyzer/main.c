@@ -21,7 +21,7 @@
 static fjv_collector *viz_collector; /* sees each event after the model */
 #endif
 
-#define VERSION "fjtrace-analyze 0.1.0"
+#define VERSION "fjtrace-analyze " FJ_VERSION
 
 enum {
     EXIT_COMPLETE = 0,   /* analysed, trace whole and consistent */

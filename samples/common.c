@@ -4,6 +4,11 @@
 #include <stdlib.h>
 #include <time.h>
 
+void sample_print_version(const char *prog)
+{
+    printf("%s %s\n", prog, FJ_VERSION);
+}
+
 int sample_parse_long(const char *s, long min, long max, long *out)
 {
     char *end;

@@ -11,6 +11,8 @@
 /* Exit codes of every sample (documented in docs/runtime.md). */
 enum { SAMPLE_OK = 0, SAMPLE_WRONG = 1, SAMPLE_USAGE = 2, SAMPLE_RUNTIME = 3 };
 
+/* --version: "PROG VERSION" on standard output. */
+void sample_print_version(const char *prog);
 /* Parses a decimal integer in [min, max]; returns 0 on success. */
 int sample_parse_long(const char *s, long min, long max, long *out);
 /* Creates a pool of p workers (0 = FJ_WORKERS / CPUs) or exits. */

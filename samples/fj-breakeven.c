@@ -274,6 +274,7 @@ int main(int argc, char **argv)
                                          {"max-q", required_argument, 0, 'Q'},
                                          {"cell-seconds", required_argument, 0, 's'},
                                          {"help", no_argument, 0, 'h'},
+                                         {"version", no_argument, 0, 'V'},
                                          {0, 0, 0, 0}};
     long n = 100, q = 1000, p = 0, max_n = 1000000, max_q = 100000;
     int c, bad = 0, grid = 0;
@@ -313,6 +314,9 @@ int main(int argc, char **argv)
             break;
         case 'h':
             usage(stdout);
+            return SAMPLE_OK;
+        case 'V':
+            sample_print_version("fj-breakeven");
             return SAMPLE_OK;
         default:
             bad = 1;

@@ -79,11 +79,10 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
-    static const struct option opts[] = {{"local", required_argument, 0, 'l'},
-                                         {"shared", required_argument, 0, 's'},
-                                         {"no-lock", no_argument, 0, 'u'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+    static const struct option opts[] = {
+        {"local", required_argument, 0, 'l'}, {"shared", required_argument, 0, 's'},
+        {"no-lock", no_argument, 0, 'u'},     {"help", no_argument, 0, 'h'},
+        {"version", no_argument, 0, 'V'},     {0, 0, 0, 0}};
     long n = 2000, p = 0;
     int c, bad = 0;
     while ((c = getopt_long(argc, argv, "n:p:h", opts, NULL)) != -1) {
@@ -99,6 +98,9 @@ int main(int argc, char **argv)
             use_lock = 0;
         else if (c == 'h') {
             usage(stdout);
+            return SAMPLE_OK;
+        } else if (c == 'V') {
+            sample_print_version("fj-contention");
             return SAMPLE_OK;
         } else
             bad = 1;

@@ -70,6 +70,7 @@ int main(int argc, char **argv)
     static const struct option opts[] = {{"variant", required_argument, 0, 'v'},
                                          {"cutoff", required_argument, 0, 'c'},
                                          {"help", no_argument, 0, 'h'},
+                                         {"version", no_argument, 0, 'V'},
                                          {0, 0, 0, 0}};
     long p = 0, n;
     int variant = NAIVE, c;
@@ -98,6 +99,9 @@ int main(int argc, char **argv)
             break;
         case 'h':
             usage(stdout);
+            return SAMPLE_OK;
+        case 'V':
+            sample_print_version("fj-fib");
             return SAMPLE_OK;
         default:
             usage(stderr);

@@ -112,6 +112,7 @@ static int parse_args(int argc, char **argv, long *n, long *p, long *seed)
     static const struct option opts[] = {{"variant", required_argument, 0, 'v'},
                                          {"seed", required_argument, 0, 's'},
                                          {"help", no_argument, 0, 'h'},
+                                         {"version", no_argument, 0, 'V'},
                                          {0, 0, 0, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "n:p:h", opts, NULL)) != -1) {
@@ -130,10 +131,13 @@ static int parse_args(int argc, char **argv, long *n, long *p, long *seed)
         } else if (c == 'h') {
             usage(stdout);
             exit(SAMPLE_OK);
+        } else if (c == 'V') {
+            sample_print_version("fj-quicksort");
+            exit(SAMPLE_OK);
         } else
-            bad = 1;
+            return -1; /* getopt said what is wrong */
         if (bad) {
-            fprintf(stderr, "fj-quicksort: bad option value '%s'\n", optarg ? optarg : "");
+            fprintf(stderr, "fj-quicksort: bad option value '%s'\n", optarg);
             return -1;
         }
     }

@@ -99,13 +99,11 @@ static void usage(FILE *out)
 
 static int parse(int argc, char **argv, long *p, int *par)
 {
-    static const struct option opts[] = {{"variant", required_argument, 0, 'v'},
-                                         {"b0", required_argument, 0, 'b'},
-                                         {"m", required_argument, 0, 'm'},
-                                         {"q", required_argument, 0, 'q'},
-                                         {"seed", required_argument, 0, 's'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+    static const struct option opts[] = {
+        {"variant", required_argument, 0, 'v'}, {"b0", required_argument, 0, 'b'},
+        {"m", required_argument, 0, 'm'},       {"q", required_argument, 0, 'q'},
+        {"seed", required_argument, 0, 's'},    {"help", no_argument, 0, 'h'},
+        {"version", no_argument, 0, 'V'},       {0, 0, 0, 0}};
     int c, bad = 0;
     while ((c = getopt_long(argc, argv, "p:h", opts, NULL)) != -1) {
         char *end;
@@ -125,6 +123,9 @@ static int parse(int argc, char **argv, long *p, int *par)
             bad |= !*par && strcmp(optarg, "seq") != 0;
         } else if (c == 'h') {
             usage(stdout);
+            exit(SAMPLE_OK);
+        } else if (c == 'V') {
+            sample_print_version("fj-uts");
             exit(SAMPLE_OK);
         } else
             bad = 1;
