@@ -12,7 +12,9 @@
  *       makes it huge (UINT64_MAX - id); bit 6 makes it 1ull << (id % 64)
  *   b3  arg (parent, victim, target, workers, lock id), same scheme as b2
  *   b4  size hint: the byte, or huge when >= 0xf0
- *   b5  name for lock_init (one of a few, hostile ones included)
+ *   b5  name for lock_init and procname for pool_begin (one of a few,
+ *       hostile ones included; pool_begin's pid is b3 as a signed byte)
+ *   b0 0xff also reports discarded events, 0xfe a decode error
  *   b6..b7  signed 16-bit time delta in ns, scaled: -0x8000 jumps to a huge
  *       timestamp, so time can go backwards and far forwards. */
 #include <stddef.h>
@@ -76,6 +78,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ev.arg = id_of(b[3]);
         ev.size_hint = b[4] >= 0xf0 ? UINT64_MAX - (b[4] & 15) : b[4];
         ev.name = names[b[5] % (sizeof names / sizeof names[0])];
+        ev.procname = ev.name; /* read on pool_begin only */
+        ev.pid = (int8_t)b[3];
         int16_t d = (int16_t)(b[6] | (uint16_t)b[7] << 8);
         if (d == INT16_MIN)
             ts = UINT64_MAX - 1000;
@@ -84,6 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ev.ts = ts;
         model_feed(&m, &ev);
         if (b[0] == 0xff) model_discarded(&m, id_of(b[3]), ts, ev.source);
+        if (b[0] == 0xfe) model_decode_stopped(&m, ev.name);
     }
     model_finish(&m);
 
