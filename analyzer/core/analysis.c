@@ -167,6 +167,140 @@ static void cutoff(const fja_pool *p, fja_pool_report *pr)
     }
 }
 
+/* ------------------------------------------------------------ unfinished tasks */
+
+static const char *const ustate_names[UT_COUNT] = {
+    [UT_RUNNING] = "running", [UT_LOCK_WAIT] = "lock_wait", [UT_COMPLETING] = "completing",
+    [UT_WAITING] = "waiting", [UT_SUSPENDED] = "suspended", [UT_STOLEN] = "stolen",
+    [UT_QUEUED] = "queued",   [UT_UNKNOWN] = "unknown",
+};
+
+const char *ustate_name(fja_ustate s)
+{
+    return s < UT_COUNT ? ustate_names[s] : "invalid";
+}
+
+#define TS_UNKNOWN UINT64_MAX
+
+typedef struct {
+    const fja_pool *p;
+    uint64_t first, end; /* the trace's first event; the end of the pool */
+    fja_pool_report *pr;
+} ucollect;
+
+static uint64_t record_id(const fja_pool *p, uint32_t n)
+{
+    return n == TASK_NONE ? 0 : taskmap_get(&p->tasks, n)->id;
+}
+
+static void u_set(const ucollect *c, fja_unfinished *u, fja_ustate s, int32_t worker, uint64_t ts)
+{
+    u->state = s;
+    u->worker = worker;
+    bool known = ts != TS_UNKNOWN && ts >= c->first;
+    u->since_ns = known ? (int64_t)(ts - c->first) : NULL_NS;
+    u->for_ns = known ? (c->end > ts ? (int64_t)(c->end - ts) : 0) : NULL_NS;
+}
+
+/* What a task's record alone tells: queued or stolen (never started), or
+ * started, to be placed on a worker's stack by u_frames. */
+static void u_record(const ucollect *c, uint32_t n, fja_unfinished *u)
+{
+    const fja_pool *p = c->p;
+    const fja_task *t = taskmap_get(&p->tasks, n);
+    *u = (fja_unfinished){.task = t->id,
+                          .root = t->tree != TASK_NONE ? p->trees[t->tree].root_id : 0,
+                          .parent = record_id(p, t->parent),
+                          .depth = t->depth,
+                          .rec = n};
+    if (t->flags & TF_EXEC) {
+        u_set(c, u, UT_UNKNOWN, t->worker, TS_UNKNOWN);
+    } else if (t->flags & TF_STOLEN) {
+        const fja_worker *thief = (uint32_t)t->worker < p->nworkers ? &p->workers[t->worker] : NULL;
+        bool pending = thief && thief->stolen_task == n;
+        u_set(c, u, UT_STOLEN, t->worker, pending ? thief->steal_ts : TS_UNKNOWN);
+    } else {
+        /* A submitted root is on no worker's deque (its record says 0). */
+        u_set(c, u, UT_QUEUED, t->flags & TF_FORKED ? t->worker : -1,
+              t->qslot != TASK_NONE ? p->qsince[t->qslot] : TS_UNKNOWN);
+    }
+}
+
+/* The entry of record n (entries are in record order), or NULL. */
+static fja_unfinished *u_find(const ucollect *c, uint32_t n)
+{
+    uint32_t lo = 0, hi = c->pr->nunfinished;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        fja_unfinished *u = &c->pr->unfinished[mid];
+        if (u->rec == n) return u;
+        if (u->rec < n)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* The started tasks, from the workers' stacks as the trace left them: the
+ * top one ran (or waited for a lock), the ones below waited at a join or
+ * were under a task they ran inline. */
+static void u_frames(const ucollect *c, const fja_worker *w)
+{
+    for (uint32_t i = 0; i < w->depth; i++) {
+        const fja_frame *f = &w->stack[i];
+        fja_unfinished *u = u_find(c, f->task);
+        if (!u) continue;
+        fja_ustate s = f->in_lock          ? UT_LOCK_WAIT
+                       : f->in_join        ? UT_WAITING
+                       : i + 1 == w->depth ? UT_RUNNING
+                                           : UT_SUSPENDED;
+        u_set(c, u, s, w->index, f->since);
+        if (s == UT_WAITING) u->awaited = record_id(c->p, f->awaited);
+    }
+}
+
+/* A completion in progress on a thread (a worker or a client). */
+static void u_completing(const ucollect *c, const fja_worker *w)
+{
+    if (!w->completing) return;
+    fja_unfinished *u = u_find(c, taskmap_find(&c->p->tasks, w->completing_task));
+    if (u) u_set(c, u, UT_COMPLETING, w->index, w->completing_ts);
+}
+
+static int u_cmp(const void *a, const void *b)
+{
+    const fja_unfinished *x = a, *y = b;
+    if (x->state != y->state) return x->state < y->state ? -1 : 1;
+    uint32_t wx = (uint32_t)x->worker, wy = (uint32_t)y->worker; /* -1 (none) last */
+    if (wx != wy) return wx < wy ? -1 : 1;
+    if (x->depth != y->depth) return x->depth > y->depth ? -1 : 1; /* innermost first */
+    return x->task < y->task ? -1 : x->task > y->task;
+}
+
+/* Every task the trace ended without, with where it was: a killed or
+ * crashed program's last moment. */
+static int unfinished_collect(const fja_model *m, const fja_pool *p, fja_pool_report *pr)
+{
+    if (!p->unfinished) return 0;
+    pr->unfinished = malloc(p->unfinished * sizeof *pr->unfinished);
+    if (!pr->unfinished) return -1;
+    ucollect c = {
+        .p = p, .first = m->first_ts, .end = p->has_end ? p->end_ts : m->last_ts, .pr = pr};
+    for (uint32_t n = 0; n < p->tasks.count && pr->nunfinished < p->unfinished; n++)
+        if (!task_finished(taskmap_get(&p->tasks, n)))
+            u_record(&c, n, &pr->unfinished[pr->nunfinished++]);
+    for (uint32_t i = 0; i < p->nworkers; i++)
+        u_frames(&c, &p->workers[i]);
+    for (uint32_t i = 0; i < p->nworkers; i++)
+        u_completing(&c, &p->workers[i]);
+    u_completing(&c, &p->client);
+    qsort(pr->unfinished, pr->nunfinished, sizeof *pr->unfinished, u_cmp);
+    for (uint32_t i = 0; i < pr->nunfinished; i++)
+        pr->unfinished_by_state[pr->unfinished[i].state]++;
+    return 0;
+}
+
 static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter *f,
                         fja_pool_report *pr)
 {
@@ -176,7 +310,7 @@ static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter 
     uint64_t to = p->has_end ? p->end_ts : p->last_ts;
     pr->duration_ns = to > from ? to - from : 0;
     pr->tasks = p->tasks.count;
-    if (trees_analyze(m, p, f, pr)) return -1;
+    if (trees_analyze(m, p, f, pr) || unfinished_collect(m, p, pr)) return -1;
     workers_sum(p, pr);
     speedup(p, pr);
     granularity(p, pr);
@@ -205,8 +339,10 @@ int analysis_run(const fja_model *m, const fja_filter *f, fja_report *r)
 
 void analysis_free(fja_report *r)
 {
-    for (uint32_t i = 0; i < r->npools; i++)
+    for (uint32_t i = 0; i < r->npools; i++) {
         free(r->pools[i].trees);
+        free(r->pools[i].unfinished);
+    }
     free(r->pools);
     *r = (fja_report){0};
 }

@@ -29,6 +29,34 @@ typedef struct {
     char message[480];
 } fja_advice;
 
+/* Where an unfinished task was when the trace ended (a killed or crashed
+ * program): the states the model tells apart, in report order. */
+typedef enum {
+    UT_RUNNING,    /* its body, on top of a worker's stack */
+    UT_LOCK_WAIT,  /* its body waits for an fj_mutex */
+    UT_COMPLETING, /* a counted completer in its completing..completed phase */
+    UT_WAITING,    /* its body waits at a join (helped tasks may run above it) */
+    UT_SUSPENDED,  /* its body is under a task it runs inline (not a waiting join) */
+    UT_STOLEN,     /* taken by a thief that has not started it */
+    UT_QUEUED,     /* forked or submitted, never taken */
+    UT_UNKNOWN,    /* an inconsistent event lost its frame (see the anomalies) */
+    UT_COUNT
+} fja_ustate;
+
+const char *ustate_name(fja_ustate s);
+
+/* One task the trace ended without: ids are 0 when there is none (a root's
+ * parent, an orphan's root) or it is unknown (the task a join awaits). */
+typedef struct {
+    uint64_t task, root, parent, awaited; /* awaited: UT_WAITING only */
+    int64_t since_ns;                     /* since the trace's first event; NULL_NS when unknown */
+    int64_t for_ns;                       /* from then to pool_end, or the trace's last event */
+    int32_t worker;                       /* -1: none (a submitted root) or a client thread */
+    uint32_t depth;
+    uint32_t rec; /* record number, to find it again while collecting */
+    fja_ustate state;
+} fja_unfinished;
+
 typedef struct {
     /* narrowing, from the command line */
     bool pool_set, root_set, window_set;
@@ -59,6 +87,11 @@ typedef struct {
     double cutoff_saving;
     fja_advice advice[MAX_ADVICE];
     uint32_t nadvice;
+    /* every unfinished task of the pool (not narrowed by --root/--window),
+     * active ones first: where each worker was when the program died */
+    fja_unfinished *unfinished;
+    uint32_t nunfinished;
+    uint32_t unfinished_by_state[UT_COUNT];
 } fja_pool_report;
 
 typedef struct {

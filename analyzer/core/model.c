@@ -50,6 +50,7 @@ static void pool_free(fja_pool *p)
     free(p->client.stack);
     free(p->workers);
     free(p->trees);
+    free(p->qsince);
     taskmap_free(&p->tasks);
     hist_free(&p->self_hist);
     for (int d = 0; d < DEPTH_SLOTS; d++)
@@ -89,7 +90,7 @@ static void worker_init(fja_worker *w, int32_t index)
 
 static void pool_init(fja_pool *p, uint32_t source, uint32_t id)
 {
-    *p = (fja_pool){.source = source, .id = id, .pid = -1};
+    *p = (fja_pool){.source = source, .id = id, .pid = -1, .qfree = TASK_NONE};
     taskmap_init(&p->tasks);
     worker_init(&p->client, -1);
     hist_init(&p->self_hist);
@@ -170,6 +171,36 @@ static uint64_t queued_at(const fja_pool *p, uint64_t ts)
     return p->queued_cum + (p->queued > 0 && ts > p->queued_ts ? ts - p->queued_ts : 0);
 }
 
+/* Remembers when task t was queued (fork, submit), in a free slot. Without
+ * memory for a slot the time is just not known (the report says so). */
+static void qslot_take(fja_pool *p, fja_task *t, uint64_t ts)
+{
+    uint32_t s = p->qfree;
+    if (s != TASK_NONE) {
+        p->qfree = (uint32_t)p->qsince[s];
+    } else {
+        if (p->nqsince == p->cap_qsince) {
+            uint32_t cap = p->cap_qsince ? p->cap_qsince * 2 : 64;
+            uint64_t *q = cap > p->cap_qsince ? realloc(p->qsince, cap * sizeof *q) : NULL;
+            if (!q) return;
+            p->qsince = q;
+            p->cap_qsince = cap;
+        }
+        s = p->nqsince++;
+    }
+    p->qsince[s] = ts;
+    t->qslot = s;
+}
+
+/* t left its queue (taken by its owner or a thief): its slot is free. */
+static void qslot_release(fja_pool *p, fja_task *t)
+{
+    if (t->qslot == TASK_NONE) return;
+    p->qsince[t->qslot] = p->qfree;
+    p->qfree = t->qslot;
+    t->qslot = TASK_NONE;
+}
+
 static void worker_qadd(fja_pool *p, fja_worker *w, uint64_t ts, int64_t delta)
 {
     if (w->qdepth > 0 && ts > w->q_ts) w->q_area += (double)w->qdepth * (double)(ts - w->q_ts);
@@ -196,6 +227,7 @@ static void frame_resume(fja_frame *f, uint64_t ts)
     if (!f->in_join && !f->in_lock) {
         f->running = true;
         f->seg_start = ts;
+        f->since = ts;
     }
 }
 
@@ -385,6 +417,8 @@ static uint32_t task_new(fja_model *m, fja_pool *p, const fja_event *ev)
     if (n == TASK_NONE) {
         anomaly(m, AN_OUT_OF_MEMORY, ev);
         m->oom = true;
+    } else {
+        task_at(p, n)->qslot = TASK_NONE;
     }
     return n;
 }
@@ -405,6 +439,7 @@ static void on_submit(fja_model *m, fja_pool *p, const fja_event *ev)
         p->trees[tr].has_submit = true;
         p->trees[tr].submit_ts = ev->ts;
     }
+    qslot_take(p, t, ev->ts);
     p->submits++;
     p->pending_roots++;
     queued_add(p, ev->ts, 1);
@@ -483,6 +518,7 @@ static void on_fork(fja_model *m, fja_pool *p, fja_worker *w, const fja_event *e
     t->worker = (int16_t)w->index;
     t->size_hint = ev->size_hint > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->size_hint;
     if (ev->size_hint) p->any_size_hint = true;
+    qslot_take(p, t, ev->ts);
     fork_link(m, p, w, n, ev);
     fork_interval(p, w, ev);
     w->forks++;
@@ -494,6 +530,7 @@ static void on_fork(fja_model *m, fja_pool *p, fja_worker *w, const fja_event *e
 static void exec_dequeue(fja_model *m, fja_pool *p, fja_worker *w, fja_task *t, const fja_event *ev)
 {
     if (t->flags & TF_STOLEN) return; /* the steal dequeued it */
+    qslot_release(p, t);
     if (t->flags & TF_FORKED) {
         fja_worker *owner = t->worker >= 0 ? worker_get(p, t->worker) : NULL;
         if (owner) worker_qadd(p, owner, ev->ts, -1);
@@ -525,8 +562,12 @@ static int frame_push(fja_worker *w, uint32_t n, uint64_t ts)
         w->stack = s;
         w->cap = cap;
     }
-    w->stack[w->depth++] = (fja_frame){
-        .task = n, .running = true, .seg_start = ts, .exec_ts = ts, .awaited = TASK_NONE};
+    w->stack[w->depth++] = (fja_frame){.task = n,
+                                       .running = true,
+                                       .seg_start = ts,
+                                       .exec_ts = ts,
+                                       .since = ts,
+                                       .awaited = TASK_NONE};
     return 0;
 }
 
@@ -545,7 +586,10 @@ static void on_exec(fja_model *m, fja_pool *p, fja_worker *w, const fja_event *e
         w->stolen_task = TASK_NONE;
     }
     fja_frame *f = top_frame(w);
-    if (f) frame_suspend(p, f, ev->ts);
+    if (f) {
+        if (f->running) f->since = ev->ts; /* from running to under the nested task */
+        frame_suspend(p, f, ev->ts);
+    }
     if (frame_push(w, n, ev->ts)) {
         anomaly(m, AN_OUT_OF_MEMORY, ev);
         return;
@@ -637,6 +681,7 @@ static void on_steal(fja_model *m, fja_pool *p, fja_worker *w, const fja_event *
         fja_worker *owner = worker_get(p, owner_index);
         if (owner) worker_qadd(p, owner, ev->ts, -1);
     }
+    qslot_release(p, t);
     w = &p->workers[self_index]; /* worker_get may have moved the array */
     t->flags |= TF_STOLEN;
     t->worker = (int16_t)self_index;
@@ -658,6 +703,7 @@ static void on_join(fja_model *m, fja_pool *p, fja_worker *w, const fja_event *e
     }
     frame_suspend(p, f, ev->ts);
     f->in_join = true;
+    f->since = ev->ts;
     f->awaited = taskmap_find(&p->tasks, ev->task);
     /* Done between the runtime's check and its event: no wait to measure. */
     f->awaited_done_ts =
@@ -723,6 +769,7 @@ static void on_lock_wait(fja_pool *p, fja_worker *w, const fja_event *ev)
     }
     frame_suspend(p, f, ev->ts);
     f->in_lock = true;
+    f->since = ev->ts;
     w->lock_waits++;
     p->lock_waits++;
     w->lock_id = (uint32_t)ev->arg;
@@ -996,9 +1043,7 @@ static void pool_close(fja_pool *p, uint64_t trace_end)
     }
     for (uint32_t n = 0; n < p->tasks.count; n++) {
         fja_task *t = task_at(p, n);
-        bool done =
-            (t->flags & TF_EXECUTED) && (!(t->flags & TF_COMPLETER) || (t->flags & TF_COMPLETED));
-        if (done) continue;
+        if (task_finished(t)) continue;
         p->unfinished++;
         fja_tree *tr = tree_of(p, t);
         if (!tr) continue;
@@ -1023,7 +1068,7 @@ size_t model_bytes(const fja_model *m)
     for (uint32_t i = 0; i < m->npools; i++) {
         const fja_pool *p = &m->pools[i];
         b += taskmap_bytes(&p->tasks) + p->cap_trees * sizeof(fja_tree) +
-             p->nworkers * sizeof(fja_worker);
+             p->nworkers * sizeof(fja_worker) + p->cap_qsince * sizeof *p->qsince;
     }
     return b;
 }

@@ -68,6 +68,9 @@ typedef struct {
     uint32_t awaited;         /* record joined, TASK_NONE */
     uint64_t awaited_done_ts; /* 0 until the awaited task is done */
     uint64_t exec_ts;
+    /* when it entered its current state (running, join wait, lock wait, or
+     * under a nested task): what a killed program's report shows */
+    uint64_t since;
 } fja_frame;
 
 typedef struct {
@@ -132,6 +135,12 @@ typedef struct {
     fja_worker client; /* completion slot of threads that are not workers */
     fja_tree *trees;
     uint32_t ntrees, cap_trees;
+    /* fork/submit time of each task still queued, in slots reused once it
+     * is taken (fja_task.qslot): the records have no room for a timestamp,
+     * and only the few tasks queued at a time need one. A free slot holds
+     * the next free one; qfree heads that list (TASK_NONE: empty). */
+    uint64_t *qsince;
+    uint32_t nqsince, cap_qsince, qfree;
     /* tasks queued anywhere: deques plus submitted roots not started */
     int64_t pending_roots, queued;
     uint64_t queued_cum, queued_ts; /* time with queued > 0, up to queued_ts */

@@ -292,6 +292,35 @@ static void j_tree(jw *w, const fja_tree_report *t)
     j_close(w, '}');
 }
 
+/* A task id, null for "none or unknown" (0 is never a task). */
+static void j_task(jw *w, const char *k, uint64_t id)
+{
+    if (id)
+        j_u64(w, k, id);
+    else
+        j_null(w, k);
+}
+
+static void j_unfinished(jw *w, const fja_pool_report *pr)
+{
+    j_open(w, "unfinished_tasks", '[');
+    for (uint32_t i = 0; i < pr->nunfinished; i++) {
+        const fja_unfinished *u = &pr->unfinished[i];
+        j_open(w, NULL, '{');
+        j_u64(w, "task", u->task);
+        j_str(w, "state", ustate_name(u->state));
+        j_i64(w, "worker", u->worker);
+        j_task(w, "root", u->root);
+        j_u64(w, "depth", u->depth);
+        j_task(w, "parent", u->parent);
+        j_task(w, "awaited", u->awaited);
+        j_ns(w, "since_ns", u->since_ns);
+        j_ns(w, "for_ns", u->for_ns);
+        j_close(w, '}');
+    }
+    j_close(w, ']');
+}
+
 static void j_granularity(jw *w, const fja_pool_report *pr)
 {
     const fja_pool *p = pr->pool;
@@ -408,6 +437,7 @@ static void j_pool(jw *w, const fja_model *m, const fja_pool_report *pr)
     for (uint32_t i = 0; i < pr->ntrees; i++)
         j_tree(w, &pr->trees[i]);
     j_close(w, ']');
+    j_unfinished(w, pr);
     j_granularity(w, pr);
     j_open(w, "advice", '[');
     for (uint32_t i = 0; i < pr->nadvice; i++) {

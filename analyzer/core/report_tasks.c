@@ -15,8 +15,7 @@ int report_tasks_csv(FILE *o, const fja_report *r)
             const fja_task *t = taskmap_get(&p->tasks, n);
             uint64_t root = t->tree != TASK_NONE ? p->trees[t->tree].root_id : 0;
             uint64_t parent = t->parent != TASK_NONE ? taskmap_get(&p->tasks, t->parent)->id : 0;
-            bool finished = (t->flags & TF_EXECUTED) &&
-                            (!(t->flags & TF_COMPLETER) || (t->flags & TF_COMPLETED));
+            bool finished = task_finished(t);
             fprintf(o,
                     "%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%u,%u,%d,%d,%d,%d,%" PRIu64
                     ",%" PRIu64 "\n",

@@ -2,7 +2,8 @@
 
 #include "report.h"
 
-#define TEXT_TREES 10 /* trees listed one by one; the rest are summarised */
+#define TEXT_TREES 10      /* trees listed one by one; the rest are summarised */
+#define TEXT_UNFINISHED 10 /* unfinished tasks listed; all of them in --json */
 
 const char *report_duration(char *buf, size_t n, double ns)
 {
@@ -104,6 +105,47 @@ static void t_workers(FILE *o, const fja_pool_report *pr)
                 pct(w->state_ns[WS_SEARCH], life), pct(w->state_ns[WS_PARK], life),
                 pct(w->state_ns[WS_LOCK], life), w->qmax, life ? w->q_area / (double)life : 0);
     }
+}
+
+static void t_unfinished_task(FILE *o, const fja_unfinished *u)
+{
+    char a[32], b[32];
+    fprintf(o, "    %-10s task %" PRIu64, ustate_name(u->state), u->task);
+    if (u->worker >= 0)
+        fprintf(o, " on worker %d", u->worker);
+    else
+        fputs(u->state == UT_COMPLETING ? " on a client thread" : " on no worker", o);
+    fprintf(o, ", depth %u", u->depth);
+    if (u->parent) fprintf(o, ", parent %" PRIu64, u->parent);
+    if (u->root) fprintf(o, ", root %" PRIu64, u->root);
+    if (u->since_ns != NULL_NS)
+        fprintf(o, ": since +%s (%s before the end)",
+                report_duration(a, sizeof a, (double)u->since_ns),
+                report_duration(b, sizeof b, (double)u->for_ns));
+    else
+        fputs(": since an unknown time", o);
+    if (u->state == UT_WAITING && u->awaited)
+        fprintf(o, ", at a join on task %" PRIu64, u->awaited);
+    fputc('\n', o);
+}
+
+/* Where a killed or crashed program left its tasks: the running and
+ * waiting ones first (where each worker was), then those still queued. */
+static void t_unfinished(FILE *o, const fja_pool_report *pr)
+{
+    if (!pr->nunfinished) return;
+    fprintf(o, "\n  unfinished tasks: %u (", pr->nunfinished);
+    const char *sep = "";
+    for (int s = 0; s < UT_COUNT; s++) {
+        if (!pr->unfinished_by_state[s]) continue;
+        fprintf(o, "%s%u %s", sep, pr->unfinished_by_state[s], ustate_name((fja_ustate)s));
+        sep = ", ";
+    }
+    fputs("), as the trace left them:\n", o);
+    for (uint32_t i = 0; i < pr->nunfinished && i < TEXT_UNFINISHED; i++)
+        t_unfinished_task(o, &pr->unfinished[i]);
+    if (pr->nunfinished > TEXT_UNFINISHED)
+        fprintf(o, "    ... and %u more (all in --json)\n", pr->nunfinished - TEXT_UNFINISHED);
 }
 
 static void t_trees(FILE *o, const fja_pool_report *pr)
@@ -209,6 +251,7 @@ int report_text(FILE *o, const fja_report *r, const fja_run_info *info)
         const fja_pool_report *pr = &r->pools[i];
         t_totals(o, pr);
         t_workers(o, pr);
+        t_unfinished(o, pr);
         t_trees(o, pr);
         t_idle(o, pr);
         t_locks(o, r->model, pr);

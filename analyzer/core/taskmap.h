@@ -5,6 +5,7 @@
 #ifndef FJA_TASKMAP_H
 #define FJA_TASKMAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,7 +35,19 @@ typedef struct {
     uint16_t depth;      /* saturated */
     int16_t worker;      /* the forker until exec, then the executor */
     uint8_t flags;
+    uint32_t qslot; /* while queued: its slot in fja_pool.qsince, else TASK_NONE */
 } fja_task;
+
+/* The analyzer's memory budget is 64 bytes per task (bench/analyzer.sh):
+ * qslot took padding the record had; a new field must find room too. */
+_Static_assert(sizeof(fja_task) <= 64, "a task record outgrew its 64 bytes");
+
+/* Done: its body ran (executed) and, for a counted completer, its
+ * completion too. What the trace ended without is "unfinished". */
+static inline bool task_finished(const fja_task *t)
+{
+    return (t->flags & TF_EXECUTED) && (!(t->flags & TF_COMPLETER) || (t->flags & TF_COMPLETED));
+}
 
 typedef struct {
     fja_task **chunks;

@@ -216,8 +216,24 @@ def test_killed():
     t = p["trees"][0]
     check(not t["complete"] and t["latency_ns"] is None, "killed: tree unfinished")
     check(not r["trace"]["complete"], "killed: trace incomplete")
+    # gen/scenario.c: the root runs on worker 0 (again, after its child 2
+    # returned), its second child 3 is still queued there
+    u = p["unfinished_tasks"]
+    got = [(x["task"], x["state"], x["worker"], x["root"], x["depth"], x["parent"]) for x in u]
+    check(got == [(1, "running", 0, 1, 0, None), (3, "queued", 0, 1, 1, 1)],
+          f"killed: unfinished tasks {got}")
+    dur = r["trace"]["duration_ns"]
+    check(all(0 <= x["since_ns"] <= dur and x["since_ns"] + x["for_ns"] == dur for x in u),
+          f"killed: since/for within the trace ({dur} ns): {u}")
+    check(u[0]["since_ns"] < u[1]["since_ns"] and u[1]["for_ns"] == 0,
+          "killed: the root resumed before the last fork, the trace's last event")
     rc, out, _ = run(os.path.join(DATA, "killed"))
     check("never finished" in out and "INCOMPLETE" in out, "killed: text report flags it")
+    check("unfinished tasks: 2 (1 running, 1 queued)" in out, "killed: text lists them")
+    check(any(line.split()[:5] == ["running", "task", "1", "on", "worker"] for line in out.splitlines()),
+          "killed: text names the running root")
+    check(any(line.split()[:3] == ["queued", "task", "3"] for line in out.splitlines()),
+          "killed: text names the queued task")
 
 
 def test_anomalies():

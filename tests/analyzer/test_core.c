@@ -407,6 +407,119 @@ static void test_anomalies(void)
     done();
 }
 
+/* The unfinished task of id `task` in the report, or NULL. */
+static const fja_unfinished *unfinished(const fja_pool_report *p, uint64_t task)
+{
+    for (uint32_t i = 0; i < p->nunfinished; i++)
+        if (p->unfinished[i].task == task) return &p->unfinished[i];
+    return NULL;
+}
+
+#define CHECK_UNFINISHED(p, id, st, w, dep, par, since)                                            \
+    do {                                                                                           \
+        const fja_unfinished *u_ = unfinished(p, id);                                              \
+        CHECK(u_ != NULL);                                                                         \
+        if (!u_) break;                                                                            \
+        CHECK_EQ(u_->state, st);                                                                   \
+        CHECK_EQ(u_->worker, w);                                                                   \
+        CHECK_EQ(u_->depth, dep);                                                                  \
+        CHECK_EQ(u_->parent, par);                                                                 \
+        CHECK_EQ(u_->since_ns, since);                                                             \
+    } while (0)
+
+/* A program killed mid-run: every task it left is listed with where it
+ * was, the running and waiting ones first. */
+static void test_unfinished(void)
+{
+    start(2);
+    ev(1, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(2, FJA_EV_SUBMIT, -1, 9, 0); /* a second root, never started */
+    ev(10, FJA_EV_EXEC, 0, 1, 0);
+    ev(20, FJA_EV_FORK, 0, 2, 1);  /* C */
+    ev(21, FJA_EV_STEAL, 1, 2, 0); /* w1 takes C */
+    ev(22, FJA_EV_EXEC, 1, 2, 0);
+    ev(30, FJA_EV_FORK, 1, 4, 2); /* G, grandchild, queued on w1 */
+    ev(40, FJA_EV_JOIN, 1, 4, 0); /* C waits for G */
+    ev(50, FJA_EV_FORK, 0, 3, 1); /* D, queued on w0 */
+    ev(60, FJA_EV_FORK, 0, 5, 1);
+    ev(61, FJA_EV_EXEC, 0, 5, 0); /* run inline: the root is under it */
+    ev(70, FJA_EV_EXECUTED, 0, 5, 0);
+    ev(100, FJA_EV_WAKE, -1, 0, 1); /* the last event: the program dies */
+    model_finish(&M);
+    const fja_pool_report *p = analyze();
+    CHECK_EQ(p->pool->unfinished, 5);
+    CHECK_EQ(p->nunfinished, 5);
+    /* the root runs again since 70; C waits at its join since 40 */
+    CHECK_UNFINISHED(p, 1, UT_RUNNING, 0, 0, 0, 70);
+    CHECK_UNFINISHED(p, 2, UT_WAITING, 1, 1, 1, 40);
+    CHECK_UNFINISHED(p, 3, UT_QUEUED, 0, 1, 1, 50);
+    CHECK_UNFINISHED(p, 4, UT_QUEUED, 1, 2, 2, 30);
+    CHECK_UNFINISHED(p, 9, UT_QUEUED, -1, 0, 0, 2); /* submitted: on no worker */
+    CHECK_EQ(unfinished(p, 2)->awaited, 4);
+    CHECK_EQ(unfinished(p, 1)->awaited, 0);
+    CHECK_EQ(unfinished(p, 1)->for_ns, 30);
+    CHECK_EQ(unfinished(p, 9)->for_ns, 98);
+    CHECK_EQ(unfinished(p, 4)->root, 1);
+    CHECK_EQ(unfinished(p, 9)->root, 9);
+    CHECK(!unfinished(p, 5)); /* finished */
+    /* report order: running, waiting, then queued by worker (none last) */
+    const uint64_t order[] = {1, 2, 3, 4, 9};
+    for (uint32_t i = 0; i < 5 && i < p->nunfinished; i++)
+        CHECK_EQ(p->unfinished[i].task, order[i]);
+    CHECK_EQ(p->unfinished_by_state[UT_RUNNING], 1);
+    CHECK_EQ(p->unfinished_by_state[UT_WAITING], 1);
+    CHECK_EQ(p->unfinished_by_state[UT_QUEUED], 3);
+    CHECK(!R.complete);
+    done();
+
+    /* the other states: under a task run inline, waiting for a lock, a
+     * counted completer completing, stolen but not started */
+    start(3);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(1, FJA_EV_EXEC, 0, 1, 0);
+    ev(2, FJA_EV_FORK, 0, 2, 1); /* A */
+    ev(3, FJA_EV_FORK, 0, 3, 1); /* B */
+    ev(4, FJA_EV_STEAL, 1, 2, 0);
+    ev(5, FJA_EV_EXEC, 1, 2, 0);
+    ev(6, FJA_EV_FORK, 1, 5, 2);     /* K, A's child */
+    ev(7, FJA_EV_EXECUTED, 1, 2, 0); /* A's body is over: a completer waiting for K */
+    ev(8, FJA_EV_STEAL, 2, 5, 1);
+    ev(9, FJA_EV_EXEC, 2, 5, 0);
+    ev(10, FJA_EV_COMPLETING, 2, 5, 0); /* K, a leaf, completes in its body */
+    ev(11, FJA_EV_COMPLETED, 2, 5, 0);
+    ev(11, FJA_EV_COMPLETING, 2, 2, 0); /* ... and so A completes: cut short */
+    ev(12, FJA_EV_EXEC, 0, 3, 0);       /* B inline: the root under it */
+    ev(13, FJA_EV_FORK, 0, 4, 3);       /* C, queued in a reused slot */
+    ev(14, FJA_EV_LOCK_WAIT, 0, 0, 7);  /* B waits for a lock */
+    ev(15, FJA_EV_STEAL, 1, 4, 0);      /* w1 takes C: the program dies first */
+    ev(20, FJA_EV_WAKE, -1, 0, 1);
+    model_finish(&M);
+    p = analyze();
+    CHECK_EQ(p->nunfinished, 5);
+    CHECK_UNFINISHED(p, 1, UT_SUSPENDED, 0, 0, 0, 12);
+    CHECK_UNFINISHED(p, 3, UT_LOCK_WAIT, 0, 1, 1, 14);
+    CHECK_UNFINISHED(p, 5, UT_RUNNING, 2, 2, 2, 9); /* its body still runs */
+    CHECK_UNFINISHED(p, 2, UT_COMPLETING, 2, 1, 1, 11);
+    CHECK_UNFINISHED(p, 4, UT_STOLEN, 1, 2, 3, 15);
+    const uint64_t order2[] = {5, 3, 2, 1, 4};
+    for (uint32_t i = 0; i < 5 && i < p->nunfinished; i++)
+        CHECK_EQ(p->unfinished[i].task, order2[i]);
+    CHECK_EQ(p->pool->unfinished, 5);
+    done();
+
+    /* a whole trace: nothing left, nothing listed */
+    start(1);
+    ev(1, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(2, FJA_EV_EXEC, 0, 1, 0);
+    ev(3, FJA_EV_EXECUTED, 0, 1, 0);
+    ev(4, FJA_EV_RESULT, -1, 1, 0);
+    stop(5, 1);
+    p = analyze();
+    CHECK_EQ(p->nunfinished, 0);
+    CHECK(p->unfinished == NULL);
+    done();
+}
+
 /* Discarded events mark the open trees lossy and the trace incomplete. */
 static void test_discarded(void)
 {
@@ -619,6 +732,7 @@ int main(void)
     test_park();
     test_many_submissions();
     test_anomalies();
+    test_unfinished();
     test_discarded();
     test_percentiles();
     test_advice_cutoff();
