@@ -274,6 +274,13 @@ static int traces_read(const options *o, const find_list *dirs, fja_model *m)
                 (unsigned long long)m->events);
         return EXIT_INTERNAL;
     }
+    if (stats.cut_bytes) {
+        fprintf(stderr,
+                "fjtrace-analyze: WARNING: %s; %llu byte(s) could not be read, the report is "
+                "marked incomplete\n",
+                stats.cut_note, (unsigned long long)stats.cut_bytes);
+        if (!*m->decode_error) model_decode_stopped(m, stats.cut_note);
+    }
     if (!stats.fjtrace_events) {
         fprintf(stderr,
                 "fjtrace-analyze: the trace holds %llu event(s) but none from the fjtrace "

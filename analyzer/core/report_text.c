@@ -42,8 +42,8 @@ static void t_summary(FILE *o, const fja_report *r)
                 m->discarded_events);
     if (*m->decode_error)
         fprintf(o,
-                "  WARNING: decoding STOPPED part-way (%s): this report covers only the "
-                "events before that point\n",
+                "  WARNING: part of the trace could NOT BE READ (%s): its events are "
+                "missing from this report\n",
                 m->decode_error);
     if (r->anomalies)
         fprintf(o, "  WARNING: %" PRIu64 " inconsistent event(s) (anomalies below)\n",

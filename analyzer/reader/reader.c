@@ -1,6 +1,7 @@
 #include "reader.h"
 
 #include "find.h"
+#include "salvage.h"
 
 #include <babeltrace2/babeltrace.h>
 #include <stdbool.h>
@@ -626,6 +627,71 @@ static int graph_build(bt_graph *g, const plugins *pl, char *const *dirs, size_t
     return rc;
 }
 
+/* Whether source.ctf.fs can open dir on its own (it indexes the packets). */
+static bool source_opens(const plugins *pl, const char *dir)
+{
+    char err[64];
+    bt_graph *g = bt_graph_create(0);
+    bool ok = g && add_source(g, pl, dir, 0, err, sizeof err);
+    bt_current_thread_clear_error();
+    bt_graph_put_ref(g);
+    return ok;
+}
+
+/* A salvage copy of dir that opens, or -1. */
+static int salvage_one(const plugins *pl, const char *dir, fja_salvage *s)
+{
+    if (salvage_make(dir, s) == 1 && source_opens(pl, s->dir)) return 0;
+    salvage_remove(s);
+    return -1;
+}
+
+/* After the graph could not be built: replaces each trace that does not
+ * open by its salvage copy. Returns 0 when some trace was salvaged and all
+ * now open, -1 otherwise (the caller keeps its error). */
+static int salvage_all(const plugins *pl, char **use, fja_salvage *salv, size_t ndirs)
+{
+    bool salvaged = false;
+    for (size_t i = 0; i < ndirs; i++) {
+        if (source_opens(pl, use[i])) continue;
+        if (salvage_one(pl, use[i], &salv[i])) return -1;
+        use[i] = salv[i].dir;
+        salvaged = true;
+    }
+    return salvaged ? 0 : -1;
+}
+
+/* Counts what the traces' stream files lack (salvage_missing). */
+static void cut_check(char *const *dirs, size_t ndirs, fja_reader_stats *stats)
+{
+    for (size_t i = 0; i < ndirs; i++) {
+        char first[256] = "";
+        uint64_t n = salvage_missing(dirs[i], first, sizeof first);
+        if (n && !stats->cut_bytes)
+            snprintf(stats->cut_note, sizeof stats->cut_note,
+                     "%s/%s is cut short (a recording cut short?): its last packets are "
+                     "missing or cut",
+                     dirs[i], first);
+        stats->cut_bytes += n;
+    }
+}
+
+/* Builds the graph, from salvage copies if the traces themselves do not
+ * open. */
+static bt_graph *graph_open(const plugins *pl, char **use, fja_salvage *salv, size_t ndirs,
+                            reader_ctx *r, char *err, size_t errlen)
+{
+    bt_graph *g = bt_graph_create(0);
+    if (g && !graph_build(g, pl, use, ndirs, r, err, errlen)) return g;
+    bt_graph_put_ref(g);
+    if (!g || r->ports || salvage_all(pl, use, salv, ndirs)) return NULL;
+    bt_current_thread_clear_error();
+    g = bt_graph_create(0);
+    if (g && !graph_build(g, pl, use, ndirs, r, err, errlen)) return g;
+    bt_graph_put_ref(g);
+    return NULL;
+}
+
 reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink *sink,
                          fja_reader_stats *stats, char *err, size_t errlen)
 {
@@ -638,13 +704,22 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
     plugins pl;
     reader_status st = READER_UNREADABLE;
     bt_graph *g = NULL;
+    char **use = calloc(ndirs ? ndirs : 1, sizeof *use); /* a trace or its salvage copy */
+    fja_salvage *salv = calloc(ndirs ? ndirs : 1, sizeof *salv);
+    if (!use || !salv) {
+        st = READER_NO_MEMORY;
+        goto out;
+    }
     for (size_t i = 0; i < ndirs; i++)
-        if (find_check_metadata(dirs[i], err, errlen)) goto out;
+        if (find_check_metadata(dirs[i], err, errlen))
+            goto out;
+        else
+            use[i] = dirs[i];
     /* bt_plugin_put_ref(NULL) is a no-op: a half-loaded pair is released */
     if (plugins_load(&pl, err, errlen)) goto out_plugins;
-    if (sink->progress) range_query(r, pl.fs, dirs, ndirs);
-    if (!(g = bt_graph_create(0)) || graph_build(g, &pl, dirs, ndirs, r, err, errlen))
-        goto out_plugins;
+    if (!(g = graph_open(&pl, use, salv, ndirs, r, err, errlen))) goto out_plugins;
+    cut_check(dirs, ndirs, stats);
+    if (sink->progress) range_query(r, pl.fs, use, ndirs);
     bt_graph_run_status rs;
     while ((rs = bt_graph_run(g)) == BT_GRAPH_RUN_STATUS_AGAIN)
         ;
@@ -660,6 +735,10 @@ out_plugins:
     bt_graph_put_ref(g);
     plugins_put(&pl);
 out:
+    for (size_t i = 0; salv && i < ndirs; i++)
+        salvage_remove(&salv[i]);
+    free(salv);
+    free(use);
     free(r->ports);
     free(r->heap);
     free(r);

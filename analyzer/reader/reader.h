@@ -27,6 +27,10 @@ typedef struct {
 typedef struct {
     uint64_t fjtrace_events, other_events, traces;
     uint64_t discarded_unknown; /* notices without a count */
+    /* A recording cut short: bytes of stream files that could not be read
+     * (salvage.h), and a line for the user naming the first file cut. */
+    uint64_t cut_bytes;
+    char cut_note[512];
 } fja_reader_stats;
 
 typedef enum {
@@ -37,7 +41,10 @@ typedef enum {
 } reader_status;
 
 /* Reads the trace directories (each holding a `metadata` file). err gets
- * babeltrace2's reason on failure. */
+ * babeltrace2's reason on failure. A trace that babeltrace2 cannot open
+ * because a stream file ends in a cut packet is read from a salvage copy of
+ * its whole packets instead; stats->cut_bytes counts what that leaves out,
+ * and what the LTTng index lists beyond the end of a stream file. */
 reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink *sink,
                          fja_reader_stats *stats, char *err, size_t errlen);
 

@@ -84,6 +84,9 @@ check() { # CASE-DIR NAME ARGS...: runs the analyzer once and judges it
         if grep -q 'decoding stopped' "$TMP/err" && [ $rc -ne 1 ]; then
             why="$why decoding stopped but exit $rc"
         fi
+        if grep -q 'is cut short' "$TMP/err" && [ $rc -eq 0 ]; then
+            why="$why salvaged but exit 0"
+        fi
     fi
     [ "$name" = original ] && [ $rc -ne 0 ] && why="$why the undamaged trace must analyse (exit 0)"
     if [ -n "$why" ]; then
@@ -171,5 +174,12 @@ cp "$CASE/$SMALL" "$CASE/junk_stream" && edit flip "$CASE/junk_stream" 200 11
 run_case
 
 stopped=$(grep -c 'decoding stopped' "$TMP/all-err" 2>/dev/null || echo 0)
-echo "mutate-traces: $n damaged copies, $runs runs ($stopped analysed up to a decode error), $fail failure(s)"
+salvaged=$(grep -c 'is cut short' "$TMP/all-err" 2>/dev/null || echo 0)
+left=$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'fjtrace-salvage-*' -newer "$TMP/record.log" | wc -l)
+if [ "$left" -ne 0 ]; then
+    echo "FAIL: $left salvage copies left in ${TMPDIR:-/tmp}"
+    fail=$((fail + 1))
+fi
+echo "mutate-traces: $n damaged copies, $runs runs ($stopped analysed up to a decode error," \
+    "$salvaged found cut short), $fail failure(s)"
 [ "$fail" -eq 0 ]

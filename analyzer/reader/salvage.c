@@ -1,0 +1,150 @@
+#include "salvage.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The first `len` bytes of src into a new file dst. */
+static int copy_prefix(const char *src, const char *dst, uint64_t len)
+{
+    int in = open(src, O_RDONLY | O_CLOEXEC);
+    int out = in < 0 ? -1 : open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    int rc = in < 0 || out < 0 ? -1 : 0;
+    static char buf[1 << 16];
+    while (!rc && len) {
+        ssize_t n = read(in, buf, len < sizeof buf ? (size_t)len : sizeof buf);
+        if (n <= 0 || write(out, buf, (size_t)n) != n) rc = -1;
+        len -= n > 0 ? (uint64_t)n : 0;
+    }
+    if (in >= 0) close(in);
+    if (out >= 0 && close(out)) rc = -1;
+    return rc;
+}
+
+static uint64_t be64(const unsigned char *b)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | b[i];
+    return v;
+}
+
+/* From the LTTng index of stream file `name` (size bytes long; lttng-tools'
+ * ctf-index.h: a big-endian header {magic 0xc1f1dcc1, major, minor, entry
+ * length}, then one entry a packet starting {offset, packet size in bits}):
+ * *present, the bytes of whole packets at the start of the file, and
+ * *listed, where the index says the last packet ends. Both are size when
+ * there is no index to read. */
+static void indexed(const char *src_dir, const char *name, uint64_t size, uint64_t *present,
+                    uint64_t *listed)
+{
+    char path[PATH_MAX + 512];
+    snprintf(path, sizeof path, "%s/index/%s.idx", src_dir, name);
+    FILE *f = fopen(path, "rb");
+    unsigned char h[16], e[256];
+    *present = *listed = size;
+    if (!f) return;
+    size_t len = fread(h, 1, 16, f) == 16 ? (size_t)be64(h + 8) & 0xffffffffu : 0;
+    if (len >= 16 && len <= sizeof e && be64(h) >> 32 == 0xc1f1dcc1u) {
+        uint64_t whole = 0, last = 0;
+        bool contiguous = true;
+        while (fread(e, 1, len, f) == len) {
+            uint64_t off = be64(e), end = off + be64(e + 8) / 8;
+            contiguous = contiguous && off == whole && end > off && end <= size;
+            if (contiguous) whole = end;
+            if (end > last) last = end;
+        }
+        *present = whole;
+        *listed = last > size ? last : size;
+    }
+    fclose(f);
+}
+
+static bool is_stream(const char *src_dir, const char *name, uint64_t *size)
+{
+    char src[PATH_MAX + 256];
+    struct stat st;
+    if (name[0] == '.' || strcmp(name, "metadata") == 0) return false;
+    snprintf(src, sizeof src, "%s/%s", src_dir, name);
+    if (stat(src, &st) || !S_ISREG(st.st_mode)) return false;
+    *size = (uint64_t)st.st_size;
+    return true;
+}
+
+/* Over the index files, so that a stream file gone altogether counts too. */
+uint64_t salvage_missing(const char *dir, char *first, size_t n)
+{
+    char idx[PATH_MAX + 16];
+    snprintf(idx, sizeof idx, "%s/index", dir);
+    DIR *d = opendir(idx);
+    uint64_t missing = 0, size, present, listed;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char name[256];
+        size_t len = strlen(e->d_name);
+        if (len < 5 || len >= sizeof name || strcmp(e->d_name + len - 4, ".idx")) continue;
+        snprintf(name, sizeof name, "%.*s", (int)(len - 4), e->d_name); /* the stream's */
+        if (!is_stream(dir, name, &size)) size = 0;
+        indexed(dir, name, size, &present, &listed);
+        if (listed > present && !missing) snprintf(first, n, "%s", name);
+        missing += listed - present;
+    }
+    if (d) closedir(d);
+    return missing;
+}
+
+/* Links or cuts one entry of the trace folder into the copy. */
+static int salvage_entry(const char *src_dir, const char *name, fja_salvage *s)
+{
+    char src[PATH_MAX + 256], dst[sizeof s->dir + 256];
+    struct stat st;
+    snprintf(src, sizeof src, "%s/%s", src_dir, name);
+    snprintf(dst, sizeof dst, "%s/%s", s->dir, name);
+    if (stat(src, &st)) return -1;
+    if (!S_ISREG(st.st_mode)) return 0; /* the index folder: babeltrace2 re-indexes */
+    uint64_t size = (uint64_t)st.st_size, keep = size, listed;
+    if (strcmp(name, "metadata")) indexed(src_dir, name, size, &keep, &listed);
+    if (keep >= size) return symlink(src, dst);
+    s->dropped += size - keep;
+    return copy_prefix(src, dst, keep);
+}
+
+int salvage_make(const char *dir, fja_salvage *s)
+{
+    *s = (fja_salvage){0};
+    char src_dir[PATH_MAX];
+    const char *tmp = getenv("TMPDIR");
+    if (!realpath(dir, src_dir)) return -1;
+    snprintf(s->dir, sizeof s->dir, "%s/fjtrace-salvage-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(s->dir)) {
+        s->dir[0] = 0;
+        return -1;
+    }
+    DIR *d = opendir(src_dir);
+    int rc = d ? 0 : -1;
+    for (struct dirent *e; !rc && (e = readdir(d));)
+        if (e->d_name[0] != '.') rc = salvage_entry(src_dir, e->d_name, s);
+    if (d) closedir(d);
+    if (rc || !s->dropped) salvage_remove(s);
+    return rc ? -1 : s->dropped ? 1 : 0;
+}
+
+void salvage_remove(fja_salvage *s)
+{
+    if (!*s->dir) return;
+    DIR *d = opendir(s->dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char p[sizeof s->dir + 256];
+        snprintf(p, sizeof p, "%s/%s", s->dir, e->d_name);
+        if (e->d_name[0] != '.') unlink(p);
+    }
+    if (d) closedir(d);
+    rmdir(s->dir);
+    s->dir[0] = 0;
+}

@@ -1,0 +1,62 @@
+#!/bin/bash
+# A recording cut short (the disk filled up while LTTng wrote a packet):
+# a trace of many small packets whose biggest stream file is cut in the
+# middle of one. babeltrace2 alone refuses the whole trace; fjtrace-analyze
+# must read every whole packet, say which file is cut, exit 1, and leave
+# the trace as it was. Known answer: the events it reads are exactly those
+# babeltrace2 reads from a copy cut by hand at the packet boundary (found
+# here from LTTng's index, independently of the analyzer).
+#   cut-short.sh ANALYZE RECORD FIB
+set -euo pipefail
+analyze=$1 record=$2 fib=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$record" --cmd-only --blocking --subbuf-size 16k -o "$tmp/orig" -- "$fib" 19 -p 2 \
+  >"$tmp/rec.out" 2>&1 || fail "recording: $(cat "$tmp/rec.out")"
+trace=$(dirname "$(find "$tmp/orig" -name metadata)")
+big=$(cd "$trace" && ls -S fjtrace_* | head -n 1)
+# boundary CUT: packet offsets of the big stream from its index; cut in the
+# middle of the packet after the middle one.
+read -r boundary cut npackets < <(python3 - "$trace/index/$big.idx" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+magic, major, minor, length = struct.unpack(">IIII", d[:16])
+assert magic == 0xC1F1DCC1, hex(magic)
+pk = [struct.unpack(">QQ", d[o:o + 16]) for o in range(16, len(d) - length + 1, length)]
+k = len(pk) // 2
+off, bits = pk[k]
+print(off, off + bits // 16, len(pk))
+PY
+)
+(( npackets >= 4 )) || fail "only $npackets packets in $big: the test needs several"
+sums() { (cd "$1" && find . -type f | sort | xargs md5sum); }
+
+cp -r "$tmp/orig" "$tmp/cut"
+ctrace=${trace/$tmp\/orig/$tmp/cut}
+truncate -s "$cut" "$ctrace/$big"
+sum_before=$(sums "$ctrace")
+cp -r "$tmp/orig" "$tmp/hand"
+htrace=${trace/$tmp\/orig/$tmp/hand}
+truncate -s "$boundary" "$htrace/$big"
+rm -r "$htrace/index"
+want=$(babeltrace2 "$htrace" | grep -c ' fjtrace:')
+all=$(babeltrace2 "$trace" | grep -c ' fjtrace:')
+babeltrace2 "$ctrace" >/dev/null 2>&1 && fail "babeltrace2 reads the cut trace: nothing to salvage"
+
+rc=0
+"$analyze" --json "$tmp/cut" -o "$tmp/r.json" 2>"$tmp/err" || rc=$?
+[[ $rc == 1 ]] || fail "exit $rc, want 1: $(cat "$tmp/err")"
+grep -q "$big is cut short" "$tmp/err" || fail "the cut file is not named: $(cat "$tmp/err")"
+read -r events complete decode < <(python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["trace"]
+print(t["events"], t["complete"], "set" if t["decode_error"] else "null")' "$tmp/r.json")
+[[ $events == "$want" ]] || fail "read $events events, babeltrace2 reads $want from the whole packets"
+[[ $complete == False && $decode == set ]] || fail "complete=$complete decode_error=$decode"
+[[ $(sums "$ctrace") == "$sum_before" ]] || fail "the analyzer changed the cut trace"
+[[ -z $(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'fjtrace-salvage-*' -newer "$tmp/rec.out") ]] ||
+  fail "a salvage copy was left behind"
+echo "ok $big cut at byte $cut (packet $((npackets / 2 + 1)) of $npackets): read $events of $all events" \
+  "(= babeltrace2 on the whole packets), exit 1, file named, trace untouched"
