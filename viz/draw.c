@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "outfile.h"
-
 static cairo_status_t to_str(void *closure, const unsigned char *data, unsigned int len)
 {
     fjv_str *s = closure;
@@ -55,11 +53,7 @@ int canvas_close(fjv_canvas *cv, char **out)
     if (rc && cv->path)
         fprintf(stderr, "fjtrace-analyze: cannot draw %s: %s\n", cv->path,
                 cairo_status_to_string(st));
-    if (!rc && cv->path) {
-        char err[4200];
-        if ((rc = outfile_write(cv->path, cv->data.s, cv->data.len, err, sizeof err)))
-            fprintf(stderr, "fjtrace-analyze: %s\n", err);
-    }
+    if (!rc && cv->path) rc = fjv_write_file(cv->path, cv->data.s, cv->data.len, stderr);
     if (cv->path || rc || !out) {
         fjv_str_free(&cv->data);
         return cv->path ? rc : -1;

@@ -274,9 +274,8 @@ int fjv_html(const fjv_options *o, const fjv_collector *c, const fja_report *r, 
     pictures(&s, o, c, r, &fig);
     advice(&s, r);
     fjv_str_printf(&s, "</body></html>\n");
-    char msg[4200] = "out of memory";
-    int rc = s.oom ? -1 : outfile_write(o->html, s.s, s.len, msg, sizeof msg);
-    if (rc) fprintf(err, "fjtrace-analyze: %s\n", msg);
+    int rc = s.oom ? -1 : fjv_write_file(o->html, s.s, s.len, err);
+    if (s.oom) fprintf(err, "fjtrace-analyze: out of memory writing %s\n", o->html);
     fjv_str_free(&s);
     return rc;
 }

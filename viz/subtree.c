@@ -539,14 +539,13 @@ static Agraph_t *graph_build(const fjv_options *o, const fjv_collector *c, const
  * partial file on a full disk (and Graphviz exits on some write errors). */
 static int render_file(GVC_t *gvc, Agraph_t *g, const char *fmt, const char *path, FILE *err)
 {
-    char *data, msg[4200];
+    char *data;
     unsigned int len;
     if (gvRenderData(gvc, g, fmt, &data, &len)) {
         fprintf(err, "fjtrace-analyze: Graphviz could not render %s\n", path);
         return -1;
     }
-    int rc = outfile_write(path, data, len, msg, sizeof msg);
-    if (rc) fprintf(err, "fjtrace-analyze: %s\n", msg);
+    int rc = fjv_write_file(path, data, len, err);
     gvFreeRenderData(data);
     return rc;
 }

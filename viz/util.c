@@ -108,19 +108,12 @@ void fjv_str_free(fjv_str *b)
     *b = (fjv_str){0};
 }
 
-void fjv_json_str(FILE *f, const char *s)
+int fjv_write_file(const char *path, const void *data, size_t len, FILE *err)
 {
-    putc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            putc(ch, f);
-    }
-    putc('"', f);
+    char msg[4200];
+    int rc = outfile_write(path, data, len, msg, sizeof msg);
+    if (rc) fprintf(err, "fjtrace-analyze: %s\n", msg);
+    return rc;
 }
 
 /* Twelve well-separated hues (Tableau-like), light enough for black text. */
