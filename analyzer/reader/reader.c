@@ -684,6 +684,8 @@ static bt_graph *graph_open(const plugins *pl, char **use, fja_salvage *salv, si
     bt_graph *g = bt_graph_create(0);
     if (g && !graph_build(g, pl, use, ndirs, r, err, errlen)) return g;
     bt_graph_put_ref(g);
+    /* Only a source that failed to start (before the sink took its ports)
+     * is something a salvage copy can mend. */
     if (!g || r->ports || salvage_all(pl, use, salv, ndirs)) return NULL;
     bt_current_thread_clear_error();
     g = bt_graph_create(0);
@@ -710,11 +712,10 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
         st = READER_NO_MEMORY;
         goto out;
     }
-    for (size_t i = 0; i < ndirs; i++)
-        if (find_check_metadata(dirs[i], err, errlen))
-            goto out;
-        else
-            use[i] = dirs[i];
+    for (size_t i = 0; i < ndirs; i++) {
+        if (find_check_metadata(dirs[i], err, errlen)) goto out;
+        use[i] = dirs[i];
+    }
     /* bt_plugin_put_ref(NULL) is a no-op: a half-loaded pair is released */
     if (plugins_load(&pl, err, errlen)) goto out_plugins;
     if (!(g = graph_open(&pl, use, salv, ndirs, r, err, errlen))) goto out_plugins;
