@@ -16,111 +16,124 @@
 #include <lttng/tracepoint.h>
 #include <stdint.h>
 
-/* clang-format off: the LTTng event DSL reads best laid out by hand. */
+/* The LTTng event DSL reads best laid out by hand, one field a line, so
+ * clang-format leaves the rest of this file alone: the marker below has no
+ * matching "on", so events appended at the end stay as laid out too.
+ * (clang-format 14 ignores a marker with more text in its comment, and
+ * some block-comment markers: keep it a bare line comment.) */
+// clang-format off
 
 /* pool + worker only */
-LTTNG_UST_TRACEPOINT_EVENT_CLASS(fjtrace, where, LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker),
-                                 LTTNG_UST_TP_FIELDS(lttng_ust_field_integer(uint32_t, pool, pool)
-                                                         lttng_ust_field_integer(int32_t, worker,
-                                                                                 worker)))
+LTTNG_UST_TRACEPOINT_EVENT_CLASS(fjtrace, where,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint32_t, pool, pool)
+        lttng_ust_field_integer(int32_t, worker, worker)
+    )
+)
 
 /* pool + worker + one task id */
-LTTNG_UST_TRACEPOINT_EVENT_CLASS(
-    fjtrace, task_event, LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_integer(uint32_t, pool, pool)
-                            lttng_ust_field_integer(int32_t, worker, worker)
-                                lttng_ust_field_integer(uint64_t, task, task)))
+LTTNG_UST_TRACEPOINT_EVENT_CLASS(fjtrace, task_event,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint32_t, pool, pool)
+        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint64_t, task, task)
+    )
+)
 
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, pool_begin,
-                           LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t, workers),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_integer(uint32_t, pool, pool)
-                                                   lttng_ust_field_integer(int32_t, worker, worker)
-                                                       lttng_ust_field_integer(uint32_t, workers,
-                                                                               workers)))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t, workers),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint32_t, pool, pool)
+        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint32_t, workers, workers)
+    )
+)
 
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, where, fjtrace, pool_end,
-                                    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker))
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, where, fjtrace, worker_begin,
-                                    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker))
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, where, fjtrace, worker_end,
-                                    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker))
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, where, fjtrace, park,
-                                    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker))
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, where, fjtrace, unpark,
-                                    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    fjtrace, fork,
-    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task, uint64_t, parent, uint64_t,
-                      size_hint),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_integer(uint32_t, pool, pool)
-                            lttng_ust_field_integer(int32_t, worker, worker)
-                                lttng_ust_field_integer(uint64_t, task, task)
-                                    lttng_ust_field_integer(uint64_t, parent, parent)
-                                        lttng_ust_field_integer(uint64_t, size_hint, size_hint)))
+LTTNG_UST_TRACEPOINT_EVENT(fjtrace, fork,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task,
+                      uint64_t, parent, uint64_t, size_hint),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint32_t, pool, pool)
+        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint64_t, task, task)
+        lttng_ust_field_integer(uint64_t, parent, parent)
+        lttng_ust_field_integer(uint64_t, size_hint, size_hint)
+    )
+)
 
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_event, fjtrace, submit,
-                                    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t,
-                                                      task))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task))
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_event, fjtrace, result,
-                                    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t,
-                                                      task))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task))
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_event, fjtrace, exec,
-                                    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t,
-                                                      task))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task))
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_event, fjtrace, executed,
-                                    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t,
-                                                      task))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task))
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_event, fjtrace, join,
-                                    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t,
-                                                      task))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task))
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_event, fjtrace, joined,
-                                    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t,
-                                                      task))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task))
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_event, fjtrace, completing,
-                                    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t,
-                                                      task))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task))
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_event, fjtrace, completed,
-                                    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t,
-                                                      task))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task))
 
-LTTNG_UST_TRACEPOINT_EVENT(
-    fjtrace, steal,
+LTTNG_UST_TRACEPOINT_EVENT(fjtrace, steal,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task, int32_t, victim),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_integer(uint32_t, pool, pool)
-                            lttng_ust_field_integer(int32_t, worker, worker)
-                                lttng_ust_field_integer(uint64_t, task, task)
-                                    lttng_ust_field_integer(int32_t, victim, victim)))
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint32_t, pool, pool)
+        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint64_t, task, task)
+        lttng_ust_field_integer(int32_t, victim, victim)
+    )
+)
 
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, wake,
-                           LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, int32_t, target),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_integer(uint32_t, pool, pool)
-                                                   lttng_ust_field_integer(int32_t, worker, worker)
-                                                       lttng_ust_field_integer(int32_t, target,
-                                                                               target)))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, int32_t, target),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint32_t, pool, pool)
+        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(int32_t, target, target)
+    )
+)
 
 /* fj_mutex: its name once, then only contended acquisitions. */
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, lock_init,
-                           LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t, lock,
-                                             const char *, name),
-                           LTTNG_UST_TP_FIELDS(lttng_ust_field_integer(uint32_t, pool, pool)
-                                                   lttng_ust_field_integer(int32_t, worker, worker)
-                                                       lttng_ust_field_integer(uint32_t, lock, lock)
-                                                           lttng_ust_field_string(name, name)))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t, lock, const char *, name),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint32_t, pool, pool)
+        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint32_t, lock, lock)
+        lttng_ust_field_string(name, name)
+    )
+)
 
-LTTNG_UST_TRACEPOINT_EVENT_CLASS(
-    fjtrace, lock_event, LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t, lock),
-    LTTNG_UST_TP_FIELDS(lttng_ust_field_integer(uint32_t, pool, pool)
-                            lttng_ust_field_integer(int32_t, worker, worker)
-                                lttng_ust_field_integer(uint32_t, lock, lock)))
+LTTNG_UST_TRACEPOINT_EVENT_CLASS(fjtrace, lock_event,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t, lock),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint32_t, pool, pool)
+        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint32_t, lock, lock)
+    )
+)
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, lock_event, fjtrace, lock_wait,
-                                    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t,
-                                                      lock))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t, lock))
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, lock_event, fjtrace, lock_acquired,
-                                    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t,
-                                                      lock))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t, lock))
 
-/* clang-format on */
 
 #endif /* FJTRACE_TP_H */
 
