@@ -5,7 +5,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "../check.h"
+#include "../tap.h"
 #include "deque.h"
 
 #define THIEVES 3
@@ -43,10 +43,11 @@ static void *thief(void *arg)
 
 int main(void)
 {
+    plan_tests(3);
     tasks = calloc(TASKS, sizeof(*tasks));
     taken = calloc(TASKS, sizeof(*taken));
-    REQUIRE(tasks && taken);
-    REQUIRE(fj_deque_init(&dq, 16) == FJ_OK);
+    require(tasks && taken);
+    require(fj_deque_init(&dq, 16) == FJ_OK);
     pthread_t th[THIEVES];
     for (int i = 0; i < THIEVES; i++)
         pthread_create(&th[i], NULL, thief, NULL);
@@ -58,7 +59,7 @@ int main(void)
         rng = rng * 1103515245u + 12345u;
         size_t burst = 1 + (rng >> 16) % 200;
         for (size_t k = 0; k < burst && next < TASKS; k++)
-            REQUIRE(fj_deque_push(&dq, &tasks[next++]) >= 0);
+            require(fj_deque_push(&dq, &tasks[next++]) >= 0);
         for (size_t k = 0; k < burst / 2; k++) {
             fj_task *t = fj_deque_take(&dq);
             if (!t) break;
@@ -76,13 +77,14 @@ int main(void)
     uint64_t once = 0;
     for (size_t i = 0; i < TASKS; i++)
         once += atomic_load(&taken[i]) == 1;
-    CHECK_EQ_U64(once, TASKS);
-    CHECK_EQ_U64(owner_taken + atomic_load(&stolen_total), TASKS);
-    CHECK(atomic_load(&stolen_total) > 0);
-    printf("owner took %llu, thieves stole %llu\n", (unsigned long long)owner_taken,
-           (unsigned long long)atomic_load(&stolen_total));
+    diag("owner took %llu, thieves stole %llu", (unsigned long long)owner_taken,
+         (unsigned long long)atomic_load(&stolen_total));
+    ok_eq_u64(once, TASKS, "every one of the %d tasks is taken exactly once", TASKS);
+    ok_eq_u64(owner_taken + atomic_load(&stolen_total), TASKS,
+              "the owner's takes and the thieves' steals add up to the %d tasks", TASKS);
+    ok(atomic_load(&stolen_total) > 0, "the %d thieves stole some tasks", THIEVES);
     fj_deque_destroy(&dq);
     free(tasks);
     free(taken);
-    return check_report("test_deque");
+    return done_testing();
 }

@@ -10,12 +10,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "../check.h"
+#include "../tap.h"
 #include "workloads.h"
 
 #define MAX_INFLIGHT 4
 
-static _Atomic uint64_t trees, completer_trees, errors;
+static _Atomic uint64_t trees, completer_trees, errors, destroy_errors;
 
 static double now(void)
 {
@@ -86,39 +86,41 @@ static void soak_round(uint64_t *rng, uint64_t *tasks)
     cfg.spin_rounds = (int)(next_rand(rng) % 80);
     cfg.yield_rounds = cfg.spin_rounds / 4;
     fj_pool *pool;
-    REQUIRE(fj_pool_create(&pool, &cfg) == FJ_OK);
+    require(fj_pool_create(&pool, &cfg) == FJ_OK);
     int nclients = 1 + (int)(next_rand(rng) % 4);
     struct client cl[4];
     pthread_t th[4];
     for (int i = 0; i < nclients; i++) {
         cl[i] = (struct client){pool, next_rand(rng) * 2 + 1, 1 + (int)(next_rand(rng) % 12)};
-        REQUIRE(pthread_create(&th[i], NULL, client_main, &cl[i]) == 0);
+        require(pthread_create(&th[i], NULL, client_main, &cl[i]) == 0);
     }
     for (int i = 0; i < nclients; i++)
         pthread_join(th[i], NULL);
     fj_worker_stats s;
     fj_pool_stats_total(pool, &s);
     *tasks += s.tasks_executed;
-    CHECK(fj_pool_destroy(pool) == FJ_OK);
+    if (fj_pool_destroy(pool) != FJ_OK) atomic_fetch_add(&destroy_errors, 1);
 }
 
 int main(void)
 {
     const char *env = getenv("FJ_SOAK_SECONDS");
     double budget = env ? atof(env) : 20.0;
+    plan_tests(3);
     uint64_t rng = (uint64_t)time(NULL) | 1, pools = 0, tasks = 0;
-    printf("soak seed %llu, budget %.0f s\n", (unsigned long long)rng, budget);
+    diag("soak seed %llu, budget %.0f s", (unsigned long long)rng, budget);
     double t0 = now();
     while (now() - t0 < budget) {
         soak_round(&rng, &tasks);
         pools++;
     }
-    printf("soak: %.1f s, %llu pools, %llu fork/join trees, %llu completer trees, %llu tasks, "
-           "%llu wrong results\n",
-           now() - t0, (unsigned long long)pools, (unsigned long long)atomic_load(&trees),
-           (unsigned long long)atomic_load(&completer_trees), (unsigned long long)tasks,
-           (unsigned long long)atomic_load(&errors));
-    CHECK(atomic_load(&errors) == 0);
-    CHECK(pools > 0);
-    return check_report("test_soak");
+    diag("soak: %.1f s, %llu pools, %llu fork/join trees, %llu completer trees, %llu tasks, "
+         "%llu wrong results",
+         now() - t0, (unsigned long long)pools, (unsigned long long)atomic_load(&trees),
+         (unsigned long long)atomic_load(&completer_trees), (unsigned long long)tasks,
+         (unsigned long long)atomic_load(&errors));
+    ok_eq_u64(atomic_load(&errors), 0, "every tree of every client sums right");
+    ok_eq_u64(atomic_load(&destroy_errors), 0, "every pool is destroyed once its clients are done");
+    ok(pools > 0, "at least one pool was soaked");
+    return exit_status();
 }

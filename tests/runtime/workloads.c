@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "../check.h"
+#include "../tap.h"
 
 /* ---- fib: known answers, known fork count ---- */
 static long fib(long n)
@@ -81,7 +81,7 @@ void range_compute(fj_completer *c)
         return;
     }
     r->kids = calloc(2, sizeof(struct range));
-    REQUIRE(r->kids);
+    require(r->kids);
     long mid = r->lo + (r->hi - r->lo) / 2;
     r->kids[0].lo = r->lo, r->kids[0].hi = mid;
     r->kids[1].lo = mid, r->kids[1].hi = r->hi;
