@@ -225,7 +225,7 @@ static int options_parse(int argc, char **argv, options *o)
 
 static int sink_event(void *ctx, const fja_event *ev)
 {
-    int rc = model_feed(ctx, ev) ? 1 : 0;
+    int rc = fja_model_feed(ctx, ev) ? 1 : 0;
 #ifdef FJA_HAVE_VIZ
     fjv_collect_event(viz_collector, ctx, ev);
 #endif
@@ -234,7 +234,7 @@ static int sink_event(void *ctx, const fja_event *ev)
 
 static void sink_discarded(void *ctx, uint64_t count, uint64_t ts, uint32_t source)
 {
-    model_discarded(ctx, count, ts, source);
+    fja_model_discarded(ctx, count, ts, source);
 }
 
 static int traces_find(const options *o, find_list *dirs)
@@ -268,7 +268,7 @@ static int traces_read(const options *o, const find_list *dirs, fja_model *m)
                 "fjtrace-analyze: WARNING: decoding stopped after %llu fjtrace event(s); the "
                 "report covers the trace up to there and is marked incomplete\n",
                 (unsigned long long)stats.fjtrace_events);
-        model_decode_stopped(m, err);
+        fja_model_decode_stopped(m, err);
     } else if (st != READER_OK || m->oom) {
         fprintf(stderr, "fjtrace-analyze: out of memory after %llu events\n",
                 (unsigned long long)m->events);
@@ -279,7 +279,7 @@ static int traces_read(const options *o, const find_list *dirs, fja_model *m)
                 "fjtrace-analyze: WARNING: %s; %llu byte(s) could not be read, the report is "
                 "marked incomplete\n",
                 stats.cut_note, (unsigned long long)stats.cut_bytes);
-        if (!*m->decode_error) model_decode_stopped(m, stats.cut_note);
+        if (!*m->decode_error) fja_model_decode_stopped(m, stats.cut_note);
     }
     if (!stats.fjtrace_events) {
         fprintf(stderr,
@@ -312,7 +312,7 @@ static int output_write(const char *path, report_fn fn, const fja_report *r,
 {
     char err[4200];
     fja_outfile of;
-    FILE *f = path ? outfile_open(&of, path, err, sizeof err) : stdout;
+    FILE *f = path ? fja_outfile_open(&of, path, err, sizeof err) : stdout;
     if (!f) {
         fprintf(stderr, "fjtrace-analyze: %s\n", err);
         return -1;
@@ -324,8 +324,8 @@ static int output_write(const char *path, report_fn fn, const fja_report *r,
     }
     errno = 0;
     if (fn(f, r, info))
-        outfile_fail(&of, errno, err, sizeof err);
-    else if (!outfile_commit(&of, err, sizeof err))
+        fja_outfile_fail(&of, errno, err, sizeof err);
+    else if (!fja_outfile_commit(&of, err, sizeof err))
         return 0;
     fprintf(stderr, "fjtrace-analyze: %s\n", err);
     return -1;
@@ -334,14 +334,14 @@ static int output_write(const char *path, report_fn fn, const fja_report *r,
 static int tasks_csv(FILE *f, const fja_report *r, const fja_run_info *info)
 {
     (void)info;
-    return report_tasks_csv(f, r);
+    return fja_report_tasks_csv(f, r);
 }
 
 static int report_write(const options *o, const fja_model *m, double t0)
 {
     fja_report r;
-    if (analysis_run(m, &o->filter, &r)) {
-        analysis_free(&r);
+    if (fja_analysis_run(m, &o->filter, &r)) {
+        fja_analysis_free(&r);
         fprintf(stderr, "fjtrace-analyze: out of memory in the analyses\n");
         return EXIT_INTERNAL;
     }
@@ -358,9 +358,10 @@ static int report_write(const options *o, const fja_model *m, double t0)
 #ifdef FJA_HAVE_VIZ
     if (fjv_wanted(&o->viz) && fjv_render(&o->viz, viz_collector, &r, stderr)) rc = EXIT_OUTPUT;
 #endif
-    if (output_write(o->output, o->json ? report_json : report_text, &r, &info)) rc = EXIT_OUTPUT;
+    if (output_write(o->output, o->json ? fja_report_json : fja_report_text, &r, &info))
+        rc = EXIT_OUTPUT;
     if (o->tasks && output_write(o->tasks, tasks_csv, &r, &info)) rc = EXIT_OUTPUT;
-    analysis_free(&r);
+    fja_analysis_free(&r);
     return rc;
 }
 
@@ -392,12 +393,12 @@ int main(int argc, char **argv)
     if (rc >= 0) return rc;
     find_list dirs = {0};
     fja_model m;
-    model_init(&m);
+    fja_model_init(&m);
 #ifdef FJA_HAVE_VIZ
     if (viz_start(&o)) return EXIT_OUTPUT; /* the Chrome trace file cannot be created */
 #endif
     if ((rc = traces_find(&o, &dirs)) < 0 && (rc = traces_read(&o, &dirs, &m)) < 0) {
-        model_finish(&m);
+        fja_model_finish(&m);
         bool chrome_failed = false; /* the other outputs are still written */
 #ifdef FJA_HAVE_VIZ
         chrome_failed = fjv_collect_finish(viz_collector, &m) != 0;
@@ -408,7 +409,7 @@ int main(int argc, char **argv)
 #ifdef FJA_HAVE_VIZ
     fjv_collector_free(viz_collector);
 #endif
-    model_free(&m);
+    fja_model_free(&m);
     find_list_free(&dirs);
     return rc;
 }

@@ -28,14 +28,10 @@ typedef struct {
 
 static void emit(gen *g, fja_kind k, int32_t w, uint64_t task, uint64_t arg, uint64_t size)
 {
-    fja_event ev = {.ts = g->ts += 40,
-                    .task = task,
-                    .arg = arg,
-                    .size_hint = size,
-                    .pool = 1,
-                    .worker = w,
-                    .kind = k};
-    if (g->m) model_feed(g->m, &ev);
+    fja_event ev = {
+        .ts = g->ts += 40, .task = task, .size_hint = size, .pool = 1, .worker = w, .kind = k};
+    fja_event_set_arg(&ev, arg);
+    if (g->m) fja_model_feed(g->m, &ev);
     if (g->c) fjv_collect_event(g->c, g->view, &ev);
     g->events++;
 }
@@ -79,13 +75,13 @@ static void tree(gen *g, uint64_t n)
 static void bench_tree(const char *dir, uint64_t n)
 {
     fja_model m;
-    model_init(&m);
+    fja_model_init(&m);
     gen g = {.m = &m, .next_id = 1};
     tree(&g, n);
-    model_finish(&m);
+    fja_model_finish(&m);
     fja_report r;
     fja_filter f = {0};
-    analysis_run(&m, &f, &r);
+    fja_analysis_run(&m, &f, &r);
     char sub[4096];
     snprintf(sub, sizeof sub, "%s/tree-%llu", dir, (unsigned long long)n);
     fjv_options o = {.subtrees_dir = sub, .formats = FJV_PNG};
@@ -95,14 +91,14 @@ static void bench_tree(const char *dir, uint64_t n)
     double t1 = now();
     printf("| subtree diagram, tree of %llu tasks (PNG, default --max-nodes) | %.2f s |%s\n",
            (unsigned long long)n, t1 - t0, rc ? " (failed)" : "");
-    analysis_free(&r);
-    model_free(&m);
+    fja_analysis_free(&r);
+    fja_model_free(&m);
 }
 
 static void bench_timeline(const char *dir, uint64_t events)
 {
     fja_model m; /* empty: the collector alone, as the timeline needs */
-    model_init(&m);
+    fja_model_init(&m);
     char path[4096], err[256];
     snprintf(path, sizeof path, "%s/timeline-20M.png", dir);
     fjv_options o = {.timeline = path};
@@ -125,7 +121,7 @@ static void bench_timeline(const char *dir, uint64_t events)
     printf("| timeline PNG of %llu events: drawing | %.2f s |%s\n", (unsigned long long)g.events,
            t3 - t2, rc ? " (failed)" : "");
     fjv_collector_free(c);
-    model_free(&m);
+    fja_model_free(&m);
 }
 
 int main(int argc, char **argv)

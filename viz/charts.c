@@ -82,7 +82,7 @@ static void legend_item(plot *p, int i, fjv_rgb c, const char *label, bool dot)
 static void granularity(plot *p, const fja_pool_report *pr)
 {
     uint64_t bins[64];
-    hist_log2(&pr->pool->self_hist, bins);
+    fja_hist_log2(&pr->pool->self_hist, bins);
     int lo = 64, hi = -1;
     uint64_t maxc = 1;
     for (int k = 0; k < 64; k++)
@@ -106,7 +106,7 @@ static void granularity(plot *p, const fja_pool_report *pr)
         cairo_rectangle(p->cr, p->x0 + (k - lo) * bw + 1, p->y0 + p->h * (1 - f), bw - 2, p->h * f);
         cairo_fill(p->cr);
         if ((k - lo) % (nb > 16 ? 2 : 1) == 0)
-            xtick(p, (k - lo + 0.5) / nb, report_duration(b, sizeof b, pow(2, k)));
+            xtick(p, (k - lo + 0.5) / nb, fja_report_duration(b, sizeof b, pow(2, k)));
     }
 }
 
@@ -131,7 +131,7 @@ static void queue_depth(plot *p, const fjv_collector *c, const fjv_pool *cp)
     double dur = (double)(b1 - b0) * (double)c->res;
     double tstep = nice_step(dur, 6);
     for (double v = 0; v <= dur; v += tstep)
-        xtick(p, dur > 0 ? v / dur : 0, report_duration(b, sizeof b, v));
+        xtick(p, dur > 0 ? v / dur : 0, fja_report_duration(b, sizeof b, v));
     for (uint32_t li = 1; li < cp->nlanes; li++) {
         const fjv_lane *l = &cp->lanes[li];
         if (!l->b) continue;
@@ -176,7 +176,7 @@ static void speedup(plot *p, const fja_report *r)
     for (uint32_t i = 1; i < r->npools; i++)
         if (r->pools[i].work_ns > base->work_ns) base = &r->pools[i];
     double ymax = 1;
-    for (int k = 0; k < SPEEDUP_PS; k++)
+    for (int k = 0; k < FJA_SPEEDUP_PS; k++)
         if (base->speedup_bound[k] > ymax) ymax = base->speedup_bound[k];
     for (uint32_t i = 0; i < r->npools; i++)
         if (measured(r, &r->pools[i]) > ymax) ymax = measured(r, &r->pools[i]);
@@ -187,9 +187,9 @@ static void speedup(plot *p, const fja_report *r)
         snprintf(b, sizeof b, "%g", v);
         ytick(p, v / ymax, b);
     }
-    for (int k = 0; k < SPEEDUP_PS; k++) {
+    for (int k = 0; k < FJA_SPEEDUP_PS; k++) {
         snprintf(b, sizeof b, "%d", 1 << k);
-        xtick(p, (double)k / (SPEEDUP_PS - 1), b);
+        xtick(p, (double)k / (FJA_SPEEDUP_PS - 1), b);
     }
     const struct {
         const double *v;
@@ -199,8 +199,8 @@ static void speedup(plot *p, const fja_report *r)
     for (size_t ci = 0; ci < 2; ci++) {
         canvas_rgb(p->cr, curves[ci].c);
         cairo_set_line_width(p->cr, 2);
-        for (int k = 0; k < SPEEDUP_PS; k++) {
-            double x = p->x0 + p->w * k / (SPEEDUP_PS - 1);
+        for (int k = 0; k < FJA_SPEEDUP_PS; k++) {
+            double x = p->x0 + p->w * k / (FJA_SPEEDUP_PS - 1);
             double y = p->y0 + p->h * (1 - curves[ci].v[k] / ymax);
             if (k)
                 cairo_line_to(p->cr, x, y);
@@ -213,7 +213,7 @@ static void speedup(plot *p, const fja_report *r)
         double s = measured(r, &r->pools[i]);
         uint32_t w = r->pools[i].workers;
         if (!w || !s) continue;
-        double x = p->x0 + p->w * log2(w) / (SPEEDUP_PS - 1);
+        double x = p->x0 + p->w * log2(w) / (FJA_SPEEDUP_PS - 1);
         if (x > p->x0 + p->w) continue;
         cairo_set_source_rgb(p->cr, 0.84, 0.15, 0.16);
         cairo_arc(p->cr, x, p->y0 + p->h * (1 - s / ymax), 5, 0, 2 * M_PI);

@@ -160,7 +160,7 @@ static void range_fit(fjv_collector *c, uint64_t ts)
 
 static int lane_state(const fjv_pool *p, const fjv_lane *l, uint32_t *tree)
 {
-    *tree = TASK_NONE;
+    *tree = FJA_TASK_NONE;
     if (l == &p->lanes[0]) return p->outstanding ? LS_JOIN : -1;
     if (!l->begun || l->ended) return -1;
     if (!l->depth) return LS_SEARCH;
@@ -268,7 +268,7 @@ static void chrome_slice(fjv_collector *c, const fjv_pool *p, int32_t worker, ch
             fprintf(c->chrome, ",\"name\":\"%s\"", frame_name(f));
         if (f->kind == FR_TASK)
             fprintf(c->chrome, ",\"cat\":\"task\",\"args\":{\"task\":\"0x%llx\",\"tree\":%d}",
-                    (unsigned long long)f->task, f->tree == TASK_NONE ? -1 : (int)f->tree);
+                    (unsigned long long)f->task, f->tree == FJA_TASK_NONE ? -1 : (int)f->tree);
     }
     fputc('}', c->chrome);
 }
@@ -346,8 +346,8 @@ static const fja_task *model_task(const fja_model *m, const fjv_pool *p, uint64_
 {
     if (p->model_index >= m->npools) return NULL;
     const fja_pool *mp = &m->pools[p->model_index];
-    uint32_t n = taskmap_find(&mp->tasks, id);
-    return n == TASK_NONE ? NULL : taskmap_get(&mp->tasks, n);
+    uint32_t n = fja_taskmap_find(&mp->tasks, id);
+    return n == FJA_TASK_NONE ? NULL : fja_taskmap_get(&mp->tasks, n);
 }
 
 static void steal_sample(fjv_collector *c, uint32_t pool, const fja_event *ev)
@@ -360,8 +360,8 @@ static void steal_sample(fjv_collector *c, uint32_t pool, const fja_event *ev)
         c->nsteals = MAX_STEAL_SAMPLES / 2;
         c->steal_stride *= 2;
     }
-    c->steals[c->nsteals++] =
-        (fjv_steal){.ts = ev->ts, .pool = pool, .thief = ev->worker, .victim = (int32_t)ev->arg};
+    c->steals[c->nsteals++] = (fjv_steal){
+        .ts = ev->ts, .pool = pool, .thief = ev->worker, .victim = (int32_t)ev->arg.victim};
 }
 
 static void on_fork(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_event *ev)
@@ -402,7 +402,7 @@ static void on_exec(fjv_collector *c, const fja_model *m, fjv_pool *p, fjv_lane 
 {
     uint32_t pi = (uint32_t)(p - c->pools);
     const fja_task *t = model_task(m, p, ev->task);
-    fjv_frame f = {.task = ev->task, .tree = t ? t->tree : TASK_NONE, .kind = FR_TASK};
+    fjv_frame f = {.task = ev->task, .tree = t ? t->tree : FJA_TASK_NONE, .kind = FR_TASK};
     if (frame_push(l, f)) return;
     chrome_slice(c, p, ev->worker, 'B', &f, ev->ts, t ? t->size_hint : 0);
     fjv_slot *s = fjv_map_get(&c->queued, pi, ev->task);
@@ -445,7 +445,7 @@ static void on_worker(fjv_collector *c, const fja_model *m, fjv_pool *p, fjv_lan
     case FJA_EV_JOIN:
     case FJA_EV_PARK: {
         fjv_frame f = {.kind = ev->kind == FJA_EV_JOIN ? FR_JOIN : FR_PARK,
-                       .tree = l->depth ? l->stack[l->depth - 1].tree : TASK_NONE};
+                       .tree = l->depth ? l->stack[l->depth - 1].tree : FJA_TASK_NONE};
         if (!frame_push(l, f)) chrome_slice(c, p, w, 'B', &f, ev->ts, 0);
         break;
     }
@@ -537,7 +537,7 @@ fjv_collector *fjv_collector_new(const fjv_options *o, char *err, size_t errlen)
         return NULL;
     }
     if (o->chrome_trace) {
-        if (!(c->chrome = outfile_open(&c->chrome_out, o->chrome_trace, err, errlen))) {
+        if (!(c->chrome = fja_outfile_open(&c->chrome_out, o->chrome_trace, err, errlen))) {
             fjv_collector_free(c);
             return NULL;
         }
@@ -571,7 +571,7 @@ int fjv_collect_finish(fjv_collector *c, const fja_model *m)
         char err[4200];
         fputs("\n]}\n", c->chrome);
         c->chrome = NULL;
-        if ((rc = outfile_commit(&c->chrome_out, err, sizeof err)))
+        if ((rc = fja_outfile_commit(&c->chrome_out, err, sizeof err)))
             fprintf(stderr, "fjtrace-analyze: %s\n", err);
     }
     return rc;
@@ -580,7 +580,7 @@ int fjv_collect_finish(fjv_collector *c, const fja_model *m)
 void fjv_collector_free(fjv_collector *c)
 {
     if (!c) return;
-    if (c->chrome) outfile_abort(&c->chrome_out); /* the run failed before the end */
+    if (c->chrome) fja_outfile_abort(&c->chrome_out); /* the run failed before the end */
     for (uint32_t pi = 0; pi < c->npools; pi++) {
         for (uint32_t li = 0; li < c->pools[pi].nlanes; li++) {
             free(c->pools[pi].lanes[li].b);

@@ -18,7 +18,7 @@ static bool ends_with(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-/* Pictures are drawn in memory and written whole by outfile_write, so a
+/* Pictures are drawn in memory and written whole by fja_outfile_write, so a
  * full disk never leaves half a PNG or SVG behind. */
 int canvas_open(fjv_canvas *cv, const char *path, double w, double h)
 {

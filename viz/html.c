@@ -91,7 +91,7 @@ static void summary(fjv_str *s, const fjv_options *o, const fja_report *r)
     fjv_str_printf(s, "</td></tr><tr><th class=\"l\">events</th><td>%s</td></tr>",
                    fjv_count(a, sizeof a, m->events));
     fjv_str_printf(s, "<tr><th class=\"l\">duration</th><td>%s</td></tr>",
-                   report_duration(b, sizeof b, (double)(m->last_ts - m->first_ts)));
+                   fja_report_duration(b, sizeof b, (double)(m->last_ts - m->first_ts)));
     fjv_str_printf(s, "<tr><th class=\"l\">pools</th><td>%u</td></tr>", r->npools);
     processes(s, r);
     fjv_str_printf(s, "<tr><th class=\"l\">anomalies</th><td>%s</td></tr></table>\n",
@@ -123,16 +123,16 @@ static void workers(fjv_str *s, const fja_report *r)
         const fja_pool *p = pr->pool;
         fjv_str_printf(s, "<h3>pool %s: %u workers, %s, work %s, span %s, parallelism %.2f</h3>\n",
                        fjv_pool_name(p->source, p->id, pn, sizeof pn), pr->workers,
-                       report_duration(a, sizeof a, (double)pr->duration_ns),
-                       report_duration(b, sizeof b, (double)pr->work_ns),
-                       report_duration(c, sizeof c, (double)pr->span_ns), pr->parallelism);
+                       fja_report_duration(a, sizeof a, (double)pr->duration_ns),
+                       fja_report_duration(b, sizeof b, (double)pr->work_ns),
+                       fja_report_duration(c, sizeof c, (double)pr->span_ns), pr->parallelism);
         fjv_str_printf(s, "<table><tr><th>worker</th><th>tasks</th><th>forks</th><th>steals</th>"
                           "<th>joins waited</th><th>parks</th><th>busy</th><th>join wait</th>"
                           "<th>searching</th><th>parked</th><th>max queue</th></tr>\n");
         for (uint32_t w = 0; w < p->nworkers; w++) {
             const fja_worker *k = &p->workers[w];
             uint64_t life = 0;
-            for (int st = WS_RUN; st < WS_COUNT; st++)
+            for (int st = FJA_WS_RUN; st < FJA_WS_COUNT; st++)
                 life += k->state_ns[st];
             char hex[8];
             fjv_str_printf(s,
@@ -142,9 +142,10 @@ static void workers(fjv_str *s, const fja_report *r)
                            fjv_hex(fjv_worker_rgb((int32_t)w), hex), w,
                            (unsigned long long)k->tasks, (unsigned long long)k->forks,
                            (unsigned long long)k->steals, (unsigned long long)k->joins_waited,
-                           (unsigned long long)k->parks, pct(k->state_ns[WS_RUN], life),
-                           pct(k->state_ns[WS_JOIN], life), pct(k->state_ns[WS_SEARCH], life),
-                           pct(k->state_ns[WS_PARK], life), (long long)k->qmax);
+                           (unsigned long long)k->parks, pct(k->state_ns[FJA_WS_RUN], life),
+                           pct(k->state_ns[FJA_WS_JOIN], life),
+                           pct(k->state_ns[FJA_WS_SEARCH], life),
+                           pct(k->state_ns[FJA_WS_PARK], life), (long long)k->qmax);
         }
         fjv_str_printf(s, "</table>\n");
     }
@@ -152,7 +153,7 @@ static void workers(fjv_str *s, const fja_report *r)
 
 static const char *ms(char *b, size_t n, int64_t v)
 {
-    return v == NULL_NS ? "never" : report_duration(b, n, (double)v);
+    return v == FJA_NULL_NS ? "never" : fja_report_duration(b, n, (double)v);
 }
 
 static void trees_table(fjv_str *s, const fja_pool_report *pr)
@@ -170,8 +171,8 @@ static void trees_table(fjv_str *s, const fja_pool_report *pr)
             "<tr><td>0x%llx</td><td>%llu</td><td>%llu</td><td>%s</td><td>%s</td>"
             "<td>%.2f</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
             (unsigned long long)t->root_id, (unsigned long long)t->tasks,
-            (unsigned long long)t->steals, report_duration(a, sizeof a, (double)t->work_ns),
-            report_duration(b, sizeof b, (double)t->span_ns), tr->parallelism,
+            (unsigned long long)t->steals, fja_report_duration(a, sizeof a, (double)t->work_ns),
+            fja_report_duration(b, sizeof b, (double)t->span_ns), tr->parallelism,
             ms(c, sizeof c, tr->first_task_ns), ms(d, sizeof d, tr->full_parallelism_ns),
             ms(e, sizeof e, tr->final_handoff_ns), ms(f, sizeof f, tr->latency_ns),
             tr->complete ? "yes" : "<b>no</b>");

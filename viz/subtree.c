@@ -28,7 +28,7 @@ typedef struct {
 
 static const fja_task *task(const tree_prep *tp, uint32_t n)
 {
-    return taskmap_get(&tp->p->tasks, n);
+    return fja_taskmap_get(&tp->p->tasks, n);
 }
 
 static void prep_free(tree_prep *tp)
@@ -57,21 +57,21 @@ static int prep_init(tree_prep *tp, const fja_pool *p, const fjv_collector *c)
         return -1;
     }
     for (uint32_t i = 0; i < n; i++)
-        if (task(tp, i)->parent != TASK_NONE) tp->first[task(tp, i)->parent + 1]++;
+        if (task(tp, i)->parent != FJA_TASK_NONE) tp->first[task(tp, i)->parent + 1]++;
     for (uint32_t i = 0; i < n; i++)
         tp->first[i + 1] += tp->first[i];
     uint32_t *fill = tp->cnt; /* borrowed as a cursor, reset below */
     for (uint32_t i = 0; i < n; i++) {
         uint32_t par = task(tp, i)->parent;
-        if (par != TASK_NONE) tp->kids[tp->first[par] + fill[par]++] = i;
+        if (par != FJA_TASK_NONE) tp->kids[tp->first[par] + fill[par]++] = i;
     }
     memset(tp->cnt, 0, ((size_t)n + 1) * sizeof *tp->cnt);
     for (uint32_t i = n; i-- > 0;) {
         const fja_task *t = task(tp, i);
         tp->cnt[i]++;
-        if ((t->flags & TF_EXEC) && t->worker >= 0 && t->worker < 64)
+        if ((t->flags & FJA_TF_EXEC) && t->worker >= 0 && t->worker < 64)
             tp->wm[i] |= 1ull << t->worker;
-        if (t->parent != TASK_NONE) {
+        if (t->parent != FJA_TASK_NONE) {
             tp->cnt[t->parent] += tp->cnt[i];
             tp->wm[t->parent] |= tp->wm[i];
         }
@@ -97,11 +97,11 @@ static uint64_t done_span(const fja_task *t)
  * fib and quicksort; otherwise the longest child path). */
 static uint32_t crit_child(const tree_prep *tp, uint32_t n)
 {
-    uint32_t best = TASK_NONE;
+    uint32_t best = FJA_TASK_NONE;
     uint64_t bv = 0;
     for (uint32_t k = tp->first[n]; k < tp->first[n + 1]; k++) {
         uint64_t v = done_span(task(tp, tp->kids[k]));
-        if (best == TASK_NONE || v > bv) {
+        if (best == FJA_TASK_NONE || v > bv) {
             best = tp->kids[k];
             bv = v;
         }
@@ -148,7 +148,7 @@ static void mark(fold *f, uint32_t n, uint8_t bits)
 static int child_score(const tree_prep *tp, uint32_t c, bool few)
 {
     if (tp->mark[c] & MK_CRIT) return 4;
-    if (task(tp, c)->flags & TF_STOLEN) return 3;
+    if (task(tp, c)->flags & FJA_TF_STOLEN) return 3;
     if (nkids(tp, c)) return 2;
     return few ? 1 : 0;
 }
@@ -166,19 +166,19 @@ static void choose_shown(fold *f, uint32_t n, uint32_t k, bool few)
 {
     const tree_prep *tp = f->tp;
     for (uint32_t shown = 0; shown < k; shown++) {
-        uint32_t best = TASK_NONE;
+        uint32_t best = FJA_TASK_NONE;
         int bs = 0;
         for (uint32_t i = tp->first[n]; i < tp->first[n + 1]; i++) {
             uint32_t c = tp->kids[i];
             int sc = child_score(tp, c, few);
             if ((tp->mark[c] & MK_SHOWN) || sc <= 0) continue;
-            if (best == TASK_NONE || sc > bs ||
+            if (best == FJA_TASK_NONE || sc > bs ||
                 (sc == bs && task(tp, c)->subtree_ns > task(tp, best)->subtree_ns)) {
                 best = c;
                 bs = sc;
             }
         }
-        if (best == TASK_NONE) return;
+        if (best == FJA_TASK_NONE) return;
         mark(f, best, MK_SHOWN);
     }
 }
@@ -216,13 +216,13 @@ static void fold_run(fold *f)
     const tree_prep *tp = f->tp;
     /* The critical path, marked end to end, then expanded as far as a
      * third of the budget allows, so it stays visible in any tree. */
-    for (uint32_t n = f->root; n != TASK_NONE; n = crit_child(tp, n))
+    for (uint32_t n = f->root; n != FJA_TASK_NONE; n = crit_child(tp, n))
         mark(f, n, MK_CRIT);
     mark(f, f->root, MK_SHOWN);
     f->total = 1;
     uint32_t limit = f->max_nodes;
     f->max_nodes = limit / 3 > 1 ? limit / 3 : limit;
-    for (uint32_t n = f->root; n != TASK_NONE && expand(f, n);)
+    for (uint32_t n = f->root; n != FJA_TASK_NONE && expand(f, n);)
         n = crit_child(tp, n);
     f->max_nodes = limit;
     /* Then the top levels, breadth first. */
@@ -289,8 +289,8 @@ static void milestones(fjv_str *s, const fja_tree_report *tr)
               {"latency", tr->latency_ns}};
     for (size_t i = 0; i < sizeof ms / sizeof *ms; i++)
         fjv_str_printf(s, "\\n%s %s", ms[i].name,
-                       ms[i].v == NULL_NS ? "never"
-                                          : report_duration(b, sizeof b, (double)ms[i].v));
+                       ms[i].v == FJA_NULL_NS ? "never"
+                                              : fja_report_duration(b, sizeof b, (double)ms[i].v));
 }
 
 static Agnode_t *task_node(builder *b, uint32_t n)
@@ -305,15 +305,16 @@ static Agnode_t *task_node(builder *b, uint32_t n)
     /* Leaves are most of a drawing: one line keeps the picture compact. */
     const char *sep = nkids(tp, n) ? "\\n" : " · ";
     if (t->size_hint) fjv_str_printf(&s, "n=%u%s", t->size_hint, sep);
-    fjv_str_printf(&s, "self %s", report_duration(d, sizeof d, (double)t->self_ns));
+    fjv_str_printf(&s, "self %s", fja_report_duration(d, sizeof d, (double)t->self_ns));
     if (nkids(tp, n))
-        fjv_str_printf(&s, "\\nsubtree %s", report_duration(e, sizeof e, (double)t->subtree_ns));
-    if (t->flags & TF_EXEC) fjv_str_printf(&s, "%sw%d", sep, t->worker);
+        fjv_str_printf(&s, "\\nsubtree %s",
+                       fja_report_duration(e, sizeof e, (double)t->subtree_ns));
+    if (t->flags & FJA_TF_EXEC) fjv_str_printf(&s, "%sw%d", sep, t->worker);
     if (n == b->f->root && b->tr) milestones(&s, b->tr);
     set(nd, "label", s.s ? s.s : "");
     fjv_str_free(&s);
-    node_colour(nd, 0, (t->flags & TF_EXEC) ? t->worker : -1);
-    if (t->flags & TF_STOLEN) {
+    node_colour(nd, 0, (t->flags & FJA_TF_EXEC) ? t->worker : -1);
+    if (t->flags & FJA_TF_STOLEN) {
         set(nd, "color", "#d62728");
         set(nd, "peripheries", "2");
     }
@@ -326,7 +327,7 @@ static void summary_label(fjv_str *s, uint64_t tasks, uint64_t work, uint64_t wm
     char a[32], d[32];
     int nw = popcount64(wm);
     fjv_str_printf(s, "%s tasks · %s work · %d worker%s", fjv_count(a, sizeof a, tasks),
-                   report_duration(d, sizeof d, (double)work), nw, nw == 1 ? "" : "s");
+                   fja_report_duration(d, sizeof d, (double)work), nw, nw == 1 ? "" : "s");
 }
 
 /* A folded subtree (n not expanded, with children). */
@@ -345,7 +346,7 @@ static Agnode_t *fold_node(builder *b, uint32_t n)
     fjv_str_free(&s);
     set(nd, "shape", "box3d");
     node_colour(nd, tp->wm[n], -1);
-    if (t->flags & TF_STOLEN) {
+    if (t->flags & FJA_TF_STOLEN) {
         set(nd, "color", "#d62728");
         set(nd, "peripheries", "2");
     }
@@ -385,14 +386,14 @@ static void edge(builder *b, Agnode_t *from, Agnode_t *to, uint32_t child, bool 
 {
     const tree_prep *tp = b->f->tp;
     Agedge_t *e = agedge(b->g, from, to, NULL, 1);
-    const fja_task *t = child != TASK_NONE ? task(tp, child) : NULL;
-    if (t && (t->flags & TF_STOLEN)) {
+    const fja_task *t = child != FJA_TASK_NONE ? task(tp, child) : NULL;
+    if (t && (t->flags & FJA_TF_STOLEN)) {
         char d[32], lbl[48];
         uint64_t ns;
         set(e, "style", "dashed");
         set(e, "color", "#d62728");
         if (tp->cp && fjv_steal_delay(b->c, tp->cp, t->id, &ns))
-            snprintf(lbl, sizeof lbl, "steal %s", report_duration(d, sizeof d, (double)ns));
+            snprintf(lbl, sizeof lbl, "steal %s", fja_report_duration(d, sizeof d, (double)ns));
         else
             snprintf(lbl, sizeof lbl, "stolen");
         set(e, "label", lbl);
@@ -425,7 +426,7 @@ static void build_nodes(builder *b)
             if (!folded) push(&stack, &sn, &scap, c);
         }
         Agnode_t *sib = siblings_node(b, n);
-        if (sib) edge(b, pn, sib, TASK_NONE, false);
+        if (sib) edge(b, pn, sib, FJA_TASK_NONE, false);
     }
     free(stack);
 }
@@ -474,10 +475,10 @@ static void title(builder *b, const fja_pool *p, uint32_t root, bool subtree)
     fjv_str_printf(&s, " · %s 0x%llx · %s tasks · work %s",
                    subtree ? "subtree of task" : "tree of root", (unsigned long long)t->id,
                    fjv_count(cnt, sizeof cnt, b->f->tp->cnt[root]),
-                   report_duration(w, sizeof w, (double)t->subtree_ns));
+                   fja_report_duration(w, sizeof w, (double)t->subtree_ns));
     if (!subtree && b->tr) {
         fjv_str_printf(&s, " · span %s · parallelism %.1f",
-                       report_duration(sp, sizeof sp, (double)b->tr->tree->span_ns),
+                       fja_report_duration(sp, sizeof sp, (double)b->tr->tree->span_ns),
                        b->tr->parallelism);
         if (!b->tr->complete) fjv_str_printf(&s, " · INCOMPLETE");
     }
@@ -595,8 +596,8 @@ static const fja_pool_report *find_subtree(const fja_report *r, uint64_t id, uin
 {
     const fja_model *m = r->model;
     for (uint32_t i = 0; i < m->npools; i++) {
-        uint32_t n = taskmap_find(&m->pools[i].tasks, id);
-        if (n == TASK_NONE) continue;
+        uint32_t n = fja_taskmap_find(&m->pools[i].tasks, id);
+        if (n == FJA_TASK_NONE) continue;
         *rec = n;
         for (uint32_t k = 0; k < r->npools; k++)
             if (r->pools[k].pool == &m->pools[i]) return &r->pools[k];

@@ -42,7 +42,7 @@ static int pixel_state(const tl *t, const fjv_lane *l, int x, uint32_t *tree)
     if (b1 <= b0) b1 = b0 + 1;
     if (b1 > NBUCKETS) b1 = NBUCKETS;
     uint64_t ns[LS_COUNT] = {0}, best_tree_ns = 0, span = (b1 - b0) * t->c->res;
-    *tree = TASK_NONE;
+    *tree = FJA_TASK_NONE;
     for (uint64_t b = b0; b < b1; b++) {
         for (int s = 0; s < LS_COUNT; s++)
             ns[s] += l->b[b].ns[s];
@@ -71,12 +71,12 @@ static void lane_draw(const tl *t, const fjv_lane *l, double y)
     cairo_rectangle(cr, TL_LEFT, y, t->pw, LANE_H);
     cairo_fill(cr);
     int run_x = 0, run_s = -2;
-    uint32_t run_tree = TASK_NONE;
+    uint32_t run_tree = FJA_TASK_NONE;
     /* Runs of equal pixels become one rectangle: small SVGs. */
     for (int x = 0; x <= (int)t->pw; x++) {
-        uint32_t tree = TASK_NONE;
+        uint32_t tree = FJA_TASK_NONE;
         int s = x < (int)t->pw ? pixel_state(t, l, x, &tree) : -3;
-        if (s != LS_RUN) tree = TASK_NONE;
+        if (s != LS_RUN) tree = FJA_TASK_NONE;
         if (s == run_s && tree == run_tree) continue;
         if (run_s >= 0) {
             canvas_rgb(cr, fjv_state_rgb((fjv_lstate)run_s, run_tree));
@@ -140,7 +140,7 @@ static void axis_draw(const tl *t, double y)
         cairo_move_to(cr, x + 0.5, y);
         cairo_line_to(cr, x + 0.5, y + 5);
         cairo_stroke(cr);
-        canvas_text(cr, x, y + 17, report_duration(b, sizeof b, v), 10, AL_CENTER, false);
+        canvas_text(cr, x, y + 17, fja_report_duration(b, sizeof b, v), 10, AL_CENTER, false);
     }
     canvas_text(cr, TL_LEFT + t->pw, y + 32, "time since the first event", 10, AL_RIGHT, false);
 }
@@ -187,7 +187,7 @@ static void title_draw(cairo_t *cr, const fjv_collector *c, const fja_report *r)
     char b[64], e[32], note[128], t[512];
     snprintf(t, sizeof t, "fjtrace timeline: %s events over %s, %u pool(s)%s",
              fjv_count(e, sizeof e, r->model->events),
-             report_duration(b, sizeof b, (double)(c->last_ts - c->t0)), r->npools,
+             fja_report_duration(b, sizeof b, (double)(c->last_ts - c->t0)), r->npools,
              fjv_discard_note(r->model, note, sizeof note));
     cairo_set_source_rgb(cr, 0, 0, 0);
     canvas_text(cr, TL_LEFT, 24, t, 15, AL_LEFT, true);

@@ -111,7 +111,7 @@ void fjv_str_free(fjv_str *b)
 int fjv_write_file(const char *path, const void *data, size_t len, FILE *err)
 {
     char msg[4200];
-    int rc = outfile_write(path, data, len, msg, sizeof msg);
+    int rc = fja_outfile_write(path, data, len, msg, sizeof msg);
     if (rc) fprintf(err, "fjtrace-analyze: %s\n", msg);
     return rc;
 }
@@ -144,7 +144,7 @@ fjv_rgb fjv_state_rgb(fjv_lstate s, uint32_t tree)
         /* Alternate greens so neighbouring trees stay apart. */
         static const fjv_rgb greens[] = {
             {0.17, 0.63, 0.17}, {0.10, 0.45, 0.25}, {0.40, 0.75, 0.30}, {0.05, 0.55, 0.45}};
-        return tree == TASK_NONE ? greens[0] : greens[tree % 4];
+        return tree == FJA_TASK_NONE ? greens[0] : greens[tree % 4];
     }
     case LS_JOIN:
         return (fjv_rgb){0.95, 0.55, 0.10};

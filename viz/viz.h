@@ -74,7 +74,7 @@ int fjv_parse_format(const char *s, unsigned *formats);
 /* NULL when out of memory or the Chrome trace cannot be created (err says
  * why). */
 fjv_collector *fjv_collector_new(const fjv_options *o, char *err, size_t errlen);
-/* After model_feed(m, ev): m already holds the task ev is about. */
+/* After fja_model_feed(m, ev): m already holds the task ev is about. */
 void fjv_collect_event(fjv_collector *c, const fja_model *m, const fja_event *ev);
 void fjv_collect_discarded(fjv_collector *c, uint64_t count, uint64_t ts);
 /* Closes the Chrome trace at the end of the trace. Returns 0 or -1. */

@@ -119,7 +119,7 @@ void fjv_str_xml(fjv_str *b, const char *s);
  * the rest itself when it writes DOT and SVG. */
 void fjv_str_label(fjv_str *b, const char *s);
 void fjv_str_free(fjv_str *b);
-/* Writes a picture or page whole to path (outfile_write: no partial file),
+/* Writes a picture or page whole to path (fja_outfile_write: no partial file),
  * saying why on err when it cannot. Returns 0 or -1. */
 int fjv_write_file(const char *path, const void *data, size_t len, FILE *err);
 

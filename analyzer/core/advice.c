@@ -9,7 +9,7 @@
 
 static void advise(fja_pool_report *pr, const char *kind, const char *fmt, ...)
 {
-    if (pr->nadvice == MAX_ADVICE) return;
+    if (pr->nadvice == FJA_MAX_ADVICE) return;
     fja_advice *a = &pr->advice[pr->nadvice++];
     snprintf(a->kind, sizeof a->kind, "%s", kind);
     va_list ap;
@@ -46,8 +46,8 @@ static void advise_pile_up(fja_pool_report *pr)
  * children while the (empty) queues offer nothing to help with. */
 static void advise_dry(fja_pool_report *pr)
 {
-    double idle = frac(pr->gap_ns[GAP_NO_WORK], pr->lifetime_ns);
-    double join = frac(pr->gap_ns[GAP_JOIN], pr->lifetime_ns);
+    double idle = frac(pr->gap_ns[FJA_GAP_NO_WORK], pr->lifetime_ns);
+    double join = frac(pr->gap_ns[FJA_GAP_JOIN], pr->lifetime_ns);
     if (pr->parallelism >= pr->workers || pr->parallelism <= 0) return;
     bool dry = pr->mean_queue_depth < 0.5 && idle + join >= 0.15;
     if (idle < 0.2 && !dry) return;
@@ -61,7 +61,7 @@ static void advise_dry(fja_pool_report *pr)
 
 static void advise_late(fja_pool_report *pr)
 {
-    double late = frac(pr->gap_ns[GAP_WORK_QUEUED], pr->lifetime_ns);
+    double late = frac(pr->gap_ns[FJA_GAP_WORK_QUEUED], pr->lifetime_ns);
     if (late < 0.1) return;
     advise(pr, "steals_late",
            "stealing is late: workers idle %.0f%% of their time while work was queued on "
@@ -72,7 +72,7 @@ static void advise_late(fja_pool_report *pr)
 static void advise_serial(const fja_model *m, fja_pool_report *pr)
 {
     double lock = frac(pr->lock_ns, pr->lifetime_ns);
-    const fja_lock *top = model_top_lock(m, pr->pool->source);
+    const fja_lock *top = fja_model_top_lock(m, pr->pool->source);
     if (lock >= 0.1 && top) {
         advise(pr, "hidden_serialization",
                "workers waited for locks %.0f%% of their time (%llu waits), most for lock "
@@ -105,7 +105,7 @@ static void advise_completion(fja_pool_report *pr)
            (unsigned long long)p->exec_to_executed_ns);
 }
 
-void advice_make(const fja_model *m, fja_pool_report *pr)
+void fja_advice_make(const fja_model *m, fja_pool_report *pr)
 {
     if (m->discarded_events)
         advise(pr, "incomplete_trace",

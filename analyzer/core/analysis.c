@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-void analysis_pcts(uint64_t *v, uint64_t n, fja_pcts *p)
+void fja_analysis_pcts(uint64_t *v, uint64_t n, fja_pcts *p)
 {
     *p = (fja_pcts){.n = n};
     if (!n) return;
-    p->p50 = percentile_exact(v, n, 50);
-    p->p90 = percentile_exact(v, n, 90);
-    p->p99 = percentile_exact(v, n, 99);
+    p->p50 = fja_percentile_exact(v, n, 50);
+    p->p90 = fja_percentile_exact(v, n, 90);
+    p->p99 = fja_percentile_exact(v, n, 99);
     p->min = v[0];
     p->max = v[n - 1];
 }
@@ -22,14 +22,14 @@ static void hist_pcts(const fja_hist *h, fja_pcts *p)
     if (!h->count) return;
     p->min = h->min;
     p->max = h->max;
-    p->p50 = hist_percentile(h, 50);
-    p->p90 = hist_percentile(h, 90);
-    p->p99 = hist_percentile(h, 99);
+    p->p50 = fja_hist_percentile(h, 50);
+    p->p90 = fja_hist_percentile(h, 90);
+    p->p99 = fja_hist_percentile(h, 99);
 }
 
 static int64_t since(uint64_t from, uint64_t to, bool ok)
 {
-    return ok && to >= from ? (int64_t)(to - from) : NULL_NS;
+    return ok && to >= from ? (int64_t)(to - from) : FJA_NULL_NS;
 }
 
 static void tree_report(const fja_tree *t, fja_tree_report *r)
@@ -63,9 +63,9 @@ static void milestone_pcts(fja_pool_report *pr, uint64_t *buf, size_t field, fja
     uint64_t n = 0;
     for (uint32_t i = 0; i < pr->ntrees; i++) {
         int64_t v = *(const int64_t *)((const char *)&pr->trees[i] + field);
-        if (v != NULL_NS) buf[n++] = (uint64_t)v;
+        if (v != FJA_NULL_NS) buf[n++] = (uint64_t)v;
     }
-    analysis_pcts(buf, n, out);
+    fja_analysis_pcts(buf, n, out);
 }
 
 static int trees_analyze(const fja_model *m, const fja_pool *p, const fja_filter *f,
@@ -99,13 +99,13 @@ static void workers_sum(const fja_pool *p, fja_pool_report *pr)
     for (uint32_t i = 0; i < p->nworkers; i++) {
         const fja_worker *w = &p->workers[i];
         if (!w->seen) continue;
-        pr->busy_ns += w->state_ns[WS_RUN];
-        pr->join_ns += w->state_ns[WS_JOIN];
-        pr->search_ns += w->state_ns[WS_SEARCH];
-        pr->parked_ns += w->state_ns[WS_PARK];
-        pr->lock_ns += w->state_ns[WS_LOCK];
+        pr->busy_ns += w->state_ns[FJA_WS_RUN];
+        pr->join_ns += w->state_ns[FJA_WS_JOIN];
+        pr->search_ns += w->state_ns[FJA_WS_SEARCH];
+        pr->parked_ns += w->state_ns[FJA_WS_PARK];
+        pr->lock_ns += w->state_ns[FJA_WS_LOCK];
         pr->lifetime_ns += w->end_ts - w->begin_ts;
-        for (int c = 0; c < GAP_COUNT; c++) {
+        for (int c = 0; c < FJA_GAP_COUNT; c++) {
             pr->gap_ns[c] += w->gap_ns[c];
             pr->gaps[c] += w->gaps[c];
         }
@@ -126,14 +126,14 @@ static void speedup(const fja_pool *p, fja_pool_report *pr)
 {
     pr->steal_cost_ns = p->steal_latency.count ? p->steal_latency.sum / p->steal_latency.count : 0;
     pr->join_cost_ns = p->join_latency.count ? p->join_latency.sum / p->join_latency.count : 0;
-    pr->fork_cost_ns = hist_percentile(&p->fork_interval, 50);
+    pr->fork_cost_ns = fja_hist_percentile(&p->fork_interval, 50);
     uint32_t depth = 0;
     for (uint32_t i = 0; i < pr->ntrees; i++)
         if (pr->trees[i].tree->max_depth > depth) depth = pr->trees[i].tree->max_depth;
     double work = (double)pr->work_ns, span = (double)pr->span_ns;
     double burden = span + (double)depth * (double)(pr->steal_cost_ns + pr->join_cost_ns);
     pr->parallelism = span > 0 ? work / span : 0;
-    for (int k = 0; k < SPEEDUP_PS; k++) {
+    for (int k = 0; k < FJA_SPEEDUP_PS; k++) {
         double P = (double)(1u << k);
         double t = fmax(work / P, span);
         pr->speedup_bound[k] = t > 0 ? work / t : 0;
@@ -144,8 +144,8 @@ static void speedup(const fja_pool *p, fja_pool_report *pr)
 static void granularity(const fja_pool *p, fja_pool_report *pr)
 {
     hist_pcts(&p->self_hist, &pr->granularity);
-    for (int d = 0; d < DEPTH_SLOTS; d++)
-        pr->depth_p50[d] = hist_percentile(&p->depth_hist[d], 50);
+    for (int d = 0; d < FJA_DEPTH_SLOTS; d++)
+        pr->depth_p50[d] = fja_hist_percentile(&p->depth_hist[d], 50);
 }
 
 /* The smallest size hint whose forks carry at least 50x the fork cost of
@@ -155,7 +155,7 @@ static void cutoff(const fja_pool *p, fja_pool_report *pr)
     pr->cutoff_size = UINT32_MAX;
     if (!p->any_size_hint || !pr->fork_cost_ns || !p->forks) return;
     uint64_t below = 0;
-    for (uint32_t s = 0; s < SIZE_SLOTS; s++) {
+    for (uint32_t s = 0; s < FJA_SIZE_SLOTS; s++) {
         if (!p->size_tasks[s]) continue;
         uint64_t mean = p->size_subtree_ns[s] / p->size_tasks[s];
         if (mean >= 50 * pr->fork_cost_ns) {
@@ -169,15 +169,16 @@ static void cutoff(const fja_pool *p, fja_pool_report *pr)
 
 /* ------------------------------------------------------------ unfinished tasks */
 
-static const char *const ustate_names[UT_COUNT] = {
-    [UT_RUNNING] = "running", [UT_LOCK_WAIT] = "lock_wait", [UT_COMPLETING] = "completing",
-    [UT_WAITING] = "waiting", [UT_SUSPENDED] = "suspended", [UT_STOLEN] = "stolen",
-    [UT_QUEUED] = "queued",   [UT_UNKNOWN] = "unknown",
+static const char *const ustate_names[FJA_UT_COUNT] = {
+    [FJA_UT_RUNNING] = "running",       [FJA_UT_LOCK_WAIT] = "lock_wait",
+    [FJA_UT_COMPLETING] = "completing", [FJA_UT_WAITING] = "waiting",
+    [FJA_UT_SUSPENDED] = "suspended",   [FJA_UT_STOLEN] = "stolen",
+    [FJA_UT_QUEUED] = "queued",         [FJA_UT_UNKNOWN] = "unknown",
 };
 
-const char *ustate_name(fja_ustate s)
+const char *fja_ustate_name(fja_ustate s)
 {
-    return s < UT_COUNT ? ustate_names[s] : "invalid";
+    return s < FJA_UT_COUNT ? ustate_names[s] : "invalid";
 }
 
 #define TS_UNKNOWN UINT64_MAX
@@ -190,7 +191,7 @@ typedef struct {
 
 static uint64_t record_id(const fja_pool *p, uint32_t n)
 {
-    return n == TASK_NONE ? 0 : taskmap_get(&p->tasks, n)->id;
+    return n == FJA_TASK_NONE ? 0 : fja_taskmap_get(&p->tasks, n)->id;
 }
 
 static void u_set(const ucollect *c, fja_unfinished *u, fja_ustate s, int32_t worker, uint64_t ts)
@@ -198,8 +199,8 @@ static void u_set(const ucollect *c, fja_unfinished *u, fja_ustate s, int32_t wo
     u->state = s;
     u->worker = worker;
     bool known = ts != TS_UNKNOWN && ts >= c->first;
-    u->since_ns = known ? (int64_t)(ts - c->first) : NULL_NS;
-    u->for_ns = known ? (c->end > ts ? (int64_t)(c->end - ts) : 0) : NULL_NS;
+    u->since_ns = known ? (int64_t)(ts - c->first) : FJA_NULL_NS;
+    u->for_ns = known ? (c->end > ts ? (int64_t)(c->end - ts) : 0) : FJA_NULL_NS;
 }
 
 /* What a task's record alone tells: queued or stolen (never started), or
@@ -207,22 +208,22 @@ static void u_set(const ucollect *c, fja_unfinished *u, fja_ustate s, int32_t wo
 static void u_record(const ucollect *c, uint32_t n, fja_unfinished *u)
 {
     const fja_pool *p = c->p;
-    const fja_task *t = taskmap_get(&p->tasks, n);
+    const fja_task *t = fja_taskmap_get(&p->tasks, n);
     *u = (fja_unfinished){.task = t->id,
-                          .root = t->tree != TASK_NONE ? p->trees[t->tree].root_id : 0,
+                          .root = t->tree != FJA_TASK_NONE ? p->trees[t->tree].root_id : 0,
                           .parent = record_id(p, t->parent),
                           .depth = t->depth,
                           .rec = n};
-    if (t->flags & TF_EXEC) {
-        u_set(c, u, UT_UNKNOWN, t->worker, TS_UNKNOWN);
-    } else if (t->flags & TF_STOLEN) {
+    if (t->flags & FJA_TF_EXEC) {
+        u_set(c, u, FJA_UT_UNKNOWN, t->worker, TS_UNKNOWN);
+    } else if (t->flags & FJA_TF_STOLEN) {
         const fja_worker *thief = (uint32_t)t->worker < p->nworkers ? &p->workers[t->worker] : NULL;
         bool pending = thief && thief->stolen_task == n;
-        u_set(c, u, UT_STOLEN, t->worker, pending ? thief->steal_ts : TS_UNKNOWN);
+        u_set(c, u, FJA_UT_STOLEN, t->worker, pending ? thief->steal_ts : TS_UNKNOWN);
     } else {
         /* A submitted root is on no worker's deque (its record says 0). */
-        u_set(c, u, UT_QUEUED, t->flags & TF_FORKED ? t->worker : -1,
-              t->qslot != TASK_NONE ? p->qsince[t->qslot] : TS_UNKNOWN);
+        u_set(c, u, FJA_UT_QUEUED, t->flags & FJA_TF_FORKED ? t->worker : -1,
+              t->qslot != FJA_TASK_NONE ? p->qsince[t->qslot] : TS_UNKNOWN);
     }
 }
 
@@ -251,12 +252,12 @@ static void u_frames(const ucollect *c, const fja_worker *w)
         const fja_frame *f = &w->stack[i];
         fja_unfinished *u = u_find(c, f->task);
         if (!u) continue;
-        fja_ustate s = f->in_lock          ? UT_LOCK_WAIT
-                       : f->in_join        ? UT_WAITING
-                       : i + 1 == w->depth ? UT_RUNNING
-                                           : UT_SUSPENDED;
+        fja_ustate s = f->in_lock          ? FJA_UT_LOCK_WAIT
+                       : f->in_join        ? FJA_UT_WAITING
+                       : i + 1 == w->depth ? FJA_UT_RUNNING
+                                           : FJA_UT_SUSPENDED;
         u_set(c, u, s, w->index, f->since);
-        if (s == UT_WAITING) u->awaited = record_id(c->p, f->awaited);
+        if (s == FJA_UT_WAITING) u->awaited = record_id(c->p, f->awaited);
     }
 }
 
@@ -264,8 +265,8 @@ static void u_frames(const ucollect *c, const fja_worker *w)
 static void u_completing(const ucollect *c, const fja_worker *w)
 {
     if (!w->completing) return;
-    fja_unfinished *u = u_find(c, taskmap_find(&c->p->tasks, w->completing_task));
-    if (u) u_set(c, u, UT_COMPLETING, w->index, w->completing_ts);
+    fja_unfinished *u = u_find(c, fja_taskmap_find(&c->p->tasks, w->completing_task));
+    if (u) u_set(c, u, FJA_UT_COMPLETING, w->index, w->completing_ts);
 }
 
 static int u_cmp(const void *a, const void *b)
@@ -288,7 +289,7 @@ static int unfinished_collect(const fja_model *m, const fja_pool *p, fja_pool_re
     ucollect c = {
         .p = p, .first = m->first_ts, .end = p->has_end ? p->end_ts : m->last_ts, .pr = pr};
     for (uint32_t n = 0; n < p->tasks.count && pr->nunfinished < p->unfinished; n++)
-        if (!task_finished(taskmap_get(&p->tasks, n)))
+        if (!fja_task_finished(fja_taskmap_get(&p->tasks, n)))
             u_record(&c, n, &pr->unfinished[pr->nunfinished++]);
     for (uint32_t i = 0; i < p->nworkers; i++)
         u_frames(&c, &p->workers[i]);
@@ -318,12 +319,12 @@ static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter 
     return 0;
 }
 
-int analysis_run(const fja_model *m, const fja_filter *f, fja_report *r)
+int fja_analysis_run(const fja_model *m, const fja_filter *f, fja_report *r)
 {
     *r = (fja_report){.model = m};
     r->pools = calloc(m->npools ? m->npools : 1, sizeof *r->pools);
     if (!r->pools) return -1;
-    for (int k = 0; k < AN_COUNT; k++)
+    for (int k = 0; k < FJA_AN_COUNT; k++)
         r->anomalies += m->anomalies[k];
     r->complete = !m->discarded_events && !r->anomalies && !m->out_of_order && !*m->decode_error;
     for (uint32_t i = 0; i < m->npools; i++) {
@@ -331,13 +332,13 @@ int analysis_run(const fja_model *m, const fja_filter *f, fja_report *r)
         if (f->pool_set && p->id != f->pool) continue;
         fja_pool_report *pr = &r->pools[r->npools++];
         if (pool_analyze(m, p, f, pr)) return -1;
-        advice_make(m, pr);
+        fja_advice_make(m, pr);
         if (p->unfinished || pr->incomplete_trees) r->complete = false;
     }
     return 0;
 }
 
-void analysis_free(fja_report *r)
+void fja_analysis_free(fja_report *r)
 {
     for (uint32_t i = 0; i < r->npools; i++) {
         free(r->pools[i].trees);

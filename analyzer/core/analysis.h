@@ -9,9 +9,9 @@
 
 #include "model.h"
 
-#define NULL_NS INT64_MIN /* a milestone that never happened */
-#define SPEEDUP_PS 7      /* P = 1, 2, 4 ... 64 */
-#define MAX_ADVICE 8
+#define FJA_NULL_NS INT64_MIN /* a milestone that never happened */
+#define FJA_SPEEDUP_PS 7      /* P = 1, 2, 4 ... 64 */
+#define FJA_MAX_ADVICE 8
 
 typedef struct {
     uint64_t n, min, p50, p90, p99, max;
@@ -32,26 +32,26 @@ typedef struct {
 /* Where an unfinished task was when the trace ended (a killed or crashed
  * program): the states the model tells apart, in report order. */
 typedef enum {
-    UT_RUNNING,    /* its body, on top of a worker's stack */
-    UT_LOCK_WAIT,  /* its body waits for an fj_mutex */
-    UT_COMPLETING, /* a counted completer in its completing..completed phase */
-    UT_WAITING,    /* its body waits at a join (helped tasks may run above it) */
-    UT_SUSPENDED,  /* its body is under a task it runs inline (not a waiting join) */
-    UT_STOLEN,     /* taken by a thief that has not started it */
-    UT_QUEUED,     /* forked or submitted, never taken */
-    UT_UNKNOWN,    /* an inconsistent event lost its frame (see the anomalies) */
-    UT_COUNT
+    FJA_UT_RUNNING,    /* its body, on top of a worker's stack */
+    FJA_UT_LOCK_WAIT,  /* its body waits for an fj_mutex */
+    FJA_UT_COMPLETING, /* a counted completer in its completing..completed phase */
+    FJA_UT_WAITING,    /* its body waits at a join (helped tasks may run above it) */
+    FJA_UT_SUSPENDED,  /* its body is under a task it runs inline (not a waiting join) */
+    FJA_UT_STOLEN,     /* taken by a thief that has not started it */
+    FJA_UT_QUEUED,     /* forked or submitted, never taken */
+    FJA_UT_UNKNOWN,    /* an inconsistent event lost its frame (see the anomalies) */
+    FJA_UT_COUNT
 } fja_ustate;
 
-const char *ustate_name(fja_ustate s);
+const char *fja_ustate_name(fja_ustate s);
 
 /* One task the trace ended without: ids are 0 when there is none (a root's
  * parent, an orphan's root) or it is unknown (the task a join awaits). */
 typedef struct {
-    uint64_t task, root, parent, awaited; /* awaited: UT_WAITING only */
-    int64_t since_ns;                     /* since the trace's first event; NULL_NS when unknown */
-    int64_t for_ns;                       /* from then to pool_end, or the trace's last event */
-    int32_t worker;                       /* -1: none (a submitted root) or a client thread */
+    uint64_t task, root, parent, awaited; /* awaited: FJA_UT_WAITING only */
+    int64_t since_ns; /* since the trace's first event; FJA_NULL_NS when unknown */
+    int64_t for_ns;   /* from then to pool_end, or the trace's last event */
+    int32_t worker;   /* -1: none (a submitted root) or a client thread */
     uint32_t depth;
     uint32_t rec; /* record number, to find it again while collecting */
     fja_ustate state;
@@ -71,7 +71,7 @@ typedef struct {
     uint64_t duration_ns;
     uint64_t tasks; /* task records: forked + submitted */
     uint64_t busy_ns, join_ns, search_ns, parked_ns, lock_ns, lifetime_ns;
-    uint64_t gap_ns[GAP_COUNT], gaps[GAP_COUNT], idle_queued_ns;
+    uint64_t gap_ns[FJA_GAP_COUNT], gaps[FJA_GAP_COUNT], idle_queued_ns;
     double mean_queue_depth; /* time-weighted, averaged over workers */
     int64_t max_queue_depth;
     fja_tree_report *trees;
@@ -79,19 +79,19 @@ typedef struct {
     uint32_t incomplete_trees;
     uint64_t work_ns, span_ns; /* summed over the selected trees */
     double parallelism;
-    double speedup_bound[SPEEDUP_PS], speedup_burdened[SPEEDUP_PS];
+    double speedup_bound[FJA_SPEEDUP_PS], speedup_burdened[FJA_SPEEDUP_PS];
     uint64_t steal_cost_ns, join_cost_ns, fork_cost_ns;
     fja_pcts granularity, latency, first_task, handoff;
-    uint64_t depth_p50[DEPTH_SLOTS];
+    uint64_t depth_p50[FJA_DEPTH_SLOTS];
     uint32_t cutoff_size; /* UINT32_MAX: no cutoff advice */
     double cutoff_saving;
-    fja_advice advice[MAX_ADVICE];
+    fja_advice advice[FJA_MAX_ADVICE];
     uint32_t nadvice;
     /* every unfinished task of the pool (not narrowed by --root/--window),
      * active ones first: where each worker was when the program died */
     fja_unfinished *unfinished;
     uint32_t nunfinished;
-    uint32_t unfinished_by_state[UT_COUNT];
+    uint32_t unfinished_by_state[FJA_UT_COUNT];
 } fja_pool_report;
 
 typedef struct {
@@ -103,11 +103,11 @@ typedef struct {
 } fja_report;
 
 /* Builds the report of a finished model. Returns 0, -1 when out of memory. */
-int analysis_run(const fja_model *m, const fja_filter *f, fja_report *r);
-void analysis_free(fja_report *r);
+int fja_analysis_run(const fja_model *m, const fja_filter *f, fja_report *r);
+void fja_analysis_free(fja_report *r);
 /* Appends the advice for one pool (advice.c). */
-void advice_make(const fja_model *m, fja_pool_report *pr);
+void fja_advice_make(const fja_model *m, fja_pool_report *pr);
 /* Fills p from the n values in v (sorted in place). */
-void analysis_pcts(uint64_t *v, uint64_t n, fja_pcts *p);
+void fja_analysis_pcts(uint64_t *v, uint64_t n, fja_pcts *p);
 
 #endif

@@ -26,14 +26,14 @@ static const char *const kind_names[FJA_EV_COUNT] = {
     [FJA_EV_UNKNOWN] = "unknown",
 };
 
-fja_kind event_kind_from_name(const char *name)
+fja_kind fja_event_kind_from_name(const char *name)
 {
     for (int k = 0; k < FJA_EV_UNKNOWN; k++)
         if (strcmp(kind_names[k], name) == 0) return (fja_kind)k;
     return FJA_EV_UNKNOWN;
 }
 
-const char *event_kind_name(fja_kind kind)
+const char *fja_event_kind_name(fja_kind kind)
 {
     return kind < FJA_EV_COUNT ? kind_names[kind] : "invalid";
 }

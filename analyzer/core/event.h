@@ -31,10 +31,22 @@ typedef enum {
     FJA_EV_COUNT
 } fja_kind;
 
+/* The one argument an event carries besides its task; which member is
+ * meaningful depends on the kind. The tracepoints name it differently per
+ * event, so the reader stores it once (fja_event_set_arg) and the model
+ * reads it under the name of its kind. */
+typedef union {
+    uint64_t parent;  /* fork: the forking task's id (0: none) */
+    uint64_t victim;  /* steal: the worker robbed */
+    uint64_t target;  /* wake: the worker woken */
+    uint64_t workers; /* pool_begin: the declared worker count */
+    uint64_t lock;    /* lock_init, lock_wait, lock_acquired: the lock id */
+} fja_event_arg;
+
 typedef struct {
     uint64_t ts;   /* nanoseconds from the clock origin */
     uint64_t task; /* task id, for the task events */
-    uint64_t arg;  /* fork: parent id; steal: victim; wake: target; pool_begin: workers; lock */
+    fja_event_arg arg;
     uint64_t size_hint; /* fork only */
     const char *name;   /* lock_init: the lock's name, valid during the call only */
     /* pool_begin: the process's name and pid from the recording's procname
@@ -47,9 +59,15 @@ typedef struct {
     fja_kind kind;
 } fja_event;
 
+/* Stores the kind's argument, whatever the tracepoint calls it. */
+static inline void fja_event_set_arg(fja_event *ev, uint64_t value)
+{
+    ev->arg = (fja_event_arg){.parent = value}; /* every member is the same word */
+}
+
 /* "fork" -> FJA_EV_FORK; any other name -> FJA_EV_UNKNOWN. The name is the
  * part after "fjtrace:". */
-fja_kind event_kind_from_name(const char *name);
-const char *event_kind_name(fja_kind kind);
+fja_kind fja_event_kind_from_name(const char *name);
+const char *fja_event_kind_name(fja_kind kind);
 
 #endif

@@ -3,12 +3,12 @@
 #include <math.h>
 #include <stdlib.h>
 
-void hist_init(fja_hist *h)
+void fja_hist_init(fja_hist *h)
 {
     *h = (fja_hist){.min = UINT64_MAX};
 }
 
-void hist_free(fja_hist *h)
+void fja_hist_free(fja_hist *h)
 {
     free(h->bins);
     h->bins = NULL;
@@ -16,29 +16,29 @@ void hist_free(fja_hist *h)
 
 static unsigned bucket_of(uint64_t v)
 {
-    if (v < 2 * HIST_SUB) return (unsigned)v;
+    if (v < 2 * FJA_HIST_SUB) return (unsigned)v;
     unsigned msb = 63u - (unsigned)__builtin_clzll(v);
-    unsigned shift = msb - HIST_SUB_BITS;
-    /* Bucket index: exponent group, then the HIST_SUB_BITS bits below the
+    unsigned shift = msb - FJA_HIST_SUB_BITS;
+    /* Bucket index: exponent group, then the FJA_HIST_SUB_BITS bits below the
      * leading one. Group 1 starts right after the exact range. */
-    return (shift + 1) * HIST_SUB + (unsigned)((v >> shift) & (HIST_SUB - 1));
+    return (shift + 1) * FJA_HIST_SUB + (unsigned)((v >> shift) & (FJA_HIST_SUB - 1));
 }
 
 static uint64_t bucket_low(unsigned b)
 {
-    if (b < 2 * HIST_SUB) return b;
-    unsigned shift = b / HIST_SUB - 1;
-    return ((uint64_t)(HIST_SUB + b % HIST_SUB)) << shift;
+    if (b < 2 * FJA_HIST_SUB) return b;
+    unsigned shift = b / FJA_HIST_SUB - 1;
+    return ((uint64_t)(FJA_HIST_SUB + b % FJA_HIST_SUB)) << shift;
 }
 
-int hist_add(fja_hist *h, uint64_t v)
+int fja_hist_add(fja_hist *h, uint64_t v)
 {
     h->count++;
     h->sum += v;
     if (v < h->min) h->min = v;
     if (v > h->max) h->max = v;
     if (!h->bins) {
-        h->bins = calloc(HIST_BUCKETS, sizeof *h->bins);
+        h->bins = calloc(FJA_HIST_BUCKETS, sizeof *h->bins);
         if (!h->bins) return -1;
     }
     h->bins[bucket_of(v)]++;
@@ -54,12 +54,12 @@ static uint64_t rank_of(uint64_t n, double p)
     return (uint64_t)r;
 }
 
-uint64_t hist_percentile(const fja_hist *h, double p)
+uint64_t fja_hist_percentile(const fja_hist *h, double p)
 {
     if (h->count == 0 || !h->bins) return 0;
     if (p >= 100.0) return h->max;
     uint64_t rank = rank_of(h->count, p), seen = 0;
-    for (unsigned b = 0; b < HIST_BUCKETS; b++) {
+    for (unsigned b = 0; b < FJA_HIST_BUCKETS; b++) {
         seen += h->bins[b];
         if (seen >= rank) {
             uint64_t low = bucket_low(b);
@@ -69,12 +69,12 @@ uint64_t hist_percentile(const fja_hist *h, double p)
     return h->max;
 }
 
-void hist_log2(const fja_hist *h, uint64_t out[64])
+void fja_hist_log2(const fja_hist *h, uint64_t out[64])
 {
     for (int k = 0; k < 64; k++)
         out[k] = 0;
     if (!h->bins) return;
-    for (unsigned b = 0; b < HIST_BUCKETS; b++) {
+    for (unsigned b = 0; b < FJA_HIST_BUCKETS; b++) {
         if (!h->bins[b]) continue;
         uint64_t low = bucket_low(b);
         int k = low ? 63 - __builtin_clzll(low) : 0;
@@ -88,7 +88,7 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-uint64_t percentile_exact(uint64_t *v, uint64_t n, double p)
+uint64_t fja_percentile_exact(uint64_t *v, uint64_t n, double p)
 {
     if (n == 0) return 0;
     qsort(v, n, sizeof *v, cmp_u64);

@@ -1,36 +1,36 @@
 /* Log-linear histograms of nanosecond durations, for percentiles over
- * millions of samples in constant memory. Values below 2*HIST_SUB are kept
- * exactly; above, each power of two is split into HIST_SUB buckets, so a
- * reported percentile is the lower bound of its bucket, within 1/HIST_SUB
+ * millions of samples in constant memory. Values below 2*FJA_HIST_SUB are kept
+ * exactly; above, each power of two is split into FJA_HIST_SUB buckets, so a
+ * reported percentile is the lower bound of its bucket, within 1/FJA_HIST_SUB
  * (1.6%) of the true value. */
 #ifndef FJA_HIST_H
 #define FJA_HIST_H
 
 #include <stdint.h>
 
-#define HIST_SUB_BITS 6
-#define HIST_SUB (1u << HIST_SUB_BITS)
-#define HIST_BUCKETS ((64 - HIST_SUB_BITS + 1) * HIST_SUB)
+#define FJA_HIST_SUB_BITS 6
+#define FJA_HIST_SUB (1u << FJA_HIST_SUB_BITS)
+#define FJA_HIST_BUCKETS ((64 - FJA_HIST_SUB_BITS + 1) * FJA_HIST_SUB)
 
 typedef struct {
     uint64_t count;
     uint64_t sum;
     uint64_t min, max;
-    uint64_t *bins; /* HIST_BUCKETS counters, allocated on first add */
+    uint64_t *bins; /* FJA_HIST_BUCKETS counters, allocated on first add */
 } fja_hist;
 
-void hist_init(fja_hist *h);
-void hist_free(fja_hist *h);
+void fja_hist_init(fja_hist *h);
+void fja_hist_free(fja_hist *h);
 /* Returns 0, or -1 when out of memory (the sample is then only counted in
  * count/sum/min/max). */
-int hist_add(fja_hist *h, uint64_t v);
+int fja_hist_add(fja_hist *h, uint64_t v);
 /* Nearest-rank percentile, p in [0,100]. 0 for an empty histogram. */
-uint64_t hist_percentile(const fja_hist *h, double p);
+uint64_t fja_hist_percentile(const fja_hist *h, double p);
 /* Power-of-two bucket counts, for text histograms: out[k] counts values v
  * with 2^k <= v < 2^(k+1) (out[0] also holds 0). */
-void hist_log2(const fja_hist *h, uint64_t out[64]);
+void fja_hist_log2(const fja_hist *h, uint64_t out[64]);
 
 /* Exact nearest-rank percentile of n values; sorts v in place. */
-uint64_t percentile_exact(uint64_t *v, uint64_t n, double p);
+uint64_t fja_percentile_exact(uint64_t *v, uint64_t n, double p);
 
 #endif

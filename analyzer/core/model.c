@@ -4,27 +4,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const anomaly_names[AN_COUNT] = {
-    [AN_EXECUTED_WITHOUT_EXEC] = "executed_without_exec",
-    [AN_EXEC_UNKNOWN_TASK] = "exec_of_unknown_task",
-    [AN_DUPLICATE_ID] = "duplicate_task_id",
-    [AN_UNKNOWN_PARENT] = "unknown_parent",
-    [AN_SELF_PARENT] = "fork_names_itself_parent",
-    [AN_DUPLICATE_EXEC] = "duplicate_exec",
-    [AN_UNBALANCED_NESTING] = "unbalanced_nesting",
-    [AN_STEAL_UNKNOWN_TASK] = "steal_of_unknown_task",
-    [AN_JOIN_MISMATCH] = "join_mismatch",
-    [AN_COMPLETED_WITHOUT_COMPLETING] = "completed_without_completing",
-    [AN_UNKNOWN_TASK_EVENT] = "event_for_unknown_task",
-    [AN_NOT_ON_WORKER] = "task_event_not_on_worker",
-    [AN_EXEC_ELSEWHERE_WITHOUT_STEAL] = "exec_elsewhere_without_steal",
-    [AN_RESULT_WITHOUT_SUBMIT] = "result_without_submit",
-    [AN_OUT_OF_MEMORY] = "out_of_memory",
+static const char *const anomaly_names[FJA_AN_COUNT] = {
+    [FJA_AN_EXECUTED_WITHOUT_EXEC] = "executed_without_exec",
+    [FJA_AN_EXEC_UNKNOWN_TASK] = "exec_of_unknown_task",
+    [FJA_AN_DUPLICATE_ID] = "duplicate_task_id",
+    [FJA_AN_UNKNOWN_PARENT] = "unknown_parent",
+    [FJA_AN_SELF_PARENT] = "fork_names_itself_parent",
+    [FJA_AN_DUPLICATE_EXEC] = "duplicate_exec",
+    [FJA_AN_UNBALANCED_NESTING] = "unbalanced_nesting",
+    [FJA_AN_STEAL_UNKNOWN_TASK] = "steal_of_unknown_task",
+    [FJA_AN_JOIN_MISMATCH] = "join_mismatch",
+    [FJA_AN_COMPLETED_WITHOUT_COMPLETING] = "completed_without_completing",
+    [FJA_AN_UNKNOWN_TASK_EVENT] = "event_for_unknown_task",
+    [FJA_AN_NOT_ON_WORKER] = "task_event_not_on_worker",
+    [FJA_AN_EXEC_ELSEWHERE_WITHOUT_STEAL] = "exec_elsewhere_without_steal",
+    [FJA_AN_RESULT_WITHOUT_SUBMIT] = "result_without_submit",
+    [FJA_AN_OUT_OF_MEMORY] = "out_of_memory",
 };
 
-const char *anomaly_kind_name(fja_anomaly_kind k)
+const char *fja_anomaly_kind_name(fja_anomaly_kind k)
 {
-    return k < AN_COUNT ? anomaly_names[k] : "invalid";
+    return k < FJA_AN_COUNT ? anomaly_names[k] : "invalid";
 }
 
 /* Copies a name from the trace (a lock's, a process's), control characters
@@ -38,7 +38,7 @@ static void name_copy(char *dst, size_t n, const char *src)
     dst[i] = 0;
 }
 
-void model_init(fja_model *m)
+void fja_model_init(fja_model *m)
 {
     *m = (fja_model){.last_pool = UINT32_MAX};
 }
@@ -51,17 +51,17 @@ static void pool_free(fja_pool *p)
     free(p->workers);
     free(p->trees);
     free(p->qsince);
-    taskmap_free(&p->tasks);
-    hist_free(&p->self_hist);
-    for (int d = 0; d < DEPTH_SLOTS; d++)
-        hist_free(&p->depth_hist[d]);
-    hist_free(&p->join_latency);
-    hist_free(&p->steal_latency);
-    hist_free(&p->gap_hist);
-    hist_free(&p->fork_interval);
+    fja_taskmap_free(&p->tasks);
+    fja_hist_free(&p->self_hist);
+    for (int d = 0; d < FJA_DEPTH_SLOTS; d++)
+        fja_hist_free(&p->depth_hist[d]);
+    fja_hist_free(&p->join_latency);
+    fja_hist_free(&p->steal_latency);
+    fja_hist_free(&p->gap_hist);
+    fja_hist_free(&p->fork_interval);
 }
 
-void model_free(fja_model *m)
+void fja_model_free(fja_model *m)
 {
     for (uint32_t i = 0; i < m->npools; i++)
         pool_free(&m->pools[i]);
@@ -73,7 +73,7 @@ void model_free(fja_model *m)
 static void anomaly(fja_model *m, fja_anomaly_kind k, const fja_event *ev)
 {
     m->anomalies[k]++;
-    if (m->nexamples < ANOMALY_EXAMPLES)
+    if (m->nexamples < FJA_ANOMALY_EXAMPLES)
         m->examples[m->nexamples++] = (fja_anomaly){
             .kind = k, .ts = ev->ts, .task = ev->task, .pool = ev->pool, .worker = ev->worker};
 }
@@ -83,23 +83,23 @@ static void anomaly(fja_model *m, fja_anomaly_kind k, const fja_event *ev)
 static void worker_init(fja_worker *w, int32_t index)
 {
     *w = (fja_worker){.index = index,
-                      .cur_tree = TASK_NONE,
-                      .stolen_task = TASK_NONE,
+                      .cur_tree = FJA_TASK_NONE,
+                      .stolen_task = FJA_TASK_NONE,
                       .last_kind = FJA_EV_UNKNOWN};
 }
 
 static void pool_init(fja_pool *p, uint32_t source, uint32_t id)
 {
-    *p = (fja_pool){.source = source, .id = id, .pid = -1, .qfree = TASK_NONE};
-    taskmap_init(&p->tasks);
+    *p = (fja_pool){.source = source, .id = id, .pid = -1, .qfree = FJA_TASK_NONE};
+    fja_taskmap_init(&p->tasks);
     worker_init(&p->client, -1);
-    hist_init(&p->self_hist);
-    for (int d = 0; d < DEPTH_SLOTS; d++)
-        hist_init(&p->depth_hist[d]);
-    hist_init(&p->join_latency);
-    hist_init(&p->steal_latency);
-    hist_init(&p->gap_hist);
-    hist_init(&p->fork_interval);
+    fja_hist_init(&p->self_hist);
+    for (int d = 0; d < FJA_DEPTH_SLOTS; d++)
+        fja_hist_init(&p->depth_hist[d]);
+    fja_hist_init(&p->join_latency);
+    fja_hist_init(&p->steal_latency);
+    fja_hist_init(&p->gap_hist);
+    fja_hist_init(&p->fork_interval);
 }
 
 static fja_pool *pool_get(fja_model *m, uint32_t source, uint32_t id)
@@ -143,12 +143,12 @@ static fja_worker *worker_get(fja_pool *p, int32_t index)
 
 static inline fja_task *task_at(fja_pool *p, uint32_t n)
 {
-    return taskmap_get(&p->tasks, n);
+    return fja_taskmap_get(&p->tasks, n);
 }
 
 static fja_tree *tree_of(fja_pool *p, const fja_task *t)
 {
-    return t->tree == TASK_NONE ? NULL : &p->trees[t->tree];
+    return t->tree == FJA_TASK_NONE ? NULL : &p->trees[t->tree];
 }
 
 static uint32_t pool_width(const fja_pool *p)
@@ -176,7 +176,7 @@ static uint64_t queued_at(const fja_pool *p, uint64_t ts)
 static void qslot_take(fja_pool *p, fja_task *t, uint64_t ts)
 {
     uint32_t s = p->qfree;
-    if (s != TASK_NONE) {
+    if (s != FJA_TASK_NONE) {
         p->qfree = (uint32_t)p->qsince[s];
     } else {
         if (p->nqsince == p->cap_qsince) {
@@ -195,10 +195,10 @@ static void qslot_take(fja_pool *p, fja_task *t, uint64_t ts)
 /* t left its queue (taken by its owner or a thief): its slot is free. */
 static void qslot_release(fja_pool *p, fja_task *t)
 {
-    if (t->qslot == TASK_NONE) return;
+    if (t->qslot == FJA_TASK_NONE) return;
     p->qsince[t->qslot] = p->qfree;
     p->qfree = t->qslot;
-    t->qslot = TASK_NONE;
+    t->qslot = FJA_TASK_NONE;
 }
 
 static void worker_qadd(fja_pool *p, fja_worker *w, uint64_t ts, int64_t delta)
@@ -241,7 +241,7 @@ static uint64_t self_now(fja_pool *p, uint32_t n, uint64_t ts)
 {
     fja_task *t = task_at(p, n);
     uint64_t s = t->self_ns;
-    if ((t->flags & (TF_EXEC | TF_EXECUTED)) == TF_EXEC && t->worker >= 0 &&
+    if ((t->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC && t->worker >= 0 &&
         (uint32_t)t->worker < p->nworkers) {
         fja_frame *f = top_frame(&p->workers[t->worker]);
         if (f && f->task == n && f->running && ts > f->seg_start) s += ts - f->seg_start;
@@ -263,7 +263,8 @@ static uint64_t body_end(const fja_task *t)
 
 static bool task_is_done(const fja_task *t)
 {
-    return (t->flags & TF_COMPLETER) ? (t->flags & TF_COMPLETED) : (t->flags & TF_EXECUTED);
+    return (t->flags & FJA_TF_COMPLETER) ? (t->flags & FJA_TF_COMPLETED)
+                                         : (t->flags & FJA_TF_EXECUTED);
 }
 
 /* Tells a parent blocked in a join on n that n is done now. */
@@ -288,9 +289,9 @@ static void task_done(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
         if (v > tr->span_ns) tr->span_ns = v;
         if (ts > tr->last_done_ts) tr->last_done_ts = ts;
     }
-    if (t->parent == TASK_NONE) return;
+    if (t->parent == FJA_TASK_NONE) return;
     fja_task *par = task_at(p, t->parent);
-    if ((par->flags & (TF_EXEC | TF_EXECUTED)) == TF_EXEC) {
+    if ((par->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC) {
         int64_t base = (int64_t)v - (int64_t)self_now(p, t->parent, ts);
         if (base > par->sp_base) par->sp_base = base;
         join_notify(p, par, n, ts);
@@ -305,11 +306,11 @@ static void subtree_propagate(fja_pool *p, uint32_t n)
 {
     fja_task *t = task_at(p, n);
     uint64_t add = t->subtree_ns;
-    t->flags |= TF_PROPAGATED;
-    for (uint32_t a = t->parent; a != TASK_NONE;) {
+    t->flags |= FJA_TF_PROPAGATED;
+    for (uint32_t a = t->parent; a != FJA_TASK_NONE;) {
         fja_task *q = task_at(p, a);
         q->subtree_ns += add;
-        if (!(q->flags & TF_PROPAGATED)) break;
+        if (!(q->flags & FJA_TF_PROPAGATED)) break;
         a = q->parent;
     }
 }
@@ -318,38 +319,38 @@ static void subtree_propagate(fja_pool *p, uint32_t n)
 
 static fja_wstate worker_state(fja_worker *w)
 {
-    if (!w->begun || w->ended) return WS_OFF;
-    if (w->parked) return WS_PARK;
+    if (!w->begun || w->ended) return FJA_WS_OFF;
+    if (w->parked) return FJA_WS_PARK;
     fja_frame *f = top_frame(w);
-    if (!f) return WS_SEARCH;
-    if (f->running) return WS_RUN;
-    return f->in_lock ? WS_LOCK : WS_JOIN;
+    if (!f) return FJA_WS_SEARCH;
+    if (f->running) return FJA_WS_RUN;
+    return f->in_lock ? FJA_WS_LOCK : FJA_WS_JOIN;
 }
 
 static bool is_gap_state(fja_wstate s)
 {
-    return s == WS_JOIN || s == WS_SEARCH || s == WS_PARK || s == WS_LOCK;
+    return s == FJA_WS_JOIN || s == FJA_WS_SEARCH || s == FJA_WS_PARK || s == FJA_WS_LOCK;
 }
 
 /* The class a gap starts with; search/park gaps are settled at their end. */
 static fja_gap_class gap_class_of(fja_wstate s)
 {
-    return s == WS_JOIN ? GAP_JOIN : s == WS_LOCK ? GAP_LOCK : GAP_NO_WORK;
+    return s == FJA_WS_JOIN ? FJA_GAP_JOIN : s == FJA_WS_LOCK ? FJA_GAP_LOCK : FJA_GAP_NO_WORK;
 }
 
 static void gap_close(fja_pool *p, fja_worker *w, uint64_t ts)
 {
     uint64_t len = ts - w->gap_start;
     fja_gap_class c = w->gap_class;
-    if (c == GAP_NO_WORK) {
+    if (c == FJA_GAP_NO_WORK) {
         uint64_t q = queued_at(p, ts) - w->gap_queued_at_start;
         w->idle_queued_ns += q;
         /* Stealing was late if work sat in a queue for most of the gap. */
-        c = 2 * q > len ? GAP_WORK_QUEUED : GAP_NO_WORK;
+        c = 2 * q > len ? FJA_GAP_WORK_QUEUED : FJA_GAP_NO_WORK;
     }
     w->gaps[c]++;
     w->gap_ns[c] += len;
-    hist_add(&p->gap_hist, len);
+    fja_hist_add(&p->gap_hist, len);
     w->in_gap = false;
 }
 
@@ -369,9 +370,9 @@ static void gap_track(fja_pool *p, fja_worker *w, fja_wstate old, fja_wstate now
 static void tree_busy(fja_pool *p, fja_worker *w, uint32_t tree, uint64_t ts)
 {
     if (tree == w->cur_tree) return;
-    if (w->cur_tree != TASK_NONE) p->trees[w->cur_tree].busy_now--;
+    if (w->cur_tree != FJA_TASK_NONE) p->trees[w->cur_tree].busy_now--;
     w->cur_tree = tree;
-    if (tree == TASK_NONE) return;
+    if (tree == FJA_TASK_NONE) return;
     fja_tree *tr = &p->trees[tree];
     if (++tr->busy_now >= pool_width(p) && !tr->full_par) {
         tr->full_par = true;
@@ -384,13 +385,13 @@ static void worker_update(fja_pool *p, fja_worker *w, uint64_t ts)
 {
     fja_wstate now = worker_state(w);
     if (now != w->state) {
-        if (w->state != WS_OFF && ts > w->state_ts) w->state_ns[w->state] += ts - w->state_ts;
+        if (w->state != FJA_WS_OFF && ts > w->state_ts) w->state_ns[w->state] += ts - w->state_ts;
         gap_track(p, w, w->state, now, ts);
         w->state = now;
         w->state_ts = ts;
     }
     fja_frame *f = top_frame(w);
-    tree_busy(p, w, now == WS_RUN ? task_at(p, f->task)->tree : TASK_NONE, ts);
+    tree_busy(p, w, now == FJA_WS_RUN ? task_at(p, f->task)->tree : FJA_TASK_NONE, ts);
 }
 
 /* ------------------------------------------------------------ event handlers */
@@ -401,8 +402,8 @@ static uint32_t tree_new(fja_model *m, fja_pool *p, uint32_t root, const fja_eve
         uint32_t cap = p->cap_trees ? p->cap_trees * 2 : 16;
         fja_tree *nt = realloc(p->trees, cap * sizeof *nt);
         if (!nt) {
-            anomaly(m, AN_OUT_OF_MEMORY, ev);
-            return TASK_NONE;
+            anomaly(m, FJA_AN_OUT_OF_MEMORY, ev);
+            return FJA_TASK_NONE;
         }
         p->trees = nt;
         p->cap_trees = cap;
@@ -413,29 +414,29 @@ static uint32_t tree_new(fja_model *m, fja_pool *p, uint32_t root, const fja_eve
 
 static uint32_t task_new(fja_model *m, fja_pool *p, const fja_event *ev)
 {
-    uint32_t n = taskmap_add(&p->tasks, ev->task);
-    if (n == TASK_NONE) {
-        anomaly(m, AN_OUT_OF_MEMORY, ev);
+    uint32_t n = fja_taskmap_add(&p->tasks, ev->task);
+    if (n == FJA_TASK_NONE) {
+        anomaly(m, FJA_AN_OUT_OF_MEMORY, ev);
         m->oom = true;
     } else {
-        task_at(p, n)->qslot = TASK_NONE;
+        task_at(p, n)->qslot = FJA_TASK_NONE;
     }
     return n;
 }
 
 static void on_submit(fja_model *m, fja_pool *p, const fja_event *ev)
 {
-    if (taskmap_find(&p->tasks, ev->task) != TASK_NONE) {
-        anomaly(m, AN_DUPLICATE_ID, ev);
+    if (fja_taskmap_find(&p->tasks, ev->task) != FJA_TASK_NONE) {
+        anomaly(m, FJA_AN_DUPLICATE_ID, ev);
         return;
     }
     uint32_t n = task_new(m, p, ev);
-    if (n == TASK_NONE) return;
+    if (n == FJA_TASK_NONE) return;
     uint32_t tr = tree_new(m, p, n, ev);
     fja_task *t = task_at(p, n);
-    t->flags = TF_SUBMITTED;
+    t->flags = FJA_TF_SUBMITTED;
     t->tree = tr;
-    if (tr != TASK_NONE) {
+    if (tr != FJA_TASK_NONE) {
         p->trees[tr].has_submit = true;
         p->trees[tr].submit_ts = ev->ts;
     }
@@ -447,10 +448,10 @@ static void on_submit(fja_model *m, fja_pool *p, const fja_event *ev)
 
 static void on_result(fja_model *m, fja_pool *p, const fja_event *ev)
 {
-    uint32_t n = taskmap_find(&p->tasks, ev->task);
-    fja_tree *tr = n == TASK_NONE ? NULL : tree_of(p, task_at(p, n));
+    uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
+    fja_tree *tr = n == FJA_TASK_NONE ? NULL : tree_of(p, task_at(p, n));
     if (!tr || tr->root != n) {
-        anomaly(m, AN_RESULT_WITHOUT_SUBMIT, ev);
+        anomaly(m, FJA_AN_RESULT_WITHOUT_SUBMIT, ev);
         return;
     }
     tr->has_result = true;
@@ -461,10 +462,10 @@ static void on_result(fja_model *m, fja_pool *p, const fja_event *ev)
 static void fork_interval(fja_pool *p, fja_worker *w, const fja_event *ev)
 {
     /* Two forks in a row by one parent: the gap bounds one fork's cost. */
-    if (w->last_kind == FJA_EV_FORK && w->last_fork_parent == ev->arg && ev->arg)
-        hist_add(&p->fork_interval, ev->ts - w->last_fork_ts);
+    if (w->last_kind == FJA_EV_FORK && w->last_fork_parent == ev->arg.parent && ev->arg.parent)
+        fja_hist_add(&p->fork_interval, ev->ts - w->last_fork_ts);
     w->last_fork_ts = ev->ts;
-    w->last_fork_parent = ev->arg;
+    w->last_fork_parent = ev->arg.parent;
 }
 
 /* Record of task id, trying the worker's running task first: most events
@@ -473,15 +474,15 @@ static uint32_t task_find_near(fja_pool *p, fja_worker *w, uint64_t id)
 {
     fja_frame *f = top_frame(w);
     if (f && task_at(p, f->task)->id == id) return f->task;
-    return taskmap_find(&p->tasks, id);
+    return fja_taskmap_find(&p->tasks, id);
 }
 
 static void fork_link(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, const fja_event *ev)
 {
-    uint32_t pn = ev->arg ? task_find_near(p, w, ev->arg) : TASK_NONE;
+    uint32_t pn = ev->arg.parent ? task_find_near(p, w, ev->arg.parent) : FJA_TASK_NONE;
     fja_task *t = task_at(p, n);
-    if (pn == TASK_NONE) {
-        if (ev->arg) anomaly(m, AN_UNKNOWN_PARENT, ev);
+    if (pn == FJA_TASK_NONE) {
+        if (ev->arg.parent) anomaly(m, FJA_AN_UNKNOWN_PARENT, ev);
         p->orphans++;
         return;
     }
@@ -502,19 +503,19 @@ static void fork_link(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, cons
 
 static void on_fork(fja_model *m, fja_pool *p, fja_worker *w, const fja_event *ev)
 {
-    if (taskmap_find(&p->tasks, ev->task) != TASK_NONE) {
-        anomaly(m, AN_DUPLICATE_ID, ev);
+    if (fja_taskmap_find(&p->tasks, ev->task) != FJA_TASK_NONE) {
+        anomaly(m, FJA_AN_DUPLICATE_ID, ev);
         return;
     }
     /* A task that is its own parent would make the ancestor walks loop. */
-    if (ev->arg == ev->task) {
-        anomaly(m, AN_SELF_PARENT, ev);
+    if (ev->arg.parent == ev->task) {
+        anomaly(m, FJA_AN_SELF_PARENT, ev);
         return;
     }
     uint32_t n = task_new(m, p, ev);
-    if (n == TASK_NONE) return;
+    if (n == FJA_TASK_NONE) return;
     fja_task *t = task_at(p, n);
-    t->flags = TF_FORKED;
+    t->flags = FJA_TF_FORKED;
     t->worker = (int16_t)w->index;
     t->size_hint = ev->size_hint > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->size_hint;
     if (ev->size_hint) p->any_size_hint = true;
@@ -529,13 +530,13 @@ static void on_fork(fja_model *m, fja_pool *p, fja_worker *w, const fja_event *e
 /* Takes an exec'd task off the queue it was counted in. */
 static void exec_dequeue(fja_model *m, fja_pool *p, fja_worker *w, fja_task *t, const fja_event *ev)
 {
-    if (t->flags & TF_STOLEN) return; /* the steal dequeued it */
+    if (t->flags & FJA_TF_STOLEN) return; /* the steal dequeued it */
     qslot_release(p, t);
-    if (t->flags & TF_FORKED) {
+    if (t->flags & FJA_TF_FORKED) {
         fja_worker *owner = t->worker >= 0 ? worker_get(p, t->worker) : NULL;
         if (owner) worker_qadd(p, owner, ev->ts, -1);
-        if (t->worker != w->index) anomaly(m, AN_EXEC_ELSEWHERE_WITHOUT_STEAL, ev);
-    } else if (t->flags & TF_SUBMITTED) {
+        if (t->worker != w->index) anomaly(m, FJA_AN_EXEC_ELSEWHERE_WITHOUT_STEAL, ev);
+    } else if (t->flags & FJA_TF_SUBMITTED) {
         p->pending_roots--;
         queued_add(p, ev->ts, -1);
     }
@@ -545,9 +546,9 @@ static void exec_dequeue(fja_model *m, fja_pool *p, fja_worker *w, fja_task *t, 
  * fork. It becomes the root of a tree without a submission. */
 static uint32_t exec_unknown(fja_model *m, fja_pool *p, const fja_event *ev)
 {
-    anomaly(m, AN_EXEC_UNKNOWN_TASK, ev);
+    anomaly(m, FJA_AN_EXEC_UNKNOWN_TASK, ev);
     uint32_t n = task_new(m, p, ev);
-    if (n == TASK_NONE) return n;
+    if (n == FJA_TASK_NONE) return n;
     uint32_t tr = tree_new(m, p, n, ev);
     task_at(p, n)->tree = tr;
     return n;
@@ -567,23 +568,23 @@ static int frame_push(fja_worker *w, uint32_t n, uint64_t ts)
                                        .seg_start = ts,
                                        .exec_ts = ts,
                                        .since = ts,
-                                       .awaited = TASK_NONE};
+                                       .awaited = FJA_TASK_NONE};
     return 0;
 }
 
 static void on_exec(fja_model *m, fja_pool *p, fja_worker *w, const fja_event *ev)
 {
-    uint32_t n = taskmap_find(&p->tasks, ev->task);
-    if (n == TASK_NONE && (n = exec_unknown(m, p, ev)) == TASK_NONE) return;
+    uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
+    if (n == FJA_TASK_NONE && (n = exec_unknown(m, p, ev)) == FJA_TASK_NONE) return;
     fja_task *t = task_at(p, n);
-    if (t->flags & TF_EXEC) {
-        anomaly(m, AN_DUPLICATE_EXEC, ev);
+    if (t->flags & FJA_TF_EXEC) {
+        anomaly(m, FJA_AN_DUPLICATE_EXEC, ev);
         return;
     }
     exec_dequeue(m, p, w, t, ev);
     if (w->stolen_task == n) {
-        hist_add(&p->steal_latency, ev->ts - w->steal_ts);
-        w->stolen_task = TASK_NONE;
+        fja_hist_add(&p->steal_latency, ev->ts - w->steal_ts);
+        w->stolen_task = FJA_TASK_NONE;
     }
     fja_frame *f = top_frame(w);
     if (f) {
@@ -591,10 +592,10 @@ static void on_exec(fja_model *m, fja_pool *p, fja_worker *w, const fja_event *e
         frame_suspend(p, f, ev->ts);
     }
     if (frame_push(w, n, ev->ts)) {
-        anomaly(m, AN_OUT_OF_MEMORY, ev);
+        anomaly(m, FJA_AN_OUT_OF_MEMORY, ev);
         return;
     }
-    t->flags |= TF_EXEC;
+    t->flags |= FJA_TF_EXEC;
     t->worker = (int16_t)w->index;
     fja_tree *tr = tree_of(p, t);
     if (tr) {
@@ -617,12 +618,13 @@ static void executed_account(fja_pool *p, uint32_t n)
         tr->work_ns += t->self_ns;
         tr->executed++;
     }
-    hist_add(&p->self_hist, t->self_ns);
-    hist_add(&p->depth_hist[t->depth < DEPTH_SLOTS ? t->depth : DEPTH_SLOTS - 1], t->self_ns);
+    fja_hist_add(&p->self_hist, t->self_ns);
+    fja_hist_add(&p->depth_hist[t->depth < FJA_DEPTH_SLOTS ? t->depth : FJA_DEPTH_SLOTS - 1],
+                 t->self_ns);
     t->subtree_ns += t->self_ns;
     subtree_propagate(p, n);
-    if (t->flags & TF_FORKED) {
-        uint32_t s = t->size_hint < SIZE_SLOTS ? t->size_hint : SIZE_SLOTS - 1;
+    if (t->flags & FJA_TF_FORKED) {
+        uint32_t s = t->size_hint < FJA_SIZE_SLOTS ? t->size_hint : FJA_SIZE_SLOTS - 1;
         p->size_tasks[s]++;
         p->size_subtree_ns[s] += t->subtree_ns;
     }
@@ -636,7 +638,7 @@ static bool frame_pop_to(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, c
         i--;
     if (i == 0) return false;
     while (w->depth > i) {
-        anomaly(m, AN_UNBALANCED_NESTING, ev);
+        anomaly(m, FJA_AN_UNBALANCED_NESTING, ev);
         frame_suspend(p, top_frame(w), ev->ts);
         w->depth--;
     }
@@ -646,8 +648,8 @@ static bool frame_pop_to(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, c
 static void on_executed(fja_model *m, fja_pool *p, fja_worker *w, const fja_event *ev)
 {
     uint32_t n = task_find_near(p, w, ev->task);
-    if (n == TASK_NONE || !frame_pop_to(m, p, w, n, ev)) {
-        anomaly(m, AN_EXECUTED_WITHOUT_EXEC, ev);
+    if (n == FJA_TASK_NONE || !frame_pop_to(m, p, w, n, ev)) {
+        anomaly(m, FJA_AN_EXECUTED_WITHOUT_EXEC, ev);
         return;
     }
     fja_frame *f = top_frame(w);
@@ -655,7 +657,7 @@ static void on_executed(fja_model *m, fja_pool *p, fja_worker *w, const fja_even
     p->exec_to_executed_ns += ev->ts - f->exec_ts;
     w->depth--;
     fja_task *t = task_at(p, n);
-    t->flags |= TF_EXECUTED;
+    t->flags |= FJA_TF_EXECUTED;
     executed_account(p, n);
     uint64_t v = body_end(t);
     task_done(p, n, ev->ts, v > t->child_max ? v : t->child_max);
@@ -669,27 +671,27 @@ static void on_executed(fja_model *m, fja_pool *p, fja_worker *w, const fja_even
 
 static void on_steal(fja_model *m, fja_pool *p, fja_worker *w, const fja_event *ev)
 {
-    uint32_t n = taskmap_find(&p->tasks, ev->task);
-    if (n == TASK_NONE) {
-        anomaly(m, AN_STEAL_UNKNOWN_TASK, ev);
+    uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
+    if (n == FJA_TASK_NONE) {
+        anomaly(m, FJA_AN_STEAL_UNKNOWN_TASK, ev);
         return;
     }
     fja_task *t = task_at(p, n);
-    int32_t owner_index = t->flags & TF_FORKED ? t->worker : -1;
+    int32_t owner_index = t->flags & FJA_TF_FORKED ? t->worker : -1;
     int32_t self_index = w->index;
-    if (!(t->flags & TF_STOLEN) && owner_index >= 0) {
+    if (!(t->flags & FJA_TF_STOLEN) && owner_index >= 0) {
         fja_worker *owner = worker_get(p, owner_index);
         if (owner) worker_qadd(p, owner, ev->ts, -1);
     }
     qslot_release(p, t);
     w = &p->workers[self_index]; /* worker_get may have moved the array */
-    t->flags |= TF_STOLEN;
+    t->flags |= FJA_TF_STOLEN;
     t->worker = (int16_t)self_index;
     w->steals++;
     p->steals++;
     fja_tree *tr = tree_of(p, t);
     if (tr) tr->steals++;
-    p->steal_depth[t->depth < DEPTH_SLOTS ? t->depth : DEPTH_SLOTS - 1]++;
+    p->steal_depth[t->depth < FJA_DEPTH_SLOTS ? t->depth : FJA_DEPTH_SLOTS - 1]++;
     w->stolen_task = n;
     w->steal_ts = ev->ts;
 }
@@ -698,16 +700,16 @@ static void on_join(fja_model *m, fja_pool *p, fja_worker *w, const fja_event *e
 {
     fja_frame *f = top_frame(w);
     if (!f) {
-        anomaly(m, AN_JOIN_MISMATCH, ev);
+        anomaly(m, FJA_AN_JOIN_MISMATCH, ev);
         return;
     }
     frame_suspend(p, f, ev->ts);
     f->in_join = true;
     f->since = ev->ts;
-    f->awaited = taskmap_find(&p->tasks, ev->task);
+    f->awaited = fja_taskmap_find(&p->tasks, ev->task);
     /* Done between the runtime's check and its event: no wait to measure. */
     f->awaited_done_ts =
-        f->awaited != TASK_NONE && task_is_done(task_at(p, f->awaited)) ? ev->ts : 0;
+        f->awaited != FJA_TASK_NONE && task_is_done(task_at(p, f->awaited)) ? ev->ts : 0;
     w->joins_waited++;
     p->joins_waited++;
     fja_tree *tr = tree_of(p, task_at(p, f->task));
@@ -718,13 +720,13 @@ static void on_joined(fja_model *m, fja_pool *p, fja_worker *w, const fja_event 
 {
     fja_frame *f = top_frame(w);
     if (!f || !f->in_join) {
-        anomaly(m, AN_JOIN_MISMATCH, ev);
+        anomaly(m, FJA_AN_JOIN_MISMATCH, ev);
         return;
     }
-    if (f->awaited != taskmap_find(&p->tasks, ev->task))
-        anomaly(m, AN_JOIN_MISMATCH, ev);
+    if (f->awaited != fja_taskmap_find(&p->tasks, ev->task))
+        anomaly(m, FJA_AN_JOIN_MISMATCH, ev);
     else if (f->awaited_done_ts)
-        hist_add(&p->join_latency, ev->ts - f->awaited_done_ts);
+        fja_hist_add(&p->join_latency, ev->ts - f->awaited_done_ts);
     f->in_join = false;
     frame_resume(f, ev->ts);
 }
@@ -750,7 +752,7 @@ static fja_lock *lock_get(fja_model *m, uint32_t source, uint32_t id)
 
 static void on_lock_init(fja_model *m, const fja_event *ev)
 {
-    fja_lock *l = lock_get(m, ev->source, (uint32_t)ev->arg);
+    fja_lock *l = lock_get(m, ev->source, (uint32_t)ev->arg.lock);
     if (!l) {
         m->oom = true;
         return;
@@ -772,7 +774,7 @@ static void on_lock_wait(fja_pool *p, fja_worker *w, const fja_event *ev)
     f->since = ev->ts;
     w->lock_waits++;
     p->lock_waits++;
-    w->lock_id = (uint32_t)ev->arg;
+    w->lock_id = (uint32_t)ev->arg.lock;
     w->lock_wait_ts = ev->ts;
 }
 
@@ -800,12 +802,12 @@ static fja_worker *completion_slot(fja_pool *p, const fja_event *ev)
 static void on_completing(fja_model *m, fja_pool *p, const fja_event *ev)
 {
     fja_worker *w = completion_slot(p, ev);
-    uint32_t n = taskmap_find(&p->tasks, ev->task);
+    uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
     if (!w) return;
-    if (n == TASK_NONE)
-        anomaly(m, AN_UNKNOWN_TASK_EVENT, ev);
+    if (n == FJA_TASK_NONE)
+        anomaly(m, FJA_AN_UNKNOWN_TASK_EVENT, ev);
     else
-        task_at(p, n)->flags |= TF_COMPLETER;
+        task_at(p, n)->flags |= FJA_TF_COMPLETER;
     w->completing = true;
     w->completing_task = ev->task;
     w->completing_ts = ev->ts;
@@ -817,7 +819,7 @@ static uint64_t completion_span(fja_pool *p, fja_worker *w, uint32_t n, uint64_t
 {
     fja_task *t = task_at(p, n);
     uint64_t v = t->child_max;
-    uint64_t own = (t->flags & TF_EXECUTED) ? body_end(t) : span_now(p, n, ts);
+    uint64_t own = (t->flags & FJA_TF_EXECUTED) ? body_end(t) : span_now(p, n, ts);
     if (own > v) v = own;
     fja_frame *f = w->index >= 0 ? top_frame(w) : NULL;
     if (f) {
@@ -835,16 +837,16 @@ static void on_completed(fja_model *m, fja_pool *p, const fja_event *ev)
         p->completing_to_completed_ns += ev->ts - w->completing_ts;
         p->completions++;
     } else {
-        anomaly(m, AN_COMPLETED_WITHOUT_COMPLETING, ev);
+        anomaly(m, FJA_AN_COMPLETED_WITHOUT_COMPLETING, ev);
     }
     w->completing = false;
-    uint32_t n = taskmap_find(&p->tasks, ev->task);
-    if (n == TASK_NONE) {
-        anomaly(m, AN_UNKNOWN_TASK_EVENT, ev);
+    uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
+    if (n == FJA_TASK_NONE) {
+        anomaly(m, FJA_AN_UNKNOWN_TASK_EVENT, ev);
         return;
     }
     fja_task *t = task_at(p, n);
-    t->flags |= TF_COMPLETER | TF_COMPLETED;
+    t->flags |= FJA_TF_COMPLETER | FJA_TF_COMPLETED;
     task_done(p, n, ev->ts, completion_span(p, w, n, ev->ts));
     fja_tree *tr = tree_of(p, t);
     if (tr && tr->root == n) {
@@ -866,7 +868,7 @@ static void on_worker_event(fja_model *m, fja_pool *p, const fja_event *ev)
 {
     fja_worker *w = worker_get(p, ev->worker);
     if (!w) {
-        anomaly(m, AN_NOT_ON_WORKER, ev);
+        anomaly(m, FJA_AN_NOT_ON_WORKER, ev);
         return;
     }
     if (!w->begun && ev->kind != FJA_EV_WORKER_END)
@@ -924,10 +926,11 @@ static void on_pool_event(fja_model *m, fja_pool *p, const fja_event *ev)
     case FJA_EV_POOL_BEGIN:
         p->has_begin = true;
         p->begin_ts = ev->ts;
-        p->nworkers_declared = (uint32_t)ev->arg;
+        p->nworkers_declared = (uint32_t)ev->arg.workers;
         if (ev->procname) name_copy(p->procname, sizeof p->procname, ev->procname);
         if (ev->procname || ev->pid > 0) p->pid = ev->pid;
-        if (ev->arg && ev->arg <= 32768) worker_get(p, (int32_t)ev->arg - 1);
+        if (ev->arg.workers && ev->arg.workers <= 32768)
+            worker_get(p, (int32_t)ev->arg.workers - 1);
         break;
     case FJA_EV_POOL_END:
         p->has_end = true;
@@ -952,11 +955,11 @@ static void on_pool_event(fja_model *m, fja_pool *p, const fja_event *ev)
         if (ev->worker >= 0)
             on_worker_event(m, p, ev);
         else
-            anomaly(m, AN_NOT_ON_WORKER, ev);
+            anomaly(m, FJA_AN_NOT_ON_WORKER, ev);
     }
 }
 
-int model_feed(fja_model *m, const fja_event *ev)
+int fja_model_feed(fja_model *m, const fja_event *ev)
 {
     if (m->events == 0) m->first_ts = ev->ts;
     if (ev->ts < m->last_ts)
@@ -1000,7 +1003,7 @@ int model_feed(fja_model *m, const fja_event *ev)
     return m->oom ? -1 : 0;
 }
 
-void model_discarded(fja_model *m, uint64_t count, uint64_t ts, uint32_t source)
+void fja_model_discarded(fja_model *m, uint64_t count, uint64_t ts, uint32_t source)
 {
     (void)ts;
     m->discarded_events += count;
@@ -1011,7 +1014,7 @@ void model_discarded(fja_model *m, uint64_t count, uint64_t ts, uint32_t source)
             if (!m->pools[i].trees[t].has_result) m->pools[i].trees[t].lossy = true;
 }
 
-void model_decode_stopped(fja_model *m, const char *why)
+void fja_model_decode_stopped(fja_model *m, const char *why)
 {
     snprintf(m->decode_error, sizeof m->decode_error, "%s", why && *why ? why : "unknown error");
 }
@@ -1043,18 +1046,18 @@ static void pool_close(fja_pool *p, uint64_t trace_end)
     }
     for (uint32_t n = 0; n < p->tasks.count; n++) {
         fja_task *t = task_at(p, n);
-        if (task_finished(t)) continue;
+        if (fja_task_finished(t)) continue;
         p->unfinished++;
         fja_tree *tr = tree_of(p, t);
         if (!tr) continue;
         tr->unfinished++;
         /* Work so far: what a task cut short ran (booked by worker_close)
          * is work too, and keeps span <= work for a cut tree. */
-        if ((t->flags & (TF_EXEC | TF_EXECUTED)) == TF_EXEC) tr->work_ns += t->self_ns;
+        if ((t->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC) tr->work_ns += t->self_ns;
     }
 }
 
-void model_finish(fja_model *m)
+void fja_model_finish(fja_model *m)
 {
     if (m->finished) return;
     for (uint32_t i = 0; i < m->npools; i++)
@@ -1062,18 +1065,18 @@ void model_finish(fja_model *m)
     m->finished = true;
 }
 
-size_t model_bytes(const fja_model *m)
+size_t fja_model_bytes(const fja_model *m)
 {
     size_t b = m->cap_pools * sizeof(fja_pool);
     for (uint32_t i = 0; i < m->npools; i++) {
         const fja_pool *p = &m->pools[i];
-        b += taskmap_bytes(&p->tasks) + p->cap_trees * sizeof(fja_tree) +
+        b += fja_taskmap_bytes(&p->tasks) + p->cap_trees * sizeof(fja_tree) +
              p->nworkers * sizeof(fja_worker) + p->cap_qsince * sizeof *p->qsince;
     }
     return b;
 }
 
-const fja_lock *model_top_lock(const fja_model *m, uint32_t source)
+const fja_lock *fja_model_top_lock(const fja_model *m, uint32_t source)
 {
     const fja_lock *top = NULL;
     for (uint32_t i = 0; i < m->nlocks; i++) {

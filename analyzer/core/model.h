@@ -1,5 +1,5 @@
 /* The model: pools, workers, task records and decomposition trees, rebuilt
- * from a time-ordered stream of fja_event in one pass (model_feed). Every
+ * from a time-ordered stream of fja_event in one pass (fja_model_feed). Every
  * measure that needs the event order (self time, span, idle gaps, queue
  * depth, milestones) is accumulated here as the events arrive, so nothing
  * but compact per-task records is kept. */
@@ -16,41 +16,47 @@
 
 /* What a worker is doing; the per-worker time split. */
 typedef enum {
-    WS_OFF,    /* before worker_begin / after worker_end */
-    WS_RUN,    /* running a task body */
-    WS_JOIN,   /* waiting in a join, not running a helped task */
-    WS_SEARCH, /* awake with no task: looking for work */
-    WS_PARK,   /* parked on its futex */
-    WS_LOCK,   /* its running task waits for an fj_mutex (lock_wait..lock_acquired) */
-    WS_COUNT
+    FJA_WS_OFF,    /* before worker_begin / after worker_end */
+    FJA_WS_RUN,    /* running a task body */
+    FJA_WS_JOIN,   /* waiting in a join, not running a helped task */
+    FJA_WS_SEARCH, /* awake with no task: looking for work */
+    FJA_WS_PARK,   /* parked on its futex */
+    FJA_WS_LOCK,   /* its running task waits for an fj_mutex (lock_wait..lock_acquired) */
+    FJA_WS_COUNT
 } fja_wstate;
 
 /* How an idle gap is classified (docs/analyses.md). */
-typedef enum { GAP_NO_WORK, GAP_WORK_QUEUED, GAP_JOIN, GAP_LOCK, GAP_COUNT } fja_gap_class;
+typedef enum {
+    FJA_GAP_NO_WORK,
+    FJA_GAP_WORK_QUEUED,
+    FJA_GAP_JOIN,
+    FJA_GAP_LOCK,
+    FJA_GAP_COUNT
+} fja_gap_class;
 
 /* Kinds of inconsistent events, counted and listed. */
 typedef enum {
-    AN_EXECUTED_WITHOUT_EXEC,
-    AN_EXEC_UNKNOWN_TASK,
-    AN_DUPLICATE_ID,
-    AN_UNKNOWN_PARENT,
-    AN_SELF_PARENT,
-    AN_DUPLICATE_EXEC,
-    AN_UNBALANCED_NESTING,
-    AN_STEAL_UNKNOWN_TASK,
-    AN_JOIN_MISMATCH,
-    AN_COMPLETED_WITHOUT_COMPLETING,
-    AN_UNKNOWN_TASK_EVENT,
-    AN_NOT_ON_WORKER,
-    AN_EXEC_ELSEWHERE_WITHOUT_STEAL,
-    AN_RESULT_WITHOUT_SUBMIT,
-    AN_OUT_OF_MEMORY,
-    AN_COUNT
+    FJA_AN_EXECUTED_WITHOUT_EXEC,
+    FJA_AN_EXEC_UNKNOWN_TASK,
+    FJA_AN_DUPLICATE_ID,
+    FJA_AN_UNKNOWN_PARENT,
+    FJA_AN_SELF_PARENT,
+    FJA_AN_DUPLICATE_EXEC,
+    FJA_AN_UNBALANCED_NESTING,
+    FJA_AN_STEAL_UNKNOWN_TASK,
+    FJA_AN_JOIN_MISMATCH,
+    FJA_AN_COMPLETED_WITHOUT_COMPLETING,
+    FJA_AN_UNKNOWN_TASK_EVENT,
+    FJA_AN_NOT_ON_WORKER,
+    FJA_AN_EXEC_ELSEWHERE_WITHOUT_STEAL,
+    FJA_AN_RESULT_WITHOUT_SUBMIT,
+    FJA_AN_OUT_OF_MEMORY,
+    FJA_AN_COUNT
 } fja_anomaly_kind;
 
-const char *anomaly_kind_name(fja_anomaly_kind k);
+const char *fja_anomaly_kind_name(fja_anomaly_kind k);
 
-#define ANOMALY_EXAMPLES 16
+#define FJA_ANOMALY_EXAMPLES 16
 
 typedef struct {
     fja_anomaly_kind kind;
@@ -65,7 +71,7 @@ typedef struct {
     bool in_join;
     bool in_lock;
     uint64_t seg_start;       /* start of the current running segment */
-    uint32_t awaited;         /* record joined, TASK_NONE */
+    uint32_t awaited;         /* record joined, FJA_TASK_NONE */
     uint64_t awaited_done_ts; /* 0 until the awaited task is done */
     uint64_t exec_ts;
     /* when it entered its current state (running, join wait, lock wait, or
@@ -81,12 +87,12 @@ typedef struct {
     uint32_t depth, cap;
     fja_wstate state;
     uint64_t state_ts;
-    uint64_t state_ns[WS_COUNT];
+    uint64_t state_ns[FJA_WS_COUNT];
     /* current idle gap */
     bool in_gap;
     fja_gap_class gap_class;
     uint64_t gap_start, gap_queued_at_start;
-    uint64_t gap_ns[GAP_COUNT], gaps[GAP_COUNT];
+    uint64_t gap_ns[FJA_GAP_COUNT], gaps[FJA_GAP_COUNT];
     uint64_t idle_queued_ns; /* search/park time while work was queued */
     /* queue (deque) depth */
     int64_t qdepth, qmax;
@@ -119,8 +125,8 @@ typedef struct {
     bool has_submit, has_result, done, lossy, full_par, started;
 } fja_tree;
 
-#define DEPTH_SLOTS 64
-#define SIZE_SLOTS 256
+#define FJA_DEPTH_SLOTS 64
+#define FJA_SIZE_SLOTS 256
 
 typedef struct {
     uint32_t source, id;
@@ -138,7 +144,7 @@ typedef struct {
     /* fork/submit time of each task still queued, in slots reused once it
      * is taken (fja_task.qslot): the records have no room for a timestamp,
      * and only the few tasks queued at a time need one. A free slot holds
-     * the next free one; qfree heads that list (TASK_NONE: empty). */
+     * the next free one; qfree heads that list (FJA_TASK_NONE: empty). */
     uint64_t *qsince;
     uint32_t nqsince, cap_qsince, qfree;
     /* tasks queued anywhere: deques plus submitted roots not started */
@@ -149,10 +155,10 @@ typedef struct {
     uint64_t lock_waits, lock_waits_outside; /* outside: no running task to charge */
     uint64_t exec_to_executed_ns, completing_to_completed_ns, completions;
     uint64_t orphans, unfinished;
-    fja_hist self_hist, depth_hist[DEPTH_SLOTS], join_latency, steal_latency, gap_hist;
-    uint64_t steal_depth[DEPTH_SLOTS];
-    /* per size hint (saturated at SIZE_SLOTS-1): tasks and summed subtree work */
-    uint64_t size_tasks[SIZE_SLOTS], size_subtree_ns[SIZE_SLOTS];
+    fja_hist self_hist, depth_hist[FJA_DEPTH_SLOTS], join_latency, steal_latency, gap_hist;
+    uint64_t steal_depth[FJA_DEPTH_SLOTS];
+    /* per size hint (saturated at FJA_SIZE_SLOTS-1): tasks and summed subtree work */
+    uint64_t size_tasks[FJA_SIZE_SLOTS], size_subtree_ns[FJA_SIZE_SLOTS];
     bool any_size_hint;
     /* consecutive forks by one parent on one worker: a fork-cost estimate */
     fja_hist fork_interval;
@@ -160,10 +166,10 @@ typedef struct {
 
 /* An fj_mutex seen in a trace (lock ids are unique per process, so per
  * source): its name and the time workers spent waiting for it. */
-#define LOCK_NAME_MAX 64
+#define FJA_LOCK_NAME_MAX 64
 typedef struct {
     uint32_t source, id;
-    char name[LOCK_NAME_MAX];
+    char name[FJA_LOCK_NAME_MAX];
     uint64_t waits, wait_ns;
 } fja_lock;
 
@@ -177,35 +183,35 @@ typedef struct {
     uint64_t by_kind[FJA_EV_COUNT];
     uint64_t first_ts, last_ts;
     uint64_t out_of_order; /* events older than their predecessor */
-    uint64_t anomalies[AN_COUNT];
-    fja_anomaly examples[ANOMALY_EXAMPLES];
+    uint64_t anomalies[FJA_AN_COUNT];
+    fja_anomaly examples[FJA_ANOMALY_EXAMPLES];
     uint32_t nexamples;
     char decode_error[512]; /* why decoding stopped early ("" when it did not) */
     bool finished;
     bool oom;
 } fja_model;
 
-void model_init(fja_model *m);
-void model_free(fja_model *m);
+void fja_model_init(fja_model *m);
+void fja_model_free(fja_model *m);
 /* Feeds one event. Events must come in timestamp order (ties in any order).
  * Returns 0, or -1 when memory ran out (the model stays usable). */
-int model_feed(fja_model *m, const fja_event *ev);
+int fja_model_feed(fja_model *m, const fja_event *ev);
 /* Records a babeltrace2 "discarded events" notice: count events were lost
  * from one stream of trace `source`. Every tree of that trace still open
  * now is marked lossy. */
-void model_discarded(fja_model *m, uint64_t count, uint64_t ts, uint32_t source);
+void fja_model_discarded(fja_model *m, uint64_t count, uint64_t ts, uint32_t source);
 /* Records that decoding failed part-way (a truncated or damaged stream):
  * the model holds the events before that point, and every report made
  * from it says so and is incomplete. */
-void model_decode_stopped(fja_model *m, const char *why);
+void fja_model_decode_stopped(fja_model *m, const char *why);
 /* Closes every open interval at the end of the trace: unfinished tasks,
  * workers that never ended, trees without a result. */
-void model_finish(fja_model *m);
+void fja_model_finish(fja_model *m);
 /* Live task count, tree count and bytes held, for memory reporting. */
-size_t model_bytes(const fja_model *m);
+size_t fja_model_bytes(const fja_model *m);
 
 /* The lock of trace `source` with the most waiting time, NULL if none was
  * waited for. */
-const fja_lock *model_top_lock(const fja_model *m, uint32_t source);
+const fja_lock *fja_model_top_lock(const fja_model *m, uint32_t source);
 
 #endif

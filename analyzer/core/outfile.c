@@ -25,7 +25,7 @@ static int tmp_name(fja_outfile *o, const char *path)
     return n > 0 && (size_t)n < sizeof o->tmp ? 0 : -1;
 }
 
-FILE *outfile_open(fja_outfile *o, const char *path, char *err, size_t errlen)
+FILE *fja_outfile_open(fja_outfile *o, const char *path, char *err, size_t errlen)
 {
     *o = (fja_outfile){.path = path};
     struct stat st;
@@ -47,7 +47,7 @@ FILE *outfile_open(fja_outfile *o, const char *path, char *err, size_t errlen)
     return o->f;
 }
 
-int outfile_commit(fja_outfile *o, char *err, size_t errlen)
+int fja_outfile_commit(fja_outfile *o, char *err, size_t errlen)
 {
     /* fflush and fclose report what the buffered writes could not say. */
     int e = 0;
@@ -61,28 +61,28 @@ int outfile_commit(fja_outfile *o, char *err, size_t errlen)
     return -1;
 }
 
-void outfile_abort(fja_outfile *o)
+void fja_outfile_abort(fja_outfile *o)
 {
     if (o->f) fclose(o->f);
     o->f = NULL;
     if (*o->tmp) unlink(o->tmp);
 }
 
-void outfile_fail(fja_outfile *o, int e, char *err, size_t errlen)
+void fja_outfile_fail(fja_outfile *o, int e, char *err, size_t errlen)
 {
-    outfile_abort(o);
+    fja_outfile_abort(o);
     reason(o, err, errlen, e ? e : EIO);
 }
 
-int outfile_write(const char *path, const void *data, size_t len, char *err, size_t errlen)
+int fja_outfile_write(const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
     fja_outfile o;
-    FILE *f = outfile_open(&o, path, err, errlen);
+    FILE *f = fja_outfile_open(&o, path, err, errlen);
     if (!f) return -1;
     errno = 0;
     if (len && fwrite(data, 1, len, f) != len) {
-        outfile_fail(&o, errno, err, errlen);
+        fja_outfile_fail(&o, errno, err, errlen);
         return -1;
     }
-    return outfile_commit(&o, err, errlen);
+    return fja_outfile_commit(&o, err, errlen);
 }

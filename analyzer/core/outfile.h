@@ -17,15 +17,15 @@ typedef struct {
 } fja_outfile;
 
 /* Opens the output; on failure returns NULL with the reason in err. */
-FILE *outfile_open(fja_outfile *o, const char *path, char *err, size_t errlen);
+FILE *fja_outfile_open(fja_outfile *o, const char *path, char *err, size_t errlen);
 /* Checks every write, closes and moves the file into place. On failure the
  * temporary file is removed and err says why; returns -1. */
-int outfile_commit(fja_outfile *o, char *err, size_t errlen);
+int fja_outfile_commit(fja_outfile *o, char *err, size_t errlen);
 /* Gives up: closes and removes what was written. */
-void outfile_abort(fja_outfile *o);
-/* Gives up after a failed write (error e): outfile_abort, and err says why. */
-void outfile_fail(fja_outfile *o, int e, char *err, size_t errlen);
+void fja_outfile_abort(fja_outfile *o);
+/* Gives up after a failed write (error e): fja_outfile_abort, and err says why. */
+void fja_outfile_fail(fja_outfile *o, int e, char *err, size_t errlen);
 /* open + one write + commit. */
-int outfile_write(const char *path, const void *data, size_t len, char *err, size_t errlen);
+int fja_outfile_write(const char *path, const void *data, size_t len, char *err, size_t errlen);
 
 #endif

@@ -7,7 +7,7 @@
 
 #include "analysis.h"
 
-#define REPORT_SCHEMA_VERSION 1
+#define FJA_REPORT_SCHEMA_VERSION 1
 
 /* What the report says about the run itself. */
 typedef struct {
@@ -19,12 +19,12 @@ typedef struct {
 } fja_run_info;
 
 /* Both return 0, or -1 when writing failed (errno set). */
-int report_text(FILE *out, const fja_report *r, const fja_run_info *info);
+int fja_report_text(FILE *out, const fja_report *r, const fja_run_info *info);
 /* A duration in the unit a person reads best ("180 ns", "2.5 us", "3.10 ms",
  * "1.234 s"), written to buf; returns buf. Shared with the pictures. */
-const char *report_duration(char *buf, size_t n, double ns);
-int report_json(FILE *out, const fja_report *r, const fja_run_info *info);
+const char *fja_report_duration(char *buf, size_t n, double ns);
+int fja_report_json(FILE *out, const fja_report *r, const fja_run_info *info);
 /* Every task record of the selected pools as CSV (docs/report-schema.md). */
-int report_tasks_csv(FILE *out, const fja_report *r);
+int fja_report_tasks_csv(FILE *out, const fja_report *r);
 
 #endif

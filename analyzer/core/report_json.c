@@ -105,7 +105,7 @@ static void j_i64(jw *w, const char *k, int64_t v)
 static void j_ns(jw *w, const char *k, int64_t v)
 {
     j_key(w, k);
-    if (v == NULL_NS)
+    if (v == FJA_NULL_NS)
         fputs("null", w->f);
     else
         fprintf(w->f, "%" PRId64, v);
@@ -165,14 +165,14 @@ static void j_anomalies(jw *w, const fja_report *r)
     j_open(w, "anomalies", '{');
     j_u64(w, "total", r->anomalies);
     j_open(w, "by_kind", '{');
-    for (int k = 0; k < AN_COUNT; k++)
-        if (m->anomalies[k]) j_u64(w, anomaly_kind_name((fja_anomaly_kind)k), m->anomalies[k]);
+    for (int k = 0; k < FJA_AN_COUNT; k++)
+        if (m->anomalies[k]) j_u64(w, fja_anomaly_kind_name((fja_anomaly_kind)k), m->anomalies[k]);
     j_close(w, '}');
     j_open(w, "examples", '[');
     for (uint32_t i = 0; i < m->nexamples; i++) {
         const fja_anomaly *a = &m->examples[i];
         j_open(w, NULL, '{');
-        j_str(w, "kind", anomaly_kind_name(a->kind));
+        j_str(w, "kind", fja_anomaly_kind_name(a->kind));
         j_u64(w, "time_ns", a->ts - m->first_ts);
         j_u64(w, "pool", a->pool);
         j_i64(w, "worker", a->worker);
@@ -205,11 +205,11 @@ static void j_totals(jw *w, const fja_pool_report *pr)
     j_close(w, '}');
 }
 
-static void j_gaps(jw *w, const uint64_t gaps[GAP_COUNT], const uint64_t ns[GAP_COUNT])
+static void j_gaps(jw *w, const uint64_t gaps[FJA_GAP_COUNT], const uint64_t ns[FJA_GAP_COUNT])
 {
-    static const char *const names[GAP_COUNT] = {"no_work", "work_queued", "join", "lock"};
+    static const char *const names[FJA_GAP_COUNT] = {"no_work", "work_queued", "join", "lock"};
     j_open(w, "gaps", '{');
-    for (int c = 0; c < GAP_COUNT; c++) {
+    for (int c = 0; c < FJA_GAP_COUNT; c++) {
         j_open(w, names[c], '{');
         j_u64(w, "count", gaps[c]);
         j_u64(w, "ns", ns[c]);
@@ -228,14 +228,14 @@ static void j_worker(jw *w, const fja_worker *wk)
     j_u64(w, "joins_waited", wk->joins_waited);
     j_u64(w, "parks", wk->parks);
     j_u64(w, "lifetime_ns", wk->end_ts - wk->begin_ts);
-    j_u64(w, "busy_ns", wk->state_ns[WS_RUN]);
+    j_u64(w, "busy_ns", wk->state_ns[FJA_WS_RUN]);
     j_u64(w, "idle_ns",
-          wk->state_ns[WS_JOIN] + wk->state_ns[WS_SEARCH] + wk->state_ns[WS_PARK] +
-              wk->state_ns[WS_LOCK]);
-    j_u64(w, "join_wait_ns", wk->state_ns[WS_JOIN]);
-    j_u64(w, "searching_ns", wk->state_ns[WS_SEARCH]);
-    j_u64(w, "parked_ns", wk->state_ns[WS_PARK]);
-    j_u64(w, "lock_wait_ns", wk->state_ns[WS_LOCK]);
+          wk->state_ns[FJA_WS_JOIN] + wk->state_ns[FJA_WS_SEARCH] + wk->state_ns[FJA_WS_PARK] +
+              wk->state_ns[FJA_WS_LOCK]);
+    j_u64(w, "join_wait_ns", wk->state_ns[FJA_WS_JOIN]);
+    j_u64(w, "searching_ns", wk->state_ns[FJA_WS_SEARCH]);
+    j_u64(w, "parked_ns", wk->state_ns[FJA_WS_PARK]);
+    j_u64(w, "lock_wait_ns", wk->state_ns[FJA_WS_LOCK]);
     j_u64(w, "lock_waits", wk->lock_waits);
     j_u64(w, "idle_work_queued_ns", wk->idle_queued_ns);
     j_i64(w, "max_queue_depth", wk->qmax);
@@ -257,7 +257,7 @@ static void j_idle(jw *w, const fja_pool_report *pr)
     j_u64(w, "idle_work_queued_ns", pr->idle_queued_ns);
     j_gaps(w, pr->gaps, pr->gap_ns);
     uint64_t lg[64];
-    hist_log2(&pr->pool->gap_hist, lg);
+    fja_hist_log2(&pr->pool->gap_hist, lg);
     int top = 63;
     while (top > 0 && !lg[top])
         top--;
@@ -308,7 +308,7 @@ static void j_unfinished(jw *w, const fja_pool_report *pr)
         const fja_unfinished *u = &pr->unfinished[i];
         j_open(w, NULL, '{');
         j_u64(w, "task", u->task);
-        j_str(w, "state", ustate_name(u->state));
+        j_str(w, "state", fja_ustate_name(u->state));
         j_i64(w, "worker", u->worker);
         j_task(w, "root", u->root);
         j_u64(w, "depth", u->depth);
@@ -332,7 +332,7 @@ static void j_granularity(jw *w, const fja_pool_report *pr)
     j_u64(w, "p99_ns", pr->granularity.p99);
     j_u64(w, "max_ns", pr->granularity.max);
     j_open(w, "by_depth", '[');
-    for (int d = 0; d < DEPTH_SLOTS; d++) {
+    for (int d = 0; d < FJA_DEPTH_SLOTS; d++) {
         if (!p->depth_hist[d].count) continue;
         j_open(w, NULL, '{');
         j_u64(w, "depth", (uint64_t)d);
@@ -342,7 +342,7 @@ static void j_granularity(jw *w, const fja_pool_report *pr)
     }
     j_close(w, ']');
     j_open(w, "steal_depth", '[');
-    for (int d = 0; d < DEPTH_SLOTS; d++) {
+    for (int d = 0; d < FJA_DEPTH_SLOTS; d++) {
         if (!p->steal_depth[d]) continue;
         j_open(w, NULL, '{');
         j_u64(w, "depth", (uint64_t)d);
@@ -359,7 +359,7 @@ static void j_speedup(jw *w, const fja_pool_report *pr)
     j_u64(w, "span_ns", pr->span_ns);
     j_dbl(w, "parallelism", pr->parallelism);
     j_open(w, "speedup", '[');
-    for (int k = 0; k < SPEEDUP_PS; k++) {
+    for (int k = 0; k < FJA_SPEEDUP_PS; k++) {
         j_open(w, NULL, '{');
         j_u64(w, "workers", 1u << k);
         j_dbl(w, "bound", pr->speedup_bound[k]);
@@ -423,9 +423,9 @@ static void j_pool(jw *w, const fja_model *m, const fja_pool_report *pr)
     jl = (fja_pcts){.n = h->count,
                     .min = h->count ? h->min : 0,
                     .max = h->max,
-                    .p50 = hist_percentile(h, 50),
-                    .p90 = hist_percentile(h, 90),
-                    .p99 = hist_percentile(h, 99)};
+                    .p50 = fja_hist_percentile(h, 50),
+                    .p90 = fja_hist_percentile(h, 90),
+                    .p99 = fja_hist_percentile(h, 99)};
     j_pcts(w, "join_latency", &jl);
     j_u64(w, "incomplete_trees", pr->incomplete_trees);
     j_open(w, "milestones", '{');
@@ -450,13 +450,13 @@ static void j_pool(jw *w, const fja_model *m, const fja_pool_report *pr)
     j_close(w, '}');
 }
 
-int report_json(FILE *out, const fja_report *r, const fja_run_info *info)
+int fja_report_json(FILE *out, const fja_report *r, const fja_run_info *info)
 {
     jw w = {.f = out, .first = {true}};
     fputc('{', out);
     w.first[1] = true;
     w.depth = 1;
-    j_u64(&w, "schema_version", REPORT_SCHEMA_VERSION);
+    j_u64(&w, "schema_version", FJA_REPORT_SCHEMA_VERSION);
     j_str(&w, "tool", info->version);
     j_trace(&w, r, info);
     j_anomalies(&w, r);
@@ -467,7 +467,7 @@ int report_json(FILE *out, const fja_report *r, const fja_run_info *info)
     j_open(&w, "analyzer", '{');
     j_dbl(&w, "wall_s", info->wall_s);
     j_u64(&w, "peak_rss_bytes", info->peak_rss_bytes);
-    j_u64(&w, "model_bytes", model_bytes(r->model));
+    j_u64(&w, "model_bytes", fja_model_bytes(r->model));
     j_close(&w, '}');
     fputs("\n}\n", out);
     return ferror(out) ? -1 : 0;

@@ -4,7 +4,7 @@
 
 #include "report.h"
 
-int report_tasks_csv(FILE *o, const fja_report *r)
+int fja_report_tasks_csv(FILE *o, const fja_report *r)
 {
     fputs("source,pool,root,task,parent,depth,size_hint,children,worker,stolen,completer,"
           "finished,self_ns,subtree_ns\n",
@@ -12,16 +12,17 @@ int report_tasks_csv(FILE *o, const fja_report *r)
     for (uint32_t i = 0; i < r->npools; i++) {
         const fja_pool *p = r->pools[i].pool;
         for (uint32_t n = 0; n < p->tasks.count; n++) {
-            const fja_task *t = taskmap_get(&p->tasks, n);
-            uint64_t root = t->tree != TASK_NONE ? p->trees[t->tree].root_id : 0;
-            uint64_t parent = t->parent != TASK_NONE ? taskmap_get(&p->tasks, t->parent)->id : 0;
-            bool finished = task_finished(t);
+            const fja_task *t = fja_taskmap_get(&p->tasks, n);
+            uint64_t root = t->tree != FJA_TASK_NONE ? p->trees[t->tree].root_id : 0;
+            uint64_t parent =
+                t->parent != FJA_TASK_NONE ? fja_taskmap_get(&p->tasks, t->parent)->id : 0;
+            bool finished = fja_task_finished(t);
             fprintf(o,
                     "%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%u,%u,%d,%d,%d,%d,%" PRIu64
                     ",%" PRIu64 "\n",
                     p->source, p->id, root, t->id, parent, t->depth, t->size_hint, t->nchildren,
-                    t->worker, !!(t->flags & TF_STOLEN), !!(t->flags & TF_COMPLETER), finished,
-                    t->self_ns, t->subtree_ns);
+                    t->worker, !!(t->flags & FJA_TF_STOLEN), !!(t->flags & FJA_TF_COMPLETER),
+                    finished, t->self_ns, t->subtree_ns);
         }
     }
     return ferror(o) ? -1 : 0;

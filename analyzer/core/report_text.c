@@ -5,7 +5,7 @@
 #define TEXT_TREES 10      /* trees listed one by one; the rest are summarised */
 #define TEXT_UNFINISHED 10 /* unfinished tasks listed; all of them in --json */
 
-const char *report_duration(char *buf, size_t n, double ns)
+const char *fja_report_duration(char *buf, size_t n, double ns)
 {
     if (ns < 1e3)
         snprintf(buf, n, "%.0f ns", ns);
@@ -20,7 +20,7 @@ const char *report_duration(char *buf, size_t n, double ns)
 
 static const char *ms(char *buf, size_t n, int64_t ns)
 {
-    return ns == NULL_NS ? "never" : report_duration(buf, n, (double)ns);
+    return ns == FJA_NULL_NS ? "never" : fja_report_duration(buf, n, (double)ns);
 }
 
 static double pct(uint64_t a, uint64_t b)
@@ -34,7 +34,7 @@ static void t_summary(FILE *o, const fja_report *r)
     char b[32];
     fprintf(o, "fjtrace-analyze report\n");
     fprintf(o, "  events %" PRIu64 " over %s, %u pool(s)\n", m->events,
-            report_duration(b, sizeof b, (double)(m->last_ts - m->first_ts)), r->npools);
+            fja_report_duration(b, sizeof b, (double)(m->last_ts - m->first_ts)), r->npools);
     if (m->discarded_events)
         fprintf(o,
                 "  WARNING: %" PRIu64 " events were DISCARDED while recording: affected "
@@ -62,27 +62,27 @@ static void t_totals(FILE *o, const fja_pool_report *pr)
     if (*p->procname) fprintf(o, ", process %s", p->procname);
     if (p->pid >= 0) fprintf(o, " pid %" PRId64, p->pid);
     fprintf(o, "): %u workers, %s\n", pr->workers,
-            report_duration(a, sizeof a, (double)pr->duration_ns));
+            fja_report_duration(a, sizeof a, (double)pr->duration_ns));
     fprintf(o,
             "  tasks %" PRIu64 "  forks %" PRIu64 "  steals %" PRIu64 "  joins waited %" PRIu64
             "  parks %" PRIu64 "  submissions %" PRIu64 "\n",
             pr->tasks, p->forks, p->steals, p->joins_waited, p->parks, p->submits);
     fprintf(o, "  work %s  span %s  parallelism %.2f\n",
-            report_duration(a, sizeof a, (double)pr->work_ns),
-            report_duration(b, sizeof b, (double)pr->span_ns), pr->parallelism);
+            fja_report_duration(a, sizeof a, (double)pr->work_ns),
+            fja_report_duration(b, sizeof b, (double)pr->span_ns), pr->parallelism);
     fprintf(o, "  speedup bound (burdened):");
-    for (int k = 0; k < SPEEDUP_PS; k++)
+    for (int k = 0; k < FJA_SPEEDUP_PS; k++)
         fprintf(o, " P=%u %.1f (%.1f)", 1u << k, pr->speedup_bound[k], pr->speedup_burdened[k]);
     fprintf(o,
             "\n  EXEC->EXECUTED %s  COMPLETING->COMPLETED %s  queue depth max %" PRId64
             " mean %.2f\n",
-            report_duration(a, sizeof a, (double)p->exec_to_executed_ns),
-            report_duration(b, sizeof b, (double)p->completing_to_completed_ns),
+            fja_report_duration(a, sizeof a, (double)p->exec_to_executed_ns),
+            fja_report_duration(b, sizeof b, (double)p->completing_to_completed_ns),
             pr->max_queue_depth, pr->mean_queue_depth);
     fprintf(o, "  costs: steal->exec %s  join latency %s  fork interval %s\n",
-            report_duration(a, sizeof a, (double)pr->steal_cost_ns),
-            report_duration(b, sizeof b, (double)pr->join_cost_ns),
-            report_duration(c, sizeof c, (double)pr->fork_cost_ns));
+            fja_report_duration(a, sizeof a, (double)pr->steal_cost_ns),
+            fja_report_duration(b, sizeof b, (double)pr->join_cost_ns),
+            fja_report_duration(c, sizeof c, (double)pr->fork_cost_ns));
     if (p->unfinished)
         fprintf(o, "  WARNING: %" PRIu64 " task(s) never finished (trace cut short?)\n",
                 p->unfinished);
@@ -101,30 +101,30 @@ static void t_workers(FILE *o, const fja_pool_report *pr)
                 "  %6d %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %6" PRIu64
                 " %6.1f%% %6.1f%% %6.1f%% %6.1f%% %6.1f%% %6" PRId64 " %6.2f\n",
                 w->index, w->tasks, w->forks, w->steals, w->joins_waited,
-                pct(w->state_ns[WS_RUN], life), pct(w->state_ns[WS_JOIN], life),
-                pct(w->state_ns[WS_SEARCH], life), pct(w->state_ns[WS_PARK], life),
-                pct(w->state_ns[WS_LOCK], life), w->qmax, life ? w->q_area / (double)life : 0);
+                pct(w->state_ns[FJA_WS_RUN], life), pct(w->state_ns[FJA_WS_JOIN], life),
+                pct(w->state_ns[FJA_WS_SEARCH], life), pct(w->state_ns[FJA_WS_PARK], life),
+                pct(w->state_ns[FJA_WS_LOCK], life), w->qmax, life ? w->q_area / (double)life : 0);
     }
 }
 
 static void t_unfinished_task(FILE *o, const fja_unfinished *u)
 {
     char a[32], b[32];
-    fprintf(o, "    %-10s task %" PRIu64, ustate_name(u->state), u->task);
+    fprintf(o, "    %-10s task %" PRIu64, fja_ustate_name(u->state), u->task);
     if (u->worker >= 0)
         fprintf(o, " on worker %d", u->worker);
     else
-        fputs(u->state == UT_COMPLETING ? " on a client thread" : " on no worker", o);
+        fputs(u->state == FJA_UT_COMPLETING ? " on a client thread" : " on no worker", o);
     fprintf(o, ", depth %u", u->depth);
     if (u->parent) fprintf(o, ", parent %" PRIu64, u->parent);
     if (u->root) fprintf(o, ", root %" PRIu64, u->root);
-    if (u->since_ns != NULL_NS)
+    if (u->since_ns != FJA_NULL_NS)
         fprintf(o, ": since +%s (%s before the end)",
-                report_duration(a, sizeof a, (double)u->since_ns),
-                report_duration(b, sizeof b, (double)u->for_ns));
+                fja_report_duration(a, sizeof a, (double)u->since_ns),
+                fja_report_duration(b, sizeof b, (double)u->for_ns));
     else
         fputs(": since an unknown time", o);
-    if (u->state == UT_WAITING && u->awaited)
+    if (u->state == FJA_UT_WAITING && u->awaited)
         fprintf(o, ", at a join on task %" PRIu64, u->awaited);
     fputc('\n', o);
 }
@@ -136,9 +136,9 @@ static void t_unfinished(FILE *o, const fja_pool_report *pr)
     if (!pr->nunfinished) return;
     fprintf(o, "\n  unfinished tasks: %u (", pr->nunfinished);
     const char *sep = "";
-    for (int s = 0; s < UT_COUNT; s++) {
+    for (int s = 0; s < FJA_UT_COUNT; s++) {
         if (!pr->unfinished_by_state[s]) continue;
-        fprintf(o, "%s%u %s", sep, pr->unfinished_by_state[s], ustate_name((fja_ustate)s));
+        fprintf(o, "%s%u %s", sep, pr->unfinished_by_state[s], fja_ustate_name((fja_ustate)s));
         sep = ", ";
     }
     fputs("), as the trace left them:\n", o);
@@ -161,8 +161,8 @@ static void t_trees(FILE *o, const fja_pool_report *pr)
                 "latency %s\n",
                 tr->root_id, t->complete ? "" : " (INCOMPLETE)", tr->tasks, tr->max_depth,
                 __builtin_popcountll(tr->workers_mask),
-                report_duration(a, sizeof a, (double)tr->work_ns),
-                report_duration(b, sizeof b, (double)tr->span_ns), t->parallelism,
+                fja_report_duration(a, sizeof a, (double)tr->work_ns),
+                fja_report_duration(b, sizeof b, (double)tr->span_ns), t->parallelism,
                 ms(c, sizeof c, t->first_task_ns), ms(d, sizeof d, t->full_parallelism_ns),
                 ms(e, sizeof e, t->final_handoff_ns), ms(f, sizeof f, t->latency_ns));
     }
@@ -170,11 +170,11 @@ static void t_trees(FILE *o, const fja_pool_report *pr)
         fprintf(o, "  ... %u more (see --json)\n", pr->ntrees - TEXT_TREES);
     if (pr->latency.n > 1)
         fprintf(o, "  latency over %" PRIu64 " submissions: min %s p50 %s p90 %s p99 %s max %s\n",
-                pr->latency.n, report_duration(a, sizeof a, (double)pr->latency.min),
-                report_duration(b, sizeof b, (double)pr->latency.p50),
-                report_duration(c, sizeof c, (double)pr->latency.p90),
-                report_duration(d, sizeof d, (double)pr->latency.p99),
-                report_duration(e, sizeof e, (double)pr->latency.max));
+                pr->latency.n, fja_report_duration(a, sizeof a, (double)pr->latency.min),
+                fja_report_duration(b, sizeof b, (double)pr->latency.p50),
+                fja_report_duration(c, sizeof c, (double)pr->latency.p90),
+                fja_report_duration(d, sizeof d, (double)pr->latency.p99),
+                fja_report_duration(e, sizeof e, (double)pr->latency.max));
 }
 
 static void t_idle(FILE *o, const fja_pool_report *pr)
@@ -189,11 +189,12 @@ static void t_idle(FILE *o, const fja_pool_report *pr)
             "  idle gaps: no work anywhere %" PRIu64 " (%.1f%%), work queued elsewhere %" PRIu64
             " (%.1f%%), waiting at a join %" PRIu64 " (%.1f%%), waiting for a lock %" PRIu64
             " (%.1f%%)\n",
-            pr->gaps[GAP_NO_WORK], pct(pr->gap_ns[GAP_NO_WORK], life), pr->gaps[GAP_WORK_QUEUED],
-            pct(pr->gap_ns[GAP_WORK_QUEUED], life), pr->gaps[GAP_JOIN],
-            pct(pr->gap_ns[GAP_JOIN], life), pr->gaps[GAP_LOCK], pct(pr->gap_ns[GAP_LOCK], life));
+            pr->gaps[FJA_GAP_NO_WORK], pct(pr->gap_ns[FJA_GAP_NO_WORK], life),
+            pr->gaps[FJA_GAP_WORK_QUEUED], pct(pr->gap_ns[FJA_GAP_WORK_QUEUED], life),
+            pr->gaps[FJA_GAP_JOIN], pct(pr->gap_ns[FJA_GAP_JOIN], life), pr->gaps[FJA_GAP_LOCK],
+            pct(pr->gap_ns[FJA_GAP_LOCK], life));
     uint64_t lg[64];
-    hist_log2(&pr->pool->gap_hist, lg);
+    fja_hist_log2(&pr->pool->gap_hist, lg);
     fprintf(o, "  gap lengths:");
     for (int k = 0; k < 64; k++)
         if (lg[k]) fprintf(o, " [%llu ns..) %" PRIu64, 1ull << k, lg[k]);
@@ -204,12 +205,13 @@ static void t_granularity(FILE *o, const fja_pool_report *pr)
 {
     char a[32], b[32], c[32], d[32];
     const fja_pcts *g = &pr->granularity;
-    fprintf(
-        o, "\n  task self time: p50 %s p90 %s p99 %s max %s\n",
-        report_duration(a, sizeof a, (double)g->p50), report_duration(b, sizeof b, (double)g->p90),
-        report_duration(c, sizeof c, (double)g->p99), report_duration(d, sizeof d, (double)g->max));
+    fprintf(o, "\n  task self time: p50 %s p90 %s p99 %s max %s\n",
+            fja_report_duration(a, sizeof a, (double)g->p50),
+            fja_report_duration(b, sizeof b, (double)g->p90),
+            fja_report_duration(c, sizeof c, (double)g->p99),
+            fja_report_duration(d, sizeof d, (double)g->max));
     fprintf(o, "  steals by depth:");
-    for (int k = 0; k < DEPTH_SLOTS; k++)
+    for (int k = 0; k < FJA_DEPTH_SLOTS; k++)
         if (pr->pool->steal_depth[k]) fprintf(o, " %d:%" PRIu64, k, pr->pool->steal_depth[k]);
     fputc('\n', o);
 }
@@ -222,7 +224,7 @@ static void t_locks(FILE *o, const fja_model *m, const fja_pool_report *pr)
         if (l->source != pr->pool->source || !l->waits) continue;
         char b[32];
         fprintf(o, "  lock \"%s\": %" PRIu64 " waits, %s waiting (%.1f%% of worker time)\n",
-                l->name, l->waits, report_duration(b, sizeof b, (double)l->wait_ns),
+                l->name, l->waits, fja_report_duration(b, sizeof b, (double)l->wait_ns),
                 pct(l->wait_ns, pr->lifetime_ns));
     }
 }
@@ -232,18 +234,18 @@ static void t_anomalies(FILE *o, const fja_report *r)
     const fja_model *m = r->model;
     if (!r->anomalies) return;
     fprintf(o, "\nanomalies:");
-    for (int k = 0; k < AN_COUNT; k++)
+    for (int k = 0; k < FJA_AN_COUNT; k++)
         if (m->anomalies[k])
-            fprintf(o, " %s %" PRIu64, anomaly_kind_name((fja_anomaly_kind)k), m->anomalies[k]);
+            fprintf(o, " %s %" PRIu64, fja_anomaly_kind_name((fja_anomaly_kind)k), m->anomalies[k]);
     fputc('\n', o);
     for (uint32_t i = 0; i < m->nexamples; i++) {
         const fja_anomaly *a = &m->examples[i];
         fprintf(o, "  at +%" PRIu64 " ns pool %u worker %d task %" PRIu64 ": %s\n",
-                a->ts - m->first_ts, a->pool, a->worker, a->task, anomaly_kind_name(a->kind));
+                a->ts - m->first_ts, a->pool, a->worker, a->task, fja_anomaly_kind_name(a->kind));
     }
 }
 
-int report_text(FILE *o, const fja_report *r, const fja_run_info *info)
+int fja_report_text(FILE *o, const fja_report *r, const fja_run_info *info)
 {
     (void)info;
     t_summary(o, r);

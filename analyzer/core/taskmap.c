@@ -4,12 +4,12 @@
 
 #define CHUNK (1u << 16)
 
-void taskmap_init(fja_taskmap *m)
+void fja_taskmap_init(fja_taskmap *m)
 {
     *m = (fja_taskmap){0};
 }
 
-void taskmap_free(fja_taskmap *m)
+void fja_taskmap_free(fja_taskmap *m)
 {
     for (uint32_t i = 0; i < m->nchunks; i++)
         free(m->chunks[i]);
@@ -35,16 +35,16 @@ static uint16_t tag_of(uint64_t h)
     return (uint16_t)(h >> 48);
 }
 
-uint32_t taskmap_find(const fja_taskmap *m, uint64_t id)
+uint32_t fja_taskmap_find(const fja_taskmap *m, uint64_t id)
 {
-    if (!m->slots) return TASK_NONE;
+    if (!m->slots) return FJA_TASK_NONE;
     uint64_t h = hash_id(id);
     uint16_t tag = tag_of(h);
     for (uint64_t i = h & m->mask;; i = (i + 1) & m->mask) {
         uint32_t s = m->slots[i];
-        if (!s) return TASK_NONE;
+        if (!s) return FJA_TASK_NONE;
         /* Only a matching tag costs a (likely cache-missing) record read. */
-        if (m->tags[i] == tag && taskmap_get(m, s - 1)->id == id) return s - 1;
+        if (m->tags[i] == tag && fja_taskmap_get(m, s - 1)->id == id) return s - 1;
     }
 }
 
@@ -68,7 +68,7 @@ static int index_grow(fja_taskmap *m)
         return -1;
     }
     for (uint32_t n = 0; n < m->count; n++)
-        slot_insert(s, t, len - 1, taskmap_get(m, n)->id, n);
+        slot_insert(s, t, len - 1, fja_taskmap_get(m, n)->id, n);
     free(m->slots);
     free(m->tags);
     m->slots = s;
@@ -92,21 +92,21 @@ static int chunk_add(fja_taskmap *m)
     return 0;
 }
 
-uint32_t taskmap_add(fja_taskmap *m, uint64_t id)
+uint32_t fja_taskmap_add(fja_taskmap *m, uint64_t id)
 {
-    if (m->count == UINT32_MAX - 1) return TASK_NONE;
+    if (m->count == UINT32_MAX - 1) return FJA_TASK_NONE;
     /* Keep the index at most 2/3 full so probes stay short. */
     if ((!m->slots || (uint64_t)(m->count + 1) * 3 > (m->mask + 1) * 2) && index_grow(m))
-        return TASK_NONE;
-    if (m->count == m->nchunks * CHUNK && chunk_add(m)) return TASK_NONE;
+        return FJA_TASK_NONE;
+    if (m->count == m->nchunks * CHUNK && chunk_add(m)) return FJA_TASK_NONE;
     uint32_t n = m->count++;
-    fja_task *t = taskmap_get(m, n);
-    *t = (fja_task){.id = id, .parent = TASK_NONE, .tree = TASK_NONE, .worker = -1};
+    fja_task *t = fja_taskmap_get(m, n);
+    *t = (fja_task){.id = id, .parent = FJA_TASK_NONE, .tree = FJA_TASK_NONE, .worker = -1};
     slot_insert(m->slots, m->tags, m->mask, id, n);
     return n;
 }
 
-size_t taskmap_bytes(const fja_taskmap *m)
+size_t fja_taskmap_bytes(const fja_taskmap *m)
 {
     return (size_t)m->nchunks * CHUNK * sizeof(fja_task) +
            (m->slots ? (m->mask + 1) * (sizeof(uint32_t) + sizeof(uint16_t)) : 0);

@@ -9,17 +9,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TASK_NONE UINT32_MAX
+#define FJA_TASK_NONE UINT32_MAX
 
 enum {
-    TF_FORKED = 1 << 0,    /* a fork event created it */
-    TF_SUBMITTED = 1 << 1, /* a submit event created it (a root) */
-    TF_EXEC = 1 << 2,
-    TF_EXECUTED = 1 << 3,
-    TF_STOLEN = 1 << 4,
-    TF_COMPLETER = 1 << 5, /* a completing event was seen for it */
-    TF_COMPLETED = 1 << 6,
-    TF_PROPAGATED = 1 << 7, /* its subtree work was added to its parent */
+    FJA_TF_FORKED = 1 << 0,    /* a fork event created it */
+    FJA_TF_SUBMITTED = 1 << 1, /* a submit event created it (a root) */
+    FJA_TF_EXEC = 1 << 2,
+    FJA_TF_EXECUTED = 1 << 3,
+    FJA_TF_STOLEN = 1 << 4,
+    FJA_TF_COMPLETER = 1 << 5, /* a completing event was seen for it */
+    FJA_TF_COMPLETED = 1 << 6,
+    FJA_TF_PROPAGATED = 1 << 7, /* its subtree work was added to its parent */
 };
 
 typedef struct {
@@ -28,14 +28,14 @@ typedef struct {
     uint64_t self_ns;    /* body time minus nested tasks and join waits */
     uint64_t child_max;  /* largest done-span of children done after its body */
     uint64_t subtree_ns; /* self_ns of itself and its descendants */
-    uint32_t parent;     /* record number, TASK_NONE for a root or orphan */
-    uint32_t tree;       /* tree number, TASK_NONE for an orphan */
+    uint32_t parent;     /* record number, FJA_TASK_NONE for a root or orphan */
+    uint32_t tree;       /* tree number, FJA_TASK_NONE for an orphan */
     uint32_t size_hint;  /* saturated at UINT32_MAX */
     uint16_t nchildren;  /* saturated */
     uint16_t depth;      /* saturated */
     int16_t worker;      /* the forker until exec, then the executor */
     uint8_t flags;
-    uint32_t qslot; /* while queued: its slot in fja_pool.qsince, else TASK_NONE */
+    uint32_t qslot; /* while queued: its slot in fja_pool.qsince, else FJA_TASK_NONE */
 } fja_task;
 
 /* The analyzer's memory budget is 64 bytes per task (bench/analyzer.sh):
@@ -44,9 +44,10 @@ _Static_assert(sizeof(fja_task) <= 64, "a task record outgrew its 64 bytes");
 
 /* Done: its body ran (executed) and, for a counted completer, its
  * completion too. What the trace ended without is "unfinished". */
-static inline bool task_finished(const fja_task *t)
+static inline bool fja_task_finished(const fja_task *t)
 {
-    return (t->flags & TF_EXECUTED) && (!(t->flags & TF_COMPLETER) || (t->flags & TF_COMPLETED));
+    return (t->flags & FJA_TF_EXECUTED) &&
+           (!(t->flags & FJA_TF_COMPLETER) || (t->flags & FJA_TF_COMPLETED));
 }
 
 typedef struct {
@@ -58,17 +59,17 @@ typedef struct {
     uint64_t mask;   /* slots length - 1 */
 } fja_taskmap;
 
-void taskmap_init(fja_taskmap *m);
-void taskmap_free(fja_taskmap *m);
-/* Record number of id, or TASK_NONE. */
-uint32_t taskmap_find(const fja_taskmap *m, uint64_t id);
-/* Adds a zeroed record for id (which must be absent). TASK_NONE when out of
+void fja_taskmap_init(fja_taskmap *m);
+void fja_taskmap_free(fja_taskmap *m);
+/* Record number of id, or FJA_TASK_NONE. */
+uint32_t fja_taskmap_find(const fja_taskmap *m, uint64_t id);
+/* Adds a zeroed record for id (which must be absent). FJA_TASK_NONE when out of
  * memory. */
-uint32_t taskmap_add(fja_taskmap *m, uint64_t id);
-static inline fja_task *taskmap_get(const fja_taskmap *m, uint32_t n)
+uint32_t fja_taskmap_add(fja_taskmap *m, uint64_t id);
+static inline fja_task *fja_taskmap_get(const fja_taskmap *m, uint32_t n)
 {
     return &m->chunks[n >> 16][n & 0xffff];
 }
-size_t taskmap_bytes(const fja_taskmap *m);
+size_t fja_taskmap_bytes(const fja_taskmap *m);
 
 #endif

@@ -63,7 +63,7 @@ static void class_resolve(class_info *ci, const bt_event_class *cls)
     *ci = (class_info){.cls = cls, .kind = FJA_EV_UNKNOWN};
     if (!name || strncmp(name, "fjtrace:", 8) != 0) return;
     ci->fjtrace = true;
-    ci->kind = event_kind_from_name(name + 8);
+    ci->kind = fja_event_kind_from_name(name + 8);
     const bt_field_class *payload = bt_event_class_borrow_payload_field_class_const(cls);
     ci->pool = ci->worker = ci->task = ci->arg = ci->size_hint = ci->name = -1;
     if (!payload || bt_field_class_get_type(payload) != BT_FIELD_CLASS_TYPE_STRUCTURE) return;
@@ -182,7 +182,7 @@ static int on_event(reader_ctx *r, const bt_message *msg, uint64_t ts)
         ev.pool = (uint32_t)int_member(payload, ci->pool, &ok);
         ev.worker = ci->worker >= 0 ? (int32_t)int_member(payload, ci->worker, &ok) : -1;
         ev.task = ci->task >= 0 ? int_member(payload, ci->task, &ok) : 0;
-        ev.arg = ci->arg >= 0 ? int_member(payload, ci->arg, &ok) : 0;
+        fja_event_set_arg(&ev, ci->arg >= 0 ? int_member(payload, ci->arg, &ok) : 0);
         ev.size_hint = ci->size_hint >= 0 ? int_member(payload, ci->size_hint, &ok) : 0;
         ev.name = ci->name >= 0 ? string_member(payload, ci->name) : NULL;
         if (!ok) ev.kind = FJA_EV_UNKNOWN; /* schema changed: do not guess */

@@ -44,8 +44,9 @@ static fja_model M;
  * (wake) or worker count (pool_begin). */
 static void ev(uint64_t ts, fja_kind k, int32_t worker, uint64_t task, uint64_t arg)
 {
-    fja_event e = {.ts = ts, .kind = k, .worker = worker, .task = task, .arg = arg, .pool = 1};
-    model_feed(&M, &e);
+    fja_event e = {.ts = ts, .kind = k, .worker = worker, .task = task, .pool = 1};
+    fja_event_set_arg(&e, arg);
+    fja_model_feed(&M, &e);
 }
 
 static void fork_sz(uint64_t ts, int32_t w, uint64_t task, uint64_t parent, uint64_t size)
@@ -54,15 +55,15 @@ static void fork_sz(uint64_t ts, int32_t w, uint64_t task, uint64_t parent, uint
                    .kind = FJA_EV_FORK,
                    .worker = w,
                    .task = task,
-                   .arg = parent,
+                   .arg = {.parent = parent},
                    .size_hint = size,
                    .pool = 1};
-    model_feed(&M, &e);
+    fja_model_feed(&M, &e);
 }
 
 static void start(uint32_t workers)
 {
-    model_init(&M);
+    fja_model_init(&M);
     ev(0, FJA_EV_POOL_BEGIN, -1, 0, workers);
     for (uint32_t w = 0; w < workers; w++)
         ev(0, FJA_EV_WORKER_BEGIN, (int32_t)w, 0, 0);
@@ -73,7 +74,7 @@ static void stop(uint64_t ts, uint32_t workers)
     for (uint32_t w = 0; w < workers; w++)
         ev(ts, FJA_EV_WORKER_END, (int32_t)w, 0, 0);
     ev(ts + 1, FJA_EV_POOL_END, -1, 0, 0);
-    model_finish(&M);
+    fja_model_finish(&M);
 }
 
 static fja_report R;
@@ -81,8 +82,8 @@ static fja_report R;
 static const fja_pool_report *analyze(void)
 {
     fja_filter f = {0};
-    if (analysis_run(&M, &f, &R)) {
-        fprintf(stderr, "analysis_run failed\n");
+    if (fja_analysis_run(&M, &f, &R)) {
+        fprintf(stderr, "fja_analysis_run failed\n");
         exit(1);
     }
     return &R.pools[0];
@@ -90,8 +91,8 @@ static const fja_pool_report *analyze(void)
 
 static void done(void)
 {
-    analysis_free(&R);
-    model_free(&M);
+    fja_analysis_free(&R);
+    fja_model_free(&M);
 }
 
 /* A root forks one child that is stolen; the root waits for it in a join. */
@@ -134,22 +135,22 @@ static void test_steal_and_waited_join(void)
     CHECK_EQ(pool->steal_depth[1], 1);
     /* worker 0: search 0-10, run 10-30, join 30-43, run 43-48, search 48-60 */
     const fja_worker *w0 = &pool->workers[0], *w1 = &pool->workers[1];
-    CHECK_EQ(w0->state_ns[WS_RUN], 25);
-    CHECK_EQ(w0->state_ns[WS_JOIN], 13);
-    CHECK_EQ(w0->state_ns[WS_SEARCH], 22);
-    CHECK_EQ(w1->state_ns[WS_RUN], 20);
-    CHECK_EQ(w1->state_ns[WS_SEARCH], 40);
+    CHECK_EQ(w0->state_ns[FJA_WS_RUN], 25);
+    CHECK_EQ(w0->state_ns[FJA_WS_JOIN], 13);
+    CHECK_EQ(w0->state_ns[FJA_WS_SEARCH], 22);
+    CHECK_EQ(w1->state_ns[FJA_WS_RUN], 20);
+    CHECK_EQ(w1->state_ns[FJA_WS_SEARCH], 40);
     /* w0's first gap (0-10) had the root queued 8 of 10 ns: stealing late;
      * w1's first gap (0-22) had work queued 9 of 22 ns: no work. */
-    CHECK_EQ(w0->gaps[GAP_WORK_QUEUED], 1);
-    CHECK_EQ(w0->gap_ns[GAP_WORK_QUEUED], 10);
-    CHECK_EQ(w0->gap_ns[GAP_JOIN], 13);
-    CHECK_EQ(w0->gap_ns[GAP_NO_WORK], 12);
-    CHECK_EQ(w1->gap_ns[GAP_NO_WORK], 40);
-    CHECK_EQ(w1->gaps[GAP_NO_WORK], 2);
+    CHECK_EQ(w0->gaps[FJA_GAP_WORK_QUEUED], 1);
+    CHECK_EQ(w0->gap_ns[FJA_GAP_WORK_QUEUED], 10);
+    CHECK_EQ(w0->gap_ns[FJA_GAP_JOIN], 13);
+    CHECK_EQ(w0->gap_ns[FJA_GAP_NO_WORK], 12);
+    CHECK_EQ(w1->gap_ns[FJA_GAP_NO_WORK], 40);
+    CHECK_EQ(w1->gaps[FJA_GAP_NO_WORK], 2);
     CHECK_EQ(w0->idle_queued_ns, 8);
     CHECK_EQ(w1->idle_queued_ns, 9);
-    CHECK_EQ(p->gap_ns[GAP_NO_WORK], 52);
+    CHECK_EQ(p->gap_ns[FJA_GAP_NO_WORK], 52);
     /* one task queued on w0 for 1 ns out of 60 */
     CHECK_EQ(w0->qmax, 1);
     CHECK_NEAR(w0->q_area, 1.0, 1e-9);
@@ -199,11 +200,11 @@ static void test_inline_and_helping(void)
     CHECK_EQ(t->latency_ns, 50);
     const fja_pool *pool = p->pool;
     const fja_worker *w0 = &pool->workers[0], *w1 = &pool->workers[1];
-    CHECK_EQ(w0->state_ns[WS_RUN], 32); /* = root 21 + B 5 + D 6 */
-    CHECK_EQ(w0->state_ns[WS_JOIN], 13);
-    CHECK_EQ(w0->gaps[GAP_JOIN], 2);
-    CHECK_EQ(w0->gap_ns[GAP_JOIN], 13);
-    CHECK_EQ(w1->state_ns[WS_RUN], 26);
+    CHECK_EQ(w0->state_ns[FJA_WS_RUN], 32); /* = root 21 + B 5 + D 6 */
+    CHECK_EQ(w0->state_ns[FJA_WS_JOIN], 13);
+    CHECK_EQ(w0->gaps[FJA_GAP_JOIN], 2);
+    CHECK_EQ(w0->gap_ns[FJA_GAP_JOIN], 13);
+    CHECK_EQ(w1->state_ns[FJA_WS_RUN], 26);
     CHECK_EQ(p->busy_ns, t->tree->work_ns);
     /* w0 queue: 1 task 10-12, 2 tasks 12-13, 1 task 13-15; w1: D 16-23 */
     CHECK_EQ(w0->qmax, 2);
@@ -211,8 +212,8 @@ static void test_inline_and_helping(void)
     CHECK_NEAR(w1->q_area, 7.0, 1e-9);
     CHECK_NEAR(p->mean_queue_depth, (6.0 / 60 + 7.0 / 60) / 2, 1e-12);
     /* subtree work: root = everything, A = A + D */
-    fja_task *root = taskmap_get(&pool->tasks, taskmap_find(&pool->tasks, 1));
-    fja_task *a = taskmap_get(&pool->tasks, taskmap_find(&pool->tasks, 2));
+    fja_task *root = fja_taskmap_get(&pool->tasks, fja_taskmap_find(&pool->tasks, 1));
+    fja_task *a = fja_taskmap_get(&pool->tasks, fja_taskmap_find(&pool->tasks, 2));
     CHECK_EQ(root->subtree_ns, 58);
     CHECK_EQ(a->subtree_ns, 32);
     CHECK_EQ(pool->joins_waited, 1);
@@ -258,7 +259,7 @@ static void test_completers(void)
     CHECK_EQ(pool->completing_to_completed_ns, 1 + 1 + 2);
     CHECK_EQ(pool->completions, 3);
     CHECK_EQ(pool->unfinished, 0);
-    fja_task *root = taskmap_get(&pool->tasks, taskmap_find(&pool->tasks, 1));
+    fja_task *root = fja_taskmap_get(&pool->tasks, fja_taskmap_find(&pool->tasks, 1));
     CHECK_EQ(root->subtree_ns, 21); /* children ended after the root's body */
     done();
 }
@@ -279,12 +280,12 @@ static void test_park(void)
     const fja_worker *w = &p->pool->workers[0];
     CHECK_EQ(w->parks, 1);
     CHECK_EQ(p->pool->wakes, 1);
-    CHECK_EQ(w->state_ns[WS_PARK], 15);
-    CHECK_EQ(w->state_ns[WS_SEARCH], 11 + 14);
-    CHECK_EQ(w->state_ns[WS_RUN], 10);
+    CHECK_EQ(w->state_ns[FJA_WS_PARK], 15);
+    CHECK_EQ(w->state_ns[FJA_WS_SEARCH], 11 + 14);
+    CHECK_EQ(w->state_ns[FJA_WS_RUN], 10);
     /* gap 0-26: root queued 20-26 (6 of 26): no work; gap 36-50: no work */
-    CHECK_EQ(w->gaps[GAP_NO_WORK], 2);
-    CHECK_EQ(w->gap_ns[GAP_NO_WORK], 40);
+    CHECK_EQ(w->gaps[FJA_GAP_NO_WORK], 2);
+    CHECK_EQ(w->gap_ns[FJA_GAP_NO_WORK], 40);
     CHECK_EQ(w->idle_queued_ns, 6);
     CHECK_EQ(p->trees[0].first_task_ns, 6);
     CHECK_EQ(p->trees[0].full_parallelism_ns, 6); /* one worker: busy at once */
@@ -333,7 +334,7 @@ static void test_many_submissions(void)
     ev(16, FJA_EV_RESULT, -1, 6, 0);
     stop(20, 1);
     fja_filter f = {.root_set = true, .root = 6};
-    CHECK_EQ(analysis_run(&M, &f, &R), 0);
+    CHECK_EQ(fja_analysis_run(&M, &f, &R), 0);
     CHECK_EQ(R.pools[0].ntrees, 1);
     CHECK_EQ(R.pools[0].work_ns, 3);
     done();
@@ -353,37 +354,37 @@ static void test_anomalies(void)
     ev(8, FJA_EV_EXECUTED, 0, 2, 0);
     ev(9, FJA_EV_JOINED, 1, 2, 0); /* joined without join */
     fja_event unk = {.ts = 10, .kind = FJA_EV_UNKNOWN, .pool = 1};
-    model_feed(&M, &unk);
+    fja_model_feed(&M, &unk);
     /* the recording stops here: the root never finishes */
-    model_finish(&M);
+    fja_model_finish(&M);
     const fja_pool_report *p = analyze();
-    CHECK_EQ(M.anomalies[AN_EXECUTED_WITHOUT_EXEC], 1);
-    CHECK_EQ(M.anomalies[AN_DUPLICATE_ID], 1);
-    CHECK_EQ(M.anomalies[AN_UNKNOWN_PARENT], 1);
-    CHECK_EQ(M.anomalies[AN_JOIN_MISMATCH], 1);
+    CHECK_EQ(M.anomalies[FJA_AN_EXECUTED_WITHOUT_EXEC], 1);
+    CHECK_EQ(M.anomalies[FJA_AN_DUPLICATE_ID], 1);
+    CHECK_EQ(M.anomalies[FJA_AN_UNKNOWN_PARENT], 1);
+    CHECK_EQ(M.anomalies[FJA_AN_JOIN_MISMATCH], 1);
     CHECK_EQ(M.unknown_events, 1);
     CHECK_EQ(R.anomalies, 4);
     CHECK_EQ(M.nexamples, 4);
     CHECK_EQ(p->pool->unfinished, 2); /* the root (running) and the orphan (queued) */
     CHECK_EQ(p->pool->orphans, 1);
     CHECK(!p->trees[0].complete);
-    CHECK_EQ(p->trees[0].latency_ns, NULL_NS);
+    CHECK_EQ(p->trees[0].latency_ns, FJA_NULL_NS);
     CHECK_EQ(p->incomplete_trees, 1);
     CHECK(!R.complete);
     /* the root ran 2-10 (the trace's last event) and is booked as busy */
-    CHECK_EQ(p->pool->workers[0].state_ns[WS_RUN], 8);
+    CHECK_EQ(p->pool->workers[0].state_ns[FJA_WS_RUN], 8);
     /* work so far: task 2 ran 7-8 (1 ns), the root 2-7 and 8-10 (7 ns) */
     CHECK_EQ(p->trees[0].tree->work_ns, 8);
     CHECK(p->trees[0].tree->span_ns <= p->trees[0].tree->work_ns);
     done();
 
     /* a trace that begins mid-run: exec of an unknown task */
-    model_init(&M);
+    fja_model_init(&M);
     ev(5, FJA_EV_EXEC, 0, 42, 0);
     ev(9, FJA_EV_EXECUTED, 0, 42, 0);
-    model_finish(&M);
+    fja_model_finish(&M);
     p = analyze();
-    CHECK_EQ(M.anomalies[AN_EXEC_UNKNOWN_TASK], 1);
+    CHECK_EQ(M.anomalies[FJA_AN_EXEC_UNKNOWN_TASK], 1);
     CHECK_EQ(p->ntrees, 1);
     CHECK(!p->trees[0].complete);
     CHECK_EQ(p->trees[0].tree->work_ns, 4);
@@ -400,8 +401,8 @@ static void test_anomalies(void)
     ev(6, FJA_EV_EXECUTED, 0, 1, 0);
     stop(7, 1);
     p = analyze();
-    CHECK_EQ(M.anomalies[AN_SELF_PARENT], 1);
-    CHECK_EQ(M.anomalies[AN_EXEC_UNKNOWN_TASK], 1); /* 7, now a tree of its own */
+    CHECK_EQ(M.anomalies[FJA_AN_SELF_PARENT], 1);
+    CHECK_EQ(M.anomalies[FJA_AN_EXEC_UNKNOWN_TASK], 1); /* 7, now a tree of its own */
     CHECK_EQ(p->ntrees, 2);
     CHECK_EQ(p->trees[0].tree->work_ns, 3); /* 1 ran 2-4 and 5-6 */
     done();
@@ -445,16 +446,16 @@ static void test_unfinished(void)
     ev(61, FJA_EV_EXEC, 0, 5, 0); /* run inline: the root is under it */
     ev(70, FJA_EV_EXECUTED, 0, 5, 0);
     ev(100, FJA_EV_WAKE, -1, 0, 1); /* the last event: the program dies */
-    model_finish(&M);
+    fja_model_finish(&M);
     const fja_pool_report *p = analyze();
     CHECK_EQ(p->pool->unfinished, 5);
     CHECK_EQ(p->nunfinished, 5);
     /* the root runs again since 70; C waits at its join since 40 */
-    CHECK_UNFINISHED(p, 1, UT_RUNNING, 0, 0, 0, 70);
-    CHECK_UNFINISHED(p, 2, UT_WAITING, 1, 1, 1, 40);
-    CHECK_UNFINISHED(p, 3, UT_QUEUED, 0, 1, 1, 50);
-    CHECK_UNFINISHED(p, 4, UT_QUEUED, 1, 2, 2, 30);
-    CHECK_UNFINISHED(p, 9, UT_QUEUED, -1, 0, 0, 2); /* submitted: on no worker */
+    CHECK_UNFINISHED(p, 1, FJA_UT_RUNNING, 0, 0, 0, 70);
+    CHECK_UNFINISHED(p, 2, FJA_UT_WAITING, 1, 1, 1, 40);
+    CHECK_UNFINISHED(p, 3, FJA_UT_QUEUED, 0, 1, 1, 50);
+    CHECK_UNFINISHED(p, 4, FJA_UT_QUEUED, 1, 2, 2, 30);
+    CHECK_UNFINISHED(p, 9, FJA_UT_QUEUED, -1, 0, 0, 2); /* submitted: on no worker */
     CHECK_EQ(unfinished(p, 2)->awaited, 4);
     CHECK_EQ(unfinished(p, 1)->awaited, 0);
     CHECK_EQ(unfinished(p, 1)->for_ns, 30);
@@ -466,9 +467,9 @@ static void test_unfinished(void)
     const uint64_t order[] = {1, 2, 3, 4, 9};
     for (uint32_t i = 0; i < 5 && i < p->nunfinished; i++)
         CHECK_EQ(p->unfinished[i].task, order[i]);
-    CHECK_EQ(p->unfinished_by_state[UT_RUNNING], 1);
-    CHECK_EQ(p->unfinished_by_state[UT_WAITING], 1);
-    CHECK_EQ(p->unfinished_by_state[UT_QUEUED], 3);
+    CHECK_EQ(p->unfinished_by_state[FJA_UT_RUNNING], 1);
+    CHECK_EQ(p->unfinished_by_state[FJA_UT_WAITING], 1);
+    CHECK_EQ(p->unfinished_by_state[FJA_UT_QUEUED], 3);
     CHECK(!R.complete);
     done();
 
@@ -493,14 +494,14 @@ static void test_unfinished(void)
     ev(14, FJA_EV_LOCK_WAIT, 0, 0, 7);  /* B waits for a lock */
     ev(15, FJA_EV_STEAL, 1, 4, 0);      /* w1 takes C: the program dies first */
     ev(20, FJA_EV_WAKE, -1, 0, 1);
-    model_finish(&M);
+    fja_model_finish(&M);
     p = analyze();
     CHECK_EQ(p->nunfinished, 5);
-    CHECK_UNFINISHED(p, 1, UT_SUSPENDED, 0, 0, 0, 12);
-    CHECK_UNFINISHED(p, 3, UT_LOCK_WAIT, 0, 1, 1, 14);
-    CHECK_UNFINISHED(p, 5, UT_RUNNING, 2, 2, 2, 9); /* its body still runs */
-    CHECK_UNFINISHED(p, 2, UT_COMPLETING, 2, 1, 1, 11);
-    CHECK_UNFINISHED(p, 4, UT_STOLEN, 1, 2, 3, 15);
+    CHECK_UNFINISHED(p, 1, FJA_UT_SUSPENDED, 0, 0, 0, 12);
+    CHECK_UNFINISHED(p, 3, FJA_UT_LOCK_WAIT, 0, 1, 1, 14);
+    CHECK_UNFINISHED(p, 5, FJA_UT_RUNNING, 2, 2, 2, 9); /* its body still runs */
+    CHECK_UNFINISHED(p, 2, FJA_UT_COMPLETING, 2, 1, 1, 11);
+    CHECK_UNFINISHED(p, 4, FJA_UT_STOLEN, 1, 2, 3, 15);
     const uint64_t order2[] = {5, 3, 2, 1, 4};
     for (uint32_t i = 0; i < 5 && i < p->nunfinished; i++)
         CHECK_EQ(p->unfinished[i].task, order2[i]);
@@ -530,9 +531,9 @@ static void test_discarded(void)
     ev(4, FJA_EV_RESULT, -1, 1, 0);
     ev(5, FJA_EV_SUBMIT, -1, 2, 0);
     ev(6, FJA_EV_EXEC, 0, 2, 0);
-    model_discarded(&M, 17, 7, 1); /* another trace: this one stays whole */
+    fja_model_discarded(&M, 17, 7, 1); /* another trace: this one stays whole */
     CHECK(!M.pools[0].trees[1].lossy);
-    model_discarded(&M, 17, 7, 0);
+    fja_model_discarded(&M, 17, 7, 0);
     ev(8, FJA_EV_EXECUTED, 0, 2, 0);
     ev(9, FJA_EV_RESULT, -1, 2, 0);
     stop(10, 1);
@@ -550,31 +551,31 @@ static void test_discarded(void)
 static void test_percentiles(void)
 {
     fja_hist h;
-    hist_init(&h);
+    fja_hist_init(&h);
     uint64_t v[1000];
     for (uint64_t i = 0; i < 1000; i++) {
         v[i] = 1000 - i;
-        hist_add(&h, 1000 - i);
+        fja_hist_add(&h, 1000 - i);
     }
-    CHECK_EQ(hist_percentile(&h, 50), 500); /* 500 is a bucket bound */
-    CHECK_EQ(hist_percentile(&h, 90), 896); /* 900 falls in [896, 904) */
-    CHECK_EQ(hist_percentile(&h, 100), 1000);
-    CHECK_EQ(hist_percentile(&h, 0), 1);
-    CHECK_EQ(percentile_exact(v, 1000, 90), 900);
-    CHECK_EQ(percentile_exact(v, 1000, 99), 990);
-    CHECK_EQ(percentile_exact(v, 1000, 50), 500);
+    CHECK_EQ(fja_hist_percentile(&h, 50), 500); /* 500 is a bucket bound */
+    CHECK_EQ(fja_hist_percentile(&h, 90), 896); /* 900 falls in [896, 904) */
+    CHECK_EQ(fja_hist_percentile(&h, 100), 1000);
+    CHECK_EQ(fja_hist_percentile(&h, 0), 1);
+    CHECK_EQ(fja_percentile_exact(v, 1000, 90), 900);
+    CHECK_EQ(fja_percentile_exact(v, 1000, 99), 990);
+    CHECK_EQ(fja_percentile_exact(v, 1000, 50), 500);
     uint64_t lg[64];
-    hist_log2(&h, lg);
+    fja_hist_log2(&h, lg);
     CHECK_EQ(lg[0], 1);   /* 1 */
     CHECK_EQ(lg[1], 2);   /* 2, 3 */
     CHECK_EQ(lg[9], 489); /* 512..1000 */
-    hist_free(&h);
+    fja_hist_free(&h);
     /* a huge value stays in range */
-    hist_init(&h);
-    hist_add(&h, UINT64_MAX);
-    hist_add(&h, 1ull << 40);
-    CHECK_EQ(hist_percentile(&h, 50), 1ull << 40);
-    hist_free(&h);
+    fja_hist_init(&h);
+    fja_hist_add(&h, UINT64_MAX);
+    fja_hist_add(&h, 1ull << 40);
+    CHECK_EQ(fja_hist_percentile(&h, 50), 1ull << 40);
+    fja_hist_free(&h);
 }
 
 /* Advice: a fib-like pile-up with size hints gets a cutoff in size units. */
@@ -652,7 +653,7 @@ static void test_advice_dry(void)
     stop(1010, 2);
     const fja_pool_report *p = analyze();
     /* w1 idle 0-1010, w0 idle 1000-1010: 1020 of 2020 ns with no work */
-    CHECK_EQ(p->gap_ns[GAP_NO_WORK], 1020);
+    CHECK_EQ(p->gap_ns[FJA_GAP_NO_WORK], 1020);
     CHECK_EQ(p->lifetime_ns, 2020);
     CHECK_NEAR(p->parallelism, 1.0, 1e-9);
     CHECK(has_advice(p, "queues_run_dry", "idle 50% with no work anywhere"));
@@ -682,8 +683,8 @@ static void test_advice_dry_joins(void)
     const fja_pool_report *p = analyze();
     CHECK(p->parallelism < 2);
     CHECK(p->mean_queue_depth < 0.5);
-    CHECK(p->gap_ns[GAP_NO_WORK] < p->lifetime_ns / 5);
-    CHECK_EQ(p->gap_ns[GAP_JOIN], 88);
+    CHECK(p->gap_ns[FJA_GAP_NO_WORK] < p->lifetime_ns / 5);
+    CHECK_EQ(p->gap_ns[FJA_GAP_JOIN], 88);
     CHECK(has_advice(p, "queues_run_dry", "waiting at joins"));
     CHECK(has_advice(p, "queues_run_dry", "more than about 2 workers only wait"));
     done();
@@ -700,9 +701,13 @@ static void test_lock_wait(void)
     ev(100, FJA_EV_EXECUTED, 0, 1, 0);
     ev(101, FJA_EV_RESULT, -1, 1, 0);
     /* Named after its first wait: the name still sticks. Pool 0: no pool. */
-    fja_event init = {
-        .ts = 101, .kind = FJA_EV_LOCK_INIT, .pool = 0, .worker = -1, .arg = 7, .name = "db"};
-    model_feed(&M, &init);
+    fja_event init = {.ts = 101,
+                      .kind = FJA_EV_LOCK_INIT,
+                      .pool = 0,
+                      .worker = -1,
+                      .arg = {.lock = 7},
+                      .name = "db"};
+    fja_model_feed(&M, &init);
     ev(102, FJA_EV_LOCK_WAIT, -1, 0, 7); /* a client thread: not pool time */
     stop(110, 2);
     const fja_pool_report *p = analyze();
@@ -710,15 +715,15 @@ static void test_lock_wait(void)
     const fja_worker *w0 = &p->pool->workers[0];
     CHECK_EQ(p->trees[0].tree->work_ns, 70);
     CHECK_EQ(p->trees[0].tree->span_ns, 70);
-    CHECK_EQ(w0->state_ns[WS_LOCK], 30);
-    CHECK_EQ(w0->state_ns[WS_RUN], 70);
-    CHECK_EQ(w0->gaps[GAP_LOCK], 1);
-    CHECK_EQ(w0->gap_ns[GAP_LOCK], 30);
+    CHECK_EQ(w0->state_ns[FJA_WS_LOCK], 30);
+    CHECK_EQ(w0->state_ns[FJA_WS_RUN], 70);
+    CHECK_EQ(w0->gaps[FJA_GAP_LOCK], 1);
+    CHECK_EQ(w0->gap_ns[FJA_GAP_LOCK], 30);
     CHECK_EQ(w0->lock_waits, 1);
     CHECK_EQ(p->lock_ns, 30);
     CHECK(has_advice(p, "hidden_serialization", "waited for locks 14%")); /* 30 of 220 */
     CHECK(has_advice(p, "hidden_serialization", "most for lock \"db\" (0.00 ms in 1 waits)"));
-    const fja_lock *l = model_top_lock(&M, 0);
+    const fja_lock *l = fja_model_top_lock(&M, 0);
     CHECK(l && l->id == 7 && l->waits == 1 && l->wait_ns == 30 && strcmp(l->name, "db") == 0);
     CHECK_EQ(R.anomalies, 0);
     done();

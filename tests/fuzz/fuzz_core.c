@@ -57,7 +57,7 @@ static FILE *devnull(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fja_model m;
-    model_init(&m);
+    fja_model_init(&m);
     uint64_t ts = 1000;
     size_t n = size / 8;
     if (n > MAX_EVENTS) n = MAX_EVENTS;
@@ -75,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if ((b[1] >> 6) == 3) ev.pool = UINT32_MAX - ev.pool;
         ev.source = (b[1] >> 5) & 1;
         ev.task = id_of(b[2]);
-        ev.arg = id_of(b[3]);
+        fja_event_set_arg(&ev, id_of(b[3]));
         ev.size_hint = b[4] >= 0xf0 ? UINT64_MAX - (b[4] & 15) : b[4];
         ev.name = names[b[5] % (sizeof names / sizeof names[0])];
         ev.procname = ev.name; /* read on pool_begin only */
@@ -86,11 +86,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         else
             ts += (uint64_t)(int64_t)d * 64; /* wraps; backwards when d < 0 */
         ev.ts = ts;
-        model_feed(&m, &ev);
-        if (b[0] == 0xff) model_discarded(&m, id_of(b[3]), ts, ev.source);
-        if (b[0] == 0xfe) model_decode_stopped(&m, ev.name);
+        fja_model_feed(&m, &ev);
+        if (b[0] == 0xff) fja_model_discarded(&m, id_of(b[3]), ts, ev.source);
+        if (b[0] == 0xfe) fja_model_decode_stopped(&m, ev.name);
     }
-    model_finish(&m);
+    fja_model_finish(&m);
 
     static const char *const paths[] = {"fuzz\"><script>"};
     fja_run_info info = {.paths = paths, .npaths = 1, .version = "fuzz", .wall_s = 0.5};
@@ -109,13 +109,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FILE *out = devnull();
     for (int k = 0; k < (size >= 3 ? 2 : 1); k++) {
         fja_report r;
-        if (analysis_run(&m, &filters[k], &r) == 0 && out) {
-            report_text(out, &r, &info);
-            report_json(out, &r, &info);
-            report_tasks_csv(out, &r);
+        if (fja_analysis_run(&m, &filters[k], &r) == 0 && out) {
+            fja_report_text(out, &r, &info);
+            fja_report_json(out, &r, &info);
+            fja_report_tasks_csv(out, &r);
         }
-        analysis_free(&r);
+        fja_analysis_free(&r);
     }
-    model_free(&m);
+    fja_model_free(&m);
     return 0;
 }
