@@ -1,6 +1,7 @@
 /* fjtrace-analyze: reads fjtrace CTF traces and reports what the
  * work-stealing scheduler did. Pipeline: find (trace folders) -> reader
  * (babeltrace2 -> fja_event) -> model -> analysis -> report. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 #include "analysis.h"
 #include "find.h"
+#include "interrupt.h"
 #include "model.h"
 #include "outfile.h"
 #include "reader.h"
@@ -83,45 +85,57 @@ typedef struct {
     int npaths;
 } options;
 
-/* "10ms" -> 10000000. Returns -1 on a malformed time. */
+/* "10ms" -> 10000000. Returns -1 on a malformed time, and on one that is
+ * not finite or does not fit in 64 bits of nanoseconds (converting such a
+ * double to an integer is undefined behaviour). */
 static int parse_time(const char *s, uint64_t *out)
 {
     char *end;
     errno = 0;
+    if (!isdigit((unsigned char)*s) && *s != '.') return -1; /* no sign, space, nan, inf */
     double v = strtod(s, &end);
-    if (errno || end == s || v < 0) return -1;
+    if (errno || end == s || !(v >= 0)) return -1;
     static const struct {
         const char *unit;
         double ns;
     } units[] = {{"", 1}, {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
     for (size_t i = 0; i < sizeof units / sizeof *units; i++)
         if (strcmp(end, units[i].unit) == 0) {
-            *out = (uint64_t)(v * units[i].ns);
+            double ns = v * units[i].ns;
+            if (!(ns < 18446744073709551616.0)) return -1; /* 2^64 */
+            *out = (uint64_t)ns;
             return 0;
         }
     return -1;
 }
 
+/* "FROM:TO", of any length. */
 static int parse_window(const char *s, fja_filter *f)
 {
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", s);
-    char *colon = strchr(buf, ':');
-    if (!colon) return -1;
-    *colon = '\0';
-    if (parse_time(buf, &f->window_from) || parse_time(colon + 1, &f->window_to) ||
-        f->window_to < f->window_from)
-        return -1;
-    f->window_set = true;
-    return 0;
+    char *buf = strdup(s);
+    char *colon = buf ? strchr(buf, ':') : NULL;
+    int rc = -1;
+    if (colon) {
+        *colon = '\0';
+        if (!parse_time(buf, &f->window_from) && !parse_time(colon + 1, &f->window_to) &&
+            f->window_to >= f->window_from) {
+            f->window_set = true;
+            rc = 0;
+        }
+    }
+    free(buf);
+    return rc;
 }
 
+/* Digits only (decimal, or 0x hex): strtoull itself would skip leading
+ * blanks and negate "-1" into 2^64-1. */
 static int parse_u64(const char *s, uint64_t *out)
 {
     char *end;
     errno = 0;
+    if (!isdigit((unsigned char)*s)) return -1;
     unsigned long long v = strtoull(s, &end, 0);
-    if (errno || end == s || *end || *s == '-') return -1;
+    if (errno || end == s || *end) return -1;
     *out = v;
     return 0;
 }
@@ -132,6 +146,19 @@ static int usage_error(const char *fmt, const char *arg)
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\nTry 'fjtrace-analyze --help' for more information.\n");
     return EXIT_USAGE;
+}
+
+/* The unknown option getopt_long just refused: a short one (optopt; 0 for
+ * a long one) may be grouped with others ("-xq") and optind not yet past
+ * it, so argv[optind - 1] is not always it. */
+static const char *option_name(char **argv, int ind)
+{
+    static char shortopt[3] = "-";
+    if (optopt > 0 && optopt < 128 && isgraph(optopt)) {
+        shortopt[1] = (char)optopt;
+        return shortopt;
+    }
+    return argv[ind - 1];
 }
 
 /* Returns -1 to go on, or the exit status. */
@@ -164,9 +191,9 @@ static int options_parse(int argc, char **argv, options *o)
                                               {0, 0, 0, 0}};
     *o = (options){.progress = isatty(2)};
     opterr = 0;
-    int c;
+    int c, li = 0;
     uint64_t v;
-    while ((c = getopt_long(argc, argv, ":ho:", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ho:", longs, &li)) != -1) {
         switch (c) {
         case OPT_JSON:
             o->json = true;
@@ -187,7 +214,9 @@ static int options_parse(int argc, char **argv, options *o)
             break;
         case OPT_WINDOW:
             if (parse_window(optarg, &o->filter))
-                return usage_error("bad window '%s' (want FROM:TO, e.g. 0:10ms)", optarg);
+                return usage_error(
+                    "bad window '%s' (want FROM:TO, 0 <= FROM <= TO < 2^64 ns, e.g. 0:10ms)",
+                    optarg);
             break;
         case OPT_NOPROG:
             o->progress = false;
@@ -205,19 +234,27 @@ static int options_parse(int argc, char **argv, options *o)
             puts(VERSION);
             return EXIT_COMPLETE;
         case ':':
+            /* always the last of its group: optind has moved past it */
             return usage_error("option '%s' needs an argument", argv[optind - 1]);
         default:
 #ifdef FJA_HAVE_VIZ
             if (c >= OPT_VIZ && c < OPT_VIZ + FJV_NOPTIONS) {
-                if (fjv_option(&o->viz, c - OPT_VIZ, optarg))
-                    return usage_error("bad value '%s'", optarg);
+                if (fjv_option(&o->viz, c - OPT_VIZ, optarg)) {
+                    char what[96]; /* option names hold no '%' */
+                    snprintf(what, sizeof what, "bad value '%%s' for --%s (see --help)",
+                             longs[li].name);
+                    return usage_error(what, optarg);
+                }
                 break;
             }
 #endif
-            return usage_error("unknown option '%s'", argv[optind - 1]);
+            return usage_error("unknown option '%s'", option_name(argv, optind));
         }
     }
     if (optind >= argc) return usage_error("%s", "no TRACE given");
+#ifdef FJA_HAVE_VIZ
+    fjv_options_check(&o->viz, stderr);
+#endif
     o->paths = argv + optind;
     o->npaths = argc - optind;
     return -1;
@@ -385,6 +422,7 @@ static int viz_start(options *o)
 
 int main(int argc, char **argv)
 {
+    interrupt_install(); /* Ctrl-C removes the temporaries (interrupt.h) */
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     double t0 = (double)ts.tv_sec + ts.tv_nsec / 1e9;

@@ -25,14 +25,22 @@ int fjv_parse_format(const char *s, unsigned *formats)
     return -1;
 }
 
+/* Digits only: strtoul would skip leading blanks and negate " -1". */
 static int parse_u32(const char *s, uint32_t *out)
 {
     char *end;
     errno = 0;
+    if (*s < '0' || *s > '9') return -1;
     unsigned long v = strtoul(s, &end, 10);
-    if (errno || end == s || *end || *s == '-' || v > UINT32_MAX) return -1;
+    if (errno || end == s || *end || v > UINT32_MAX) return -1;
     *out = (uint32_t)v;
     return 0;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n > k && strcmp(s + n - k, suffix) == 0;
 }
 
 int fjv_option(fjv_options *o, int i, const char *arg)
@@ -47,9 +55,9 @@ int fjv_option(fjv_options *o, int i, const char *arg)
         return parse_u32(arg, &o->max_nodes) || !o->max_nodes ? -1 : 0;
     case 3:
         return parse_u32(arg, &o->depth) || !o->depth ? -1 : 0;
-    case 4:
+    case 4: /* drawn as PNG or SVG by its extension: no other format */
         o->timeline = arg;
-        return 0;
+        return ends_with(arg, ".png") || ends_with(arg, ".svg") ? 0 : -1;
     case 5:
         o->charts_dir = arg;
         return 0;
@@ -62,6 +70,20 @@ int fjv_option(fjv_options *o, int i, const char *arg)
     default:
         return -1;
     }
+}
+
+void fjv_options_check(fjv_options *o, FILE *err)
+{
+    unsigned formats = o->formats ? o->formats : FJV_PNG;
+    if (!o->subtrees_dir || !(formats & (FJV_PNG | FJV_SVG)) ||
+        o->max_nodes <= FJV_LAYOUT_MAX_NODES)
+        return;
+    fprintf(err,
+            "fjtrace-analyze: warning: --max-nodes %u capped to %u for the PNG/SVG diagrams: "
+            "Graphviz layout time grows with the square of the node count (--format dot "
+            "writes the diagram unfolded up to --max-nodes without laying it out)\n",
+            o->max_nodes, FJV_LAYOUT_MAX_NODES);
+    o->max_nodes = FJV_LAYOUT_MAX_NODES;
 }
 
 int fjv_render(const fjv_options *o, fjv_collector *c, const fja_report *r, FILE *err)

@@ -21,6 +21,9 @@
 enum { FJV_PNG = 1, FJV_SVG = 2, FJV_DOT = 4 };
 
 #define FJV_MAX_NODES_DEFAULT 400
+/* Above this many nodes a laid-out diagram (PNG, SVG) takes minutes:
+ * Graphviz's dot layout time grows about with the square of the nodes. */
+#define FJV_LAYOUT_MAX_NODES 3000
 
 typedef struct {
     const char *subtrees_dir; /* --subtrees DIR */
@@ -56,15 +59,20 @@ typedef struct fjv_collector fjv_collector;
     "  --subtrees DIR     a Graphviz diagram per tree: DIR/tree-POOL-ROOT.EXT (with --root ID:\n"  \
     "                     that tree, or the subtree of task ID)\n"                                 \
     "  --format F         png (default), svg, dot or all\n"                                        \
-    "  --max-nodes N      fold subtrees into summary nodes above N nodes (default 400)\n"          \
+    "  --max-nodes N      fold subtrees into summary nodes above N nodes (default 400;\n"          \
+    "                     at most 3000 for png/svg: layout time grows ~N^2)\n"                     \
     "  --depth D          expand at most D levels below the root\n"                                \
-    "  --timeline FILE    worker timeline, FILE.png or FILE.svg\n"                                 \
+    "  --timeline FILE    worker timeline, FILE.png or FILE.svg (by the extension)\n"              \
     "  --charts DIR       granularity, queue depth and speedup charts (PNG and SVG)\n"             \
     "  --html FILE        one self-contained HTML report with every picture\n"                     \
     "  --chrome-trace F   Chrome/Perfetto Trace Event Format JSON (ui.perfetto.dev)\n"
 
 /* Option i of FJV_LONG_OPTIONS with its argument. -1 if the value is bad. */
 int fjv_option(fjv_options *o, int i, const char *arg);
+
+/* After every option is parsed: caps max_nodes for laid-out formats
+ * (FJV_LAYOUT_MAX_NODES) and says so on err. */
+void fjv_options_check(fjv_options *o, FILE *err);
 
 /* True when some picture is asked for. */
 bool fjv_wanted(const fjv_options *o);

@@ -1,11 +1,20 @@
 #include "outfile.h"
 
+#include "interrupt.h"
+
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+static void tmp_remove(fja_outfile *o)
+{
+    unlink(o->tmp);
+    interrupt_forget(o->tmp);
+}
 
 static void reason(const fja_outfile *o, char *err, size_t errlen, int e)
 {
@@ -14,14 +23,20 @@ static void reason(const fja_outfile *o, char *err, size_t errlen, int e)
 }
 
 /* ".NAME.tmp-PID-N" in the target's folder, so the rename stays within one
- * file system and is atomic. */
+ * file system and is atomic. NAME is shortened when the whole would not fit
+ * in NAME_MAX (a target name of 240-255 bytes): PID-N keeps it unique. */
 static int tmp_name(fja_outfile *o, const char *path)
 {
     static unsigned serial;
     const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
     int dirlen = slash ? (int)(slash - path + 1) : 0;
-    int n = snprintf(o->tmp, sizeof o->tmp, "%.*s.%s.tmp-%ld-%u", dirlen, path,
-                     slash ? slash + 1 : path, (long)getpid(), serial++);
+    char suffix[48];
+    int slen = snprintf(suffix, sizeof suffix, ".tmp-%ld-%u", (long)getpid(), serial++);
+    size_t room = NAME_MAX - 1 - (size_t)slen; /* the leading dot */
+    size_t blen = strlen(base);
+    int n = snprintf(o->tmp, sizeof o->tmp, "%.*s.%.*s%s", dirlen, path,
+                     (int)(blen < room ? blen : room), base, suffix);
     return n > 0 && (size_t)n < sizeof o->tmp ? 0 : -1;
 }
 
@@ -35,13 +50,15 @@ FILE *fja_outfile_open(fja_outfile *o, const char *path, char *err, size_t errle
     } else if (tmp_name(o, path)) {
         errno = ENAMETOOLONG;
     } else {
+        interrupt_defer(); /* a Ctrl-C removes it from the moment it exists */
         int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0 && !(o->f = fdopen(fd, "w"))) {
+        if (fd >= 0 && (interrupt_track(o->tmp) || !(o->f = fdopen(fd, "w")))) {
             int e = errno;
             close(fd);
-            unlink(o->tmp);
+            tmp_remove(o);
             errno = e;
         }
+        interrupt_resume();
     }
     if (!o->f) reason(o, err, errlen, errno);
     return o->f;
@@ -55,8 +72,11 @@ int fja_outfile_commit(fja_outfile *o, char *err, size_t errlen)
     if (fclose(o->f) && !e) e = errno;
     o->f = NULL;
     if (!e && *o->tmp && rename(o->tmp, o->path)) e = errno;
-    if (!e) return 0;
-    if (*o->tmp) unlink(o->tmp);
+    if (!e) {
+        if (*o->tmp) interrupt_forget(o->tmp);
+        return 0;
+    }
+    if (*o->tmp) tmp_remove(o);
     reason(o, err, errlen, e);
     return -1;
 }
@@ -65,7 +85,7 @@ void fja_outfile_abort(fja_outfile *o)
 {
     if (o->f) fclose(o->f);
     o->f = NULL;
-    if (*o->tmp) unlink(o->tmp);
+    if (*o->tmp) tmp_remove(o);
 }
 
 void fja_outfile_fail(fja_outfile *o, int e, char *err, size_t errlen)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define MAX_DEPTH 16 /* a session is ust/uid/0/64-bit deep; stop at cycles */
+#define MAX_DEPTH 16 /* a session is ust/uid/0/64-bit deep */
 
 static int list_add(find_list *l, const char *dir)
 {
@@ -37,11 +37,46 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Depth-first walk; a directory with `metadata` is a trace and is not
- * searched further (its index/ holds no traces). */
-static int walk(const char *dir, int depth, find_list *l)
+/* The entry of dir in l->seen, or NULL. A linear scan: a session holds a
+ * handful of folders. */
+static find_id *seen_get(find_list *l, const struct stat *st)
 {
-    if (is_file(dir, "metadata")) return list_add(l, dir);
+    for (size_t i = 0; i < l->nseen; i++)
+        if (l->seen[i].dev == st->st_dev && l->seen[i].ino == st->st_ino) return &l->seen[i];
+    return NULL;
+}
+
+static int seen_add(find_list *l, const struct stat *st, bool trace)
+{
+    if (l->nseen == l->capseen) {
+        size_t cap = l->capseen ? l->capseen * 2 : 16;
+        find_id *s = realloc(l->seen, cap * sizeof *s);
+        if (!s) return -1;
+        l->seen = s;
+        l->capseen = cap;
+    }
+    l->seen[l->nseen++] = (find_id){.dev = st->st_dev, .ino = st->st_ino, .trace = trace};
+    return 0;
+}
+
+/* Depth-first walk; a directory with `metadata` is a trace and is not
+ * searched further (its index/ holds no traces). *found counts the traces
+ * reached, including ones already listed. */
+static int walk(const char *dir, int depth, find_list *l, size_t *found)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) return 0;
+    const find_id *seen = seen_get(l, &st);
+    if (seen) {
+        *found += seen->trace;
+        return 0;
+    }
+    bool trace = is_file(dir, "metadata");
+    if (seen_add(l, &st, trace)) return -1;
+    if (trace) {
+        (*found)++;
+        return list_add(l, dir);
+    }
     if (depth >= MAX_DEPTH) return 0;
     DIR *d = opendir(dir);
     if (!d) return 0; /* unreadable subfolders are skipped, not fatal */
@@ -50,9 +85,8 @@ static int walk(const char *dir, int depth, find_list *l)
     while (!rc && (e = readdir(d))) {
         if (e->d_name[0] == '.') continue;
         char p[4096];
-        struct stat st;
         if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, e->d_name) >= sizeof p) continue;
-        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) rc = walk(p, depth + 1, l);
+        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) rc = walk(p, depth + 1, l, found);
     }
     closedir(d);
     return rc;
@@ -79,12 +113,15 @@ find_status find_ctf_dirs(const char *path, find_list *list, char *err, size_t e
         snprintf(err, errlen, "%s: not a folder", path);
         return FIND_NOT_FOUND;
     }
-    size_t before = list->n;
-    if (walk(dir, 0, list)) {
+    /* Walked already (given twice, or a folder of a session given before):
+     * its traces are listed, and counted once. */
+    if (stat(dir, &st) == 0 && seen_get(list, &st)) return FIND_OK;
+    size_t before = list->n, found = 0;
+    if (walk(dir, 0, list, &found)) {
         snprintf(err, errlen, "out of memory");
         return FIND_NO_MEMORY;
     }
-    if (list->n == before) {
+    if (!found) {
         snprintf(err, errlen,
                  "%s: no CTF trace found (no 'metadata' file below it); record one with "
                  "fjtrace-record",
@@ -100,6 +137,7 @@ void find_list_free(find_list *l)
     for (size_t i = 0; i < l->n; i++)
         free(l->dirs[i]);
     free(l->dirs);
+    free(l->seen);
     *l = (find_list){0};
 }
 

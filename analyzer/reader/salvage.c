@@ -1,5 +1,7 @@
 #include "salvage.h"
 
+#include "interrupt.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -110,9 +112,17 @@ static int salvage_entry(const char *src_dir, const char *name, fja_salvage *s)
     if (!S_ISREG(st.st_mode)) return 0; /* the index folder: babeltrace2 re-indexes */
     uint64_t size = (uint64_t)st.st_size, keep = size, listed;
     if (strcmp(name, "metadata")) indexed(src_dir, name, size, &keep, &listed);
-    if (keep >= size) return symlink(src, dst);
-    s->dropped += size - keep;
-    return copy_prefix(src, dst, keep);
+    interrupt_defer(); /* registered as soon as it exists (interrupt.h) */
+    int rc;
+    if (keep >= size) {
+        rc = symlink(src, dst);
+    } else {
+        s->dropped += size - keep;
+        rc = copy_prefix(src, dst, keep);
+    }
+    if (interrupt_track(dst)) rc = -1; /* even if half made */
+    interrupt_resume();
+    return rc;
 }
 
 int salvage_make(const char *dir, fja_salvage *s)
@@ -122,10 +132,14 @@ int salvage_make(const char *dir, fja_salvage *s)
     const char *tmp = getenv("TMPDIR");
     if (!realpath(dir, src_dir)) return -1;
     snprintf(s->dir, sizeof s->dir, "%s/fjtrace-salvage-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(s->dir)) {
+    interrupt_defer();
+    if (!mkdtemp(s->dir) || interrupt_track(s->dir)) {
+        if (*s->dir) rmdir(s->dir);
         s->dir[0] = 0;
+        interrupt_resume();
         return -1;
     }
+    interrupt_resume();
     DIR *d = opendir(src_dir);
     int rc = d ? 0 : -1;
     for (struct dirent *e; !rc && (e = readdir(d));)
@@ -142,9 +156,10 @@ void salvage_remove(fja_salvage *s)
     for (struct dirent *e; d && (e = readdir(d));) {
         char p[sizeof s->dir + 256];
         snprintf(p, sizeof p, "%s/%s", s->dir, e->d_name);
-        if (e->d_name[0] != '.') unlink(p);
+        if (e->d_name[0] != '.' && !unlink(p)) interrupt_forget(p);
     }
     if (d) closedir(d);
     rmdir(s->dir);
+    interrupt_forget(s->dir);
     s->dir[0] = 0;
 }

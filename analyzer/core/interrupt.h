@@ -1,0 +1,22 @@
+/* Temporaries removed on SIGINT/SIGTERM. The analyzer writes outputs to
+ * hidden temporaries beside them (outfile.h) and may read a trace from a
+ * salvage copy under $TMPDIR (salvage.h); a Ctrl-C or kill in the middle
+ * (decoding runs inside libbabeltrace2, which cannot be asked to stop)
+ * must leave none of them behind. Each temporary is registered while it
+ * exists; the handler removes what is registered, newest first (files
+ * before their folder), says so on stderr and dies of the same signal. */
+#ifndef FJA_INTERRUPT_H
+#define FJA_INTERRUPT_H
+
+/* Installs the SIGINT and SIGTERM handlers. Call first thing in main. */
+void interrupt_install(void);
+/* Registers path (a file, or a folder to rmdir once its registered files
+ * are gone) until interrupt_forget(path). -1 when out of memory. */
+int interrupt_track(const char *path);
+void interrupt_forget(const char *path);
+/* Holds SIGINT/SIGTERM back while a temporary is created and registered
+ * (they are delivered at interrupt_resume). */
+void interrupt_defer(void);
+void interrupt_resume(void);
+
+#endif
