@@ -62,20 +62,31 @@ LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, where, fjtrace, park,
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, where, fjtrace, unpark,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker))
 
+/* site: the creation site, the return address of the call to fj_fork (or
+ * fj_completer_fork, fj_submit, fj_invoke) in the program: resolved to a
+ * source line with the process's load map (lttng_ust_statedump, lttng_ust_dl). */
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, fork,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task,
-                      uint64_t, parent, uint64_t, size_hint),
+                      uint64_t, parent, uint64_t, size_hint, uint64_t, site),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_integer(uint32_t, pool, pool)
         lttng_ust_field_integer(int32_t, worker, worker)
         lttng_ust_field_integer(uint64_t, task, task)
         lttng_ust_field_integer(uint64_t, parent, parent)
         lttng_ust_field_integer(uint64_t, size_hint, size_hint)
+        lttng_ust_field_integer_hex(uint64_t, site, site)
     )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_event, fjtrace, submit,
-    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task))
+LTTNG_UST_TRACEPOINT_EVENT(fjtrace, submit,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task, uint64_t, site),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint32_t, pool, pool)
+        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint64_t, task, task)
+        lttng_ust_field_integer_hex(uint64_t, site, site)
+    )
+)
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_event, fjtrace, result,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task))
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_event, fjtrace, exec,

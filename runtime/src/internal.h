@@ -76,6 +76,9 @@ void *fj_worker_main(void *arg);
 void fj_task_run(fj_worker *w, fj_task *t);
 void fj_task_mark_done(fj_task *t);
 fj_task *fj_find_work(fj_worker *w);
+/* fj_fork with the creation site given (fast.h FJ_CALLER_SITE): for the
+ * exported functions that fork on the program's behalf. */
+int fj_fork_at(fj_task *t, uint64_t site);
 
 /* sleep.c */
 void fj_sleep_park(fj_worker *w);
@@ -86,5 +89,7 @@ void fj_sleep_wake_all(struct fj_pool *p);
 void fj_submit_queue_init(fj_submit_queue *q);
 void fj_submit_queue_destroy(fj_submit_queue *q);
 fj_task *fj_submit_queue_pop(fj_submit_queue *q);
+/* fj_submit with the creation site given (for fj_invoke). */
+int fj_submit_at(struct fj_pool *p, fj_task *t, uint64_t site);
 
 #endif

@@ -141,13 +141,18 @@ void *fj_worker_main(void *arg)
 
 int fj_fork(fj_task *t)
 {
+    return fj_fork_at(t, FJ_CALLER_SITE());
+}
+
+int fj_fork_at(fj_task *t, uint64_t site)
+{
     fj_worker *w = fj_self;
     if (!w) {
         t->fn(t->arg);
         atomic_store_explicit(&t->state, FJ_TASK_DONE, memory_order_relaxed);
         return FJ_ENOTASK;
     }
-    int64_t before = fj_fast_push(w, t);
+    int64_t before = fj_fast_push(w, t, site);
     if (before < 0) {
         /* Out of memory for a bigger deque: run the task now, lose nothing. */
         fj_task_run(w, t);

@@ -52,6 +52,11 @@ static int caller_index_in(const fj_pool *p)
 
 int fj_submit(fj_pool *p, fj_task *t)
 {
+    return fj_submit_at(p, t, FJ_CALLER_SITE());
+}
+
+int fj_submit_at(fj_pool *p, fj_task *t, uint64_t site)
+{
     if (!p || !t || !t->fn) return FJ_EINVAL;
     t->flags |= FJ_TASK_ROOT;
     t->pool = p;
@@ -62,7 +67,7 @@ int fj_submit(fj_pool *p, fj_task *t)
         FJ_TASK_ID(0, atomic_fetch_add_explicit(&p->next_root_seq, 1, memory_order_relaxed) + 1);
     /* Relaxed: ordered before the hand-over by the queue's mutex. */
     atomic_fetch_add_explicit(&p->roots_in_flight, 1, memory_order_relaxed);
-    FJ_TRACE(submit, p->id, caller_index_in(p), t->id);
+    FJ_TRACE(submit, p->id, caller_index_in(p), t->id, site);
     submit_queue_push(&p->submissions, t);
     /* Seq_cst fence: the waker's half of the parking handshake (sleep.c). */
     atomic_thread_fence(memory_order_seq_cst);
@@ -90,15 +95,16 @@ done:
 
 int fj_invoke(fj_pool *p, fj_task *t)
 {
+    uint64_t site = FJ_CALLER_SITE();
     if (!p || !t || !t->fn) return FJ_EINVAL;
     if (fj_self && fj_self->pool == p) {
         /* From inside a task of this pool: blocking a worker would waste
          * it, so fork and join (which runs t here unless stolen). */
-        fj_fork(t);
+        fj_fork_at(t, site);
         fj_join(t);
         return FJ_OK;
     }
-    int rc = fj_submit(p, t);
+    int rc = fj_submit_at(p, t, site);
     if (rc == FJ_OK) fj_wait(t);
     return rc;
 }

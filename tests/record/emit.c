@@ -33,7 +33,7 @@ int main(int argc, char **argv)
     unsigned pause_s = argc >= 4 ? (unsigned)atoi(argv[3]) : 0;
 
     for (uint64_t i = 1; i <= n; i++)
-        lttng_ust_tracepoint(fjtrace, fork, 1, 0, i, i - 1, i);
+        lttng_ust_tracepoint(fjtrace, fork, 1, 0, i, i - 1, i, 0);
 
     printf("%llu\n", n);
     fflush(stdout);

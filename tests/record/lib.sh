@@ -61,7 +61,24 @@ session_listed() {
 }
 
 # babeltrace2 event count of trace DIR (all events)
-bt_count() {
+bt_count_all() {
     babeltrace2 "$1" -c sink.utils.counter -p step=+0 2>/dev/null |
         awk '/ Event messages/{print $1}'
+}
+
+# babeltrace2 event count of the fjtrace channel of trace DIR: the load maps
+# (statedump) in channel fjtrace_maps are left out, through a copy of each
+# trace folder linking only its metadata and fjtrace_N streams.
+bt_count() {
+    local md dir total=0 n
+    while IFS= read -r md; do
+        dir=${md%/metadata}
+        rm -rf -- "$TMP/btc" && mkdir -p -- "$TMP/btc"
+        ln -s "$md" "$TMP/btc/metadata"
+        compgen -G "$dir/fjtrace_[0-9]*" >/dev/null && ln -s "$dir"/fjtrace_[0-9]* "$TMP/btc/"
+        n=$(bt_count_all "$TMP/btc")
+        total=$(( total + ${n:-0} ))
+    done < <(find "$1" -name metadata -type f)
+    rm -rf -- "$TMP/btc"
+    printf '%s\n' "$total"
 }
