@@ -3,6 +3,9 @@
 
 usage: check_trace.py TRACE_DIR fib N [--expect-steals]
                                            naive fib(N): exact fork count
+       check_trace.py TRACE_DIR cutoff N T [--expect-steals]
+                                           cut-off fib(N), forking while n > T:
+                                           exact fork count F(N-T+2)-1
        check_trace.py TRACE_DIR pairs      event pairing and nesting only
        check_trace.py TRACE_DIR none       no fjtrace event at all
 
@@ -94,22 +97,25 @@ def main():
     if mode == "none":
         if total:
             fail(f"expected no fjtrace events, found {total}")
-    elif mode == "fib":
+    elif mode in ("fib", "cutoff"):
         n = int(sys.argv[3])
         fib = [0, 1]
         while len(fib) < n + 3:
             fib.append(fib[-1] + fib[-2])
-        if counts["fork"] != fib[n + 1] - 1:
-            fail(f"fork events {counts['fork']} != F({n + 1})-1 = {fib[n + 1] - 1}")
-        if counts["exec"] != fib[n + 1] or counts["executed"] != fib[n + 1]:
-            fail(f"exec/executed {counts['exec']}/{counts['executed']} != {fib[n + 1]}")
+        # naive: every call with n >= 2 forks once, F(n+1)-1 forks; cut-off
+        # at T: every call with n > T forks once, F(n-T+2)-1 forks
+        k = n + 1 if mode == "fib" else n - int(sys.argv[4]) + 2
+        if counts["fork"] != fib[k] - 1:
+            fail(f"fork events {counts['fork']} != F({k})-1 = {fib[k] - 1}")
+        if counts["exec"] != fib[k] or counts["executed"] != fib[k]:
+            fail(f"exec/executed {counts['exec']}/{counts['executed']} != {fib[k]}")
         if counts["submit"] != 1 or counts["result"] != 1:
             fail("expected one submit and one result")
         if "--expect-steals" in sys.argv and counts["steal"] == 0:
             fail("no steal recorded with several workers")
         per_task = total / tasks
         print(f"{per_task:.3f} events per task")
-        if per_task > 3.2:
+        if mode == "fib" and per_task > 3.2:
             fail(f"{per_task:.3f} events per task > 3.2")
     elif mode == "pairs":
         if tasks == 0:

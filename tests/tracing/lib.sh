@@ -1,11 +1,15 @@
-# Shared by the tracing tests: record CMD into a fresh temp dir.
+# Shared by the tracing tests: TAP, and record CMD into a fresh temp dir.
+# shellcheck shell=bash
+. "$(dirname "$0")/../tap.sh"
 set -u
-RECORD=$1; shift
+RECORD=$1
+shift
 tmp=$(mktemp -d /tmp/fjtrace-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-record() { # record NAME CMD... ; trace lands in $tmp/NAME
-  local name=$1; shift
-  "$RECORD" --cmd-only -o "$tmp/$name" -- "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || {
-    echo "FAIL: recording $* exited $?"; cat "$tmp/$name.err"; fail=1; return 1; }
+# record NAME CMD...: the trace lands in $tmp/NAME; one check.
+record() {
+    local name=$1 st=0
+    shift
+    "$RECORD" --cmd-only -o "$tmp/$name" -- "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || st=$?
+    ok "$st" "fjtrace-record records $(basename "$1") ${*:2}" || cat "$tmp/$name.err"
 }
