@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Records fj-fib through the real stack (fjtrace-record, LTTng) and checks
-the analyzer's invariants on it. Exit 77 (skipped) without a usable lttng.
+the analyzer's invariants on it. Skipped (TAP) without a usable lttng.
 
     test_live.py ANALYZER FJTRACE_RECORD FJ_FIB
 """
@@ -11,14 +11,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import tap  # noqa: E402
+from tap import ok  # noqa: E402
+
 ANALYZER, RECORD, FIB = sys.argv[1:4]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
 
 
 def fib(n):
@@ -33,32 +30,32 @@ def record_and_analyze(tmp, n, p):
     rec = subprocess.run([RECORD, "-o", out, "--cmd-only", "--blocking", "--", FIB, str(n),
                           "-p", str(p)], capture_output=True, text=True, timeout=120)
     if rec.returncode in (120, 121):  # no lttng / no session daemon
-        print(rec.stderr, file=sys.stderr)
-        sys.exit(77)
-    check(rec.returncode == 0, f"fjtrace-record fib {n} -p {p}: {rec.stderr}")
+        tap.plan_skip_all(f"no usable lttng: {rec.stderr.strip()}")
+    ok(rec.returncode == 0, f"fjtrace-record records fib({n}) at P={p}", rec.stderr)
     a = subprocess.run([ANALYZER, "--json", "--no-progress", out], capture_output=True,
                        text=True, timeout=120)
-    check(a.returncode == 0, f"analyze fib {n} -p {p}: rc {a.returncode} {a.stderr}")
+    ok(a.returncode == 0, f"fjtrace-analyze reads fib({n}) at P={p}, exit 0",
+       f"rc {a.returncode} {a.stderr}")
     return json.loads(a.stdout)
 
 
 if not shutil.which("lttng"):
-    sys.exit(77)
+    tap.plan_skip_all("no lttng on PATH")
 with tempfile.TemporaryDirectory() as tmp:
     for n, p in [(16, 1), (16, 2)]:
         r = record_and_analyze(tmp, n, p)
         pool = r["pools"][0]
         t = pool["trees"][0]
         what = f"fib({n}) P={p}"
-        check(pool["totals"]["forks"] == fib(n + 1) - 1, f"{what}: forks = F(n+1)-1")
-        check(t["tasks"] == fib(n + 1) and t["depth"] == n // 2, f"{what}: tree shape")
-        check(t["complete"] and r["trace"]["complete"], f"{what}: complete")
-        check(0 < t["span_ns"] <= t["work_ns"], f"{what}: span <= work")
+        tap.is_eq(pool["totals"]["forks"], fib(n + 1) - 1, f"{what}: F(n+1)-1 forks")
+        ok(t["tasks"] == fib(n + 1) and t["depth"] == n // 2,
+           f"{what}: the tree has F(n+1) tasks and is n/2 forks deep")
+        ok(t["complete"] and r["trace"]["complete"], f"{what}: the tree and the trace are complete")
+        ok(0 < t["span_ns"] <= t["work_ns"], f"{what}: the span is positive and at most the work")
         busy = sum(w["busy_ns"] for w in pool["per_worker"])
-        check(busy == pool["work_ns"], f"{what}: summed busy == work")
+        tap.is_eq(busy, pool["work_ns"], f"{what}: the workers' busy times add up to the work")
         if p == 1:
-            check(abs(pool["per_worker"][0]["busy_ns"] - t["work_ns"]) <= 0.01 * t["work_ns"],
-                  f"{what}: busy == work within 1%")
-            check(t["latency_ns"] >= t["work_ns"], f"{what}: latency >= work")
-print(f"{len(failures)} failure(s)")
-sys.exit(1 if failures else 0)
+            ok(abs(pool["per_worker"][0]["busy_ns"] - t["work_ns"]) <= 0.01 * t["work_ns"],
+               f"{what}: the one worker's busy time is the work, within 1%")
+            ok(t["latency_ns"] >= t["work_ns"], f"{what}: the latency is at least the work")
+tap.done_testing()
