@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis.h"
+#include "fja.h"
 #include "viz.h"
 
 static double now(void)

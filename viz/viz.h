@@ -14,9 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis.h"
-#include "event.h"
-#include "model.h"
+#include "fja.h"
 
 enum { FJV_PNG = 1, FJV_SVG = 2, FJV_DOT = 4 };
 

@@ -5,8 +5,7 @@
 
 #include <stddef.h>
 
-#include "outfile.h"
-#include "report.h"
+#include "fja.h"
 #include "viz.h"
 
 /* ------------------------------------------------------------ collector */

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
+#include "fja.h"
 
 typedef struct {
     /* Called for each fjtrace event; a non-zero return stops the read. */

@@ -20,11 +20,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fj_version.h" /* FJ_VERSION: meson writes it from project(version:) */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define FJ_VERSION_STRING "0.1.0"
+#define FJ_VERSION_STRING FJ_VERSION
 
 /* Everything below is exported; the library builds with hidden visibility. */
 #define FJ_API __attribute__((visibility("default")))

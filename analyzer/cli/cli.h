@@ -1,0 +1,35 @@
+/* fjtrace-analyze's command line: options, help text and exit codes
+ * (docs/fjtrace-analyze.1). */
+#ifndef FJA_CLI_H
+#define FJA_CLI_H
+
+#include <stdbool.h>
+
+#include "fj_version.h"
+#include "fja.h"
+
+#define CLI_VERSION "fjtrace-analyze " FJ_VERSION
+
+enum {
+    EXIT_COMPLETE = 0,   /* analysed, trace whole and consistent */
+    EXIT_INCOMPLETE = 1, /* analysed, but events lost, tasks unfinished or anomalies */
+    EXIT_USAGE = 2,
+    EXIT_UNREADABLE = 3, /* path missing, no CTF trace, or babeltrace2 failed */
+    EXIT_NO_EVENTS = 4,  /* CTF trace(s) without any fjtrace event */
+    EXIT_INTERNAL = 5,   /* out of memory */
+    EXIT_OUTPUT = 6,     /* a report or picture could not be written (none left partial) */
+};
+
+typedef struct {
+    bool json, progress, muxer;
+    const char *output, *tasks;
+    fja_filter filter;
+    char **paths;
+    int npaths;
+} cli_options;
+
+/* Parses argv (the picture options go to pictures_option). Returns -1 to
+ * go on, or the exit status (--help, --version, a usage error). */
+int cli_parse(int argc, char **argv, cli_options *o);
+
+#endif

@@ -1,0 +1,184 @@
+/* fjtrace-analyze: reads fjtrace CTF traces and reports what the
+ * work-stealing scheduler did. Pipeline (docs/architecture.md): find
+ * (trace folders) -> reader (babeltrace2 -> fja_event) -> model and
+ * pictures -> analyses -> report writers and pictures. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "cli.h"
+#include "find.h"
+#include "fja.h"
+#include "interrupt.h"
+#include "pictures.h"
+#include "reader.h"
+
+static int sink_event(void *ctx, const fja_event *ev)
+{
+    int rc = fja_model_feed(ctx, ev) ? 1 : 0;
+    pictures_event(ctx, ev);
+    return rc;
+}
+
+static void sink_discarded(void *ctx, uint64_t count, uint64_t ts, uint32_t source)
+{
+    fja_model_discarded(ctx, count, ts, source);
+}
+
+static int traces_find(const cli_options *o, find_list *dirs)
+{
+    char err[4096];
+    for (int i = 0; i < o->npaths; i++) {
+        find_status st = find_ctf_dirs(o->paths[i], dirs, err, sizeof err);
+        if (st != FIND_OK) {
+            fprintf(stderr, "fjtrace-analyze: %s\n", err);
+            return st == FIND_NO_MEMORY ? EXIT_INTERNAL : EXIT_UNREADABLE;
+        }
+    }
+    return -1;
+}
+
+static int traces_read(const cli_options *o, const find_list *dirs, fja_model *m)
+{
+    char err[4096] = "";
+    fja_reader_sink sink = {.event = sink_event,
+                            .discarded = sink_discarded,
+                            .ctx = m,
+                            .progress = o->progress,
+                            .use_muxer = o->muxer};
+    fja_reader_stats stats;
+    reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
+    if (st == READER_UNREADABLE) {
+        fprintf(stderr, "fjtrace-analyze: %s\n", err);
+        if (!stats.fjtrace_events) return EXIT_UNREADABLE;
+        /* A recording cut short still tells what happened before the cut. */
+        fprintf(stderr,
+                "fjtrace-analyze: WARNING: decoding stopped after %llu fjtrace event(s); the "
+                "report covers the trace up to there and is marked incomplete\n",
+                (unsigned long long)stats.fjtrace_events);
+        fja_model_decode_stopped(m, err);
+    } else if (st != READER_OK || m->oom) {
+        fprintf(stderr, "fjtrace-analyze: out of memory after %llu events\n",
+                (unsigned long long)m->events);
+        return EXIT_INTERNAL;
+    }
+    if (stats.cut_bytes) {
+        fprintf(stderr,
+                "fjtrace-analyze: WARNING: %s; %llu byte(s) could not be read, the report is "
+                "marked incomplete\n",
+                stats.cut_note, (unsigned long long)stats.cut_bytes);
+        if (!*m->decode_error) fja_model_decode_stopped(m, stats.cut_note);
+    }
+    if (!stats.fjtrace_events) {
+        fprintf(stderr,
+                "fjtrace-analyze: the trace holds %llu event(s) but none from the fjtrace "
+                "provider.\n  Record the program with 'fjtrace-record CMD' (it enables "
+                "'fjtrace:*'), and check that it uses libfj built with -Dtracing=enabled.\n",
+                (unsigned long long)stats.other_events);
+        return EXIT_NO_EVENTS;
+    }
+    if (m->discarded_events || stats.discarded_unknown)
+        fprintf(stderr,
+                "fjtrace-analyze: WARNING: %llu event(s) were discarded while recording; "
+                "affected trees are marked incomplete. Record with larger buffers or "
+                "--blocking.\n",
+                (unsigned long long)m->discarded_events);
+    return -1;
+}
+
+static uint64_t peak_rss(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) ? 0 : (uint64_t)ru.ru_maxrss * 1024;
+}
+
+typedef int (*report_fn)(FILE *f, const fja_report *r, const fja_run_info *info);
+
+/* One report to a file (whole or not at all) or to standard output. */
+static int output_write(const char *path, report_fn fn, const fja_report *r,
+                        const fja_run_info *info)
+{
+    char err[4200];
+    fja_outfile of;
+    FILE *f = path ? fja_outfile_open(&of, path, err, sizeof err) : stdout;
+    if (!f) {
+        fprintf(stderr, "fjtrace-analyze: %s\n", err);
+        return -1;
+    }
+    if (!path) {
+        if (!fn(f, r, info) && !fflush(f) && !ferror(f)) return 0;
+        fprintf(stderr, "fjtrace-analyze: cannot write the report: %s\n", strerror(errno));
+        return -1;
+    }
+    errno = 0;
+    if (fn(f, r, info))
+        fja_outfile_fail(&of, errno, err, sizeof err);
+    else if (!fja_outfile_commit(&of, err, sizeof err))
+        return 0;
+    fprintf(stderr, "fjtrace-analyze: %s\n", err);
+    return -1;
+}
+
+static int tasks_csv(FILE *f, const fja_report *r, const fja_run_info *info)
+{
+    (void)info;
+    return fja_report_tasks_csv(f, r);
+}
+
+static int report_write(const cli_options *o, const fja_model *m, double t0)
+{
+    fja_report r;
+    if (fja_analysis_run(m, &o->filter, &r)) {
+        fja_analysis_free(&r);
+        fprintf(stderr, "fjtrace-analyze: out of memory in the analyses\n");
+        return EXIT_INTERNAL;
+    }
+    if (o->filter.pool_set && !r.npools)
+        fprintf(stderr, "fjtrace-analyze: warning: no pool %u in the trace\n", o->filter.pool);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    fja_run_info info = {.paths = (const char *const *)o->paths,
+                         .npaths = o->npaths,
+                         .version = CLI_VERSION,
+                         .peak_rss_bytes = peak_rss(),
+                         .wall_s = (double)ts.tv_sec + ts.tv_nsec / 1e9 - t0};
+    int rc = r.complete ? EXIT_COMPLETE : EXIT_INCOMPLETE;
+    if (pictures_render(&r)) rc = EXIT_OUTPUT;
+    if (output_write(o->output, o->json ? fja_report_json : fja_report_text, &r, &info))
+        rc = EXIT_OUTPUT;
+    if (o->tasks && output_write(o->tasks, tasks_csv, &r, &info)) rc = EXIT_OUTPUT;
+    fja_analysis_free(&r);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    interrupt_install(); /* Ctrl-C removes the temporaries (interrupt.h) */
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double t0 = (double)ts.tv_sec + ts.tv_nsec / 1e9;
+    cli_options o;
+    int rc = cli_parse(argc, argv, &o);
+    if (rc >= 0) return rc;
+    find_list dirs = {0};
+    fja_model m;
+    fja_model_init(&m);
+    if (pictures_start(&o.filter, o.paths, o.npaths)) {
+        fja_model_free(&m);
+        return EXIT_OUTPUT; /* the Chrome trace file cannot be created */
+    }
+    if ((rc = traces_find(&o, &dirs)) < 0 && (rc = traces_read(&o, &dirs, &m)) < 0) {
+        fja_model_finish(&m);
+        /* a failed Chrome trace still lets the other outputs be written */
+        bool chrome_failed = pictures_finish(&m) != 0;
+        rc = report_write(&o, &m, t0);
+        if (chrome_failed && rc != EXIT_INTERNAL) rc = EXIT_OUTPUT;
+    }
+    pictures_free();
+    fja_model_free(&m);
+    find_list_free(&dirs);
+    return rc;
+}

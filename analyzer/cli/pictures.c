@@ -1,0 +1,58 @@
+/* The pictures of fjtrace-analyze through viz/ (fjviz). */
+#include "pictures.h"
+
+#include <stdio.h>
+
+#include "viz.h"
+
+const char pictures_usage[] = FJV_USAGE;
+const struct option pictures_long_options[] = {FJV_LONG_OPTIONS(0){0, 0, 0, 0}};
+
+static fjv_options options;
+static fjv_collector *collector; /* only when a picture is asked for */
+
+int pictures_option(int i, const char *arg)
+{
+    return fjv_option(&options, i, arg);
+}
+
+void pictures_options_check(void)
+{
+    fjv_options_check(&options, stderr);
+}
+
+int pictures_start(const fja_filter *f, char *const *paths, int npaths)
+{
+    char err[4200];
+    options.root_set = f->root_set;
+    options.root = f->root;
+    options.paths = (const char *const *)paths;
+    options.npaths = npaths;
+    if (!fjv_wanted(&options)) return 0;
+    if (!(collector = fjv_collector_new(&options, err, sizeof err))) {
+        fprintf(stderr, "fjtrace-analyze: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+void pictures_event(const fja_model *m, const fja_event *ev)
+{
+    fjv_collect_event(collector, m, ev);
+}
+
+int pictures_finish(const fja_model *m)
+{
+    return fjv_collect_finish(collector, m);
+}
+
+int pictures_render(const fja_report *r)
+{
+    return fjv_wanted(&options) ? fjv_render(&options, collector, r, stderr) : 0;
+}
+
+void pictures_free(void)
+{
+    fjv_collector_free(collector);
+    collector = NULL;
+}

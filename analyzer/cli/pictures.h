@@ -1,0 +1,32 @@
+/* The pictures as the command line sees them: pictures.c drives viz/ when
+ * meson found Graphviz and cairo, pictures_none.c stands in otherwise (no
+ * picture options, nothing to do). The one place the CLI knows of viz/. */
+#ifndef FJA_CLI_PICTURES_H
+#define FJA_CLI_PICTURES_H
+
+#include <getopt.h>
+
+#include "fja.h"
+
+/* Help text of the picture options ("" without pictures). */
+extern const char pictures_usage[];
+/* Their getopt_long entries, ending with a zeroed one; entry i has val i. */
+extern const struct option pictures_long_options[];
+
+/* Option i of pictures_long_options with its argument; -1 if it is bad. */
+int pictures_option(int i, const char *arg);
+/* After every option is parsed: warns about settings the pictures adjust
+ * (a too large --max-nodes for a laid-out format). */
+void pictures_options_check(void);
+/* Called once the options are parsed: starts collecting when a picture is
+ * asked for. -1 when that cannot start (message on stderr). */
+int pictures_start(const fja_filter *f, char *const *paths, int npaths);
+/* Sees each event right after the model did. */
+void pictures_event(const fja_model *m, const fja_event *ev);
+/* At the end of the trace (closes the Chrome trace). -1 if it failed. */
+int pictures_finish(const fja_model *m);
+/* Draws every picture asked for; -1 if one could not be written. */
+int pictures_render(const fja_report *r);
+void pictures_free(void);
+
+#endif
