@@ -145,6 +145,43 @@ LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, lock_event, fjtrace, lock_wait,
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, lock_event, fjtrace, lock_acquired,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t, lock))
 
+/* Off-CPU time of a worker thread (runtime/src/offcpu.c), from its perf
+ * context-switch records, emitted when drained: begin/end are the original
+ * CLOCK_MONOTONIC times (ns) of the switch-out and the switch-in; kind 0 =
+ * preempted (still runnable), 1 = blocked (slept). offcpu_start: recording
+ * of this worker's switches begins now; offcpu_lost: perf dropped `lost`
+ * records (intervals missing); offcpu_unavailable: perf_event_open or its
+ * ring was refused with `error` (an errno): this worker's off-CPU time is
+ * unknown. */
+LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, begin, uint64_t, end,
+                      uint8_t, kind),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint32_t, pool, pool)
+        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint64_t, begin, begin)
+        lttng_ust_field_integer(uint64_t, end, end)
+        lttng_ust_field_integer(uint8_t, kind, kind)
+    )
+)
+LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, where, fjtrace, offcpu_start,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker))
+LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_lost,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, lost),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint32_t, pool, pool)
+        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint64_t, lost, lost)
+    )
+)
+LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_unavailable,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, int32_t, error),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint32_t, pool, pool)
+        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(int32_t, error, error)
+    )
+)
 
 #endif /* FJTRACE_TP_H */
 

@@ -5,6 +5,7 @@
 #include "fast.h"
 #include "fence.h"
 #include "futex.h"
+#include "offcpu.h"
 
 __attribute__((tls_model("initial-exec"))) _Thread_local fj_worker *fj_self;
 
@@ -106,6 +107,7 @@ static int pool_stopping(const fj_pool *p)
 static void worker_idle(fj_worker *w)
 {
     fj_pool *p = w->pool;
+    fj_offcpu_drain(w); /* a failed find_work: a slow point */
     for (int round = 0; round < p->spin_rounds && !pool_stopping(p); round++) {
         fj_task *t = fj_find_work(w);
         if (t) {
@@ -127,6 +129,7 @@ void *fj_worker_main(void *arg)
     fj_pool *p = w->pool;
     fj_self = w;
     FJ_TRACE(worker_begin, p->id, w->index);
+    fj_offcpu_begin(w);
     while (!pool_stopping(p)) {
         fj_task *t = fj_find_work(w);
         if (t)
@@ -134,6 +137,7 @@ void *fj_worker_main(void *arg)
         else
             worker_idle(w);
     }
+    fj_offcpu_end(w);
     FJ_TRACE(worker_end, p->id, w->index);
     fj_self = NULL;
     return NULL;
@@ -190,6 +194,7 @@ static void join_help(fj_worker *w, fj_task *t)
             fj_task_run(w, x);
             misses = 0;
         } else if (++misses % FJ_JOIN_SPINS == 0) {
+            fj_offcpu_drain(w); /* a join that waits: a slow point */
             sched_yield();
         } else {
             cpu_relax();

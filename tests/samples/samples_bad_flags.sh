@@ -1,7 +1,7 @@
 #!/bin/bash
 # Bad flags: a usage message on stderr and exit code 2.
 set -u
-fib=$1 qs=$2 uts=$3 cont=$4 be=$5 fail=0
+fib=$1 qs=$2 uts=$3 cont=$4 be=$5 burn=$6 fail=0
 expect2() {
   local err rc
   err=$("$@" 2>&1 >/dev/null); rc=$?
@@ -20,5 +20,8 @@ expect2 "$uts" --variant nope
 expect2 "$cont" -n 0
 expect2 "$be" --cell-seconds 0
 expect2 "$be" -c x
+expect2 "$burn" --depth 21
+expect2 "$burn" --leaf-us -1
+expect2 "$burn" extra
 [ $fail = 0 ] && echo "bad flags: all rejected with exit 2"
 exit $fail

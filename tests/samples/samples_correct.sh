@@ -2,7 +2,7 @@
 # Every variant of the samples gives the right answer at P=1..4 (the samples
 # verify their own results and exit 1 when wrong).
 set -u
-fib=$1 qs=$2 uts=$3 cont=$4 be=$5 fail=0
+fib=$1 qs=$2 uts=$3 cont=$4 be=$5 burn=$6 fail=0
 for p in 1 2 3 4; do
   for v in naive throttled cutoff; do
     out=$("$fib" 24 -p $p --variant $v --cutoff 12) || { echo "FAIL fj-fib $v P=$p"; fail=1; }
@@ -14,6 +14,8 @@ for p in 1 2 3 4; do
   "$cont" -p $p -n 300 --shared 2000 | grep -q '^summary variant=lock P='$p' .* forks=299 ' || { echo "FAIL fj-contention P=$p"; fail=1; }
   "$cont" -p $p -n 300 --no-lock >/dev/null || { echo "FAIL fj-contention --no-lock P=$p"; fail=1; }
   "$be" -p $p -n 5000 -q 100 -r 5 --think 1 | grep -q '^seq/par' || { echo "FAIL fj-breakeven P=$p"; fail=1; }
+  # depth 4: 31 tasks, 30 forks, 16 leaves (fj-burn checks the count itself).
+  "$burn" -p $p --depth 4 --leaf-us 100 --sleep-us 50 | grep -q '^summary variant=burn P='$p' .* forks=30 ' || { echo "FAIL fj-burn P=$p"; fail=1; }
   for v in naive throttled; do
     "$qs" -n 200000 -p $p --variant $v --seed $p >/dev/null || { echo "FAIL fj-quicksort $v P=$p"; fail=1; }
   done
