@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Shared by the relay, live and snapshot tests (sourced): TAP output, a
+# scratch folder, and a private lttng-relayd on 127.0.0.1 with free ports.
+#   bash test-X.sh FJTRACE_RECORD [PROGRAMS...]
+set -uo pipefail  # no -e: each check reports its own failure (TAP)
+
+REC=${1:?usage: $0 FJTRACE_RECORD ...}
+REC=$(cd "$(dirname "$REC")" && pwd -P)/$(basename "$REC")
+TMP=$(mktemp -d /tmp/fjtrace-relay-test.XXXXXX)
+RELAY_PID=
+T_N=0
+declare -a CLEANUP_PIDS=()
+
+on_exit() {
+    local p
+    for p in "${CLEANUP_PIDS[@]}" $RELAY_PID; do
+        kill -TERM "$p" 2>/dev/null && wait "$p" 2>/dev/null
+    done
+    rm -rf "$TMP"
+    return 0
+}
+trap on_exit EXIT
+
+ok() { T_N=$(( T_N + 1 )); echo "ok $T_N - $*"; }
+# not_ok WHAT [FILE]: a failed check (FILE shown as diagnostics); stops.
+not_ok() {
+    T_N=$(( T_N + 1 ))
+    echo "not ok $T_N - $1"
+    [[ -n ${2:-} && -r ${2:-} ]] && sed 's/^/# /' "$2"
+    echo "1..$T_N"
+    exit 1
+}
+# check COND_STATUS WHAT [FILE]: ok when the previous command succeeded.
+check() { if [[ $1 -eq 0 ]]; then ok "$2"; else not_ok "$2" "${3:-}"; fi; }
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+done_testing() { echo "1..$T_N"; }
+
+need() {
+    local t
+    for t in "$@"; do command -v "$t" >/dev/null || skip_all "needs $t"; done
+}
+
+# free_ports N: N TCP ports of 127.0.0.1 free a moment ago.
+free_ports() {
+    python3 -c '
+import socket, sys
+ss = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in ss: s.bind(("127.0.0.1", 0))
+print(" ".join(str(s.getsockname()[1]) for s in ss))' "$1"
+}
+
+# port_open PORT: something accepts TCP connections on 127.0.0.1:PORT.
+port_open() { timeout 2 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1"' _ "$1" 2>/dev/null; }
+
+# start_relayd DIR: a relay daemon writing to DIR, listening on 127.0.0.1
+# only; sets RELAY_PID, RELAY_C (control), RELAY_D (data), RELAY_L (live).
+# A port taken between free_ports and the bind: another try, new ports.
+start_relayd() {
+    local dir=$1 try i
+    mkdir -p "$dir"
+    for (( try = 0; try < 3; try++ )); do
+        read -r RELAY_C RELAY_D RELAY_L < <(free_ports 3)
+        lttng-relayd -o "$dir" -C "tcp://127.0.0.1:$RELAY_C" -D "tcp://127.0.0.1:$RELAY_D" \
+            -L "tcp://127.0.0.1:$RELAY_L" >"$dir.log" 2>&1 </dev/null &
+        RELAY_PID=$!
+        for (( i = 0; i < 100; i++ )); do
+            kill -0 "$RELAY_PID" 2>/dev/null || break
+            if port_open "$RELAY_L" && port_open "$RELAY_C" && port_open "$RELAY_D"; then
+                return 0
+            fi
+            sleep 0.1
+        done
+        kill -TERM "$RELAY_PID" 2>/dev/null && wait "$RELAY_PID" 2>/dev/null
+        RELAY_PID=
+    done
+    echo "Bail out! lttng-relayd did not start (log: $(tr '\n' ' ' <"$dir.log"))"
+    exit 1
+}
+
+stop_relayd() {
+    [[ -n $RELAY_PID ]] || return 0
+    kill -TERM "$RELAY_PID" 2>/dev/null && wait "$RELAY_PID" 2>/dev/null
+    RELAY_PID=
+    return 0
+}
+
+fib() { local a=0 b=1 i t; for (( i = 0; i < $1; i++ )); do t=$(( a + b )); a=$b; b=$t; done; echo "$a"; }
+
+# json_get FILE PY_EXPR: evaluates PY_EXPR on the JSON report r in FILE.
+json_get() { python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
