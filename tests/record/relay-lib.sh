@@ -3,12 +3,12 @@
 # scratch folder, and a private lttng-relayd on 127.0.0.1 with free ports.
 #   bash test-X.sh FJTRACE_RECORD [PROGRAMS...]
 set -uo pipefail  # no -e: each check reports its own failure (TAP)
+. "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 
 REC=${1:?usage: $0 FJTRACE_RECORD ...}
 REC=$(cd "$(dirname "$REC")" && pwd -P)/$(basename "$REC")
 TMP=$(mktemp -d /tmp/fjtrace-relay-test.XXXXXX)
 RELAY_PID=
-T_N=0
 declare -a CLEANUP_PIDS=()
 
 on_exit() {
@@ -21,19 +21,14 @@ on_exit() {
 }
 trap on_exit EXIT
 
-ok() { T_N=$(( T_N + 1 )); echo "ok $T_N - $*"; }
-# not_ok WHAT [FILE]: a failed check (FILE shown as diagnostics); stops.
-not_ok() {
-    T_N=$(( T_N + 1 ))
-    echo "not ok $T_N - $1"
-    [[ -n ${2:-} && -r ${2:-} ]] && sed 's/^/# /' "$2"
-    echo "1..$T_N"
-    exit 1
+# check STATUS WHAT [FILE]: ok when STATUS is 0; else FILE (e.g. the
+# stderr of the command checked) as diagnostics.
+check() {
+    ok "$1" "$2" && return 0
+    [[ -n ${3:-} && -r ${3:-} ]] && diag "$(cat "$3")"
+    return 1
 }
-# check COND_STATUS WHAT [FILE]: ok when the previous command succeeded.
-check() { if [[ $1 -eq 0 ]]; then ok "$2"; else not_ok "$2" "${3:-}"; fi; }
-skip_all() { echo "1..0 # SKIP $*"; exit 0; }
-done_testing() { echo "1..$T_N"; }
+skip_all() { plan_skip_all "$@"; }
 
 need() {
     local t
@@ -73,8 +68,7 @@ start_relayd() {
         kill -TERM "$RELAY_PID" 2>/dev/null && wait "$RELAY_PID" 2>/dev/null
         RELAY_PID=
     done
-    echo "Bail out! lttng-relayd did not start (log: $(tr '\n' ' ' <"$dir.log"))"
-    exit 1
+    bail_out "lttng-relayd did not start (log: $(tr '\n' ' ' <"$dir.log"))"
 }
 
 stop_relayd() {
