@@ -64,13 +64,17 @@ def main():
         ok(all(len(starts[v]) == 1 and starts[v][0] >= workers[v] for v in workers),
            "each worker starts recording once, after its worker_begin")
         ok(set(offcpu) <= set(workers), "intervals only on worker threads")
-        sane = True
+        bad = []
         for v, ivs in offcpu.items():
             prev_end = 0
             for b, e, k, at in ivs:
-                sane &= starts[v][0] <= b < e <= at and k in (0, 1) and b >= prev_end
+                # The perf event opens just before offcpu_start is written: a
+                # switch in between begins before it, never before worker_begin.
+                if not (workers[v] <= b < e <= at and k in (0, 1) and b >= prev_end):
+                    bad.append((v, workers[v], starts[v], prev_end, b, e, k, at))
                 prev_end = e
-        ok(sane, "intervals: after the start, begin < end <= emission, in order, disjoint")
+        ok(not bad, "intervals: after worker_begin, begin < end <= emission, in order, "
+           f"disjoint {bad[:3]}")
         ok(lost == 0, f"no switch record lost ({lost})")
         if mode == "preempted":
             n = sum(1 for ivs in offcpu.values() for iv in ivs if iv[2] == 0)
