@@ -25,7 +25,8 @@ demo: build
 # file also compiles -Werror clean with clang (tracing compiled out there:
 # the tracer's own lock-free buffers are not what we test).
 # The libFuzzer campaign (suite fuzz) runs once, in the main build: it
-# builds its own clang ASan+UBSan binary.
+# builds its own clang ASan+UBSan binary. So does the lint suite
+# (clang-format, shellcheck, clang-tidy: the tree, not a build).
 test: build
 	@rc=0; \
 	$(MAKE) --no-print-directory test-main || rc=1; \
@@ -45,7 +46,8 @@ $(BUILD_ASAN)/build.ninja:
 
 test-asan: deps $(BUILD_ASAN)/build.ninja
 	ninja -C $(BUILD_ASAN)
-	$(MESON_TEST) -C $(BUILD_ASAN) --no-suite record --no-suite install --no-suite fuzz
+	$(MESON_TEST) -C $(BUILD_ASAN) --no-suite record --no-suite install --no-suite fuzz \
+	  --no-suite lint
 
 $(BUILD_TSAN)/build.ninja:
 	CC=clang meson setup $(BUILD_TSAN) -Db_sanitize=thread -Db_lundef=false -Db_lto=false \

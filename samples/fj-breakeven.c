@@ -29,7 +29,7 @@ static long filter_keeps(long x, long q)
         h = h * 6364136223846793005ull + 1442695040888963407ull;
         __asm__ volatile("" : "+r"(h)); /* the burn must not be optimised out */
     }
-    return (h >> 17) & 1;
+    return (long)((h >> 17) & 1);
 }
 
 static long run_seq(long n, long q)

@@ -74,7 +74,7 @@ static long count_kids(uint64_t state, int depth, long lo, long hi)
     struct kids left = {state, depth, lo, mid, 0};
     fj_task t;
     fj_task_init(&t, kids_task, &left);
-    fj_task_set_size_hint(&t, (uint64_t)(depth + 1));
+    fj_task_set_size_hint(&t, (uint64_t)depth + 1);
     fj_fork(&t);
     long right = count_kids(state, depth, mid, hi);
     fj_join(&t);

@@ -33,8 +33,10 @@ const char *fja_anomaly_kind_name(fja_anomaly_kind k)
 static void name_copy(char *dst, size_t n, const char *src)
 {
     size_t i = 0;
-    for (; src[i] && i + 1 < n; i++)
-        dst[i] = (unsigned char)src[i] < 0x20 || src[i] == 0x7f ? '?' : src[i];
+    for (; src[i] && i + 1 < n; i++) {
+        dst[i] = src[i];
+        if ((unsigned char)src[i] < 0x20 || src[i] == 0x7f) dst[i] = '?';
+    }
     dst[i] = 0;
 }
 

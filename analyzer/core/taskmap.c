@@ -81,6 +81,7 @@ static int chunk_add(fja_taskmap *m)
 {
     if (m->nchunks == m->cap_chunks) {
         uint32_t cap = m->cap_chunks ? m->cap_chunks * 2 : 16;
+        // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers, as meant
         fja_task **c = realloc(m->chunks, cap * sizeof *c);
         if (!c) return -1;
         m->chunks = c;

@@ -616,6 +616,7 @@ out:
 static int graph_build(bt_graph *g, const plugins *pl, char *const *dirs, size_t ndirs,
                        reader_ctx *r, char *err, size_t errlen)
 {
+    // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers, as meant
     const bt_component_source **srcs = calloc(ndirs ? ndirs : 1, sizeof *srcs);
     int rc = -1;
     if (!srcs)

@@ -90,7 +90,7 @@ uint64_t salvage_missing(const char *dir, char *first, size_t n)
     for (struct dirent *e; d && (e = readdir(d));) {
         char name[256];
         size_t len = strlen(e->d_name);
-        if (len < 5 || len >= sizeof name || strcmp(e->d_name + len - 4, ".idx")) continue;
+        if (len < 5 || len >= sizeof name || strcmp(e->d_name + len - 4, ".idx") != 0) continue;
         snprintf(name, sizeof name, "%.*s", (int)(len - 4), e->d_name); /* the stream's */
         if (!is_stream(dir, name, &size)) size = 0;
         indexed(dir, name, size, &present, &listed);
@@ -111,7 +111,7 @@ static int salvage_entry(const char *src_dir, const char *name, fja_salvage *s)
     if (stat(src, &st)) return -1;
     if (!S_ISREG(st.st_mode)) return 0; /* the index folder: babeltrace2 re-indexes */
     uint64_t size = (uint64_t)st.st_size, keep = size, listed;
-    if (strcmp(name, "metadata")) indexed(src_dir, name, size, &keep, &listed);
+    if (strcmp(name, "metadata") != 0) indexed(src_dir, name, size, &keep, &listed);
     interrupt_defer(); /* registered as soon as it exists (interrupt.h) */
     int rc;
     if (keep >= size) {

@@ -21,7 +21,7 @@ if ! "$RECORD" --cmd-only -o "$TMP/orig" -- "$FIB" 14 -p 2 >"$TMP/record.log" 2>
 fi
 TRACE=$(dirname "$(find "$TMP/orig" -name metadata | head -n 1)")
 REL=${TRACE#"$TMP/orig"}
-STREAMS=$(cd "$TRACE" && ls | grep -v '^metadata$\|^index$' | sort)
+STREAMS=$(find "$TRACE" -mindepth 1 -maxdepth 1 ! -name metadata ! -name index -printf '%f\n' | sort)
 BIG=$(cd "$TRACE" && ls -S $STREAMS | head -n 1) # the stream with the most events
 SMALL=$(cd "$TRACE" && ls -S $STREAMS | tail -n 1)
 echo "mutate-traces: trace $TRACE; streams:" $STREAMS

@@ -17,10 +17,13 @@ for f in include/fj.h include/fj/fjtrace_tp.h bin/fjtrace-record bin/fjtrace-swe
 done
 [ -e "$pc/../libfj.a" ] && [ -e "$pc/../libfj.so" ] || { echo "FAIL: shared or static libfj not installed"; fail=1; }
 export PKG_CONFIG_PATH=$pc PKG_CONFIG_SYSROOT_DIR="$tmp/root"
-cc -std=c11 -Wall -Wextra -Werror "$src" $(pkg-config --cflags --libs fj) -o "$tmp/hello" || { echo "FAIL: build against fj.pc"; exit 1; }
+read -r -a fj_flags <<<"$(pkg-config --cflags --libs fj)"
+cc -std=c11 -Wall -Wextra -Werror "$src" "${fj_flags[@]}" -o "$tmp/hello" || { echo "FAIL: build against fj.pc"; exit 1; }
 libdir=$(pkg-config --variable=libdir fj) # sysroot already applied
 # Static: the archive by path, plus what fj.pc says a static link needs.
-cc -std=c11 "$src" $(pkg-config --cflags fj) "$libdir/libfj.a" $(pkg-config --static --libs fj | sed 's/-lfj\b//') -o "$tmp/hello-static" || { echo "FAIL: static build against fj.pc"; fail=1; }
+read -r -a fj_cflags <<<"$(pkg-config --cflags fj)"
+read -r -a fj_static_libs <<<"$(pkg-config --static --libs fj | sed 's/-lfj\b//')"
+cc -std=c11 "$src" "${fj_cflags[@]}" "$libdir/libfj.a" "${fj_static_libs[@]}" -o "$tmp/hello-static" || { echo "FAIL: static build against fj.pc"; fail=1; }
 LD_LIBRARY_PATH="$libdir" "$tmp/hello" | grep -q '^sum = 499999500000$' || { echo "FAIL: external program"; fail=1; }
 "$tmp/hello-static" | grep -q '^sum = 499999500000$' || { echo "FAIL: static external program"; fail=1; }
 LD_LIBRARY_PATH="$libdir" "$root/bin/fjtrace-record" --cmd-only -o "$tmp/trace" -- "$tmp/hello" >/dev/null 2>"$tmp/rec.err" || { echo "FAIL: recording"; cat "$tmp/rec.err"; fail=1; }

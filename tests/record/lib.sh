@@ -1,4 +1,5 @@
 # Shared helpers of the fjtrace-record tests; sourced by each test-*.sh.
+# shellcheck shell=bash
 # Usage of a test: bash test-X.sh PATH/TO/fjtrace-record [PATH/TO/fjtrace-emit]
 set -euo pipefail
 

@@ -1,3 +1,4 @@
+#!/bin/bash
 # --blocking: LTTNG_UST_ALLOW_BLOCKING=1 exported to CMD, a blocking channel,
 # and no loss even with buffers that lose events in discard mode.
 source "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+#!/bin/bash
 # CMD not found -> 127, not executable -> 126: one message, checked before
 # any session or directory is created.
 source "$(dirname "$0")/lib.sh"

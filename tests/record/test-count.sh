@@ -1,3 +1,4 @@
+#!/bin/bash
 # Events recorded from a real fjtrace emitter: the reported count equals N,
 # babeltrace2 sees N fjtrace:fork events with the vtid/procname contexts,
 # and no discard warning is printed with the default buffers.

@@ -1,3 +1,4 @@
+#!/bin/bash
 # No reachable session daemon and lttng-sessiond cannot start -> exit 121.
 # Fakes on PATH: an lttng whose probe fails (as with no daemon) and an
 # lttng-sessiond that exits 1. The shared real daemon is never touched.

@@ -1,3 +1,4 @@
+#!/bin/bash
 # Tiny buffers and a fast emitter lose events: the recorder must print a
 # WARNING with the number of discarded events, and recorded + discarded = N.
 source "$(dirname "$0")/lib.sh"

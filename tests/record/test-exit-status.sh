@@ -1,3 +1,4 @@
+#!/bin/bash
 # CMD's exit status is the recorder's; CMD keeps its stdin/stdout; the
 # session is gone afterwards. Needs lttng-sessiond (fjtrace-record starts one
 # when none is reachable).

@@ -1,3 +1,4 @@
+#!/bin/bash
 # A recorded program killed (SIGKILL) or crashing (SIGSEGV) mid-run: the
 # recorder exits 128+N in bounded time, the session is gone, and the trace
 # holds the events up to the death (LTTng flushes the last, partly filled

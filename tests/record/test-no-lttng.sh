@@ -1,3 +1,4 @@
+#!/bin/bash
 # lttng not on PATH -> exit 120, one message, CMD not run, no output dir.
 source "$(dirname "$0")/lib.sh"
 

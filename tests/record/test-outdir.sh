@@ -1,3 +1,4 @@
+#!/bin/bash
 # Unusable output directories -> 123 with one message, before CMD runs.
 # We run as root, so permission bits would not stop us: use a path whose
 # parent is a regular file, /proc, an existing file and a non-empty directory.

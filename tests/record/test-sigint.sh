@@ -1,3 +1,4 @@
+#!/bin/bash
 # SIGINT / SIGTERM to the recorder during a long CMD: CMD is stopped, the
 # session is stopped and destroyed, the trace is closed and readable.
 source "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+#!/bin/bash
 # --help, --version and bad usage (exit 2). Needs no lttng at all.
 source "$(dirname "$0")/lib.sh"
 

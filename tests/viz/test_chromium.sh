@@ -11,6 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 "$src/scripts/fjtrace-record" --cmd-only -o "$tmp/t" -- "$fib" 18 -p 2 >/dev/null 2>&1
 "$analyze" "$tmp/t" -o /dev/null --html "$tmp/report.html" || [[ $? == 1 ]]
+# shellcheck disable=SC2054 # the comma belongs to one flag, --window-size=W,H
 flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
        --disable-background-networking --disable-component-update --disable-sync
        --user-data-dir="$tmp/profile" --window-size=1200,2000)

@@ -79,6 +79,6 @@ print("ok SVG parses, shows the name, no script element")
 json.load(open(chrome))
 print("ok Chrome trace parses")
 PY
-read -r nodes colours label < <("$check" dot "$dot") || fail "DOT does not parse"
+read -r nodes _ label < <("$check" dot "$dot") || fail "DOT does not parse"
 [[ $label == *"of $name"* ]] || fail "DOT label is '$label'"
 echo "ok DOT parses back with the name in its label ($nodes nodes)"

@@ -53,7 +53,7 @@ static int dot(const char *path)
         char *w = agget(n, "fjworker");
         if (!w || atoi(w) < 0) continue;
         int k = 0;
-        while (k < colours && strcmp(seen[k], w))
+        while (k < colours && strcmp(seen[k], w) != 0)
             k++;
         if (k == colours && colours < 64) snprintf(seen[colours++], 16, "%s", w);
     }
