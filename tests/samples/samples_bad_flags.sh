@@ -1,11 +1,13 @@
 #!/bin/bash
 # Bad flags: a usage message on stderr and exit code 2.
+. "$(dirname "$0")/../tap.sh"
 set -u
-fib=$1 qs=$2 uts=$3 cont=$4 be=$5 burn=$6 fail=0
+fib=$1 qs=$2 uts=$3 cont=$4 be=$5 burn=$6
 expect2() {
   local err rc
   err=$("$@" 2>&1 >/dev/null); rc=$?
-  if [ $rc != 2 ] || ! grep -qi usage <<<"$err"; then echo "FAIL ($rc): $*: $err"; fail=1; fi
+  [ $rc = 2 ] && grep -qi usage <<<"$err"
+  ok $? "$(basename "$1") ${*:2}: exit 2 with a usage message" || diag "exit $rc: $err"
 }
 expect2 "$fib"
 expect2 "$fib" 10 --variant bogus
@@ -23,5 +25,4 @@ expect2 "$be" -c x
 expect2 "$burn" --depth 21
 expect2 "$burn" --leaf-us -1
 expect2 "$burn" extra
-[ $fail = 0 ] && echo "bad flags: all rejected with exit 2"
-exit $fail
+done_testing
