@@ -5,38 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tap.h"
 #include "analysis.h"
 #include "hist.h"
 #include "model.h"
-
-static int failures;
-
-#define CHECK_EQ(a, b)                                                                             \
-    do {                                                                                           \
-        long long a_ = (long long)(a), b_ = (long long)(b);                                        \
-        if (a_ != b_) {                                                                            \
-            fprintf(stderr, "%s:%d: %s == %lld, expected %s == %lld\n", __FILE__, __LINE__, #a,    \
-                    a_, #b, b_);                                                                   \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
-
-#define CHECK_NEAR(a, b, eps)                                                                      \
-    do {                                                                                           \
-        double a_ = (a), b_ = (b);                                                                 \
-        if (a_ < b_ - (eps) || a_ > b_ + (eps)) {                                                  \
-            fprintf(stderr, "%s:%d: %s == %g, expected %g\n", __FILE__, __LINE__, #a, a_, b_);     \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
-
-#define CHECK(c)                                                                                   \
-    do {                                                                                           \
-        if (!(c)) {                                                                                \
-            fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #c);                        \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 static fja_model M;
 
@@ -82,10 +54,7 @@ static fja_report R;
 static const fja_pool_report *analyze(void)
 {
     fja_filter f = {0};
-    if (fja_analysis_run(&M, &f, &R)) {
-        fprintf(stderr, "fja_analysis_run failed\n");
-        exit(1);
-    }
+    if (fja_analysis_run(&M, &f, &R)) bail_out("fja_analysis_run failed");
     return &R.pools[0];
 }
 
@@ -111,56 +80,64 @@ static void test_steal_and_waited_join(void)
     ev(50, FJA_EV_RESULT, -1, 1, 0);
     stop(60, 2);
     const fja_pool_report *p = analyze();
-    CHECK_EQ(p->ntrees, 1);
+    ok_eq_i64(p->ntrees, 1, "steal: one tree");
     const fja_tree_report *t = &p->trees[0];
-    CHECK(t->complete);
-    CHECK(R.complete);
-    CHECK_EQ(t->tree->tasks, 2);
-    CHECK_EQ(t->tree->max_depth, 1);
-    CHECK_EQ(t->tree->work_ns, 45);
-    CHECK_EQ(t->tree->span_ns, 35);
-    CHECK_NEAR(t->parallelism, 45.0 / 35.0, 1e-9);
-    CHECK_EQ(t->first_task_ns, 8);
-    CHECK_EQ(t->full_parallelism_ns, 20);
-    CHECK_EQ(t->final_handoff_ns, 2);
-    CHECK_EQ(t->latency_ns, 48);
+    ok(t->complete, "steal: the tree is complete");
+    ok(R.complete, "steal: the report is complete");
+    ok_eq_i64(t->tree->tasks, 2, "steal: the tree has 2 tasks");
+    ok_eq_i64(t->tree->max_depth, 1, "steal: the tree is 1 fork deep");
+    ok_eq_i64(t->tree->work_ns, 45, "steal: the work is 45 ns (root 25 + child 20)");
+    ok_eq_i64(t->tree->span_ns, 35, "steal: the span is 35 ns (child done at 30, root's last 5)");
+    ok_near(t->parallelism, 45.0 / 35.0, 1e-9, "steal: the parallelism is work / span = 45/35");
+    ok_eq_i64(t->first_task_ns, 8, "steal: the first task starts 8 ns after the submit");
+    ok_eq_i64(t->full_parallelism_ns, 20,
+              "steal: full parallelism is reached 20 ns after the submit");
+    ok_eq_i64(t->final_handoff_ns, 2, "steal: the final hand-off takes 2 ns");
+    ok_eq_i64(t->latency_ns, 48, "steal: the latency is 48 ns");
     const fja_pool *pool = p->pool;
-    CHECK_EQ(pool->forks, 1);
-    CHECK_EQ(pool->steals, 1);
-    CHECK_EQ(pool->joins_waited, 1);
-    CHECK_EQ(pool->exec_to_executed_ns, 38 + 20);
-    CHECK_EQ(pool->join_latency.count, 1);
-    CHECK_EQ(pool->join_latency.sum, 1);
-    CHECK_EQ(pool->steal_latency.sum, 1);
-    CHECK_EQ(pool->steal_depth[1], 1);
+    ok_eq_i64(pool->forks, 1, "steal: the pool forked once");
+    ok_eq_i64(pool->steals, 1, "steal: the pool stole once");
+    ok_eq_i64(pool->joins_waited, 1, "steal: one join waited");
+    ok_eq_i64(pool->exec_to_executed_ns, 38 + 20, "steal: EXEC->EXECUTED sums to 38 + 20 ns");
+    ok_eq_i64(pool->join_latency.count, 1, "steal: one join latency is recorded");
+    ok_eq_i64(pool->join_latency.sum, 1, "steal: the join latency is 1 ns");
+    ok_eq_i64(pool->steal_latency.sum, 1, "steal: the steal latency is 1 ns");
+    ok_eq_i64(pool->steal_depth[1], 1, "steal: the one steal took a task at depth 1");
     /* worker 0: search 0-10, run 10-30, join 30-43, run 43-48, search 48-60 */
     const fja_worker *w0 = &pool->workers[0], *w1 = &pool->workers[1];
-    CHECK_EQ(w0->state_ns[FJA_WS_RUN], 25);
-    CHECK_EQ(w0->state_ns[FJA_WS_JOIN], 13);
-    CHECK_EQ(w0->state_ns[FJA_WS_SEARCH], 22);
-    CHECK_EQ(w1->state_ns[FJA_WS_RUN], 20);
-    CHECK_EQ(w1->state_ns[FJA_WS_SEARCH], 40);
+    ok_eq_i64(w0->state_ns[FJA_WS_RUN], 25, "steal: worker 0 ran 25 ns");
+    ok_eq_i64(w0->state_ns[FJA_WS_JOIN], 13, "steal: worker 0 waited 13 ns in a join");
+    ok_eq_i64(w0->state_ns[FJA_WS_SEARCH], 22, "steal: worker 0 searched 22 ns");
+    ok_eq_i64(w1->state_ns[FJA_WS_RUN], 20, "steal: worker 1 ran 20 ns");
+    ok_eq_i64(w1->state_ns[FJA_WS_SEARCH], 40, "steal: worker 1 searched 40 ns");
     /* w0's first gap (0-10) had the root queued 8 of 10 ns: stealing late;
      * w1's first gap (0-22) had work queued 9 of 22 ns: no work. */
-    CHECK_EQ(w0->gaps[FJA_GAP_WORK_QUEUED], 1);
-    CHECK_EQ(w0->gap_ns[FJA_GAP_WORK_QUEUED], 10);
-    CHECK_EQ(w0->gap_ns[FJA_GAP_JOIN], 13);
-    CHECK_EQ(w0->gap_ns[FJA_GAP_NO_WORK], 12);
-    CHECK_EQ(w1->gap_ns[FJA_GAP_NO_WORK], 40);
-    CHECK_EQ(w1->gaps[FJA_GAP_NO_WORK], 2);
-    CHECK_EQ(w0->idle_queued_ns, 8);
-    CHECK_EQ(w1->idle_queued_ns, 9);
-    CHECK_EQ(p->gap_ns[FJA_GAP_NO_WORK], 52);
+    ok_eq_i64(w0->gaps[FJA_GAP_WORK_QUEUED], 1,
+              "steal: worker 0 had one gap with work queued elsewhere");
+    ok_eq_i64(w0->gap_ns[FJA_GAP_WORK_QUEUED], 10,
+              "steal: worker 0's gap with work queued lasted 10 ns");
+    ok_eq_i64(w0->gap_ns[FJA_GAP_JOIN], 13, "steal: worker 0's join gap lasted 13 ns");
+    ok_eq_i64(w0->gap_ns[FJA_GAP_NO_WORK], 12,
+              "steal: worker 0 was idle 12 ns with no work anywhere");
+    ok_eq_i64(w1->gap_ns[FJA_GAP_NO_WORK], 40,
+              "steal: worker 1 was idle 40 ns with no work anywhere");
+    ok_eq_i64(w1->gaps[FJA_GAP_NO_WORK], 2, "steal: worker 1 had 2 gaps with no work anywhere");
+    ok_eq_i64(w0->idle_queued_ns, 8, "steal: worker 0 was idle 8 ns while a task was queued");
+    ok_eq_i64(w1->idle_queued_ns, 9, "steal: worker 1 was idle 9 ns while a task was queued");
+    ok_eq_i64(p->gap_ns[FJA_GAP_NO_WORK], 52,
+              "steal: the pool was idle 52 ns with no work anywhere");
     /* one task queued on w0 for 1 ns out of 60 */
-    CHECK_EQ(w0->qmax, 1);
-    CHECK_NEAR(w0->q_area, 1.0, 1e-9);
-    CHECK_EQ(p->max_queue_depth, 1);
-    CHECK_NEAR(p->mean_queue_depth, (1.0 / 60) / 2, 1e-12);
-    CHECK_EQ(p->granularity.p50, 20);
-    CHECK_EQ(p->granularity.p90, 25);
-    CHECK_EQ(p->granularity.max, 25);
-    CHECK_NEAR(p->speedup_bound[0], 1.0, 1e-9);
-    CHECK_NEAR(p->speedup_bound[1], 45.0 / 35.0, 1e-9);
+    ok_eq_i64(w0->qmax, 1, "steal: worker 0's queue held at most 1 task");
+    ok_near(w0->q_area, 1.0, 1e-9, "steal: worker 0's queue area is 1 task-ns");
+    ok_eq_i64(p->max_queue_depth, 1, "steal: the pool's deepest queue held 1 task");
+    ok_near(p->mean_queue_depth, (1.0 / 60) / 2, 1e-12,
+            "steal: the mean queue depth is 1 task-ns over 60 ns and 2 workers");
+    ok_eq_i64(p->granularity.p50, 20, "steal: the median task self time is 20 ns");
+    ok_eq_i64(p->granularity.p90, 25, "steal: the 90th percentile task self time is 25 ns");
+    ok_eq_i64(p->granularity.max, 25, "steal: the longest task self time is 25 ns");
+    ok_near(p->speedup_bound[0], 1.0, 1e-9, "steal: the speedup bound at P=1 is 1");
+    ok_near(p->speedup_bound[1], 45.0 / 35.0, 1e-9,
+            "steal: the speedup bound at P=2 is the parallelism, 45/35");
     done();
 }
 
@@ -188,36 +165,39 @@ static void test_inline_and_helping(void)
     stop(60, 2);
     const fja_pool_report *p = analyze();
     const fja_tree_report *t = &p->trees[0];
-    CHECK(t->complete);
-    CHECK_EQ(t->tree->tasks, 4);
-    CHECK_EQ(t->tree->max_depth, 2);
-    CHECK_EQ(t->tree->max_arity, 2);
-    CHECK_EQ(t->tree->work_ns, 21 + 26 + 5 + 6);
-    CHECK_EQ(t->tree->span_ns, 40);
-    CHECK_EQ(t->first_task_ns, 0);
-    CHECK_EQ(t->full_parallelism_ns, 14);
-    CHECK_EQ(t->final_handoff_ns, 5);
-    CHECK_EQ(t->latency_ns, 50);
+    ok(t->complete, "helping: the tree is complete");
+    ok_eq_i64(t->tree->tasks, 4, "helping: the tree has 4 tasks");
+    ok_eq_i64(t->tree->max_depth, 2, "helping: the tree is 2 forks deep");
+    ok_eq_i64(t->tree->max_arity, 2, "helping: a task forks at most 2 children");
+    ok_eq_i64(t->tree->work_ns, 21 + 26 + 5 + 6, "helping: the work is 21 + 26 + 5 + 6 ns");
+    ok_eq_i64(t->tree->span_ns, 40, "helping: the span is 40 ns");
+    ok_eq_i64(t->first_task_ns, 0, "helping: the first task starts at the submit");
+    ok_eq_i64(t->full_parallelism_ns, 14, "helping: full parallelism is reached after 14 ns");
+    ok_eq_i64(t->final_handoff_ns, 5, "helping: the final hand-off takes 5 ns");
+    ok_eq_i64(t->latency_ns, 50, "helping: the latency is 50 ns");
     const fja_pool *pool = p->pool;
     const fja_worker *w0 = &pool->workers[0], *w1 = &pool->workers[1];
-    CHECK_EQ(w0->state_ns[FJA_WS_RUN], 32); /* = root 21 + B 5 + D 6 */
-    CHECK_EQ(w0->state_ns[FJA_WS_JOIN], 13);
-    CHECK_EQ(w0->gaps[FJA_GAP_JOIN], 2);
-    CHECK_EQ(w0->gap_ns[FJA_GAP_JOIN], 13);
-    CHECK_EQ(w1->state_ns[FJA_WS_RUN], 26);
-    CHECK_EQ(p->busy_ns, t->tree->work_ns);
+    ok_eq_i64(w0->state_ns[FJA_WS_RUN], 32,
+              "helping: worker 0 ran 32 ns (root 21 + B 5 + D 6)"); /* = root 21 + B 5 + D 6 */
+    ok_eq_i64(w0->state_ns[FJA_WS_JOIN], 13, "helping: worker 0 waited 13 ns in a join");
+    ok_eq_i64(w0->gaps[FJA_GAP_JOIN], 2,
+              "helping: worker 0 had 2 join gaps (around the helped task)");
+    ok_eq_i64(w0->gap_ns[FJA_GAP_JOIN], 13, "helping: worker 0's join gaps add up to 13 ns");
+    ok_eq_i64(w1->state_ns[FJA_WS_RUN], 26, "helping: worker 1 ran 26 ns");
+    ok_eq_i64(p->busy_ns, t->tree->work_ns, "helping: the pool's busy time is the tree's work");
     /* w0 queue: 1 task 10-12, 2 tasks 12-13, 1 task 13-15; w1: D 16-23 */
-    CHECK_EQ(w0->qmax, 2);
-    CHECK_NEAR(w0->q_area, 6.0, 1e-9);
-    CHECK_NEAR(w1->q_area, 7.0, 1e-9);
-    CHECK_NEAR(p->mean_queue_depth, (6.0 / 60 + 7.0 / 60) / 2, 1e-12);
+    ok_eq_i64(w0->qmax, 2, "helping: worker 0's queue held at most 2 tasks");
+    ok_near(w0->q_area, 6.0, 1e-9, "helping: worker 0's queue area is 6 task-ns");
+    ok_near(w1->q_area, 7.0, 1e-9, "helping: worker 1's queue area is 7 task-ns");
+    ok_near(p->mean_queue_depth, (6.0 / 60 + 7.0 / 60) / 2, 1e-12,
+            "helping: the mean queue depth is (6 + 7) task-ns over 60 ns and 2 workers");
     /* subtree work: root = everything, A = A + D */
     fja_task *root = fja_taskmap_get(&pool->tasks, fja_taskmap_find(&pool->tasks, 1));
     fja_task *a = fja_taskmap_get(&pool->tasks, fja_taskmap_find(&pool->tasks, 2));
-    CHECK_EQ(root->subtree_ns, 58);
-    CHECK_EQ(a->subtree_ns, 32);
-    CHECK_EQ(pool->joins_waited, 1);
-    CHECK_EQ(pool->steals, 2);
+    ok_eq_i64(root->subtree_ns, 58, "helping: the root's subtree work is all the work, 58 ns");
+    ok_eq_i64(a->subtree_ns, 32, "helping: A's subtree work is A + D, 32 ns");
+    ok_eq_i64(pool->joins_waited, 1, "helping: one join waited");
+    ok_eq_i64(pool->steals, 2, "helping: the pool stole twice (A, and D while helping)");
     done();
 }
 
@@ -247,20 +227,25 @@ static void test_completers(void)
     const fja_pool_report *p = analyze();
     const fja_tree_report *t = &p->trees[0];
     const fja_pool *pool = p->pool;
-    CHECK(t->complete);
-    CHECK_EQ(t->tree->work_ns, 5 + 4 + 12);
-    CHECK_EQ(t->tree->span_ns, 14);
-    CHECK_EQ(t->tree->done_ts, 15);
+    ok(t->complete, "completers: the tree is complete");
+    ok_eq_i64(t->tree->work_ns, 5 + 4 + 12, "completers: the work is 5 + 4 + 12 ns");
+    ok_eq_i64(t->tree->span_ns, 14, "completers: the span is 14 ns");
+    ok_eq_i64(t->tree->done_ts, 15, "completers: the tree is done when the root completes, at 15");
     /* From the root's completion (15), which released the client, not from
      * C1's body end (16): a completer is done at `completed`. */
-    CHECK_EQ(t->final_handoff_ns, 5);
-    CHECK_EQ(t->latency_ns, 20);
-    CHECK_EQ(pool->exec_to_executed_ns, 5 + 4 + 12);
-    CHECK_EQ(pool->completing_to_completed_ns, 1 + 1 + 2);
-    CHECK_EQ(pool->completions, 3);
-    CHECK_EQ(pool->unfinished, 0);
+    ok_eq_i64(t->final_handoff_ns, 5,
+              "completers: the hand-off runs from the root's completion, 5 ns");
+    ok_eq_i64(t->latency_ns, 20, "completers: the latency is 20 ns");
+    ok_eq_i64(pool->exec_to_executed_ns, 5 + 4 + 12,
+              "completers: EXEC->EXECUTED sums to 5 + 4 + 12 ns");
+    ok_eq_i64(pool->completing_to_completed_ns, 1 + 1 + 2,
+              "completers: COMPLETING->COMPLETED sums to 1 + 1 + 2 ns");
+    ok_eq_i64(pool->completions, 3, "completers: 3 completions");
+    ok_eq_i64(pool->unfinished, 0, "completers: no task is left unfinished");
     fja_task *root = fja_taskmap_get(&pool->tasks, fja_taskmap_find(&pool->tasks, 1));
-    CHECK_EQ(root->subtree_ns, 21); /* children ended after the root's body */
+    ok_eq_i64(root->subtree_ns, 21,
+              "completers: the root's subtree work counts its children that ended after its body, "
+              "21 ns"); /* children ended after the root's body */
     done();
 }
 
@@ -278,19 +263,21 @@ static void test_park(void)
     stop(50, 1);
     const fja_pool_report *p = analyze();
     const fja_worker *w = &p->pool->workers[0];
-    CHECK_EQ(w->parks, 1);
-    CHECK_EQ(p->pool->wakes, 1);
-    CHECK_EQ(w->state_ns[FJA_WS_PARK], 15);
-    CHECK_EQ(w->state_ns[FJA_WS_SEARCH], 11 + 14);
-    CHECK_EQ(w->state_ns[FJA_WS_RUN], 10);
+    ok_eq_i64(w->parks, 1, "park: the worker parked once");
+    ok_eq_i64(p->pool->wakes, 1, "park: the client woke one worker");
+    ok_eq_i64(w->state_ns[FJA_WS_PARK], 15, "park: the worker was parked 15 ns");
+    ok_eq_i64(w->state_ns[FJA_WS_SEARCH], 11 + 14, "park: the worker searched 11 + 14 ns");
+    ok_eq_i64(w->state_ns[FJA_WS_RUN], 10, "park: the worker ran 10 ns");
     /* gap 0-26: root queued 20-26 (6 of 26): no work; gap 36-50: no work */
-    CHECK_EQ(w->gaps[FJA_GAP_NO_WORK], 2);
-    CHECK_EQ(w->gap_ns[FJA_GAP_NO_WORK], 40);
-    CHECK_EQ(w->idle_queued_ns, 6);
-    CHECK_EQ(p->trees[0].first_task_ns, 6);
-    CHECK_EQ(p->trees[0].full_parallelism_ns, 6); /* one worker: busy at once */
-    CHECK_EQ(p->trees[0].tree->span_ns, 10);
-    CHECK_EQ(p->pool->gap_hist.count, 2);
+    ok_eq_i64(w->gaps[FJA_GAP_NO_WORK], 2, "park: the worker had 2 gaps with no work anywhere");
+    ok_eq_i64(w->gap_ns[FJA_GAP_NO_WORK], 40, "park: its gaps with no work add up to 40 ns");
+    ok_eq_i64(w->idle_queued_ns, 6, "park: the worker was idle 6 ns while the root was queued");
+    ok_eq_i64(p->trees[0].first_task_ns, 6, "park: the first task starts 6 ns after the submit");
+    ok_eq_i64(
+        p->trees[0].full_parallelism_ns, 6,
+        "park: one worker is at full parallelism at once, 6 ns"); /* one worker: busy at once */
+    ok_eq_i64(p->trees[0].tree->span_ns, 10, "park: the span is 10 ns");
+    ok_eq_i64(p->pool->gap_hist.count, 2, "park: the gap histogram counts 2 gaps");
     done();
 }
 
@@ -308,18 +295,18 @@ static void test_many_submissions(void)
     }
     stop(t, 1);
     const fja_pool_report *p = analyze();
-    CHECK_EQ(p->ntrees, 10);
-    CHECK_EQ(p->latency.n, 10);
-    CHECK_EQ(p->latency.min, 13);
-    CHECK_EQ(p->latency.p50, 53);
-    CHECK_EQ(p->latency.p90, 93);
-    CHECK_EQ(p->latency.p99, 103);
-    CHECK_EQ(p->latency.max, 103);
-    CHECK_EQ(p->handoff.p50, 2);
-    CHECK_EQ(p->first_task.max, 1);
-    CHECK_EQ(p->granularity.p50, 50);
-    CHECK_EQ(p->work_ns, 550);
-    CHECK_EQ(p->span_ns, 550);
+    ok_eq_i64(p->ntrees, 10, "submissions: 10 trees");
+    ok_eq_i64(p->latency.n, 10, "submissions: 10 latencies");
+    ok_eq_i64(p->latency.min, 13, "submissions: the shortest latency is 13 ns");
+    ok_eq_i64(p->latency.p50, 53, "submissions: the median latency is 53 ns (nearest rank)");
+    ok_eq_i64(p->latency.p90, 93, "submissions: the 90th percentile latency is 93 ns");
+    ok_eq_i64(p->latency.p99, 103, "submissions: the 99th percentile latency is 103 ns");
+    ok_eq_i64(p->latency.max, 103, "submissions: the longest latency is 103 ns");
+    ok_eq_i64(p->handoff.p50, 2, "submissions: the median hand-off is 2 ns");
+    ok_eq_i64(p->first_task.max, 1, "submissions: the longest wait for the first task is 1 ns");
+    ok_eq_i64(p->granularity.p50, 50, "submissions: the median task self time is 50 ns");
+    ok_eq_i64(p->work_ns, 550, "submissions: the work is 550 ns");
+    ok_eq_i64(p->span_ns, 550, "submissions: the span is 550 ns");
     done();
 
     /* --root narrows to one tree */
@@ -334,9 +321,9 @@ static void test_many_submissions(void)
     ev(16, FJA_EV_RESULT, -1, 6, 0);
     stop(20, 1);
     fja_filter f = {.root_set = true, .root = 6};
-    CHECK_EQ(fja_analysis_run(&M, &f, &R), 0);
-    CHECK_EQ(R.pools[0].ntrees, 1);
-    CHECK_EQ(R.pools[0].work_ns, 3);
+    ok_eq_i64(fja_analysis_run(&M, &f, &R), 0, "--root 6: the analysis runs");
+    ok_eq_i64(R.pools[0].ntrees, 1, "--root 6: one tree is kept");
+    ok_eq_i64(R.pools[0].work_ns, 3, "--root 6: its work is 3 ns");
     done();
 }
 
@@ -358,24 +345,35 @@ static void test_anomalies(void)
     /* the recording stops here: the root never finishes */
     fja_model_finish(&M);
     const fja_pool_report *p = analyze();
-    CHECK_EQ(M.anomalies[FJA_AN_EXECUTED_WITHOUT_EXEC], 1);
-    CHECK_EQ(M.anomalies[FJA_AN_DUPLICATE_ID], 1);
-    CHECK_EQ(M.anomalies[FJA_AN_UNKNOWN_PARENT], 1);
-    CHECK_EQ(M.anomalies[FJA_AN_JOIN_MISMATCH], 1);
-    CHECK_EQ(M.unknown_events, 1);
-    CHECK_EQ(R.anomalies, 4);
-    CHECK_EQ(M.nexamples, 4);
-    CHECK_EQ(p->pool->unfinished, 2); /* the root (running) and the orphan (queued) */
-    CHECK_EQ(p->pool->orphans, 1);
-    CHECK(!p->trees[0].complete);
-    CHECK_EQ(p->trees[0].latency_ns, FJA_NULL_NS);
-    CHECK_EQ(p->incomplete_trees, 1);
-    CHECK(!R.complete);
+    ok_eq_i64(M.anomalies[FJA_AN_EXECUTED_WITHOUT_EXEC], 1, "anomalies: one executed without exec");
+    ok_eq_i64(M.anomalies[FJA_AN_DUPLICATE_ID], 1, "anomalies: one duplicate task id");
+    ok_eq_i64(M.anomalies[FJA_AN_UNKNOWN_PARENT], 1, "anomalies: one fork with an unknown parent");
+    ok_eq_i64(M.anomalies[FJA_AN_JOIN_MISMATCH], 1, "anomalies: one joined without join");
+    ok_eq_i64(M.unknown_events, 1, "anomalies: one unknown event");
+    ok_eq_i64(R.anomalies, 4, "anomalies: the report counts 4 anomalies");
+    ok_eq_i64(M.nexamples, 4, "anomalies: 4 examples are kept");
+    ok_eq_i64(
+        p->pool->unfinished, 2,
+        "anomalies: 2 tasks are unfinished (the running root and the queued orphan)"); /* the root
+                                                                                          (running)
+                                                                                          and the
+                                                                                          orphan
+                                                                                          (queued)
+                                                                                        */
+    ok_eq_i64(p->pool->orphans, 1, "anomalies: one orphan");
+    ok(!p->trees[0].complete, "anomalies: the cut-short tree is incomplete");
+    ok_eq_i64(p->trees[0].latency_ns, FJA_NULL_NS,
+              "anomalies: the cut-short tree's latency is unknown");
+    ok_eq_i64(p->incomplete_trees, 1, "anomalies: one incomplete tree");
+    ok(!R.complete, "anomalies: the report is incomplete");
     /* the root ran 2-10 (the trace's last event) and is booked as busy */
-    CHECK_EQ(p->pool->workers[0].state_ns[FJA_WS_RUN], 8);
+    ok_eq_i64(p->pool->workers[0].state_ns[FJA_WS_RUN], 8,
+              "anomalies: the root ran 2-10, the trace's last event, booked as busy");
     /* work so far: task 2 ran 7-8 (1 ns), the root 2-7 and 8-10 (7 ns) */
-    CHECK_EQ(p->trees[0].tree->work_ns, 8);
-    CHECK(p->trees[0].tree->span_ns <= p->trees[0].tree->work_ns);
+    ok_eq_i64(p->trees[0].tree->work_ns, 8,
+              "anomalies: the work so far is 8 ns (task 2 1 ns, the root 7 ns)");
+    ok(p->trees[0].tree->span_ns <= p->trees[0].tree->work_ns,
+       "anomalies: the span is at most the work");
     done();
 
     /* a trace that begins mid-run: exec of an unknown task */
@@ -384,10 +382,10 @@ static void test_anomalies(void)
     ev(9, FJA_EV_EXECUTED, 0, 42, 0);
     fja_model_finish(&M);
     p = analyze();
-    CHECK_EQ(M.anomalies[FJA_AN_EXEC_UNKNOWN_TASK], 1);
-    CHECK_EQ(p->ntrees, 1);
-    CHECK(!p->trees[0].complete);
-    CHECK_EQ(p->trees[0].tree->work_ns, 4);
+    ok_eq_i64(M.anomalies[FJA_AN_EXEC_UNKNOWN_TASK], 1, "mid-run: one exec of an unknown task");
+    ok_eq_i64(p->ntrees, 1, "mid-run: one tree");
+    ok(!p->trees[0].complete, "mid-run: the tree is incomplete");
+    ok_eq_i64(p->trees[0].tree->work_ns, 4, "mid-run: its work is 4 ns");
     done();
 
     /* a fork naming itself its parent (found by fuzz-core: the ancestor
@@ -401,10 +399,13 @@ static void test_anomalies(void)
     ev(6, FJA_EV_EXECUTED, 0, 1, 0);
     stop(7, 1);
     p = analyze();
-    CHECK_EQ(M.anomalies[FJA_AN_SELF_PARENT], 1);
-    CHECK_EQ(M.anomalies[FJA_AN_EXEC_UNKNOWN_TASK], 1); /* 7, now a tree of its own */
-    CHECK_EQ(p->ntrees, 2);
-    CHECK_EQ(p->trees[0].tree->work_ns, 3); /* 1 ran 2-4 and 5-6 */
+    ok_eq_i64(M.anomalies[FJA_AN_SELF_PARENT], 1, "self-parent: one fork naming itself its parent");
+    ok_eq_i64(M.anomalies[FJA_AN_EXEC_UNKNOWN_TASK], 1,
+              "self-parent: its exec is of an unknown task, a tree of its own"); /* 7, now a tree of
+                                                                                    its own */
+    ok_eq_i64(p->ntrees, 2, "self-parent: 2 trees");
+    ok_eq_i64(p->trees[0].tree->work_ns, 3,
+              "self-parent: the root's work is 3 ns (2-4 and 5-6)"); /* 1 ran 2-4 and 5-6 */
     done();
 }
 
@@ -416,17 +417,26 @@ static const fja_unfinished *unfinished(const fja_pool_report *p, uint64_t task)
     return NULL;
 }
 
-#define CHECK_UNFINISHED(p, id, st, w, dep, par, since)                                            \
-    do {                                                                                           \
-        const fja_unfinished *u_ = unfinished(p, id);                                              \
-        CHECK(u_ != NULL);                                                                         \
-        if (!u_) break;                                                                            \
-        CHECK_EQ(u_->state, st);                                                                   \
-        CHECK_EQ(u_->worker, w);                                                                   \
-        CHECK_EQ(u_->depth, dep);                                                                  \
-        CHECK_EQ(u_->parent, par);                                                                 \
-        CHECK_EQ(u_->since_ns, since);                                                             \
-    } while (0)
+/* Task ID is listed unfinished in state ST on worker W at DEPTH under
+ * PARENT, since SINCE ns into the trace: six checks. */
+static void unfinished_is(const fja_pool_report *p, uint64_t id, int st, const char *st_name,
+                          int32_t w, uint32_t depth, uint64_t parent, uint64_t since)
+{
+    const fja_unfinished *u = unfinished(p, id);
+    unsigned long long n = (unsigned long long)id;
+    if (!ok(u != NULL, "task %llu is listed unfinished", n)) {
+        skip(5, "the task is not listed");
+        return;
+    }
+    ok_eq_i64(u->state, st, "task %llu's state is %s", n, st_name);
+    ok_eq_i64(u->worker, w, "task %llu is on worker %d", n, (int)w);
+    ok_eq_i64(u->depth, depth, "task %llu is %u forks deep", n, (unsigned)depth);
+    ok_eq_i64(u->parent, parent, "task %llu's parent is %llu", n, (unsigned long long)parent);
+    ok_eq_i64(u->since_ns, since, "task %llu has been so since %llu ns", n,
+              (unsigned long long)since);
+}
+#define ok_unfinished(p, id, st, w, depth, parent, since)                                          \
+    unfinished_is(p, id, st, #st, w, depth, parent, since)
 
 /* A program killed mid-run: every task it left is listed with where it
  * was, the running and waiting ones first. */
@@ -448,29 +458,32 @@ static void test_unfinished(void)
     ev(100, FJA_EV_WAKE, -1, 0, 1); /* the last event: the program dies */
     fja_model_finish(&M);
     const fja_pool_report *p = analyze();
-    CHECK_EQ(p->pool->unfinished, 5);
-    CHECK_EQ(p->nunfinished, 5);
+    ok_eq_i64(p->pool->unfinished, 5, "killed: 5 tasks unfinished in the pool");
+    ok_eq_i64(p->nunfinished, 5, "killed: 5 unfinished tasks listed");
     /* the root runs again since 70; C waits at its join since 40 */
-    CHECK_UNFINISHED(p, 1, FJA_UT_RUNNING, 0, 0, 0, 70);
-    CHECK_UNFINISHED(p, 2, FJA_UT_WAITING, 1, 1, 1, 40);
-    CHECK_UNFINISHED(p, 3, FJA_UT_QUEUED, 0, 1, 1, 50);
-    CHECK_UNFINISHED(p, 4, FJA_UT_QUEUED, 1, 2, 2, 30);
-    CHECK_UNFINISHED(p, 9, FJA_UT_QUEUED, -1, 0, 0, 2); /* submitted: on no worker */
-    CHECK_EQ(unfinished(p, 2)->awaited, 4);
-    CHECK_EQ(unfinished(p, 1)->awaited, 0);
-    CHECK_EQ(unfinished(p, 1)->for_ns, 30);
-    CHECK_EQ(unfinished(p, 9)->for_ns, 98);
-    CHECK_EQ(unfinished(p, 4)->root, 1);
-    CHECK_EQ(unfinished(p, 9)->root, 9);
-    CHECK(!unfinished(p, 5)); /* finished */
+    ok_unfinished(p, 1, FJA_UT_RUNNING, 0, 0, 0, 70);
+    ok_unfinished(p, 2, FJA_UT_WAITING, 1, 1, 1, 40);
+    ok_unfinished(p, 3, FJA_UT_QUEUED, 0, 1, 1, 50);
+    ok_unfinished(p, 4, FJA_UT_QUEUED, 1, 2, 2, 30);
+    ok_unfinished(p, 9, FJA_UT_QUEUED, -1, 0, 0, 2); /* submitted: on no worker */
+    ok_eq_i64(unfinished(p, 2)->awaited, 4, "killed: task 2 awaits task 4");
+    ok_eq_i64(unfinished(p, 1)->awaited, 0, "killed: the running root awaits nothing");
+    ok_eq_i64(unfinished(p, 1)->for_ns, 30, "killed: the root has run for 30 ns at the end");
+    ok_eq_i64(unfinished(p, 9)->for_ns, 98, "killed: the unstarted root 9 has waited 98 ns");
+    ok_eq_i64(unfinished(p, 4)->root, 1, "killed: task 4's root is 1");
+    ok_eq_i64(unfinished(p, 9)->root, 9, "killed: task 9 is its own root");
+    ok(!unfinished(p, 5), "killed: the finished task 5 is not listed"); /* finished */
     /* report order: running, waiting, then queued by worker (none last) */
     const uint64_t order[] = {1, 2, 3, 4, 9};
     for (uint32_t i = 0; i < 5 && i < p->nunfinished; i++)
-        CHECK_EQ(p->unfinished[i].task, order[i]);
-    CHECK_EQ(p->unfinished_by_state[FJA_UT_RUNNING], 1);
-    CHECK_EQ(p->unfinished_by_state[FJA_UT_WAITING], 1);
-    CHECK_EQ(p->unfinished_by_state[FJA_UT_QUEUED], 3);
-    CHECK(!R.complete);
+        ok_eq_i64(
+            p->unfinished[i].task, order[i],
+            "killed: unfinished tasks in report order (running, waiting, queued by worker): #%u",
+            i);
+    ok_eq_i64(p->unfinished_by_state[FJA_UT_RUNNING], 1, "killed: 1 task running");
+    ok_eq_i64(p->unfinished_by_state[FJA_UT_WAITING], 1, "killed: 1 task waiting");
+    ok_eq_i64(p->unfinished_by_state[FJA_UT_QUEUED], 3, "killed: 3 tasks queued");
+    ok(!R.complete, "killed: the report is incomplete");
     done();
 
     /* the other states: under a task run inline, waiting for a lock, a
@@ -496,16 +509,17 @@ static void test_unfinished(void)
     ev(20, FJA_EV_WAKE, -1, 0, 1);
     fja_model_finish(&M);
     p = analyze();
-    CHECK_EQ(p->nunfinished, 5);
-    CHECK_UNFINISHED(p, 1, FJA_UT_SUSPENDED, 0, 0, 0, 12);
-    CHECK_UNFINISHED(p, 3, FJA_UT_LOCK_WAIT, 0, 1, 1, 14);
-    CHECK_UNFINISHED(p, 5, FJA_UT_RUNNING, 2, 2, 2, 9); /* its body still runs */
-    CHECK_UNFINISHED(p, 2, FJA_UT_COMPLETING, 2, 1, 1, 11);
-    CHECK_UNFINISHED(p, 4, FJA_UT_STOLEN, 1, 2, 3, 15);
+    ok_eq_i64(p->nunfinished, 5, "other states: 5 unfinished tasks listed");
+    ok_unfinished(p, 1, FJA_UT_SUSPENDED, 0, 0, 0, 12);
+    ok_unfinished(p, 3, FJA_UT_LOCK_WAIT, 0, 1, 1, 14);
+    ok_unfinished(p, 5, FJA_UT_RUNNING, 2, 2, 2, 9); /* its body still runs */
+    ok_unfinished(p, 2, FJA_UT_COMPLETING, 2, 1, 1, 11);
+    ok_unfinished(p, 4, FJA_UT_STOLEN, 1, 2, 3, 15);
     const uint64_t order2[] = {5, 3, 2, 1, 4};
     for (uint32_t i = 0; i < 5 && i < p->nunfinished; i++)
-        CHECK_EQ(p->unfinished[i].task, order2[i]);
-    CHECK_EQ(p->pool->unfinished, 5);
+        ok_eq_i64(p->unfinished[i].task, order2[i],
+                  "other states: unfinished tasks in report order: #%u", i);
+    ok_eq_i64(p->pool->unfinished, 5, "other states: 5 tasks unfinished in the pool");
     done();
 
     /* a whole trace: nothing left, nothing listed */
@@ -516,8 +530,8 @@ static void test_unfinished(void)
     ev(4, FJA_EV_RESULT, -1, 1, 0);
     stop(5, 1);
     p = analyze();
-    CHECK_EQ(p->nunfinished, 0);
-    CHECK(p->unfinished == NULL);
+    ok_eq_i64(p->nunfinished, 0, "whole trace: no unfinished task listed");
+    ok(p->unfinished == NULL, "whole trace: no unfinished list allocated");
     done();
 }
 
@@ -532,19 +546,20 @@ static void test_discarded(void)
     ev(5, FJA_EV_SUBMIT, -1, 2, 0);
     ev(6, FJA_EV_EXEC, 0, 2, 0);
     fja_model_discarded(&M, 17, 7, 1); /* another trace: this one stays whole */
-    CHECK(!M.pools[0].trees[1].lossy);
+    ok(!M.pools[0].trees[1].lossy, "discarded: losses in another trace leave this tree whole");
     fja_model_discarded(&M, 17, 7, 0);
     ev(8, FJA_EV_EXECUTED, 0, 2, 0);
     ev(9, FJA_EV_RESULT, -1, 2, 0);
     stop(10, 1);
     const fja_pool_report *p = analyze();
-    CHECK_EQ(M.discarded_events, 34);
-    CHECK(p->trees[0].complete);
-    CHECK(!p->trees[1].complete);
-    CHECK_EQ(p->incomplete_trees, 1);
-    CHECK(!R.complete);
-    CHECK(p->nadvice >= 1);
-    CHECK(!strcmp(p->advice[0].kind, "incomplete_trace"));
+    ok_eq_i64(M.discarded_events, 34, "discarded: 2 x 17 discarded events counted");
+    ok(p->trees[0].complete, "discarded: the tree before the loss is complete");
+    ok(!p->trees[1].complete, "discarded: the tree open at the loss is incomplete");
+    ok_eq_i64(p->incomplete_trees, 1, "discarded: one incomplete tree");
+    ok(!R.complete, "discarded: the report is incomplete");
+    ok(p->nadvice >= 1, "discarded: there is advice");
+    ok(!strcmp(p->advice[0].kind, "incomplete_trace"),
+       "discarded: the first advice says the trace is incomplete");
     done();
 }
 
@@ -557,24 +572,36 @@ static void test_percentiles(void)
         v[i] = 1000 - i;
         fja_hist_add(&h, 1000 - i);
     }
-    CHECK_EQ(fja_hist_percentile(&h, 50), 500); /* 500 is a bucket bound */
-    CHECK_EQ(fja_hist_percentile(&h, 90), 896); /* 900 falls in [896, 904) */
-    CHECK_EQ(fja_hist_percentile(&h, 100), 1000);
-    CHECK_EQ(fja_hist_percentile(&h, 0), 1);
-    CHECK_EQ(fja_percentile_exact(v, 1000, 90), 900);
-    CHECK_EQ(fja_percentile_exact(v, 1000, 99), 990);
-    CHECK_EQ(fja_percentile_exact(v, 1000, 50), 500);
+    ok_eq_i64(fja_hist_percentile(&h, 50), 500,
+              "percentiles: the histogram's median of 1..1000 is 500 (a bucket bound)"); /* 500 is a
+                                                                                            bucket
+                                                                                            bound */
+    ok_eq_i64(
+        fja_hist_percentile(&h, 90), 896,
+        "percentiles: the histogram's 90th percentile is 896 (900's bucket)"); /* 900 falls in [896,
+                                                                                  904) */
+    ok_eq_i64(fja_hist_percentile(&h, 100), 1000,
+              "percentiles: the histogram's 100th percentile is 1000");
+    ok_eq_i64(fja_hist_percentile(&h, 0), 1, "percentiles: the histogram's 0th percentile is 1");
+    ok_eq_i64(fja_percentile_exact(v, 1000, 90), 900,
+              "percentiles: the exact 90th percentile of 1..1000 is 900");
+    ok_eq_i64(fja_percentile_exact(v, 1000, 99), 990,
+              "percentiles: the exact 99th percentile of 1..1000 is 990");
+    ok_eq_i64(fja_percentile_exact(v, 1000, 50), 500,
+              "percentiles: the exact median of 1..1000 is 500");
     uint64_t lg[64];
     fja_hist_log2(&h, lg);
-    CHECK_EQ(lg[0], 1);   /* 1 */
-    CHECK_EQ(lg[1], 2);   /* 2, 3 */
-    CHECK_EQ(lg[9], 489); /* 512..1000 */
+    ok_eq_i64(lg[0], 1, "percentiles: log2 bucket 0 holds 1 value (1)");     /* 1 */
+    ok_eq_i64(lg[1], 2, "percentiles: log2 bucket 1 holds 2 values (2, 3)"); /* 2, 3 */
+    ok_eq_i64(lg[9], 489,
+              "percentiles: log2 bucket 9 holds 489 values (512..1000)"); /* 512..1000 */
     fja_hist_free(&h);
     /* a huge value stays in range */
     fja_hist_init(&h);
     fja_hist_add(&h, UINT64_MAX);
     fja_hist_add(&h, 1ull << 40);
-    CHECK_EQ(fja_hist_percentile(&h, 50), 1ull << 40);
+    ok_eq_i64(fja_hist_percentile(&h, 50), 1ull << 40,
+              "percentiles: with UINT64_MAX added the median is 2^40, in range");
     fja_hist_free(&h);
 }
 
@@ -598,13 +625,16 @@ static void test_advice_cutoff(void)
     ev(t += 1, FJA_EV_RESULT, -1, 1, 0);
     stop(t + 1, 1);
     const fja_pool_report *p = analyze();
-    CHECK_EQ(p->fork_cost_ns, 10);
-    CHECK_EQ(p->cutoff_size, 2);
-    CHECK_NEAR(p->cutoff_saving, 0.5, 1e-9);
+    ok_eq_i64(p->fork_cost_ns, 10, "cutoff advice: the fork cost is 10 ns");
+    ok_eq_i64(p->cutoff_size, 2, "cutoff advice: the cutoff is size 2");
+    ok_near(p->cutoff_saving, 0.5, 1e-9, "cutoff advice: the cutoff saves 50%% of the forks");
     /* the root's self time is 400 (forking) + 41 (between children): the
      * median of 41 tasks is the 21st, 441, reported as its bucket's 440 */
-    CHECK_EQ(p->granularity.p50, 440);
-    CHECK_EQ(p->granularity.p90, 896); /* 902 is in [896, 904) */
+    ok_eq_i64(p->granularity.p50, 440,
+              "cutoff advice: the median task self time is 440 ns (441's bucket)");
+    ok_eq_i64(
+        p->granularity.p90, 896,
+        "cutoff advice: the 90th percentile is 896 ns (902's bucket)"); /* 902 is in [896, 904) */
     done();
 }
 
@@ -632,13 +662,16 @@ static void test_advice_pile_up(void)
     ev(t += 1, FJA_EV_RESULT, -1, 1, 0);
     stop(t + 1, 1);
     const fja_pool_report *p = analyze();
-    CHECK_EQ(p->granularity.p50, 5); /* 30 tasks of 5 ns out of 41 */
-    CHECK(p->mean_queue_depth >= 1.0);
-    CHECK_EQ(p->cutoff_size, 3);
-    CHECK_NEAR(p->cutoff_saving, 0.75, 1e-9); /* 30 of 40 forks are below size 3 */
-    CHECK(has_advice(p, "tasks_pile_up", "stop forking below size 3"));
-    CHECK(has_advice(p, "tasks_pile_up", "saving 75%"));
-    CHECK(!has_advice(p, "queues_run_dry", ""));
+    ok_eq_i64(p->granularity.p50, 5,
+              "pile-up: the median task self time is 5 ns"); /* 30 tasks of 5 ns out of 41 */
+    ok(p->mean_queue_depth >= 1.0, "pile-up: tasks queue up, mean depth at least 1");
+    ok_eq_i64(p->cutoff_size, 3, "pile-up: the cutoff is size 3");
+    ok_near(p->cutoff_saving, 0.75, 1e-9,
+            "pile-up: the cutoff saves 75%% of the forks"); /* 30 of 40 forks are below size 3 */
+    ok(has_advice(p, "tasks_pile_up", "stop forking below size 3"),
+       "pile-up: the advice says stop forking below size 3");
+    ok(has_advice(p, "tasks_pile_up", "saving 75%"), "pile-up: the advice says it saves 75%%");
+    ok(!has_advice(p, "queues_run_dry", ""), "pile-up: no queues_run_dry advice");
     done();
 }
 
@@ -653,13 +686,16 @@ static void test_advice_dry(void)
     stop(1010, 2);
     const fja_pool_report *p = analyze();
     /* w1 idle 0-1010, w0 idle 1000-1010: 1020 of 2020 ns with no work */
-    CHECK_EQ(p->gap_ns[FJA_GAP_NO_WORK], 1020);
-    CHECK_EQ(p->lifetime_ns, 2020);
-    CHECK_NEAR(p->parallelism, 1.0, 1e-9);
-    CHECK(has_advice(p, "queues_run_dry", "idle 50% with no work anywhere"));
-    CHECK(has_advice(p, "queues_run_dry", "parallelism 1.0 < 2 workers"));
-    CHECK(!has_advice(p, "tasks_pile_up", ""));
-    CHECK(!has_advice(p, "steals_late", ""));
+    ok_eq_i64(p->gap_ns[FJA_GAP_NO_WORK], 1020,
+              "dry: the pool was idle 1020 ns with no work anywhere");
+    ok_eq_i64(p->lifetime_ns, 2020, "dry: the pool's lifetime is 2 x 1010 ns");
+    ok_near(p->parallelism, 1.0, 1e-9, "dry: the parallelism is 1");
+    ok(has_advice(p, "queues_run_dry", "idle 50% with no work anywhere"),
+       "dry: the advice says idle 50%% with no work anywhere");
+    ok(has_advice(p, "queues_run_dry", "parallelism 1.0 < 2 workers"),
+       "dry: the advice says parallelism 1.0 < 2 workers");
+    ok(!has_advice(p, "tasks_pile_up", ""), "dry: no tasks_pile_up advice");
+    ok(!has_advice(p, "steals_late", ""), "dry: no steals_late advice");
     done();
 }
 
@@ -681,12 +717,15 @@ static void test_advice_dry_joins(void)
     ev(111, FJA_EV_RESULT, -1, 1, 0);
     stop(120, 2);
     const fja_pool_report *p = analyze();
-    CHECK(p->parallelism < 2);
-    CHECK(p->mean_queue_depth < 0.5);
-    CHECK(p->gap_ns[FJA_GAP_NO_WORK] < p->lifetime_ns / 5);
-    CHECK_EQ(p->gap_ns[FJA_GAP_JOIN], 88);
-    CHECK(has_advice(p, "queues_run_dry", "waiting at joins"));
-    CHECK(has_advice(p, "queues_run_dry", "more than about 2 workers only wait"));
+    ok(p->parallelism < 2, "dry joins: the parallelism is below 2");
+    ok(p->mean_queue_depth < 0.5, "dry joins: the queues are nearly empty");
+    ok(p->gap_ns[FJA_GAP_NO_WORK] < p->lifetime_ns / 5,
+       "dry joins: idle with no work stays under 20%%");
+    ok_eq_i64(p->gap_ns[FJA_GAP_JOIN], 88, "dry joins: the join gaps add up to 88 ns");
+    ok(has_advice(p, "queues_run_dry", "waiting at joins"),
+       "dry joins: the advice says the workers wait at joins");
+    ok(has_advice(p, "queues_run_dry", "more than about 2 workers only wait"),
+       "dry joins: the advice says more than about 2 workers only wait");
     done();
 }
 
@@ -711,21 +750,25 @@ static void test_lock_wait(void)
     ev(102, FJA_EV_LOCK_WAIT, -1, 0, 7); /* a client thread: not pool time */
     stop(110, 2);
     const fja_pool_report *p = analyze();
-    CHECK_EQ(M.npools, 1);
+    ok_eq_i64(M.npools, 1, "lock wait: one pool (the lock_init of pool 0 makes none)");
     const fja_worker *w0 = &p->pool->workers[0];
-    CHECK_EQ(p->trees[0].tree->work_ns, 70);
-    CHECK_EQ(p->trees[0].tree->span_ns, 70);
-    CHECK_EQ(w0->state_ns[FJA_WS_LOCK], 30);
-    CHECK_EQ(w0->state_ns[FJA_WS_RUN], 70);
-    CHECK_EQ(w0->gaps[FJA_GAP_LOCK], 1);
-    CHECK_EQ(w0->gap_ns[FJA_GAP_LOCK], 30);
-    CHECK_EQ(w0->lock_waits, 1);
-    CHECK_EQ(p->lock_ns, 30);
-    CHECK(has_advice(p, "hidden_serialization", "waited for locks 14%")); /* 30 of 220 */
-    CHECK(has_advice(p, "hidden_serialization", "most for lock \"db\" (0.00 ms in 1 waits)"));
+    ok_eq_i64(p->trees[0].tree->work_ns, 70, "lock wait: the work is 70 ns, without the wait");
+    ok_eq_i64(p->trees[0].tree->span_ns, 70, "lock wait: the span is 70 ns");
+    ok_eq_i64(w0->state_ns[FJA_WS_LOCK], 30, "lock wait: worker 0 waited 30 ns for the lock");
+    ok_eq_i64(w0->state_ns[FJA_WS_RUN], 70, "lock wait: worker 0 ran 70 ns");
+    ok_eq_i64(w0->gaps[FJA_GAP_LOCK], 1, "lock wait: worker 0 had one lock gap");
+    ok_eq_i64(w0->gap_ns[FJA_GAP_LOCK], 30, "lock wait: worker 0's lock gap lasted 30 ns");
+    ok_eq_i64(w0->lock_waits, 1, "lock wait: worker 0 waited once");
+    ok_eq_i64(p->lock_ns, 30, "lock wait: the pool waited 30 ns for locks");
+    ok(has_advice(p, "hidden_serialization", "waited for locks 14%"),
+       "lock wait: the advice says the workers waited for locks 14%% (30 of 220 ns)"); /* 30 of 220
+                                                                                        */
+    ok(has_advice(p, "hidden_serialization", "most for lock \"db\" (0.00 ms in 1 waits)"),
+       "lock wait: the advice names lock \"db\" with its time and waits");
     const fja_lock *l = fja_model_top_lock(&M, 0);
-    CHECK(l && l->id == 7 && l->waits == 1 && l->wait_ns == 30 && strcmp(l->name, "db") == 0);
-    CHECK_EQ(R.anomalies, 0);
+    ok(l && l->id == 7 && l->waits == 1 && l->wait_ns == 30 && strcmp(l->name, "db") == 0,
+       "lock wait: the top lock is id 7, \"db\", 1 wait of 30 ns");
+    ok_eq_i64(R.anomalies, 0, "lock wait: no anomaly");
     done();
 }
 
@@ -745,10 +788,5 @@ int main(void)
     test_advice_dry();
     test_advice_dry_joins();
     test_lock_wait();
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("all core tests passed\n");
-    return 0;
+    return done_testing();
 }
