@@ -183,6 +183,35 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_unavailable,
     )
 )
 
+/* OpenMP (the libfjtrace-omp OMPT tool, docs/openmp.md). */
+/* Which runtime made the pool: model "openmp" and the runtime's own version
+ * string. libfj pools emit none. Right after pool_begin. */
+LTTNG_UST_TRACEPOINT_EVENT(fjtrace, pool_runtime,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, const char *, model, const char *, runtime),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint32_t, pool, pool)
+        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_string(model, model)
+        lttng_ust_field_string(runtime, runtime)
+    )
+)
+/* An untied task leaves its thread unfinished (suspend) and goes on later,
+ * maybe on another thread (resume). */
+LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_event, fjtrace, suspend,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task))
+LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_event, fjtrace, resume,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task))
+/* task may not start before pred is done (an OpenMP depend clause). */
+LTTNG_UST_TRACEPOINT_EVENT(fjtrace, dependence,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task, uint64_t, pred),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint32_t, pool, pool)
+        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint64_t, task, task)
+        lttng_ust_field_integer(uint64_t, pred, pred)
+    )
+)
+
 #endif /* FJTRACE_TP_H */
 
 #include <lttng/tracepoint-event.h>

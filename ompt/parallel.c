@@ -1,0 +1,97 @@
+/* Threads, parallel regions and implicit tasks. Each implicit task of a
+ * parallel region is a root task of the pool (submit + exec when it begins,
+ * executed + result when it ends); the tasks it creates hang below it.
+ * libomp reports the end of a worker's implicit task (and of its last
+ * barrier wait) only when that thread is released for the next region or
+ * at shutdown: until then the worker counts as waiting in that barrier,
+ * which is what it does. */
+#include "emit.h"
+#include "tool.h"
+
+static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
+{
+    (void)type;
+    (void)thread_data;
+    (void)fjomp_self(); /* numbers the threads in the order they start */
+}
+
+static void on_thread_end(ompt_data_t *thread_data)
+{
+    (void)thread_data;
+    fjomp_thread_end();
+}
+
+static void on_parallel_begin(ompt_data_t *encountering_task_data,
+                              const ompt_frame_t *encountering_task_frame,
+                              ompt_data_t *parallel_data, unsigned int requested_parallelism,
+                              int flags, const void *codeptr_ra)
+{
+    (void)encountering_task_data;
+    (void)encountering_task_frame;
+    (void)parallel_data;
+    (void)flags;
+    (void)codeptr_ra;
+    fjomp_pool_begin(requested_parallelism);
+}
+
+static void implicit_begin(ompt_data_t *task_data)
+{
+    fjomp_task *t = fjomp_task_new(NULL);
+    task_data->ptr = t;
+    if (!t) return;
+    t->implicit = t->started = true;
+    if (!fjomp_pool_open()) return;
+    int32_t w = fjomp_worker();
+    t->emitted = true;
+    FJOMP_EMIT(submit, FJOMP_POOL, w, t->id, 0);
+    FJOMP_EMIT(exec, FJOMP_POOL, w, t->id);
+}
+
+static void implicit_end(ompt_data_t *task_data)
+{
+    fjomp_task *t = fjomp_task_of(task_data);
+    if (!t) return;
+    if (t->emitted && fjomp_pool_open()) {
+        int32_t w = fjomp_worker();
+        FJOMP_EMIT(executed, FJOMP_POOL, w, t->id);
+        FJOMP_EMIT(result, FJOMP_POOL, w, t->id);
+    }
+    task_data->ptr = NULL;
+    fjomp_task_complete(t);
+}
+
+static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                             ompt_data_t *task_data, unsigned int actual_parallelism,
+                             unsigned int index, int flags)
+{
+    (void)parallel_data;
+    (void)actual_parallelism;
+    (void)index;
+    if (!task_data) return;
+    if (flags & ompt_task_initial) {
+        /* The initial task (serial code) is not traced, but tasks created
+         * outside any parallel region still need a parent record. */
+        if (endpoint == ompt_scope_begin) {
+            fjomp_task *t = fjomp_task_new(NULL);
+            if (t) t->implicit = t->started = true;
+            task_data->ptr = t;
+        } else if (endpoint == ompt_scope_end && task_data->ptr) {
+            fjomp_task_complete(task_data->ptr);
+            task_data->ptr = NULL;
+        }
+        return;
+    }
+    if (endpoint == ompt_scope_begin)
+        implicit_begin(task_data);
+    else if (endpoint == ompt_scope_end)
+        implicit_end(task_data);
+}
+
+bool fjomp_register_parallel(fjomp_set_cb set)
+{
+    return set(ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin) == ompt_set_always &&
+           set(ompt_callback_thread_end, (ompt_callback_t)on_thread_end) == ompt_set_always &&
+           set(ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin) ==
+               ompt_set_always &&
+           set(ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task) == ompt_set_always;
+}

@@ -1,0 +1,83 @@
+/* Waits: barriers, taskwait and taskgroup, from sync_region_wait (emitted
+ * by libomp around every such wait, fast or not; tasks the thread runs
+ * meanwhile nest inside).
+ * - barrier: join/joined with the waiting implicit task's own id: the
+ *   thread waits for its team (always a wait).
+ * - taskwait: join/joined with task 0 (the awaited child is not known),
+ *   only when the waiting task has a child not complete when the wait
+ *   begins ("had to wait"); otherwise (fast path) no event.
+ * - taskgroup: join/joined with task 0 always (its descendants are not
+ *   counted, so a fast path cannot be told).
+ * One bit per open wait says whether its end must emit joined: the ends
+ * come with no data we could trust (libomp reports a worker's last
+ * barrier end late, with no parallel data). */
+#include "emit.h"
+#include "tool.h"
+
+static bool is_barrier(ompt_sync_region_t kind)
+{
+    switch (kind) {
+    case ompt_sync_region_barrier:
+    case ompt_sync_region_barrier_implicit:
+    case ompt_sync_region_barrier_explicit:
+    case ompt_sync_region_barrier_implementation:
+    case ompt_sync_region_barrier_teams:
+    case ompt_sync_region_barrier_implicit_workshare:
+    case ompt_sync_region_barrier_implicit_parallel:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The task id a join at this wait names, or -1: no join. */
+static int64_t join_target(ompt_sync_region_t kind, const fjomp_task *t)
+{
+    if (!t || !t->emitted) return -1;
+    if (is_barrier(kind)) return (int64_t)t->id;
+    if (kind == ompt_sync_region_taskgroup) return 0;
+    if (kind == ompt_sync_region_taskwait) return fjomp_task_unfinished_children(t) > 0 ? 0 : -1;
+    return -1;
+}
+
+static void wait_begin(ompt_sync_region_t kind, ompt_data_t *task_data)
+{
+    fjomp_thread *th = fjomp_self();
+    int64_t target = fjomp_pool_open() ? join_target(kind, fjomp_task_of(task_data)) : -1;
+    bool joins = target >= 0 && th->wait_depth < FJOMP_MAX_WAIT_NEST;
+    if (th->wait_depth < FJOMP_MAX_WAIT_NEST) th->join_bits = th->join_bits << 1 | joins;
+    th->wait_depth++;
+    if (!joins) return;
+    th->join_tasks[th->wait_depth - 1] = (uint64_t)target;
+    FJOMP_EMIT(join, FJOMP_POOL, fjomp_worker(), (uint64_t)target);
+}
+
+static void wait_end(void)
+{
+    fjomp_thread *th = fjomp_self();
+    if (th->wait_depth == 0) return; /* began before the tool knew */
+    th->wait_depth--;
+    if (th->wait_depth >= FJOMP_MAX_WAIT_NEST) return;
+    bool joined = th->join_bits & 1;
+    th->join_bits >>= 1;
+    if (joined && fjomp_pool_open())
+        FJOMP_EMIT(joined, FJOMP_POOL, fjomp_worker(), th->join_tasks[th->wait_depth]);
+}
+
+static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                                ompt_data_t *parallel_data, ompt_data_t *task_data,
+                                const void *codeptr_ra)
+{
+    (void)parallel_data;
+    (void)codeptr_ra;
+    if (endpoint == ompt_scope_begin)
+        wait_begin(kind, task_data);
+    else if (endpoint == ompt_scope_end)
+        wait_end();
+}
+
+bool fjomp_register_sync(fjomp_set_cb set)
+{
+    return set(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_region_wait) ==
+           ompt_set_always;
+}

@@ -1,0 +1,85 @@
+/* Explicit tasks: creation (fork, with parent and creation site), the
+ * running thread's switches (exec, executed, inferred steal, untied
+ * suspend/resume), and dependence edges. */
+#include "emit.h"
+#include "tool.h"
+
+static void on_task_create(ompt_data_t *encountering_task_data,
+                           const ompt_frame_t *encountering_task_frame, ompt_data_t *new_task_data,
+                           int flags, int has_dependences, const void *codeptr_ra)
+{
+    (void)encountering_task_frame;
+    (void)has_dependences;
+    if (!new_task_data || !(flags & ompt_task_explicit)) return;
+    fjomp_task *parent = fjomp_task_of(encountering_task_data);
+    fjomp_task *t = fjomp_task_new(parent);
+    new_task_data->ptr = t;
+    if (!t) return;
+    t->untied = (flags & ompt_task_untied) != 0;
+    if (!fjomp_pool_open()) return; /* outside any parallel region */
+    t->emitted = true;
+    uint64_t parent_id = parent && parent->emitted ? parent->id : 0;
+    /* Emitted before the runtime queues the task: no steal or exec of it can
+     * come first. */
+    FJOMP_EMIT(fork, FJOMP_POOL, fjomp_worker(), t->id, parent_id, 0,
+               (uint64_t)(uintptr_t)codeptr_ra);
+}
+
+/* The running thread takes up `next` (a first start, or an untied task going
+ * on after a suspension). A tied task already started is the one this
+ * thread returns to after a nested task: nothing to say. */
+static void take_up(fjomp_task *next, int32_t w)
+{
+    if (!next->started) {
+        next->started = true;
+        /* Inferred steal: run by another thread than its creator. The
+         * victim is the creator: libomp queues a task on its creator's
+         * deque, except a task released by a dependence (docs/openmp.md). */
+        if (next->creator != w) FJOMP_EMIT(steal, FJOMP_POOL, w, next->id, next->creator);
+        FJOMP_EMIT(exec, FJOMP_POOL, w, next->id);
+    } else if (next->untied && !next->implicit) {
+        FJOMP_EMIT(resume, FJOMP_POOL, w, next->id);
+    }
+}
+
+static bool finished(ompt_task_status_t status)
+{
+    return status == ompt_task_complete || status == ompt_task_cancel || status == ompt_task_detach;
+}
+
+static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
+                             ompt_data_t *next_task_data)
+{
+    /* Fulfilling a detached task's event is no switch on this thread. */
+    if (prior_task_status == ompt_task_early_fulfill || prior_task_status == ompt_task_late_fulfill)
+        return;
+    fjomp_task *prior = fjomp_task_of(prior_task_data);
+    fjomp_task *next = fjomp_task_of(next_task_data);
+    int32_t w = fjomp_worker();
+    if (prior && !prior->implicit) {
+        if (finished(prior_task_status)) {
+            if (prior->emitted) FJOMP_EMIT(executed, FJOMP_POOL, w, prior->id);
+            prior_task_data->ptr = NULL;
+            fjomp_task_complete(prior);
+        } else if (prior->untied && prior->emitted) {
+            FJOMP_EMIT(suspend, FJOMP_POOL, w, prior->id);
+        }
+    }
+    if (next && next->emitted) take_up(next, w);
+}
+
+static void on_task_dependence(ompt_data_t *src_task_data, ompt_data_t *sink_task_data)
+{
+    fjomp_task *src = fjomp_task_of(src_task_data);
+    fjomp_task *sink = fjomp_task_of(sink_task_data);
+    if (!src || !sink || !sink->emitted) return;
+    FJOMP_EMIT(dependence, FJOMP_POOL, fjomp_worker(), sink->id, src->emitted ? src->id : 0);
+}
+
+bool fjomp_register_tasks(fjomp_set_cb set)
+{
+    return set(ompt_callback_task_create, (ompt_callback_t)on_task_create) == ompt_set_always &&
+           set(ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule) == ompt_set_always &&
+           set(ompt_callback_task_dependence, (ompt_callback_t)on_task_dependence) ==
+               ompt_set_always;
+}

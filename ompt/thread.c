@@ -1,0 +1,93 @@
+/* Per-thread state: the worker index (threads numbered in thread_begin order,
+ * the initial thread first), worker_begin/worker_end, and task records. */
+#include <stdlib.h>
+
+#include "emit.h"
+#include "tool.h"
+
+static _Thread_local fjomp_thread self = {.worker = -1};
+/* Relaxed: only uniqueness of the indices matters. */
+static _Atomic int32_t next_worker;
+
+fjomp_thread *fjomp_self(void)
+{
+    if (self.worker < 0)
+        self.worker = atomic_fetch_add_explicit(&next_worker, 1, memory_order_relaxed);
+    return &self;
+}
+
+int32_t fjomp_worker(void)
+{
+    fjomp_thread *t = fjomp_self();
+    if (!t->worker_begun && fjomp_pool_open()) {
+        t->worker_begun = true;
+        FJOMP_EMIT(worker_begin, FJOMP_POOL, t->worker);
+    }
+    return t->worker;
+}
+
+void fjomp_thread_end(void)
+{
+    if (self.worker_begun && fjomp_pool_open()) FJOMP_EMIT(worker_end, FJOMP_POOL, self.worker);
+    self.worker_begun = false;
+}
+
+/* ---- task records: recycled through the freeing thread's own list, never
+ * returned to malloc (the number alive at once bounds the memory). */
+#define CHUNK_TASKS 512
+
+static fjomp_task *refill(fjomp_thread *t)
+{
+    fjomp_task *chunk = calloc(CHUNK_TASKS, sizeof *chunk);
+    if (!chunk) return NULL;
+    for (int i = 0; i < CHUNK_TASKS; i++) {
+        chunk[i].next_free = t->free_tasks;
+        t->free_tasks = &chunk[i];
+    }
+    return t->free_tasks;
+}
+
+fjomp_task *fjomp_task_new(fjomp_task *parent)
+{
+    fjomp_thread *th = fjomp_self();
+    fjomp_task *t = th->free_tasks ? th->free_tasks : refill(th);
+    if (!t) return NULL; /* out of memory: the task goes untraced */
+    th->free_tasks = t->next_free;
+    /* Id: the creating thread's index + 1 above bit 40, then its count. */
+    t->id = ((uint64_t)(th->worker + 1) << 40) | ++th->next_seq;
+    t->parent = parent;
+    /* Relaxed: the record is not shared yet (published through the
+     * runtime's own task hand-over). */
+    atomic_store_explicit(&t->refs, 1, memory_order_relaxed);
+    /* Relaxed: a counter; its readers need no ordering (a hint). */
+    if (parent) atomic_fetch_add_explicit(&parent->refs, 1, memory_order_relaxed);
+    t->creator = th->worker;
+    t->untied = t->started = t->implicit = t->emitted = false;
+    t->next_free = NULL;
+    return t;
+}
+
+static void unref(fjomp_task *t)
+{
+    /* Acq_rel: the usual reference count, whoever drops the last one sees
+     * every write made to the record before it recycles it. */
+    if (atomic_fetch_sub_explicit(&t->refs, 1, memory_order_acq_rel) != 1) return;
+    fjomp_thread *th = fjomp_self();
+    t->next_free = th->free_tasks;
+    th->free_tasks = t;
+}
+
+void fjomp_task_complete(fjomp_task *t)
+{
+    fjomp_task *parent = t->parent;
+    t->parent = NULL;
+    if (parent) unref(parent);
+    unref(t);
+}
+
+uint32_t fjomp_task_unfinished_children(const fjomp_task *t)
+{
+    /* Acquire: pairs with a child's release of its reference. */
+    uint32_t refs = atomic_load_explicit(&t->refs, memory_order_acquire);
+    return refs > 0 ? refs - 1 : 0;
+}

@@ -1,0 +1,73 @@
+/* libfjtrace-omp: an OMPT tool that turns the OpenMP runtime's callbacks into
+ * fjtrace events (docs/openmp.md). Shared state of its parts: the process's
+ * one pool, the per-thread state, task records, and the callbacks each part
+ * registers. */
+#ifndef FJOMP_TOOL_H
+#define FJOMP_TOOL_H
+
+#include <omp-tools.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---- the pool: one per process, from the first parallel region to the
+ * runtime's shutdown (tool finalize). */
+#define FJOMP_POOL 1u
+/* Nonzero once pool_begin was emitted: events before it are not emitted. */
+bool fjomp_pool_open(void);
+/* Emits pool_begin + pool_runtime on the first call (workers: the first
+ * parallel region's requested team size). */
+void fjomp_pool_begin(uint32_t workers);
+void fjomp_pool_end(void);
+void fjomp_set_runtime_version(const char *version);
+
+/* ---- per-thread state */
+#define FJOMP_MAX_WAIT_NEST 64
+typedef struct {
+    int32_t worker;    /* the thread's index in the pool: thread_begin order */
+    bool worker_begun; /* worker_begin emitted */
+    uint64_t next_seq; /* task ids made by this thread */
+    /* one bit per open sync_region_wait: 1 if it emitted a join */
+    uint64_t join_bits;
+    uint64_t join_tasks[FJOMP_MAX_WAIT_NEST]; /* the task each open join named */
+    uint32_t wait_depth;
+    uint32_t lock_waiting; /* lock id in lock_wait (0: none) */
+    struct fjomp_task *free_tasks;
+} fjomp_thread;
+
+fjomp_thread *fjomp_self(void);
+/* The thread's worker index, emitting worker_begin on first use. */
+int32_t fjomp_worker(void);
+void fjomp_thread_end(void);
+
+/* ---- task records (ompt_data_t.ptr of each task) */
+typedef struct fjomp_task {
+    uint64_t id;               /* the id in events: unique in the process */
+    struct fjomp_task *parent; /* holds a reference on it until done */
+    /* 1 while the task is not complete, +1 per child not complete: the
+     * record is recycled at 0. */
+    _Atomic uint32_t refs;
+    int32_t creator; /* worker that created it */
+    bool untied, started, implicit, emitted;
+    struct fjomp_task *next_free;
+} fjomp_task;
+
+fjomp_task *fjomp_task_new(fjomp_task *parent);
+/* The task is complete: drops its reference on its parent and its own. */
+void fjomp_task_complete(fjomp_task *t);
+/* Children created by t and not complete yet (t still running). */
+uint32_t fjomp_task_unfinished_children(const fjomp_task *t);
+
+static inline fjomp_task *fjomp_task_of(const ompt_data_t *d)
+{
+    return d ? (fjomp_task *)d->ptr : 0;
+}
+
+/* ---- callbacks: each part registers its own */
+typedef int (*fjomp_set_cb)(ompt_callbacks_t which, ompt_callback_t cb);
+bool fjomp_register_parallel(fjomp_set_cb set);
+bool fjomp_register_tasks(fjomp_set_cb set);
+bool fjomp_register_sync(fjomp_set_cb set);
+bool fjomp_register_mutex(fjomp_set_cb set);
+
+#endif

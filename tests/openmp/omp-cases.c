@@ -1,0 +1,181 @@
+/*
+ * omp-cases: small OpenMP programs with a known trace, one per argument, for
+ * the openmp suite (tests/openmp/check_omp.py states what each must show).
+ * Built with clang (libomp) and gcc (libgomp, run on libomp).
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void sleep_ms(int ms)
+{
+    usleep((useconds_t)ms * 1000);
+}
+
+/* 20 tasks of 2 ms made by one thread: the other one must steal some. */
+static void steal(void)
+{
+#pragma omp parallel num_threads(2)
+#pragma omp single
+    for (int i = 0; i < 20; i++) {
+#pragma omp task
+        sleep_ms(2);
+    }
+}
+
+/* A taskwait with unfinished children (a join), then 50 with none. */
+static void taskwait(void)
+{
+#pragma omp parallel num_threads(2)
+#pragma omp single
+    {
+        for (int i = 0; i < 4; i++) {
+#pragma omp task
+            sleep_ms(5);
+        }
+#pragma omp taskwait
+        for (int i = 0; i < 50; i++) {
+#pragma omp taskwait
+        }
+    }
+}
+
+/* A taskgroup waits for a grandchild too. */
+static void taskgroup(void)
+{
+#pragma omp parallel num_threads(2)
+#pragma omp single
+#pragma omp taskgroup
+    {
+#pragma omp task
+        {
+#pragma omp task
+            sleep_ms(5);
+        }
+    }
+}
+
+/* A chain of 5 tasks on one variable: 4 dependence edges. */
+static void depend(void)
+{
+    int x = 0;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+    for (int i = 0; i < 5; i++) {
+#pragma omp task depend(inout : x) shared(x)
+        {
+            sleep_ms(1);
+            x++;
+        }
+    }
+    if (x != 5) exit(1);
+}
+
+/* 10 undeferred tasks (if(0)), then a final task with 3 children
+ * (included). */
+static void undeferred(void)
+{
+    int n = 0;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+    {
+        for (int i = 0; i < 10; i++) {
+#pragma omp task if (0) shared(n)
+            n++;
+        }
+#pragma omp task final(1) shared(n)
+        {
+            for (int i = 0; i < 3; i++) {
+#pragma omp task shared(n)
+#pragma omp atomic
+                n++;
+            }
+        }
+    }
+    if (n != 13) exit(1);
+}
+
+/* Untied tasks that yield: they may move between the 2 threads. */
+static void untied(void)
+{
+#pragma omp parallel num_threads(2)
+#pragma omp single
+    for (int i = 0; i < 8; i++) {
+#pragma omp task untied
+        for (int k = 0; k < 4; k++) {
+            sleep_ms(1);
+#pragma omp taskyield
+        }
+    }
+}
+
+/* Each of 2 threads holds the lock 2 ms at a time, 10 times. */
+static void lock(void)
+{
+    omp_lock_t l;
+    omp_init_lock(&l);
+#pragma omp parallel num_threads(2)
+    for (int i = 0; i < 10; i++) {
+        omp_set_lock(&l);
+        sleep_ms(2);
+        omp_unset_lock(&l);
+    }
+    omp_destroy_lock(&l);
+}
+
+static void critical(void)
+{
+#pragma omp parallel num_threads(2)
+    for (int i = 0; i < 10; i++) {
+#pragma omp critical(shared_counter)
+        sleep_ms(2);
+    }
+}
+
+/* 2 threads, each opening a region of 2 that makes one task. */
+static void nested(void)
+{
+    omp_set_max_active_levels(2);
+#pragma omp parallel num_threads(2)
+#pragma omp parallel num_threads(2)
+    {
+#pragma omp task
+        sleep_ms(1);
+    }
+}
+
+/* The program ends inside a parallel region, tasks still queued. */
+static void exit_inside(void)
+{
+#pragma omp parallel num_threads(2)
+#pragma omp single
+    {
+        for (int i = 0; i < 4; i++) {
+#pragma omp task
+            sleep_ms(50);
+        }
+        fflush(stdout);
+        exit(0);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        void (*run)(void);
+    } cases[] = {{"steal", steal},     {"taskwait", taskwait},     {"taskgroup", taskgroup},
+                 {"depend", depend},   {"undeferred", undeferred}, {"untied", untied},
+                 {"lock", lock},       {"critical", critical},     {"nested", nested},
+                 {"exit", exit_inside}};
+    for (size_t i = 0; argc == 2 && i < sizeof cases / sizeof cases[0]; i++)
+        if (strcmp(argv[1], cases[i].name) == 0) {
+            cases[i].run();
+            return 0;
+        }
+    fprintf(stderr, "usage: omp-cases steal|taskwait|taskgroup|depend|undeferred|untied|lock|"
+                    "critical|nested|exit\n");
+    return 2;
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The OMPT tool through the real stack: fjtrace-record --openmp records
+# clang- and gcc-built OpenMP programs (the gcc ones run on libomp), and
+# check_omp.py checks the decoded trace of each case.
+# usage: test_openmp.sh RECORD TOOL OMP_FIB OMP_CASES [OMP_FIB_GCC OMP_CASES_GCC]
+. "$(dirname "$0")/../tap.sh"
+set -u
+RECORD=$1 TOOL=$2
+shift 2
+export FJTRACE_OMP_TOOL=$TOOL
+here=$(dirname "$0")
+tmp=$(mktemp -d /tmp/fjtrace-omp-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# run NAME CHECK-ARGS -- CMD...: records CMD, then checks; the checker's TAP
+# is folded into this stream as one check.
+run() {
+    local name=$1 st=0 args=()
+    shift
+    while [ "$1" != -- ]; do args+=("$1"); shift; done
+    shift
+    "$RECORD" --openmp --cmd-only -o "$tmp/$name" -- "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || st=$?
+    ok "$st" "fjtrace-record --openmp records $(basename "$1") ${*:2}" || { cat "$tmp/$name.err"; return; }
+    st=0
+    python3 "$here/check_omp.py" "$tmp/$name" "${args[@]}" >"$tmp/$name.tap" 2>&1 || st=$?
+    ok "$st" "$name: every check of check_omp.py ${args[*]} holds ($(grep -c '^ok' "$tmp/$name.tap") checks)" ||
+        grep -v '^ok' "$tmp/$name.tap"
+}
+
+while [ $# -ge 2 ]; do
+    fib=$1 cases=$2
+    shift 2
+    tag=$(basename "$cases")
+    run "$tag-fib" fib 15 -- "$fib" 15 -p 2
+    for c in steal taskwait taskgroup depend undeferred untied lock critical nested exit; do
+        extra=()
+        [ "$c" = untied ] && ldd "$cases" | grep -q libgomp && extra=(gomp)
+        run "$tag-$c" "$c" "${extra[@]}" -- "$cases" "$c"
+    done
+done
+# The gcc build runs on libomp, and the recorder says so.
+if [ -n "${fib:-}" ] && grep -q libgomp "$tmp/$tag-fib.err"; then
+    grep -q "running it on LLVM's libomp" "$tmp/$tag-fib.err"
+    ok $? "a libgomp program: fjtrace-record says it runs it on libomp"
+fi
+# Not an OpenMP program: exit 125; no tool: exit 124.
+st=0; "$RECORD" --openmp -o "$tmp/none" -- /bin/true 2>"$tmp/none.err" || st=$?
+is "$st" 119 "--openmp on a program with no OpenMP runtime exits 119"
+st=0; FJTRACE_OMP_TOOL=$tmp/missing.so "$RECORD" --openmp -o "$tmp/notool" -- "$fib" 5 2>"$tmp/notool.err" || st=$?
+is "$st" 125 "--openmp with the tool missing exits 125"
+done_testing
