@@ -2,8 +2,9 @@
  * Synthesises the events of one decomposition tree of N tasks (fib-like
  * binary forks on worker 0, every 50th fork stolen by worker 1) through
  * the real model, then times the default subtree diagram (PNG, --max-nodes
- * 400); and streams 20M events through the collector alone and times the
- * timeline PNG.   bench-render [OUTDIR]  (default /tmp/fjtrace-bench-render) */
+ * 400); and streams 20M events through the tracker (model and collector
+ * listening) and times the timeline PNG.   bench-render [OUTDIR]  (default
+ * /tmp/fjtrace-bench-render) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +21,7 @@ static double now(void)
 }
 
 typedef struct {
-    fja_model *m;          /* fed, or NULL */
-    const fja_model *view; /* what the collector looks tasks up in */
-    fjv_collector *c;
+    fja_tracker *t; /* the model, and the collector when it listens */
     uint64_t ts, next_id, events;
 } gen;
 
@@ -31,8 +30,7 @@ static void emit(gen *g, fja_kind k, int32_t w, uint64_t task, uint64_t arg, uin
     fja_event ev = {
         .ts = g->ts += 40, .task = task, .size_hint = size, .pool = 1, .worker = w, .kind = k};
     fja_event_set_arg(&ev, arg);
-    if (g->m) fja_model_feed(g->m, &ev);
-    if (g->c) fjv_collect_event(g->c, g->view, &ev);
+    fja_tracker_feed(g->t, &ev);
     g->events++;
 }
 
@@ -76,9 +74,11 @@ static void bench_tree(const char *dir, uint64_t n)
 {
     fja_model m;
     fja_model_init(&m);
-    gen g = {.m = &m, .next_id = 1};
+    fja_tracker t;
+    fja_tracker_init(&t, &m);
+    gen g = {.t = &t, .next_id = 1};
     tree(&g, n);
-    fja_model_finish(&m);
+    fja_tracker_finish(&t);
     fja_report r;
     fja_filter f = {0};
     fja_analysis_run(&m, &f, &r);
@@ -97,21 +97,22 @@ static void bench_tree(const char *dir, uint64_t n)
 
 static void bench_timeline(const char *dir, uint64_t events)
 {
-    fja_model m; /* empty: the collector alone, as the timeline needs */
+    fja_model m;
     fja_model_init(&m);
     char path[4096], err[256];
     snprintf(path, sizeof path, "%s/timeline-20M.png", dir);
     fjv_options o = {.timeline = path};
     fjv_collector *c = fjv_collector_new(&o, err, sizeof err);
-    gen g = {.c = c, .view = &m, .next_id = 1};
+    fja_tracker t;
+    fja_tracker_init(&t, &m);
+    fja_tracker_listen(&t, fjv_collector_listener(c));
+    gen g = {.t = &t, .next_id = 1};
     double t0 = now();
     while (g.events < events)
         tree(&g, 100000);
     double t1 = now();
-    m.events = g.events;
-    m.first_ts = 40;
-    m.last_ts = g.ts;
-    fjv_collect_finish(c, &m);
+    fja_tracker_finish(&t);
+    fjv_collect_finish(c);
     fja_report r = {.model = &m, .npools = 1};
     double t2 = now();
     int rc = fjv_render(&o, c, &r, stderr);

@@ -115,7 +115,8 @@ static void granularity(plot *p, const fja_pool_report *pr)
 static void queue_depth(plot *p, const fjv_collector *c, const fjv_pool *cp)
 {
     /* This pool's own time range, in bucket indices. */
-    uint64_t b0 = (cp->first_ts - c->t0) / c->res, b1 = (cp->last_ts - c->t0) / c->res + 1;
+    (void)c;
+    uint64_t b0 = 0, b1 = (cp->last_ts - cp->t0) / cp->res + 1;
     if (b1 > NBUCKETS) b1 = NBUCKETS;
     uint32_t qmax = 1;
     for (uint32_t li = 1; li < cp->nlanes; li++)
@@ -128,7 +129,7 @@ static void queue_depth(plot *p, const fjv_collector *c, const fjv_pool *cp)
         snprintf(b, sizeof b, "%.0f", v);
         ytick(p, v / qmax, b);
     }
-    double dur = (double)(b1 - b0) * (double)c->res;
+    double dur = (double)(b1 - b0) * (double)cp->res;
     double tstep = nice_step(dur, 6);
     for (double v = 0; v <= dur; v += tstep)
         xtick(p, dur > 0 ? v / dur : 0, fja_report_duration(b, sizeof b, v));
@@ -140,7 +141,7 @@ static void queue_depth(plot *p, const fjv_collector *c, const fjv_pool *cp)
         canvas_rgb(p->cr, (fjv_rgb){col.r * 0.7, col.g * 0.7, col.b * 0.7});
         cairo_set_line_width(p->cr, 1.5);
         for (uint64_t i = b0; i < b1; i++) {
-            double x = p->x0 + p->w * ((double)(i - b0) * c->res) / (dur > 0 ? dur : 1);
+            double x = p->x0 + p->w * ((double)(i - b0) * cp->res) / (dur > 0 ? dur : 1);
             double y = p->y0 + p->h * (1 - (double)l->b[i].qmax / qmax);
             if (x > p->x0 + p->w) x = p->x0 + p->w;
             if (i > b0)

@@ -1,8 +1,9 @@
-/* The collector: sees each event right after the model and keeps what the
- * pictures need beyond the model (per-lane time buckets, queue depths,
- * steal delays, a sample of steals), and streams the Chrome trace. Memory
- * is constant in the trace length except for one map entry per stolen task
- * and per task still queued. */
+/* The collector: a listener of the tracker's changes that keeps what the
+ * pictures need beyond the model (per-lane time buckets on each pool's own
+ * time axis, queue depths, steal delays, a sample of steals), and streams
+ * the Chrome trace. What each worker is doing comes from the tracker; the
+ * collector only books it. Memory is constant in the trace length except
+ * for one map entry per stolen task. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +11,8 @@
 #include "viz_int.h"
 
 #define MAX_STEAL_SAMPLES 4096
-#define STOLEN_BIT 0x80000000u
 
-/* ------------------------------------------------------------ the map */
+/* ------------------------------------------------------------ steal delays */
 
 static uint64_t slot_hash(uint32_t pool, uint64_t task)
 {
@@ -65,28 +65,13 @@ static fjv_slot *map_put(fjv_map *m, uint32_t pool_index, uint64_t task)
     return &m->s[i];
 }
 
-/* Backward-shift deletion keeps probe chains intact without tombstones. */
-static void map_del(fjv_map *m, fjv_slot *s)
-{
-    uint64_t i = (uint64_t)(s - m->s);
-    for (uint64_t j = (i + 1) & m->mask; m->s[j].pool; j = (j + 1) & m->mask) {
-        uint64_t home = slot_hash(m->s[j].pool, m->s[j].task) & m->mask;
-        /* Move j into the hole i unless its home lies cyclically in (i, j]. */
-        bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
-        if (stays) continue;
-        m->s[i] = m->s[j];
-        i = j;
-    }
-    m->s[i].pool = 0;
-    m->count--;
-}
-
 /* ------------------------------------------------------------ pools, lanes */
 
 fjv_pool *fjv_pool_find(const fjv_collector *c, uint32_t source, uint32_t id)
 {
     for (uint32_t i = 0; i < c->npools; i++)
-        if (c->pools[i].source == source && c->pools[i].id == id) return &c->pools[i];
+        if (c->pools[i].started && c->pools[i].source == source && c->pools[i].id == id)
+            return &c->pools[i];
     return NULL;
 }
 
@@ -97,17 +82,20 @@ bool fjv_steal_delay(const fjv_collector *c, const fjv_pool *p, uint64_t id, uin
     return s != NULL;
 }
 
-static fjv_pool *pool_get(fjv_collector *c, const fja_model *m, uint32_t source, uint32_t id)
+/* The collector's pool for the model's pool `index`, its time axis starting
+ * at ts. */
+static fjv_pool *pool_get(fjv_collector *c, const fja_pool *mp, uint32_t index, uint64_t ts)
 {
-    fjv_pool *p = fjv_pool_find(c, source, id);
-    if (p) return p;
-    fjv_pool *np = realloc(c->pools, (c->npools + 1) * sizeof *np);
-    if (!np) return NULL;
-    c->pools = np;
-    p = &np[c->npools++];
-    *p = (fjv_pool){.source = source, .id = id, .model_index = UINT32_MAX};
-    for (uint32_t i = 0; i < m->npools; i++)
-        if (m->pools[i].source == source && m->pools[i].id == id) p->model_index = i;
+    if (index >= c->npools) {
+        fjv_pool *np = realloc(c->pools, (index + 1) * sizeof *np);
+        if (!np) return NULL;
+        memset(np + c->npools, 0, (index + 1 - c->npools) * sizeof *np);
+        c->pools = np;
+        c->npools = index + 1;
+    }
+    fjv_pool *p = &c->pools[index];
+    if (!p->started)
+        *p = (fjv_pool){.source = mp->source, .id = mp->id, .t0 = ts, .res = 256, .started = true};
     return p;
 }
 
@@ -118,7 +106,8 @@ static fjv_lane *lane_get(fjv_pool *p, int32_t worker)
     if (i >= p->nlanes) {
         fjv_lane *nl = realloc(p->lanes, (i + 1) * sizeof *nl);
         if (!nl) return NULL;
-        memset(nl + p->nlanes, 0, (i + 1 - p->nlanes) * sizeof *nl);
+        for (uint32_t k = p->nlanes; k <= i; k++)
+            nl[k] = (fjv_lane){.state = -1, .tree = FJA_TASK_NONE};
         p->lanes = nl;
         p->nlanes = i + 1;
     }
@@ -138,74 +127,71 @@ static void bucket_merge(fjv_bucket *d, const fjv_bucket *a, const fjv_bucket *b
         r.run_tree = b->run_tree;
         r.run_tree_ns = b->run_tree_ns;
     }
+    if (b->lock_ns > r.lock_ns) {
+        r.lock = b->lock;
+        r.lock_ns = b->lock_ns;
+    }
     if (b->qmax > r.qmax) r.qmax = b->qmax;
     *d = r;
 }
 
-/* Halves the resolution of every lane until ts fits. */
-static void range_fit(fjv_collector *c, uint64_t ts)
+/* Halves the resolution of every lane of p until ts fits. */
+static void range_fit(fjv_pool *p, uint64_t ts)
 {
-    while (ts - c->t0 >= NBUCKETS * c->res) {
-        for (uint32_t pi = 0; pi < c->npools; pi++)
-            for (uint32_t li = 0; li < c->pools[pi].nlanes; li++) {
-                fjv_bucket *b = c->pools[pi].lanes[li].b;
-                if (!b) continue;
-                for (uint32_t i = 0; i < NBUCKETS / 2; i++)
-                    bucket_merge(&b[i], &b[2 * i], &b[2 * i + 1]);
-                memset(b + NBUCKETS / 2, 0, NBUCKETS / 2 * sizeof *b);
-            }
-        c->res *= 2;
+    while (ts - p->t0 >= NBUCKETS * p->res) {
+        for (uint32_t li = 0; li < p->nlanes; li++) {
+            fjv_bucket *b = p->lanes[li].b;
+            if (!b) continue;
+            for (uint32_t i = 0; i < NBUCKETS / 2; i++)
+                bucket_merge(&b[i], &b[2 * i], &b[2 * i + 1]);
+            memset(b + NBUCKETS / 2, 0, NBUCKETS / 2 * sizeof *b);
+        }
+        p->res *= 2;
     }
 }
 
-static int lane_state(const fjv_pool *p, const fjv_lane *l, uint32_t *tree)
+/* The longest of (id, len) booked into a bucket, as its representative. */
+static void bucket_pick(uint32_t *id, uint64_t *ns, uint32_t v, uint64_t len)
 {
-    *tree = FJA_TASK_NONE;
-    if (l == &p->lanes[0]) return p->outstanding ? LS_JOIN : -1;
-    if (!l->begun || l->ended) return -1;
-    if (!l->depth) return LS_SEARCH;
-    const fjv_frame *f = &l->stack[l->depth - 1];
-    *tree = f->tree;
-    return f->kind == FR_TASK ? LS_RUN : f->kind == FR_JOIN ? LS_JOIN : LS_PARK;
+    if (v == *id)
+        *ns += len;
+    else if (len > *ns) {
+        *id = v;
+        *ns = len;
+    }
 }
 
-/* Books the lane's current state from its last change up to ts. */
-static void lane_advance(fjv_collector *c, fjv_pool *p, fjv_lane *l, uint64_t ts)
+/* Books the lane's state from its last change up to ts. */
+static void lane_advance(fjv_pool *p, fjv_lane *l, uint64_t ts)
 {
-    uint32_t tree;
-    int s = lane_state(p, l, &tree);
-    uint64_t from = l->state_ts > c->t0 ? l->state_ts : c->t0;
+    uint64_t from = l->state_ts > p->t0 ? l->state_ts : p->t0;
     l->state_ts = ts;
-    if (s < 0 || ts <= from) return;
+    if (l->state < 0 || ts <= from) return;
+    range_fit(p, ts);
     for (uint64_t t = from; t < ts;) {
-        uint64_t i = (t - c->t0) / c->res;
-        uint64_t end = c->t0 + (i + 1) * c->res;
+        uint64_t i = (t - p->t0) / p->res;
+        uint64_t end = p->t0 + (i + 1) * p->res;
         uint64_t len = (end < ts ? end : ts) - t;
         fjv_bucket *b = &l->b[i];
-        b->ns[s] += len;
-        if (s == LS_RUN) {
-            if (tree == b->run_tree) {
-                b->run_tree_ns += len;
-            } else if (len > b->run_tree_ns) {
-                b->run_tree = tree;
-                b->run_tree_ns = len;
-            }
-        }
+        b->ns[l->state] += len;
+        if (l->state == LS_RUN) bucket_pick(&b->run_tree, &b->run_tree_ns, l->tree, len);
+        if (l->state == LS_LOCK) bucket_pick(&b->lock, &b->lock_ns, l->lock, len);
         t += len;
     }
 }
 
-static void lane_qdepth(fjv_collector *c, fjv_lane *l, uint64_t ts)
+static void lane_qdepth(fjv_pool *p, fjv_lane *l, uint64_t depth, uint64_t ts)
 {
-    fjv_bucket *b = &l->b[(ts - c->t0) / c->res];
-    if (l->qdepth > b->qmax) b->qmax = l->qdepth;
+    range_fit(p, ts);
+    fjv_bucket *b = &l->b[(ts - p->t0) / p->res];
+    if (depth > b->qmax) b->qmax = (uint32_t)depth;
 }
 
 /* ------------------------------------------------------------ Chrome trace */
 
 static double chrome_us(const fjv_collector *c, uint64_t ts)
 {
-    return (double)(ts - c->t0) / 1e3;
+    return ts > c->t0 ? (double)(ts - c->t0) / 1e3 : 0;
 }
 
 static void chrome_begin_event(fjv_collector *c)
@@ -249,28 +235,35 @@ static void chrome_names(fjv_collector *c, fjv_pool *p, fjv_lane *l, int32_t wor
             chrome_pid(p), worker + 1, worker + 1);
 }
 
-static const char *frame_name(const fjv_frame *f)
+/* Opens a slice named name on the lane (task: its record, or NULL). */
+static void chrome_begin(fjv_collector *c, const fjv_pool *p, fjv_lane *l, int32_t worker,
+                         const char *name, const fja_task *task, uint64_t ts)
 {
-    return f->kind == FR_TASK ? "task" : f->kind == FR_JOIN ? "join wait" : "parked";
-}
-
-static void chrome_slice(fjv_collector *c, const fjv_pool *p, int32_t worker, char ph,
-                         const fjv_frame *f, uint64_t ts, uint32_t size)
-{
+    l->open++;
     if (!c->chrome) return;
     chrome_begin_event(c);
-    fprintf(c->chrome, "{\"ph\":\"%c\",\"pid\":%u,\"tid\":%d,\"ts\":%.3f", ph, chrome_pid(p),
-            worker + 1, chrome_us(c, ts));
-    if (ph == 'B') {
-        if (f->kind == FR_TASK && size)
-            fprintf(c->chrome, ",\"name\":\"task n=%u\"", size);
-        else
-            fprintf(c->chrome, ",\"name\":\"%s\"", frame_name(f));
-        if (f->kind == FR_TASK)
-            fprintf(c->chrome, ",\"cat\":\"task\",\"args\":{\"task\":\"0x%llx\",\"tree\":%d}",
-                    (unsigned long long)f->task, f->tree == FJA_TASK_NONE ? -1 : (int)f->tree);
-    }
+    fprintf(c->chrome, "{\"ph\":\"B\",\"pid\":%u,\"tid\":%d,\"ts\":%.3f", chrome_pid(p), worker + 1,
+            chrome_us(c, ts));
+    if (task && task->size_hint)
+        fprintf(c->chrome, ",\"name\":\"task n=%u\"", task->size_hint);
+    else
+        fprintf(c->chrome, ",\"name\":\"%s\"", name);
+    if (task)
+        fprintf(c->chrome, ",\"cat\":\"task\",\"args\":{\"task\":\"0x%llx\",\"tree\":%d}",
+                (unsigned long long)task->id, task->tree == FJA_TASK_NONE ? -1 : (int)task->tree);
     fputc('}', c->chrome);
+}
+
+/* Closes the lane's innermost open slice. */
+static void chrome_end(fjv_collector *c, const fjv_pool *p, fjv_lane *l, int32_t worker,
+                       uint64_t ts)
+{
+    if (!l->open) return;
+    l->open--;
+    if (!c->chrome) return;
+    chrome_begin_event(c);
+    fprintf(c->chrome, "{\"ph\":\"E\",\"pid\":%u,\"tid\":%d,\"ts\":%.3f}", chrome_pid(p),
+            worker + 1, chrome_us(c, ts));
 }
 
 static void chrome_counter(fjv_collector *c, const fjv_pool *p, const char *name, int32_t worker,
@@ -310,47 +303,9 @@ static void chrome_flow(fjv_collector *c, const fjv_pool *p, int32_t from, uint6
             (unsigned long long)id, name, chrome_pid(p), to + 1, chrome_us(c, to_ts));
 }
 
-/* ------------------------------------------------------------ frames */
+/* ------------------------------------------------------------ changes */
 
-static int frame_push(fjv_lane *l, fjv_frame f)
-{
-    if (l->depth == l->cap) {
-        uint32_t cap = l->cap ? l->cap * 2 : 16;
-        fjv_frame *s = realloc(l->stack, cap * sizeof *s);
-        if (!s) return -1;
-        l->stack = s;
-        l->cap = cap;
-    }
-    l->stack[l->depth++] = f;
-    return 0;
-}
-
-/* Pops frames down to and including the top-most one matching (kind,
- * task), closing their slices. Nothing when there is none. */
-static void frame_pop(fjv_collector *c, fjv_pool *p, fjv_lane *l, int32_t w, fjv_frame_kind k,
-                      uint64_t task, uint64_t ts)
-{
-    uint32_t i = l->depth;
-    while (i > 0 && !(l->stack[i - 1].kind == k && (k != FR_TASK || l->stack[i - 1].task == task)))
-        i--;
-    if (!i) return;
-    while (l->depth >= i) {
-        l->depth--;
-        chrome_slice(c, p, w, 'E', &l->stack[l->depth], ts, 0);
-    }
-}
-
-/* ------------------------------------------------------------ events */
-
-static const fja_task *model_task(const fja_model *m, const fjv_pool *p, uint64_t id)
-{
-    if (p->model_index >= m->npools) return NULL;
-    const fja_pool *mp = &m->pools[p->model_index];
-    uint32_t n = fja_taskmap_find(&mp->tasks, id);
-    return n == FJA_TASK_NONE ? NULL : fja_taskmap_get(&mp->tasks, n);
-}
-
-static void steal_sample(fjv_collector *c, uint32_t pool, const fja_event *ev)
+static void steal_sample(fjv_collector *c, uint32_t pool, const fja_change *ch)
 {
     if (c->steal_seen++ % c->steal_stride) return;
     if (c->nsteals == MAX_STEAL_SAMPLES) {
@@ -360,164 +315,141 @@ static void steal_sample(fjv_collector *c, uint32_t pool, const fja_event *ev)
         c->nsteals = MAX_STEAL_SAMPLES / 2;
         c->steal_stride *= 2;
     }
-    c->steals[c->nsteals++] = (fjv_steal){
-        .ts = ev->ts, .pool = pool, .thief = ev->worker, .victim = (int32_t)ev->arg.victim};
+    c->steals[c->nsteals++] =
+        (fjv_steal){.ts = ch->ts, .pool = pool, .thief = ch->worker->index, .victim = ch->other};
 }
 
-static void on_fork(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_event *ev)
+static const fjv_lstate lane_states[FJA_WS_COUNT] = {
+    [FJA_WS_OFF] = (fjv_lstate)-1, [FJA_WS_RUN] = LS_RUN,   [FJA_WS_JOIN] = LS_JOIN,
+    [FJA_WS_SEARCH] = LS_SEARCH,   [FJA_WS_PARK] = LS_PARK, [FJA_WS_LOCK] = LS_LOCK,
+};
+
+/* The worker's event is applied: book the old state, take the new one. */
+static void on_settled(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_change *ch)
 {
-    uint32_t pi = (uint32_t)(p - c->pools);
-    fjv_slot *s = map_put(&c->queued, pi, ev->task);
+    const fja_worker *w = ch->worker;
+    lane_advance(p, l, ch->ts);
+    l->state = lane_states[w->state];
+    l->tree = ch->task == FJA_TASK_NONE ? FJA_TASK_NONE
+                                        : fja_taskmap_get(&ch->pool->tasks, ch->task)->tree;
+    l->lock = w->lock_id;
+    if (w->state == FJA_WS_OFF)
+        while (l->open)
+            chrome_end(c, p, l, w->index, ch->ts);
+}
+
+static void on_task_begin(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_change *ch)
+{
+    const fja_task *t = fja_taskmap_get(&ch->pool->tasks, ch->task);
+    int32_t w = ch->worker->index;
+    chrome_begin(c, p, l, w, "task", t, ch->ts);
+    if (!(t->flags & FJA_TF_FORKED) || !ch->since || ch->other < 0) return;
+    chrome_flow(c, p, ch->other, ch->since, w, ch->ts, ch->stolen);
+    fjv_slot *s = ch->stolen ? map_put(&c->delays, ch->pool_index, t->id) : NULL;
     if (s) {
-        s->a = ev->ts;
-        s->b = (uint32_t)ev->worker + 1;
-    }
-    l->qdepth++;
-    lane_qdepth(c, l, ev->ts);
-    chrome_counter(c, p, "queue", ev->worker, l->qdepth, ev->ts);
-}
-
-static void queue_drop(fjv_collector *c, fjv_pool *p, int32_t owner, uint64_t ts)
-{
-    fjv_lane *o = owner >= 0 && (uint32_t)owner + 1 < p->nlanes ? &p->lanes[owner + 1] : NULL;
-    if (!o || !o->qdepth) return;
-    o->qdepth--;
-    lane_qdepth(c, o, ts);
-    chrome_counter(c, p, "queue", owner, o->qdepth, ts);
-}
-
-static void on_steal(fjv_collector *c, fjv_pool *p, const fja_event *ev)
-{
-    uint32_t pi = (uint32_t)(p - c->pools);
-    fjv_slot *s = fjv_map_get(&c->queued, pi, ev->task);
-    if (s && !(s->b & STOLEN_BIT)) {
-        queue_drop(c, p, (int32_t)s->b - 1, ev->ts);
-        s->b |= STOLEN_BIT;
-    }
-    steal_sample(c, pi, ev);
-}
-
-static void on_exec(fjv_collector *c, const fja_model *m, fjv_pool *p, fjv_lane *l,
-                    const fja_event *ev)
-{
-    uint32_t pi = (uint32_t)(p - c->pools);
-    const fja_task *t = model_task(m, p, ev->task);
-    fjv_frame f = {.task = ev->task, .tree = t ? t->tree : FJA_TASK_NONE, .kind = FR_TASK};
-    if (frame_push(l, f)) return;
-    chrome_slice(c, p, ev->worker, 'B', &f, ev->ts, t ? t->size_hint : 0);
-    fjv_slot *s = fjv_map_get(&c->queued, pi, ev->task);
-    if (!s) return;
-    bool stolen = s->b & STOLEN_BIT;
-    int32_t forker = (int32_t)(s->b & ~STOLEN_BIT) - 1;
-    uint64_t fork_ts = s->a;
-    map_del(&c->queued, s);
-    if (!stolen) queue_drop(c, p, forker, ev->ts);
-    chrome_flow(c, p, forker, fork_ts, ev->worker, ev->ts, stolen);
-    if (stolen && (s = map_put(&c->delays, pi, ev->task))) {
-        s->a = ev->ts - fork_ts;
-        s->b = (uint32_t)ev->worker;
+        s->a = ch->ts - ch->since;
+        s->b = (uint32_t)w;
     }
 }
 
-static void on_worker(fjv_collector *c, const fja_model *m, fjv_pool *p, fjv_lane *l,
-                      const fja_event *ev)
+static void on_worker(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_change *ch)
 {
-    int32_t w = ev->worker;
-    switch (ev->kind) {
-    case FJA_EV_WORKER_END:
-        frame_pop(c, p, l, w, l->depth ? l->stack[0].kind : FR_TASK,
-                  l->depth ? l->stack[0].task : 0, ev->ts);
-        l->depth = 0;
-        l->ended = true;
+    int32_t w = ch->worker->index;
+    switch (ch->kind) {
+    case FJA_CHANGE_SETTLED:
+        on_settled(c, p, l, ch);
         break;
-    case FJA_EV_FORK:
-        on_fork(c, p, l, ev);
+    case FJA_CHANGE_QUEUE:
+        lane_qdepth(p, l, (uint64_t)ch->depth, ch->ts);
+        chrome_counter(c, p, "queue", w, (uint64_t)ch->depth, ch->ts);
         break;
-    case FJA_EV_STEAL:
-        on_steal(c, p, ev);
+    case FJA_CHANGE_TASK_BEGIN:
+        on_task_begin(c, p, l, ch);
         break;
-    case FJA_EV_EXEC:
-        on_exec(c, m, p, l, ev);
+    case FJA_CHANGE_STEAL:
+        steal_sample(c, ch->pool_index, ch);
         break;
-    case FJA_EV_EXECUTED:
-        frame_pop(c, p, l, w, FR_TASK, ev->task, ev->ts);
+    case FJA_CHANGE_JOIN_BEGIN:
+        chrome_begin(c, p, l, w, "join wait", NULL, ch->ts);
         break;
-    case FJA_EV_JOIN:
-    case FJA_EV_PARK: {
-        fjv_frame f = {.kind = ev->kind == FJA_EV_JOIN ? FR_JOIN : FR_PARK,
-                       .tree = l->depth ? l->stack[l->depth - 1].tree : FJA_TASK_NONE};
-        if (!frame_push(l, f)) chrome_slice(c, p, w, 'B', &f, ev->ts, 0);
+    case FJA_CHANGE_PARK:
+        if (ch->counted) chrome_begin(c, p, l, w, "parked", NULL, ch->ts);
         break;
-    }
-    case FJA_EV_JOINED:
-        if (l->depth && l->stack[l->depth - 1].kind == FR_JOIN)
-            frame_pop(c, p, l, w, FR_JOIN, 0, ev->ts);
+    case FJA_CHANGE_UNPARK:
+        if (ch->counted) chrome_end(c, p, l, w, ch->ts);
         break;
-    case FJA_EV_UNPARK:
-        if (l->depth && l->stack[l->depth - 1].kind == FR_PARK)
-            frame_pop(c, p, l, w, FR_PARK, 0, ev->ts);
+    case FJA_CHANGE_TASK_END:
+    case FJA_CHANGE_TASK_LOST:
+    case FJA_CHANGE_JOIN_END:
+        chrome_end(c, p, l, w, ch->ts);
         break;
     default:
         break;
     }
 }
 
-static void on_client(fjv_collector *c, fjv_pool *p, const fja_event *ev)
+/* The client lane: some request submitted and waiting for its result. */
+static void on_client(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_change *ch)
 {
-    if (ev->kind == FJA_EV_SUBMIT)
-        p->outstanding++;
-    else if (ev->kind == FJA_EV_RESULT && p->outstanding)
+    lane_advance(p, l, ch->ts);
+    if (ch->kind == FJA_CHANGE_RESULT && p->outstanding)
         p->outstanding--;
-    else
-        return;
-    chrome_counter(c, p, "requests outstanding", -1, p->outstanding, ev->ts);
+    else if (ch->kind == FJA_CHANGE_TASK_NEW)
+        p->outstanding++;
+    l->state = p->outstanding ? LS_JOIN : -1;
+    chrome_counter(c, p, "requests outstanding", -1, p->outstanding, ch->ts);
 }
 
-void fjv_collect_event(fjv_collector *c, const fja_model *m, const fja_event *ev)
+/* End of the trace: every lane is booked up to the pool's end. */
+static void on_pool_end(fjv_collector *c, fjv_pool *p, uint64_t end)
 {
-    if (!c || ev->kind >= FJA_EV_UNKNOWN) return;
+    if (end > p->last_ts) p->last_ts = end;
+    for (uint32_t li = 0; li < p->nlanes; li++) {
+        fjv_lane *l = &p->lanes[li];
+        if (!l->b) continue;
+        lane_advance(p, l, p->last_ts);
+        while (l->open) /* slices still open when the trace stopped end with it */
+            chrome_end(c, p, l, (int32_t)li - 1, p->last_ts);
+    }
+}
+
+static bool is_client(const fja_change *ch)
+{
+    return ch->kind == FJA_CHANGE_RESULT ||
+           (ch->kind == FJA_CHANGE_TASK_NEW &&
+            (fja_taskmap_get(&ch->pool->tasks, ch->task)->flags & FJA_TF_SUBMITTED));
+}
+
+static void collect_change(void *ctx, fja_model *m, const fja_change *ch)
+{
+    (void)m;
+    fjv_collector *c = ctx;
+    if (!ch->pool) return; /* lock names: the model keeps them */
     if (!c->started) {
         c->started = true;
-        c->t0 = ev->ts;
+        c->t0 = ch->ts;
     }
-    fja_event shifted = *ev;
-    if (ev->source < FJV_MAX_SOURCES) {
-        if (!c->src_seen[ev->source]) {
-            c->src_seen[ev->source] = true;
-            c->src_t0[ev->source] = ev->ts;
-        }
-        if (ev->ts < c->src_t0[ev->source]) return; /* before its first event */
-        shifted.ts = c->t0 + (ev->ts - c->src_t0[ev->source]);
-    }
-    ev = &shifted;
-    if (ev->ts < c->t0) return; /* out of order before the first event */
-    range_fit(c, ev->ts);
-    if (ev->ts > c->last_ts) c->last_ts = ev->ts;
-    fjv_pool *p = pool_get(c, m, ev->source, ev->pool);
-    fjv_lane *l = p ? lane_get(p, ev->worker) : NULL;
-    fjv_lane *client = p ? lane_get(p, -1) : NULL;
-    if (!l || !client) return;
-    if (!p->first_ts) p->first_ts = ev->ts;
-    if (ev->ts > p->last_ts) p->last_ts = ev->ts;
-    chrome_names(c, p, l, ev->worker);
-    lane_advance(c, p, l, ev->ts);
-    if (ev->kind == FJA_EV_SUBMIT || ev->kind == FJA_EV_RESULT) {
-        lane_advance(c, p, client, ev->ts);
-        on_client(c, p, ev);
+    fjv_pool *p = pool_get(c, ch->pool, ch->pool_index, ch->ts);
+    if (!p || ch->ts < p->t0) return; /* out of order before the pool's first event */
+    if (ch->ts > p->last_ts) p->last_ts = ch->ts;
+    if (ch->kind == FJA_CHANGE_POOL_END) {
+        on_pool_end(c, p, ch->ts);
         return;
     }
-    if (ev->worker < 0) return;
-    if (!l->begun) {
-        l->begun = true;
-        l->state_ts = ev->ts;
-    }
-    on_worker(c, m, p, l, ev);
+    bool client = is_client(ch);
+    if (!client && !ch->worker) return;
+    fjv_lane *l = lane_get(p, client ? -1 : ch->worker->index);
+    if (!l) return;
+    chrome_names(c, p, l, client ? -1 : ch->worker->index);
+    if (client)
+        on_client(c, p, l, ch);
+    else
+        on_worker(c, p, l, ch);
 }
 
-void fjv_collect_discarded(fjv_collector *c, uint64_t count, uint64_t ts)
+fja_listener fjv_collector_listener(fjv_collector *c)
 {
-    (void)ts;
-    if (c) c->discarded += count;
+    return (fja_listener){.ctx = c, .change = collect_change};
 }
 
 fjv_collector *fjv_collector_new(const fjv_options *o, char *err, size_t errlen)
@@ -527,7 +459,6 @@ fjv_collector *fjv_collector_new(const fjv_options *o, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    c->res = 256; /* ns per bucket to start with: doubles as needed */
     c->steal_stride = 1;
     c->chrome_first = true;
     c->steals = malloc(MAX_STEAL_SAMPLES * sizeof *c->steals);
@@ -547,33 +478,14 @@ fjv_collector *fjv_collector_new(const fjv_options *o, char *err, size_t errlen)
     return c;
 }
 
-int fjv_collect_finish(fjv_collector *c, const fja_model *m)
+int fjv_collect_finish(fjv_collector *c)
 {
-    if (!c) return 0;
-    uint64_t end = m->last_ts > c->last_ts ? m->last_ts : c->last_ts;
-    if (c->started) range_fit(c, end);
-    for (uint32_t pi = 0; pi < c->npools; pi++) {
-        fjv_pool *p = &c->pools[pi];
-        for (uint32_t li = 0; li < p->nlanes; li++) {
-            fjv_lane *l = &p->lanes[li];
-            if (!l->b) continue;
-            lane_advance(c, p, l, end);
-            /* Slices still open when the trace stopped end with it. */
-            while (l->depth) {
-                l->depth--;
-                chrome_slice(c, p, (int32_t)li - 1, 'E', &l->stack[l->depth], end, 0);
-            }
-        }
-    }
-    if (c->started) c->last_ts = end;
-    int rc = 0;
-    if (c->chrome) {
-        char err[4200];
-        fputs("\n]}\n", c->chrome);
-        c->chrome = NULL;
-        if ((rc = fja_outfile_commit(&c->chrome_out, err, sizeof err)))
-            fprintf(stderr, "fjtrace-analyze: %s\n", err);
-    }
+    if (!c || !c->chrome) return 0;
+    char err[4200];
+    fputs("\n]}\n", c->chrome);
+    c->chrome = NULL;
+    int rc = fja_outfile_commit(&c->chrome_out, err, sizeof err);
+    if (rc) fprintf(stderr, "fjtrace-analyze: %s\n", err);
     return rc;
 }
 
@@ -582,14 +494,11 @@ void fjv_collector_free(fjv_collector *c)
     if (!c) return;
     if (c->chrome) fja_outfile_abort(&c->chrome_out); /* the run failed before the end */
     for (uint32_t pi = 0; pi < c->npools; pi++) {
-        for (uint32_t li = 0; li < c->pools[pi].nlanes; li++) {
+        for (uint32_t li = 0; li < c->pools[pi].nlanes; li++)
             free(c->pools[pi].lanes[li].b);
-            free(c->pools[pi].lanes[li].stack);
-        }
         free(c->pools[pi].lanes);
     }
     free(c->pools);
-    free(c->queued.s);
     free(c->delays.s);
     free(c->steals);
     free(c);

@@ -1,6 +1,7 @@
 #include "draw.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,34 @@ int canvas_open(fjv_canvas *cv, const char *path, double w, double h)
     return 0;
 }
 
+void canvas_overlay(fjv_canvas *cv, const char *fmt, ...)
+{
+    if (cv->png) return;
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n > 0 && (size_t)n < sizeof buf) fjv_str_add(&cv->overlay, buf, (size_t)n);
+}
+
+/* Puts the overlay in front of the SVG's closing tag. */
+static void overlay_insert(fjv_canvas *cv)
+{
+    if (!cv->overlay.len || cv->data.oom || !cv->data.s) return;
+    const char *end = NULL;
+    for (const char *q = cv->data.s; (q = strstr(q, "</svg>")); q++)
+        end = q;
+    if (!end) return;
+    size_t head = (size_t)(end - cv->data.s);
+    if (head >= cv->data.len) return;
+    fjv_str svg = {0};
+    fjv_str_add(&svg, cv->data.s, head);
+    fjv_str_printf(&svg, "<g id=\"fjv-hover\">\n%s</g>\n%s", cv->overlay.s, end);
+    fjv_str_free(&cv->data);
+    cv->data = svg; /* out of memory: svg.oom makes canvas_close fail */
+}
+
 int canvas_close(fjv_canvas *cv, char **out)
 {
     cairo_status_t st = cairo_status(cv->cr);
@@ -49,6 +78,8 @@ int canvas_close(fjv_canvas *cv, char **out)
     cairo_surface_finish(cv->s);
     if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(cv->s);
     cairo_surface_destroy(cv->s);
+    overlay_insert(cv);
+    fjv_str_free(&cv->overlay);
     int rc = st == CAIRO_STATUS_SUCCESS && !cv->data.oom ? 0 : -1;
     if (rc && cv->path)
         fprintf(stderr, "fjtrace-analyze: cannot draw %s: %s\n", cv->path,

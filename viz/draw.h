@@ -11,7 +11,8 @@
 typedef struct {
     cairo_surface_t *s;
     cairo_t *cr;
-    fjv_str data; /* the picture in memory: SVG text or PNG bytes */
+    fjv_str data;    /* the picture in memory: SVG text or PNG bytes */
+    fjv_str overlay; /* SVG only: markup laid over the drawing (canvas_overlay) */
     const char *path;
     bool png;
 } fjv_canvas;
@@ -23,6 +24,10 @@ int canvas_open(fjv_canvas *cv, const char *path, double w, double h);
  * failure, reported on stderr), or hands the SVG text to *out (caller
  * frees). Returns 0 or -1. */
 int canvas_close(fjv_canvas *cv, char **out);
+
+/* SVG only (nothing for a PNG): markup added on top of the drawing, such as
+ * invisible shapes with a <title> that shows on hover. */
+void canvas_overlay(fjv_canvas *cv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 typedef enum { AL_LEFT, AL_CENTER, AL_RIGHT } fjv_align;
 void canvas_text(cairo_t *cr, double x, double y, const char *s, double size, fjv_align al,

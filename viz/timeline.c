@@ -1,7 +1,10 @@
-/* The worker timeline: a lane per worker (and one for the client threads
- * of each pool), time across, one colour per pixel: the state that took
- * most of that pixel's time in the collector's buckets. Drawing cost is
- * pixels x lanes, whatever the number of events. */
+/* The worker timeline: a band per pool, each on its own time axis from the
+ * pool's first event (pools of programs recorded seconds apart, or of
+ * different traces, each use the whole width); in a band a lane per worker
+ * (and one for the client threads), time across, one colour per pixel: the
+ * state that took most of that pixel's time in the collector's buckets.
+ * Lock waits are a state of their own; in SVG each carries the lock's name
+ * on hover. Drawing cost is pixels x lanes, whatever the number of events. */
 #include <math.h>
 #include <string.h>
 
@@ -14,13 +17,17 @@
 #define LANE_GAP 3.0
 #define POOL_GAP 20.0
 #define TOP 50.0
-#define BOTTOM 80.0
+#define BOTTOM 50.0
+#define AXIS_H 40.0
 #define MAX_ARROWS 400 /* more steals than this per pool would hide the lanes */
 
 typedef struct {
     const fjv_collector *c;
+    const fja_model *m;
+    fjv_canvas *cv;
     cairo_t *cr;
-    uint64_t t0, dur;
+    const fjv_pool *p; /* the band being drawn: its axis */
+    uint64_t t0, dur, res;
     double pw; /* plot width in pixels */
 } tl;
 
@@ -33,22 +40,28 @@ static bool lane_used(const fjv_lane *l)
     return false;
 }
 
-/* Dominant state of pixel x (-1: off), and the tree running there. */
-static int pixel_state(const tl *t, const fjv_lane *l, int x, uint32_t *tree)
+/* Dominant state of pixel x (-1: off), the tree running there and the lock
+ * waited for there. */
+static int pixel_state(const tl *t, const fjv_lane *l, int x, uint32_t *tree, uint32_t *lock)
 {
     double px_ns = (double)t->dur / t->pw;
     uint64_t from = (uint64_t)(x * px_ns), to = (uint64_t)((x + 1) * px_ns);
-    uint64_t b0 = from / t->c->res, b1 = to / t->c->res;
+    uint64_t b0 = from / t->res, b1 = to / t->res;
     if (b1 <= b0) b1 = b0 + 1;
     if (b1 > NBUCKETS) b1 = NBUCKETS;
-    uint64_t ns[LS_COUNT] = {0}, best_tree_ns = 0, span = (b1 - b0) * t->c->res;
+    uint64_t ns[LS_COUNT] = {0}, best_tree_ns = 0, best_lock_ns = 0, span = (b1 - b0) * t->res;
     *tree = FJA_TASK_NONE;
+    *lock = UINT32_MAX;
     for (uint64_t b = b0; b < b1; b++) {
         for (int s = 0; s < LS_COUNT; s++)
             ns[s] += l->b[b].ns[s];
         if (l->b[b].run_tree_ns > best_tree_ns) {
             best_tree_ns = l->b[b].run_tree_ns;
             *tree = l->b[b].run_tree;
+        }
+        if (l->b[b].lock_ns > best_lock_ns) {
+            best_lock_ns = l->b[b].lock_ns;
+            *lock = l->b[b].lock;
         }
     }
     int best = -1;
@@ -64,6 +77,43 @@ static int pixel_state(const tl *t, const fjv_lane *l, int x, uint32_t *tree)
     return span > 2 * sum ? -1 : best;
 }
 
+/* The name of lock id of the pool's trace, for the hover text. */
+static const char *lock_name(const tl *t, uint32_t id)
+{
+    for (uint32_t i = 0; i < t->m->nlocks; i++)
+        if (t->m->locks[i].source == t->p->source && t->m->locks[i].id == id)
+            return t->m->locks[i].name;
+    return NULL;
+}
+
+/* A lock wait's rectangle in an SVG gets an invisible twin carrying the
+ * lock's name as its title: hovering shows it, and a test can find it. */
+static void lock_wait_mark(const tl *t, double x, double y, double w, uint32_t lock)
+{
+    const char *name = lock_name(t, lock);
+    fjv_str title = {0};
+    if (name)
+        fjv_str_xml(&title, name);
+    else
+        fjv_str_printf(&title, "lock %u", lock);
+    canvas_overlay(t->cv,
+                   "<rect class=\"fjv-lock-wait\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                   "height=\"%.1f\" fill=\"none\" pointer-events=\"all\"><title>waiting for "
+                   "%s</title></rect>\n",
+                   x, y, w, LANE_H, title.s ? title.s : "a lock");
+    fjv_str_free(&title);
+}
+
+/* One run of equal pixels from x0 to x1 in state s. */
+static void run_draw(const tl *t, double y, int x0, int x1, int s, uint32_t tree, uint32_t lock)
+{
+    if (s < 0) return;
+    canvas_rgb(t->cr, fjv_state_rgb((fjv_lstate)s, tree));
+    cairo_rectangle(t->cr, TL_LEFT + x0, y, x1 - x0, LANE_H);
+    cairo_fill(t->cr);
+    if (s == LS_LOCK) lock_wait_mark(t, TL_LEFT + x0, y, x1 - x0, lock);
+}
+
 static void lane_draw(const tl *t, const fjv_lane *l, double y)
 {
     cairo_t *cr = t->cr;
@@ -71,21 +121,19 @@ static void lane_draw(const tl *t, const fjv_lane *l, double y)
     cairo_rectangle(cr, TL_LEFT, y, t->pw, LANE_H);
     cairo_fill(cr);
     int run_x = 0, run_s = -2;
-    uint32_t run_tree = FJA_TASK_NONE;
+    uint32_t run_tree = FJA_TASK_NONE, run_lock = UINT32_MAX;
     /* Runs of equal pixels become one rectangle: small SVGs. */
     for (int x = 0; x <= (int)t->pw; x++) {
-        uint32_t tree = FJA_TASK_NONE;
-        int s = x < (int)t->pw ? pixel_state(t, l, x, &tree) : -3;
+        uint32_t tree = FJA_TASK_NONE, lock = UINT32_MAX;
+        int s = x < (int)t->pw ? pixel_state(t, l, x, &tree, &lock) : -3;
         if (s != LS_RUN) tree = FJA_TASK_NONE;
-        if (s == run_s && tree == run_tree) continue;
-        if (run_s >= 0) {
-            canvas_rgb(cr, fjv_state_rgb((fjv_lstate)run_s, run_tree));
-            cairo_rectangle(cr, TL_LEFT + run_x, y, x - run_x, LANE_H);
-            cairo_fill(cr);
-        }
+        if (s != LS_LOCK) lock = UINT32_MAX;
+        if (s == run_s && tree == run_tree && lock == run_lock) continue;
+        run_draw(t, y, run_x, x, run_s, run_tree, run_lock);
         run_x = x;
         run_s = s;
         run_tree = tree;
+        run_lock = lock;
     }
 }
 
@@ -94,12 +142,13 @@ static double x_of(const tl *t, uint64_t ts)
     return TL_LEFT + (double)(ts - t->t0) / (double)t->dur * t->pw;
 }
 
-static void arrows_draw(const tl *t, const fjv_pool *p, uint32_t pi, const double *lane_y)
+static void arrows_draw(const tl *t, uint32_t pi, const double *lane_y)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < t->c->nsteals; i++)
         n += t->c->steals[i].pool == pi;
     if (!n || n > MAX_ARROWS) return;
+    const fjv_pool *p = t->p;
     cairo_t *cr = t->cr;
     cairo_set_source_rgba(cr, 0.84, 0.15, 0.16, 0.8);
     cairo_set_line_width(cr, 1);
@@ -142,7 +191,8 @@ static void axis_draw(const tl *t, double y)
         cairo_stroke(cr);
         canvas_text(cr, x, y + 17, fja_report_duration(b, sizeof b, v), 10, AL_CENTER, false);
     }
-    canvas_text(cr, TL_LEFT + t->pw, y + 32, "time since the first event", 10, AL_RIGHT, false);
+    canvas_text(cr, TL_LEFT + t->pw, y + 32, "time since the pool's first event", 10, AL_RIGHT,
+                false);
 }
 
 static void legend_draw(cairo_t *cr, double y)
@@ -175,52 +225,60 @@ static double height_of(const fjv_collector *c)
 {
     double h = TOP + BOTTOM;
     for (uint32_t pi = 0; pi < c->npools; pi++) {
-        h += POOL_GAP;
+        if (!c->pools[pi].started) continue;
+        h += POOL_GAP + AXIS_H;
         for (uint32_t li = 0; li < c->pools[pi].nlanes; li++)
             if (lane_used(&c->pools[pi].lanes[li])) h += LANE_H + LANE_GAP;
     }
     return h;
 }
 
-static void title_draw(cairo_t *cr, const fjv_collector *c, const fja_report *r)
+static void title_draw(cairo_t *cr, const fja_report *r)
 {
     char b[64], e[32], note[128], t[512];
-    snprintf(t, sizeof t, "fjtrace timeline: %s events over %s, %u pool(s)%s",
+    snprintf(t, sizeof t,
+             "fjtrace timeline: %s events over %s, %u pool(s), each on its own time axis%s",
              fjv_count(e, sizeof e, r->model->events),
-             fja_report_duration(b, sizeof b, (double)(c->last_ts - c->t0)), r->npools,
-             fjv_discard_note(r->model, note, sizeof note));
+             fja_report_duration(b, sizeof b, (double)(r->model->last_ts - r->model->first_ts)),
+             r->npools, fjv_discard_note(r->model, note, sizeof note));
     cairo_set_source_rgb(cr, 0, 0, 0);
     canvas_text(cr, TL_LEFT, 24, t, 15, AL_LEFT, true);
 }
 
-static void pools_draw(tl *t, double y)
+/* The band of pool p: its title, its lanes on its own time axis, and the
+ * axis under them. Returns the y below it. */
+static double band_draw(tl *t, uint32_t pi, double y)
 {
-    const fjv_collector *c = t->c;
+    const fjv_pool *p = &t->c->pools[pi];
     cairo_t *cr = t->cr;
-    for (uint32_t pi = 0; pi < c->npools; pi++) {
-        const fjv_pool *p = &c->pools[pi];
-        double lane_y[1024];
-        char lbl[64];
-        y += POOL_GAP;
+    t->p = p;
+    t->t0 = p->t0;
+    t->dur = p->last_ts > p->t0 ? p->last_ts - p->t0 : 1;
+    t->res = p->res;
+    double lane_y[1024];
+    char lbl[160], pn[32], d[32];
+    y += POOL_GAP;
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    snprintf(lbl, sizeof lbl, "pool %s: %s from its first event",
+             fjv_pool_name(p->source, p->id, pn, sizeof pn),
+             fja_report_duration(d, sizeof d, (double)t->dur));
+    canvas_text(cr, 8, y - 5, lbl, 11, AL_LEFT, true);
+    for (uint32_t li = 0; li < p->nlanes; li++) {
+        if (li < 1024) lane_y[li] = -1;
+        if (!lane_used(&p->lanes[li])) continue;
+        if (li < 1024) lane_y[li] = y;
+        lane_draw(t, &p->lanes[li], y);
         cairo_set_source_rgb(cr, 0, 0, 0);
-        char pn[32];
-        snprintf(lbl, sizeof lbl, "pool %s", fjv_pool_name(p->source, p->id, pn, sizeof pn));
-        canvas_text(cr, 8, y - 5, lbl, 11, AL_LEFT, true);
-        for (uint32_t li = 0; li < p->nlanes; li++) {
-            if (li < 1024) lane_y[li] = -1;
-            if (!lane_used(&p->lanes[li])) continue;
-            if (li < 1024) lane_y[li] = y;
-            lane_draw(t, &p->lanes[li], y);
-            cairo_set_source_rgb(cr, 0, 0, 0);
-            if (li)
-                snprintf(lbl, sizeof lbl, "worker %u", li - 1);
-            else
-                snprintf(lbl, sizeof lbl, "clients");
-            canvas_text(cr, TL_LEFT - 6, y + LANE_H - 4, lbl, 10, AL_RIGHT, false);
-            y += LANE_H + LANE_GAP;
-        }
-        if (p->nlanes <= 1024) arrows_draw(t, p, pi, lane_y);
+        if (li)
+            snprintf(lbl, sizeof lbl, "worker %u", li - 1);
+        else
+            snprintf(lbl, sizeof lbl, "clients");
+        canvas_text(cr, TL_LEFT - 6, y + LANE_H - 4, lbl, 10, AL_RIGHT, false);
+        y += LANE_H + LANE_GAP;
     }
+    if (p->nlanes <= 1024) arrows_draw(t, pi, lane_y);
+    axis_draw(t, y + 2);
+    return y + AXIS_H;
 }
 
 int fjv_timeline(const fjv_options *o, const fjv_collector *c, const fja_report *r,
@@ -231,15 +289,11 @@ int fjv_timeline(const fjv_options *o, const fjv_collector *c, const fja_report 
     double h = height_of(c);
     fjv_canvas cv;
     if (canvas_open(&cv, path, TL_WIDTH, h)) return -1;
-    tl t = {.c = c,
-            .cr = cv.cr,
-            .t0 = c->t0,
-            .dur = c->last_ts > c->t0 ? c->last_ts - c->t0 : 1,
-            .pw = TL_WIDTH - TL_LEFT - TL_RIGHT};
-    /* Past the last bucket boundary the range is empty: clamp to data. */
-    title_draw(cv.cr, c, r);
-    pools_draw(&t, TOP);
-    axis_draw(&t, h - BOTTOM + 8);
-    legend_draw(cv.cr, h - BOTTOM + 46);
+    tl t = {.c = c, .m = r->model, .cv = &cv, .cr = cv.cr, .pw = TL_WIDTH - TL_LEFT - TL_RIGHT};
+    title_draw(cv.cr, r);
+    double y = TOP;
+    for (uint32_t pi = 0; pi < c->npools; pi++)
+        if (c->pools[pi].started) y = band_draw(&t, pi, y);
+    legend_draw(cv.cr, h - BOTTOM + 8);
     return canvas_close(&cv, out);
 }

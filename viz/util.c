@@ -152,6 +152,8 @@ fjv_rgb fjv_state_rgb(fjv_lstate s, uint32_t tree)
         return (fjv_rgb){0.95, 0.85, 0.30};
     case LS_PARK:
         return (fjv_rgb){0.75, 0.80, 0.88};
+    case LS_LOCK: /* a task that is blocked, not running: nothing like the greens */
+        return (fjv_rgb){0.80, 0.15, 0.55};
     default:
         return (fjv_rgb){1, 1, 1};
     }
@@ -160,7 +162,7 @@ fjv_rgb fjv_state_rgb(fjv_lstate s, uint32_t tree)
 const char *fjv_state_name(fjv_lstate s)
 {
     static const char *const names[LS_COUNT] = {"running", "waiting in a join", "searching",
-                                                "parked"};
+                                                "parked", "waiting for a lock"};
     return s < LS_COUNT ? names[s] : "off";
 }
 

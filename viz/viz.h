@@ -2,11 +2,11 @@
  * (in-process Graphviz), the worker timeline and charts through cairo, a
  * self-contained HTML report and a Chrome/Perfetto trace.
  *
- * Two phases, so the trace is still read once: a collector sees every event
- * right after the model did (fjv_collect_event) and keeps only what the
- * model does not — per-pixel timeline buckets, queue-depth samples, steal
- * delays — or streams it out (the Chrome trace); fjv_render then draws
- * from the finished report plus the collector. */
+ * Two phases, so the trace is still read once: a collector listens to the
+ * tracker's changes (analyzer/core/tracker.h) next to the model and keeps
+ * only what the model does not — per-pixel timeline buckets, queue-depth
+ * samples, steal delays — or streams it out (the Chrome trace); fjv_render
+ * then draws from the finished report plus the collector. */
 #ifndef FJV_VIZ_H
 #define FJV_VIZ_H
 
@@ -80,11 +80,11 @@ int fjv_parse_format(const char *s, unsigned *formats);
 /* NULL when out of memory or the Chrome trace cannot be created (err says
  * why). */
 fjv_collector *fjv_collector_new(const fjv_options *o, char *err, size_t errlen);
-/* After fja_model_feed(m, ev): m already holds the task ev is about. */
-void fjv_collect_event(fjv_collector *c, const fja_model *m, const fja_event *ev);
-void fjv_collect_discarded(fjv_collector *c, uint64_t count, uint64_t ts);
-/* Closes the Chrome trace at the end of the trace. Returns 0 or -1. */
-int fjv_collect_finish(fjv_collector *c, const fja_model *m);
+/* The collector as a listener of the tracker (fja_tracker_listen): it
+ * keeps what the pictures need from the changes. */
+fja_listener fjv_collector_listener(fjv_collector *c);
+/* Closes the Chrome trace, after fja_tracker_finish. Returns 0 or -1. */
+int fjv_collect_finish(fjv_collector *c);
 void fjv_collector_free(fjv_collector *c);
 
 /* Draws every picture asked for. c may be NULL (no timeline data, no steal

@@ -10,38 +10,36 @@
 
 /* ------------------------------------------------------------ collector */
 
-/* Lane states, drawn in this order of precedence in the legend. */
-typedef enum { LS_RUN, LS_JOIN, LS_SEARCH, LS_PARK, LS_COUNT } fjv_lstate;
+/* Lane states (the tracker's worker states), drawn in this order of
+ * precedence in the legend. */
+typedef enum { LS_RUN, LS_JOIN, LS_SEARCH, LS_PARK, LS_LOCK, LS_COUNT } fjv_lstate;
 
 /* Per-lane time buckets. A fixed number of buckets covers [t0, t0 +
- * NBUCKETS * res); when time runs past the end, every lane merges bucket
- * pairs and res doubles, so memory stays constant for any trace length. */
+ * NBUCKETS * res) of each pool, from its own first event; when time runs
+ * past the end, every lane of the pool merges bucket pairs and res doubles,
+ * so memory stays constant for any trace length. */
 #define NBUCKETS 4096
-#define FJV_MAX_SOURCES 256
 
 typedef struct {
     uint64_t ns[LS_COUNT];
     uint64_t run_tree_ns; /* running time of run_tree in this bucket */
     uint32_t run_tree;    /* the tree that ran longest here */
     uint32_t qmax;        /* deepest queue seen in the bucket */
+    uint32_t lock;        /* the lock waited for longest here (lock_ns of it) */
+    uint64_t lock_ns;
 } fjv_bucket;
 
-typedef enum { FR_TASK, FR_JOIN, FR_PARK } fjv_frame_kind;
-
-typedef struct {
-    uint64_t task;
-    uint32_t tree;
-    uint8_t kind;
-} fjv_frame;
-
+/* A lane: a worker, or the client threads of a pool. What it is doing is
+ * the tracker's; the lane only remembers it since its last change, to book
+ * that time into the buckets. */
 typedef struct {
     fjv_bucket *b; /* NBUCKETS */
-    fjv_frame *stack;
-    uint32_t depth, cap;
-    bool seen, begun, ended;
+    int state;     /* fjv_lstate, -1: off */
+    uint32_t tree; /* the running task's tree */
+    uint32_t lock; /* LS_LOCK: the lock id */
     uint64_t state_ts;
-    uint32_t qdepth;
-    bool named; /* Chrome trace thread name written */
+    uint32_t open; /* Chrome trace slices open on it */
+    bool named;    /* Chrome trace thread name written */
 } fjv_lane;
 
 typedef struct {
@@ -52,12 +50,12 @@ typedef struct {
 
 typedef struct {
     uint32_t source, id;
-    uint32_t model_index; /* index in fja_model.pools */
-    fjv_lane *lanes;      /* lanes[0] = clients, lanes[1 + w] = worker w */
+    fjv_lane *lanes; /* lanes[0] = clients, lanes[1 + w] = worker w */
     uint32_t nlanes;
-    uint32_t outstanding;       /* client requests submitted, no result yet */
-    uint64_t first_ts, last_ts; /* rebased, see fjv_collector.src_t0 */
-    bool named;
+    uint32_t outstanding; /* client requests submitted, no result yet */
+    uint64_t t0, res;     /* the pool's own time axis: its first event, ns per bucket */
+    uint64_t last_ts;
+    bool started, named;
 } fjv_pool;
 
 /* Open-addressing map (pool, task id) -> two values; pool 0 = empty. */
@@ -72,19 +70,13 @@ typedef struct {
 } fjv_map;
 
 struct fjv_collector {
-    fjv_pool *pools;
+    fjv_pool *pools; /* index = the model's pool index */
     uint32_t npools;
-    uint64_t t0, res, last_ts;
-    /* Traces of several runs have unrelated clocks: each source's events
-     * are shifted so that its first event is at t0. */
-    uint64_t src_t0[FJV_MAX_SOURCES];
-    bool src_seen[FJV_MAX_SOURCES];
+    uint64_t t0; /* the first change: origin of the Chrome trace */
     bool started;
-    fjv_map queued; /* forked, not yet exec'd: fork ts, forker + 1 */
     fjv_map delays; /* stolen tasks: fork -> exec delay, thief */
     fjv_steal *steals;
     uint32_t nsteals, steal_stride, steal_seen;
-    uint64_t discarded;
     FILE *chrome; /* chrome_out.f while the Chrome trace is written */
     fja_outfile chrome_out;
     bool chrome_first, chrome_err;

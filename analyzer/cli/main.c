@@ -16,16 +16,16 @@
 #include "pictures.h"
 #include "reader.h"
 
+/* Every event goes through the one tracker, which tells its listeners
+ * (the model, and the pictures when asked for) what changed. */
 static int sink_event(void *ctx, const fja_event *ev)
 {
-    int rc = fja_model_feed(ctx, ev) ? 1 : 0;
-    pictures_event(ctx, ev);
-    return rc;
+    return fja_tracker_feed(ctx, ev) ? 1 : 0;
 }
 
 static void sink_discarded(void *ctx, uint64_t count, uint64_t ts, uint32_t source)
 {
-    fja_model_discarded(ctx, count, ts, source);
+    fja_model_discarded(((fja_tracker *)ctx)->model, count, ts, source);
 }
 
 static int traces_find(const cli_options *o, find_list *dirs)
@@ -41,12 +41,13 @@ static int traces_find(const cli_options *o, find_list *dirs)
     return -1;
 }
 
-static int traces_read(const cli_options *o, const find_list *dirs, fja_model *m)
+static int traces_read(const cli_options *o, const find_list *dirs, fja_tracker *t)
 {
     char err[4096] = "";
+    fja_model *m = t->model;
     fja_reader_sink sink = {.event = sink_event,
                             .discarded = sink_discarded,
-                            .ctx = m,
+                            .ctx = t,
                             .progress = o->progress,
                             .use_muxer = o->muxer};
     fja_reader_stats stats;
@@ -166,14 +167,16 @@ int main(int argc, char **argv)
     find_list dirs = {0};
     fja_model m;
     fja_model_init(&m);
-    if (pictures_start(&o.filter, o.paths, o.npaths)) {
+    fja_tracker tracker;
+    fja_tracker_init(&tracker, &m);
+    if (pictures_start(&o.filter, o.paths, o.npaths, &tracker)) {
         fja_model_free(&m);
         return EXIT_OUTPUT; /* the Chrome trace file cannot be created */
     }
-    if ((rc = traces_find(&o, &dirs)) < 0 && (rc = traces_read(&o, &dirs, &m)) < 0) {
-        fja_model_finish(&m);
+    if ((rc = traces_find(&o, &dirs)) < 0 && (rc = traces_read(&o, &dirs, &tracker)) < 0) {
+        fja_tracker_finish(&tracker);
         /* a failed Chrome trace still lets the other outputs be written */
-        bool chrome_failed = pictures_finish(&m) != 0;
+        bool chrome_failed = pictures_finish() != 0;
         rc = report_write(&o, &m, t0);
         if (chrome_failed && rc != EXIT_INTERNAL) rc = EXIT_OUTPUT;
     }

@@ -21,7 +21,7 @@ void pictures_options_check(void)
     fjv_options_check(&options, stderr);
 }
 
-int pictures_start(const fja_filter *f, char *const *paths, int npaths)
+int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_tracker *t)
 {
     char err[4200];
     options.root_set = f->root_set;
@@ -33,17 +33,12 @@ int pictures_start(const fja_filter *f, char *const *paths, int npaths)
         fprintf(stderr, "fjtrace-analyze: %s\n", err);
         return -1;
     }
-    return 0;
+    return fja_tracker_listen(t, fjv_collector_listener(collector));
 }
 
-void pictures_event(const fja_model *m, const fja_event *ev)
+int pictures_finish(void)
 {
-    fjv_collect_event(collector, m, ev);
-}
-
-int pictures_finish(const fja_model *m)
-{
-    return fjv_collect_finish(collector, m);
+    return fjv_collect_finish(collector);
 }
 
 int pictures_render(const fja_report *r)

@@ -18,13 +18,12 @@ int pictures_option(int i, const char *arg);
 /* After every option is parsed: warns about settings the pictures adjust
  * (a too large --max-nodes for a laid-out format). */
 void pictures_options_check(void);
-/* Called once the options are parsed: starts collecting when a picture is
- * asked for. -1 when that cannot start (message on stderr). */
-int pictures_start(const fja_filter *f, char *const *paths, int npaths);
-/* Sees each event right after the model did. */
-void pictures_event(const fja_model *m, const fja_event *ev);
-/* At the end of the trace (closes the Chrome trace). -1 if it failed. */
-int pictures_finish(const fja_model *m);
+/* Called once the options are parsed: when a picture is asked for, starts
+ * collecting as a listener of t. -1 when that cannot start (message on
+ * stderr). */
+int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_tracker *t);
+/* After fja_tracker_finish (closes the Chrome trace). -1 if it failed. */
+int pictures_finish(void);
 /* Draws every picture asked for; -1 if one could not be written. */
 int pictures_render(const fja_report *r);
 void pictures_free(void);

@@ -13,23 +13,17 @@ int pictures_option(int i, const char *arg)
 
 void pictures_options_check(void) {}
 
-int pictures_start(const fja_filter *f, char *const *paths, int npaths)
+int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_tracker *t)
 {
     (void)f;
     (void)paths;
     (void)npaths;
+    (void)t;
     return 0;
 }
 
-void pictures_event(const fja_model *m, const fja_event *ev)
+int pictures_finish(void)
 {
-    (void)m;
-    (void)ev;
-}
-
-int pictures_finish(const fja_model *m)
-{
-    (void)m;
     return 0;
 }
 

@@ -9,5 +9,6 @@
 #include "model.h"
 #include "outfile.h"
 #include "report.h"
+#include "tracker.h"
 
 #endif

@@ -1,8 +1,9 @@
-/* The model: pools, workers, task records and decomposition trees, rebuilt
- * from a time-ordered stream of fja_event in one pass (fja_model_feed). Every
- * measure that needs the event order (self time, span, idle gaps, queue
- * depth, milestones) is accumulated here as the events arrive, so nothing
- * but compact per-task records is kept. */
+/* The model: pools, workers, task records and decomposition trees. The
+ * tracker (tracker.h) replays the time-ordered events into it (frame
+ * stacks, states, queue depths, task records) and the model's accounting,
+ * its first listener (model.c), accumulates every measure that needs the
+ * event order (self time, span, idle gaps, queue area, milestones) as the
+ * changes arrive, so nothing but compact per-task records is kept. */
 #ifndef FJA_MODEL_H
 #define FJA_MODEL_H
 
@@ -103,9 +104,11 @@ typedef struct {
     uint64_t tasks, forks, steals, joins_waited, parks, wakes, lock_waits;
     uint32_t lock_id;      /* the fj_mutex being waited for (lock_wait) */
     uint64_t lock_wait_ts; /* when that wait began */
-    /* pending steal -> exec, and completing -> completed */
+    /* pending steal -> exec (when the task was queued, and by whom), and
+     * completing -> completed */
     uint32_t stolen_task;
-    uint64_t steal_ts;
+    uint64_t steal_ts, stolen_queued_ts;
+    int32_t stolen_from;
     uint64_t completing_task, completing_ts;
     bool completing;
     /* fork-cost estimate: the previous event on this worker */
@@ -192,9 +195,21 @@ typedef struct {
 } fja_model;
 
 void fja_model_init(fja_model *m);
+/* The pool (source, id), made on first use; NULL when out of memory. */
+fja_pool *fja_model_pool(fja_model *m, uint32_t source, uint32_t id);
+/* Worker `index` of p, growing the array; NULL for index < 0 or no memory.
+ * Beware: growing moves the workers, so callers hold no fja_worker pointer
+ * across a call. */
+fja_worker *fja_pool_worker(fja_pool *p, int32_t index);
+/* Counts an inconsistent event (and keeps the first few as examples). */
+void fja_model_anomaly(fja_model *m, fja_anomaly_kind k, const fja_event *ev);
+/* Copies a name from the trace, control characters replaced by '?'. */
+void fja_name_copy(char *dst, size_t n, const char *src);
 void fja_model_free(fja_model *m);
-/* Feeds one event. Events must come in timestamp order (ties in any order).
- * Returns 0, or -1 when memory ran out (the model stays usable). */
+/* Feeds one event through a tracker whose only listener is the model
+ * (fja_tracker_feed with more listeners: tracker.h). Events must come in
+ * timestamp order (ties in any order). Returns 0, or -1 when memory ran
+ * out (the model stays usable). */
 int fja_model_feed(fja_model *m, const fja_event *ev);
 /* Records a babeltrace2 "discarded events" notice: count events were lost
  * from one stream of trace `source`. Every tree of that trace still open
@@ -205,7 +220,8 @@ void fja_model_discarded(fja_model *m, uint64_t count, uint64_t ts, uint32_t sou
  * from it says so and is incomplete. */
 void fja_model_decode_stopped(fja_model *m, const char *why);
 /* Closes every open interval at the end of the trace: unfinished tasks,
- * workers that never ended, trees without a result. */
+ * workers that never ended, trees without a result (fja_tracker_finish
+ * with the model as the only listener). */
 void fja_model_finish(fja_model *m);
 /* Live task count, tree count and bytes held, for memory reporting. */
 size_t fja_model_bytes(const fja_model *m);

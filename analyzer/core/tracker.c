@@ -1,0 +1,749 @@
+#include "tracker.h"
+
+#include <stdlib.h>
+
+/* ------------------------------------------------------------ telling */
+
+static void tell(const fja_tracker *t, const fja_change *c)
+{
+    for (uint32_t i = 0; i < t->nlisteners; i++)
+        t->listeners[i].change(t->listeners[i].ctx, t->model, c);
+}
+
+/* A change about worker w (NULL: off the workers) of pool p at ts. */
+static fja_change change_of(const fja_tracker *t, fja_change_kind k, fja_pool *p, fja_worker *w,
+                            uint64_t ts)
+{
+    return (fja_change){.kind = k,
+                        .ts = ts,
+                        .pool = p,
+                        .pool_index = (uint32_t)(p - t->model->pools),
+                        .worker = w,
+                        .task = FJA_TASK_NONE,
+                        .other = -1};
+}
+
+static void tell_task(const fja_tracker *t, fja_change_kind k, fja_pool *p, fja_worker *w,
+                      uint32_t n, uint64_t ts)
+{
+    fja_change c = change_of(t, k, p, w, ts);
+    c.task = n;
+    tell(t, &c);
+}
+
+void fja_tracker_init(fja_tracker *t, fja_model *m)
+{
+    *t = (fja_tracker){.model = m};
+    fja_tracker_listen(t, (fja_listener){.ctx = NULL, .change = fja_model_change});
+}
+
+int fja_tracker_listen(fja_tracker *t, fja_listener l)
+{
+    if (t->nlisteners == FJA_MAX_LISTENERS) return -1;
+    t->listeners[t->nlisteners++] = l;
+    return 0;
+}
+
+/* ------------------------------------------------------------ lookups */
+
+static inline fja_task *task_at(fja_pool *p, uint32_t n)
+{
+    return fja_taskmap_get(&p->tasks, n);
+}
+
+static fja_frame *top_frame(fja_worker *w)
+{
+    return w->depth ? &w->stack[w->depth - 1] : NULL;
+}
+
+/* Record of task id, trying the worker's running task first: most events
+ * name it (executed) or its parent (fork), and that saves a hash probe. */
+static uint32_t task_find_near(fja_pool *p, fja_worker *w, uint64_t id)
+{
+    fja_frame *f = top_frame(w);
+    if (f && task_at(p, f->task)->id == id) return f->task;
+    return fja_taskmap_find(&p->tasks, id);
+}
+
+/* ------------------------------------------------------------ the one state switch */
+
+static fja_wstate worker_state(fja_worker *w)
+{
+    if (!w->begun || w->ended) return FJA_WS_OFF;
+    if (w->parked) return FJA_WS_PARK;
+    fja_frame *f = top_frame(w);
+    if (!f) return FJA_WS_SEARCH;
+    if (f->running) return FJA_WS_RUN;
+    return f->in_lock ? FJA_WS_LOCK : FJA_WS_JOIN;
+}
+
+/* Every worker state change goes through here: after each event on w, its
+ * state is derived again from the replay, and a switch is told to the
+ * listeners with the time the old state began, before it is recorded. */
+static void worker_switch(const fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t ts)
+{
+    fja_wstate now = worker_state(w);
+    if (now != w->state) {
+        fja_change c = change_of(t, FJA_CHANGE_STATE, p, w, ts);
+        c.from = w->state;
+        c.to = now;
+        c.since = w->state_ts;
+        tell(t, &c);
+        w->state = now;
+        w->state_ts = ts;
+    }
+    fja_frame *f = top_frame(w);
+    tell_task(t, FJA_CHANGE_SETTLED, p, w, now == FJA_WS_RUN ? f->task : FJA_TASK_NONE, ts);
+}
+
+/* ------------------------------------------------------------ frames */
+
+/* Books a running frame's segment as its task's own time. */
+static void frame_suspend(fja_pool *p, fja_frame *f, uint64_t ts)
+{
+    if (f->running && ts > f->seg_start) task_at(p, f->task)->self_ns += ts - f->seg_start;
+    f->running = false;
+}
+
+static void frame_resume(fja_frame *f, uint64_t ts)
+{
+    if (!f->in_join && !f->in_lock) {
+        f->running = true;
+        f->seg_start = ts;
+        f->since = ts;
+    }
+}
+
+static int frame_push(fja_worker *w, uint32_t n, uint64_t ts)
+{
+    if (w->depth == w->cap) {
+        uint32_t cap = w->cap ? w->cap * 2 : 16;
+        fja_frame *s = realloc(w->stack, cap * sizeof *s);
+        if (!s) return -1;
+        w->stack = s;
+        w->cap = cap;
+    }
+    w->stack[w->depth++] = (fja_frame){.task = n,
+                                       .running = true,
+                                       .seg_start = ts,
+                                       .exec_ts = ts,
+                                       .since = ts,
+                                       .awaited = FJA_TASK_NONE};
+    return 0;
+}
+
+/* Pops frames down to task n; frames above it never saw their executed. */
+static bool frame_pop_to(const fja_tracker *t, fja_pool *p, fja_worker *w, uint32_t n,
+                         const fja_event *ev)
+{
+    uint32_t i = w->depth;
+    while (i > 0 && w->stack[i - 1].task != n)
+        i--;
+    if (i == 0) return false;
+    while (w->depth > i) {
+        fja_model_anomaly(t->model, FJA_AN_UNBALANCED_NESTING, ev);
+        frame_suspend(p, top_frame(w), ev->ts);
+        w->depth--;
+        tell_task(t, FJA_CHANGE_TASK_LOST, p, w, w->stack[w->depth].task, ev->ts);
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------ queues */
+
+/* The deque of w grew or shrank by delta. A pop or steal of a task forked
+ * before the trace began would go below 0: clamped, and not counted. */
+static void worker_queue(const fja_tracker *t, fja_pool *p, fja_worker *w, int64_t delta,
+                         uint64_t ts)
+{
+    fja_change c = change_of(t, FJA_CHANGE_QUEUE, p, w, ts);
+    c.delta = delta;
+    c.depth = w->qdepth + delta;
+    c.counted = c.depth >= 0;
+    if (!c.counted) c.depth = 0;
+    tell(t, &c);
+    w->qdepth = c.depth;
+}
+
+/* Remembers when task t was queued (fork, submit), in a free slot. Without
+ * memory for a slot the time is just not known (the report says so). */
+static void qslot_take(fja_pool *p, fja_task *t, uint64_t ts)
+{
+    uint32_t s = p->qfree;
+    if (s != FJA_TASK_NONE) {
+        p->qfree = (uint32_t)p->qsince[s];
+    } else {
+        if (p->nqsince == p->cap_qsince) {
+            uint32_t cap = p->cap_qsince ? p->cap_qsince * 2 : 64;
+            uint64_t *q = cap > p->cap_qsince ? realloc(p->qsince, cap * sizeof *q) : NULL;
+            if (!q) return;
+            p->qsince = q;
+            p->cap_qsince = cap;
+        }
+        s = p->nqsince++;
+    }
+    p->qsince[s] = ts;
+    t->qslot = s;
+}
+
+/* t left its queue (taken by its owner or a thief): its slot is free.
+ * Returns when it was queued, 0 when unknown. */
+static uint64_t qslot_release(fja_pool *p, fja_task *t)
+{
+    if (t->qslot == FJA_TASK_NONE) return 0;
+    uint64_t since = p->qsince[t->qslot];
+    p->qsince[t->qslot] = p->qfree;
+    p->qfree = t->qslot;
+    t->qslot = FJA_TASK_NONE;
+    return since;
+}
+
+/* ------------------------------------------------------------ tasks and trees */
+
+static uint32_t tree_new(fja_model *m, fja_pool *p, uint32_t root, const fja_event *ev)
+{
+    if (p->ntrees == p->cap_trees) {
+        uint32_t cap = p->cap_trees ? p->cap_trees * 2 : 16;
+        fja_tree *nt = realloc(p->trees, cap * sizeof *nt);
+        if (!nt) {
+            fja_model_anomaly(m, FJA_AN_OUT_OF_MEMORY, ev);
+            return FJA_TASK_NONE;
+        }
+        p->trees = nt;
+        p->cap_trees = cap;
+    }
+    p->trees[p->ntrees] = (fja_tree){.root_id = ev->task, .root = root};
+    return p->ntrees++;
+}
+
+static uint32_t task_new(fja_model *m, fja_pool *p, const fja_event *ev)
+{
+    uint32_t n = fja_taskmap_add(&p->tasks, ev->task);
+    if (n == FJA_TASK_NONE) {
+        fja_model_anomaly(m, FJA_AN_OUT_OF_MEMORY, ev);
+        m->oom = true;
+    } else {
+        task_at(p, n)->qslot = FJA_TASK_NONE;
+    }
+    return n;
+}
+
+static bool task_is_done(const fja_task *t)
+{
+    return (t->flags & FJA_TF_COMPLETER) ? (t->flags & FJA_TF_COMPLETED)
+                                         : (t->flags & FJA_TF_EXECUTED);
+}
+
+/* Task n is done at ts: a parent blocked in a join on it learns when. */
+static void join_notify(fja_pool *p, uint32_t n, uint64_t ts)
+{
+    fja_task *t = task_at(p, n);
+    if (t->parent == FJA_TASK_NONE) return;
+    const fja_task *parent = task_at(p, t->parent);
+    if ((parent->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) != FJA_TF_EXEC) return;
+    if (parent->worker < 0 || (uint32_t)parent->worker >= p->nworkers) return;
+    fja_worker *w = &p->workers[parent->worker];
+    for (uint32_t i = w->depth; i-- > 0;)
+        if (w->stack[i].in_join && w->stack[i].awaited == n && !w->stack[i].awaited_done_ts)
+            w->stack[i].awaited_done_ts = ts;
+}
+
+/* ------------------------------------------------------------ event handlers */
+
+static void on_submit(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+{
+    if (fja_taskmap_find(&p->tasks, ev->task) != FJA_TASK_NONE) {
+        fja_model_anomaly(t->model, FJA_AN_DUPLICATE_ID, ev);
+        return;
+    }
+    uint32_t n = task_new(t->model, p, ev);
+    if (n == FJA_TASK_NONE) return;
+    uint32_t tr = tree_new(t->model, p, n, ev);
+    fja_task *k = task_at(p, n);
+    k->flags = FJA_TF_SUBMITTED;
+    k->tree = tr;
+    qslot_take(p, k, ev->ts);
+    tell_task(t, FJA_CHANGE_TASK_NEW, p, NULL, n, ev->ts);
+}
+
+static void on_result(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+{
+    uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
+    const fja_task *k = n == FJA_TASK_NONE ? NULL : task_at(p, n);
+    if (!k || k->tree == FJA_TASK_NONE || p->trees[k->tree].root != n) {
+        fja_model_anomaly(t->model, FJA_AN_RESULT_WITHOUT_SUBMIT, ev);
+        return;
+    }
+    tell_task(t, FJA_CHANGE_RESULT, p, NULL, n, ev->ts);
+}
+
+/* Links a forked task to its parent and the parent's tree. */
+static void fork_link(fja_pool *p, fja_worker *w, uint32_t n, const fja_event *ev, bool *unknown)
+{
+    uint32_t pn = ev->arg.parent ? task_find_near(p, w, ev->arg.parent) : FJA_TASK_NONE;
+    fja_task *k = task_at(p, n);
+    *unknown = pn == FJA_TASK_NONE && ev->arg.parent;
+    if (pn == FJA_TASK_NONE) return;
+    fja_task *par = task_at(p, pn);
+    k->parent = pn;
+    k->depth = par->depth < UINT16_MAX ? par->depth + 1 : UINT16_MAX;
+    k->tree = par->tree;
+    if (par->nchildren < UINT16_MAX) par->nchildren++;
+}
+
+static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+{
+    if (fja_taskmap_find(&p->tasks, ev->task) != FJA_TASK_NONE) {
+        fja_model_anomaly(t->model, FJA_AN_DUPLICATE_ID, ev);
+        return;
+    }
+    /* A task that is its own parent would make the ancestor walks loop. */
+    if (ev->arg.parent == ev->task) {
+        fja_model_anomaly(t->model, FJA_AN_SELF_PARENT, ev);
+        return;
+    }
+    uint32_t n = task_new(t->model, p, ev);
+    if (n == FJA_TASK_NONE) return;
+    fja_task *k = task_at(p, n);
+    k->flags = FJA_TF_FORKED;
+    k->worker = (int16_t)w->index;
+    k->size_hint = ev->size_hint > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->size_hint;
+    qslot_take(p, k, ev->ts);
+    bool unknown;
+    fork_link(p, w, n, ev, &unknown);
+    if (unknown) fja_model_anomaly(t->model, FJA_AN_UNKNOWN_PARENT, ev);
+    fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, w, ev->ts);
+    c.task = n;
+    c.parent_id = ev->arg.parent;
+    tell(t, &c);
+    worker_queue(t, p, w, 1, ev->ts);
+}
+
+/* exec of a task never forked nor submitted: the trace began after its
+ * fork. It becomes the root of a tree without a submission. */
+static uint32_t exec_unknown(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+{
+    fja_model_anomaly(t->model, FJA_AN_EXEC_UNKNOWN_TASK, ev);
+    uint32_t n = task_new(t->model, p, ev);
+    if (n == FJA_TASK_NONE) return n;
+    task_at(p, n)->tree = tree_new(t->model, p, n, ev);
+    tell_task(t, FJA_CHANGE_TASK_NEW, p, NULL, n, ev->ts);
+    return n;
+}
+
+/* Takes an exec'd task off the queue it was counted in; fills in when it
+ * was queued and by whom. */
+static void exec_dequeue(const fja_tracker *t, fja_pool *p, fja_worker *w, fja_task *k,
+                         const fja_event *ev, fja_change *c)
+{
+    if (k->flags & FJA_TF_STOLEN) { /* the steal dequeued it */
+        c->stolen = true;
+        if (w->stolen_task == c->task) {
+            c->since = w->stolen_queued_ts;
+            c->other = w->stolen_from;
+        }
+        return;
+    }
+    c->since = qslot_release(p, k);
+    if (k->flags & FJA_TF_FORKED) {
+        int32_t self = w->index;
+        c->other = k->worker;
+        fja_worker *owner = k->worker >= 0 ? fja_pool_worker(p, k->worker) : NULL;
+        if (owner) worker_queue(t, p, owner, -1, ev->ts);
+        if (k->worker != self) fja_model_anomaly(t->model, FJA_AN_EXEC_ELSEWHERE_WITHOUT_STEAL, ev);
+    }
+}
+
+static void on_exec(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+{
+    uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
+    if (n == FJA_TASK_NONE && (n = exec_unknown(t, p, ev)) == FJA_TASK_NONE) return;
+    fja_task *k = task_at(p, n);
+    if (k->flags & FJA_TF_EXEC) {
+        fja_model_anomaly(t->model, FJA_AN_DUPLICATE_EXEC, ev);
+        return;
+    }
+    int32_t self = w->index;
+    fja_change c = change_of(t, FJA_CHANGE_TASK_BEGIN, p, w, ev->ts);
+    c.task = n;
+    exec_dequeue(t, p, w, k, ev, &c);
+    w = &p->workers[self]; /* fja_pool_worker may have moved the array */
+    c.worker = w;
+    fja_frame *f = top_frame(w);
+    if (f) {
+        if (f->running) f->since = ev->ts; /* from running to under the nested task */
+        frame_suspend(p, f, ev->ts);
+    }
+    if (frame_push(w, n, ev->ts)) {
+        fja_model_anomaly(t->model, FJA_AN_OUT_OF_MEMORY, ev);
+        return;
+    }
+    k->flags |= FJA_TF_EXEC;
+    k->worker = (int16_t)self;
+    tell(t, &c);
+    if (w->stolen_task == n) w->stolen_task = FJA_TASK_NONE;
+}
+
+static void on_executed(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+{
+    uint32_t n = task_find_near(p, w, ev->task);
+    if (n == FJA_TASK_NONE || !frame_pop_to(t, p, w, n, ev)) {
+        fja_model_anomaly(t->model, FJA_AN_EXECUTED_WITHOUT_EXEC, ev);
+        return;
+    }
+    fja_frame *f = top_frame(w);
+    frame_suspend(p, f, ev->ts);
+    w->depth--;
+    task_at(p, n)->flags |= FJA_TF_EXECUTED;
+    fja_change c = change_of(t, FJA_CHANGE_TASK_END, p, w, ev->ts);
+    c.task = n;
+    c.since = f->exec_ts;
+    tell(t, &c);
+    join_notify(p, n, ev->ts);
+    if ((f = top_frame(w))) frame_resume(f, ev->ts);
+}
+
+static void on_steal(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+{
+    uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
+    if (n == FJA_TASK_NONE) {
+        fja_model_anomaly(t->model, FJA_AN_STEAL_UNKNOWN_TASK, ev);
+        return;
+    }
+    fja_task *k = task_at(p, n);
+    int32_t owner_index = k->flags & FJA_TF_FORKED ? k->worker : -1;
+    int32_t self = w->index;
+    if (!(k->flags & FJA_TF_STOLEN) && owner_index >= 0) {
+        fja_worker *owner = fja_pool_worker(p, owner_index);
+        if (owner) worker_queue(t, p, owner, -1, ev->ts);
+    }
+    w = &p->workers[self]; /* fja_pool_worker may have moved the array */
+    w->stolen_queued_ts = qslot_release(p, k);
+    w->stolen_from = owner_index;
+    k->flags |= FJA_TF_STOLEN;
+    k->worker = (int16_t)self;
+    w->stolen_task = n;
+    w->steal_ts = ev->ts;
+    fja_change c = change_of(t, FJA_CHANGE_STEAL, p, w, ev->ts);
+    c.task = n;
+    c.other = (int32_t)ev->arg.victim;
+    tell(t, &c);
+}
+
+static void on_join(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+{
+    fja_frame *f = top_frame(w);
+    if (!f) {
+        fja_model_anomaly(t->model, FJA_AN_JOIN_MISMATCH, ev);
+        return;
+    }
+    frame_suspend(p, f, ev->ts);
+    f->in_join = true;
+    f->since = ev->ts;
+    f->awaited = fja_taskmap_find(&p->tasks, ev->task);
+    /* Done between the runtime's check and its event: no wait to measure. */
+    f->awaited_done_ts =
+        f->awaited != FJA_TASK_NONE && task_is_done(task_at(p, f->awaited)) ? ev->ts : 0;
+    tell_task(t, FJA_CHANGE_JOIN_BEGIN, p, w, f->awaited, ev->ts);
+}
+
+static void on_joined(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+{
+    fja_frame *f = top_frame(w);
+    if (!f || !f->in_join) {
+        fja_model_anomaly(t->model, FJA_AN_JOIN_MISMATCH, ev);
+        return;
+    }
+    fja_change c = change_of(t, FJA_CHANGE_JOIN_END, p, w, ev->ts);
+    c.task = f->awaited;
+    if (f->awaited != fja_taskmap_find(&p->tasks, ev->task))
+        fja_model_anomaly(t->model, FJA_AN_JOIN_MISMATCH, ev);
+    else
+        c.since = f->awaited_done_ts;
+    f->in_join = false;
+    frame_resume(f, ev->ts);
+    tell(t, &c);
+}
+
+/* A lock wait suspends the running task: waiting is not work, and it is
+ * the serialisation the program cannot see (brief, experiment 3). */
+static void on_lock_wait(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+{
+    fja_change c = change_of(t, FJA_CHANGE_LOCK_BEGIN, p, w, ev->ts);
+    c.lock = (uint32_t)ev->arg.lock;
+    fja_frame *f = top_frame(w);
+    if (f && f->running) {
+        frame_suspend(p, f, ev->ts);
+        f->in_lock = true;
+        f->since = ev->ts;
+        w->lock_id = c.lock;
+        w->lock_wait_ts = ev->ts;
+        c.task = f->task;
+    }
+    tell(t, &c);
+}
+
+static void on_lock_acquired(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+{
+    fja_frame *f = top_frame(w);
+    if (!f || !f->in_lock) return;
+    f->in_lock = false;
+    frame_resume(f, ev->ts);
+    fja_change c = change_of(t, FJA_CHANGE_LOCK_END, p, w, ev->ts);
+    c.task = f->task;
+    c.lock = w->lock_id;
+    c.since = w->lock_wait_ts;
+    tell(t, &c);
+}
+
+static void on_lock_init(const fja_tracker *t, const fja_event *ev)
+{
+    fja_change c = {.kind = FJA_CHANGE_LOCK_NAME,
+                    .ts = ev->ts,
+                    .task = FJA_TASK_NONE,
+                    .lock = (uint32_t)ev->arg.lock,
+                    .name = ev->name,
+                    .source = ev->source,
+                    .other = -1};
+    tell(t, &c);
+}
+
+/* Completions run on workers or on client threads (p->client). */
+static fja_worker *completion_slot(fja_pool *p, const fja_event *ev)
+{
+    return ev->worker >= 0 ? fja_pool_worker(p, ev->worker) : &p->client;
+}
+
+static void on_completing(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+{
+    fja_worker *w = completion_slot(p, ev);
+    uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
+    if (!w) return;
+    if (n == FJA_TASK_NONE)
+        fja_model_anomaly(t->model, FJA_AN_UNKNOWN_TASK_EVENT, ev);
+    else
+        task_at(p, n)->flags |= FJA_TF_COMPLETER;
+    w->completing = true;
+    w->completing_task = ev->task;
+    w->completing_ts = ev->ts;
+    tell_task(t, FJA_CHANGE_COMPLETING, p, w->index >= 0 ? w : NULL, n, ev->ts);
+}
+
+static void on_completed(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+{
+    fja_worker *w = completion_slot(p, ev);
+    if (!w) return;
+    fja_change c = change_of(t, FJA_CHANGE_TASK_DONE, p, w, ev->ts);
+    c.counted = w->completing && w->completing_task == ev->task;
+    c.since = w->completing_ts;
+    if (!c.counted) fja_model_anomaly(t->model, FJA_AN_COMPLETED_WITHOUT_COMPLETING, ev);
+    w->completing = false;
+    uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
+    if (n == FJA_TASK_NONE) {
+        fja_model_anomaly(t->model, FJA_AN_UNKNOWN_TASK_EVENT, ev);
+        return;
+    }
+    task_at(p, n)->flags |= FJA_TF_COMPLETER | FJA_TF_COMPLETED;
+    c.task = n;
+    tell(t, &c);
+    join_notify(p, n, ev->ts);
+}
+
+static void worker_begin(fja_worker *w, uint64_t ts)
+{
+    w->begun = true;
+    w->begin_ts = ts;
+    w->state_ts = ts;
+    w->q_ts = ts;
+}
+
+static void on_park(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+{
+    bool park = ev->kind == FJA_EV_PARK;
+    fja_change c = change_of(t, park ? FJA_CHANGE_PARK : FJA_CHANGE_UNPARK, p, w, ev->ts);
+    c.counted = w->parked != park;
+    w->parked = park;
+    tell(t, &c);
+}
+
+static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+{
+    switch (ev->kind) {
+    case FJA_EV_WORKER_END:
+        w->ended = true;
+        w->end_ts = ev->ts;
+        break;
+    case FJA_EV_FORK:
+        on_fork(t, p, w, ev);
+        break;
+    case FJA_EV_EXEC:
+        on_exec(t, p, w, ev);
+        break;
+    case FJA_EV_EXECUTED:
+        on_executed(t, p, w, ev);
+        break;
+    case FJA_EV_STEAL:
+        on_steal(t, p, w, ev);
+        break;
+    case FJA_EV_JOIN:
+        on_join(t, p, w, ev);
+        break;
+    case FJA_EV_JOINED:
+        on_joined(t, p, w, ev);
+        break;
+    case FJA_EV_PARK:
+    case FJA_EV_UNPARK:
+        on_park(t, p, w, ev);
+        break;
+    case FJA_EV_LOCK_WAIT:
+        on_lock_wait(t, p, w, ev);
+        break;
+    case FJA_EV_LOCK_ACQUIRED:
+        on_lock_acquired(t, p, w, ev);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Events of one worker thread. */
+static void on_worker_event(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+{
+    fja_worker *w = fja_pool_worker(p, ev->worker);
+    if (!w) {
+        fja_model_anomaly(t->model, FJA_AN_NOT_ON_WORKER, ev);
+        return;
+    }
+    if (!w->begun && ev->kind != FJA_EV_WORKER_END)
+        worker_begin(w, ev->ts); /* the trace began after worker_begin */
+    w->seen = true;
+    w->last_ts = ev->ts;
+    worker_dispatch(t, p, w, ev);
+    w = &p->workers[ev->worker]; /* handlers may have grown the array */
+    w->last_kind = ev->kind;
+    worker_switch(t, p, w, ev->ts);
+}
+
+static void on_pool_begin(fja_pool *p, const fja_event *ev)
+{
+    p->has_begin = true;
+    p->begin_ts = ev->ts;
+    p->nworkers_declared = (uint32_t)ev->arg.workers;
+    if (ev->procname) fja_name_copy(p->procname, sizeof p->procname, ev->procname);
+    if (ev->procname || ev->pid > 0) p->pid = ev->pid;
+    if (ev->arg.workers && ev->arg.workers <= 32768)
+        fja_pool_worker(p, (int32_t)ev->arg.workers - 1);
+}
+
+static void on_pool_event(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+{
+    switch (ev->kind) {
+    case FJA_EV_POOL_BEGIN:
+        on_pool_begin(p, ev);
+        break;
+    case FJA_EV_POOL_END:
+        p->has_end = true;
+        p->end_ts = ev->ts;
+        break;
+    case FJA_EV_SUBMIT:
+        on_submit(t, p, ev);
+        break;
+    case FJA_EV_RESULT:
+        on_result(t, p, ev);
+        break;
+    case FJA_EV_WAKE:
+        tell_task(t, FJA_CHANGE_WAKE, p, NULL, FJA_TASK_NONE, ev->ts);
+        break;
+    case FJA_EV_COMPLETING:
+        on_completing(t, p, ev);
+        break;
+    case FJA_EV_COMPLETED:
+        on_completed(t, p, ev);
+        break;
+    default:
+        if (ev->worker >= 0)
+            on_worker_event(t, p, ev);
+        else
+            fja_model_anomaly(t->model, FJA_AN_NOT_ON_WORKER, ev);
+    }
+}
+
+/* The counts every event gets, whatever it is about. */
+static void event_count(fja_model *m, const fja_event *ev)
+{
+    if (m->events == 0) m->first_ts = ev->ts;
+    if (ev->ts < m->last_ts)
+        m->out_of_order++;
+    else
+        m->last_ts = ev->ts;
+    m->events++;
+    m->by_kind[ev->kind < FJA_EV_COUNT ? ev->kind : FJA_EV_UNKNOWN]++;
+}
+
+int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
+{
+    fja_model *m = t->model;
+    event_count(m, ev);
+    if (ev->kind >= FJA_EV_UNKNOWN) {
+        m->unknown_events++;
+        return 0;
+    }
+    /* lock_init is not pool-bound (pool 0); locking off the workers is not
+     * pool time */
+    if (ev->kind == FJA_EV_LOCK_INIT) {
+        on_lock_init(t, ev);
+        return m->oom ? -1 : 0;
+    }
+    if (((ev->kind == FJA_EV_LOCK_WAIT || ev->kind == FJA_EV_LOCK_ACQUIRED) && ev->worker < 0))
+        return 0;
+    fja_pool *p = fja_model_pool(m, ev->source, ev->pool);
+    if (!p) {
+        m->oom = true;
+        return -1;
+    }
+    if (!p->seen) {
+        p->seen = true;
+        p->first_ts = ev->ts;
+    }
+    if (ev->ts > p->last_ts) p->last_ts = ev->ts;
+    if (ev->kind == FJA_EV_WORKER_BEGIN) {
+        fja_worker *w = fja_pool_worker(p, ev->worker);
+        if (w && !w->begun) {
+            worker_begin(w, ev->ts);
+            w->seen = true;
+            worker_switch(t, p, w, ev->ts);
+            return 0;
+        }
+    }
+    on_pool_event(t, p, ev);
+    return m->oom ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ end of trace */
+
+static void worker_close(const fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t end)
+{
+    if (!w->begun || w->ended) return;
+    /* Killed mid-run: book what ran up to the last event of the pool. */
+    for (uint32_t i = 0; i < w->depth; i++)
+        frame_suspend(p, &w->stack[i], end);
+    w->ended = true;
+    w->end_ts = end;
+    worker_switch(t, p, w, end);
+}
+
+/* A pool without pool_end was cut short with the trace: its workers ran
+ * until the last event of the trace. */
+void fja_tracker_finish(fja_tracker *t)
+{
+    fja_model *m = t->model;
+    if (m->finished) return;
+    for (uint32_t i = 0; i < m->npools; i++) {
+        fja_pool *p = &m->pools[i];
+        uint64_t end = p->has_end ? p->end_ts : m->last_ts;
+        for (uint32_t w = 0; w < p->nworkers; w++)
+            worker_close(t, p, &p->workers[w], end);
+        tell_task(t, FJA_CHANGE_POOL_END, p, NULL, FJA_TASK_NONE, end);
+    }
+    m->finished = true;
+}

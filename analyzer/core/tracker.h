@@ -1,0 +1,98 @@
+/* The tracker: the one replay of the event stream. It keeps, per pool and
+ * worker, what is going on now (the frame stack of running, joining and
+ * lock-waiting tasks, parked or not, the deque depth, the steal waiting for
+ * its exec, the completion under way), makes the task records and trees,
+ * switches worker states through a single function, and tells every
+ * listener what changed. Everything else consumes those changes: the model's
+ * accounting (model.c) is one listener, the pictures' collector
+ * (viz/collect.c) another. Like Perfetto's slice tracker, and cheetah's one
+ * cilk_switch_timing(w, from, to) transition.
+ *
+ * The replay state lives in the fja_model's pools and workers (model.h), so
+ * a listener reads the task records and frames it is told about. */
+#ifndef FJA_TRACKER_H
+#define FJA_TRACKER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "model.h"
+
+typedef enum {
+    FJA_CHANGE_STATE,      /* worker switched from -> to (state_since: when it entered from) */
+    FJA_CHANGE_TASK_NEW,   /* task record made: fork, submit, or exec of a task never seen */
+    FJA_CHANGE_TASK_BEGIN, /* worker started task's body (exec) */
+    FJA_CHANGE_TASK_END,   /* task's body ended (executed); popped off worker */
+    FJA_CHANGE_TASK_LOST,  /* task's frame popped without its executed (unbalanced nesting) */
+    FJA_CHANGE_TASK_DONE,  /* a counted completer's completion ended (completed) */
+    FJA_CHANGE_QUEUE,      /* worker's deque depth changed by delta to depth */
+    FJA_CHANGE_STEAL,      /* worker stole task from other */
+    FJA_CHANGE_JOIN_BEGIN, /* worker's top task waits in a join for task */
+    FJA_CHANGE_JOIN_END,
+    FJA_CHANGE_LOCK_BEGIN, /* worker's running task waits for lock (task NONE: no task) */
+    FJA_CHANGE_LOCK_END,   /* it got the lock; since: when the wait began */
+    FJA_CHANGE_LOCK_NAME,  /* lock_init named lock (source: the trace) */
+    FJA_CHANGE_PARK,
+    FJA_CHANGE_UNPARK,
+    FJA_CHANGE_WAKE,
+    FJA_CHANGE_COMPLETING, /* a completer's completion starts on worker (or a client) */
+    FJA_CHANGE_RESULT,     /* a client took the result of root task */
+    FJA_CHANGE_SETTLED,    /* worker's event is fully applied: state and running task are final */
+    FJA_CHANGE_POOL_END,   /* end of trace: the pool's workers are closed */
+} fja_change_kind;
+
+typedef struct {
+    fja_change_kind kind;
+    uint64_t ts;
+    fja_pool *pool;
+    uint32_t pool_index;  /* in fja_model.pools */
+    fja_worker *worker;   /* NULL: not on a worker (submit, result, a client's completion) */
+    uint32_t task;        /* record number, FJA_TASK_NONE when none */
+    fja_wstate from, to;  /* STATE */
+    uint64_t since;       /* STATE: when from began; TASK_BEGIN: when the task was queued (0:
+                             unknown); JOIN_END: when the awaited task was done (0: unknown);
+                             LOCK_END: when the wait began; TASK_DONE: when completing began
+                             (if counted) */
+    int64_t delta, depth; /* QUEUE */
+    int32_t other;        /* STEAL: the victim; TASK_BEGIN: the forker (-1: none/unknown) */
+    uint32_t lock;        /* LOCK_*: the lock id */
+    bool stolen;          /* TASK_BEGIN: the task was stolen */
+    bool counted;         /* QUEUE: the change was not clamped at 0 (a task forked before the
+                             trace began); TASK_DONE: its completing was seen;
+                             PARK, UNPARK: the worker was not already so */
+    uint64_t parent_id;   /* TASK_NEW of a fork: the parent named by the event (0: none) */
+    const char *name;     /* LOCK_NAME, valid during the call */
+    uint32_t source;      /* LOCK_NAME */
+} fja_change;
+
+/* A consumer of the changes. model is the one being replayed into. */
+typedef struct {
+    void *ctx;
+    void (*change)(void *ctx, fja_model *model, const fja_change *c);
+} fja_listener;
+
+/* The model's own accounting (model.c), every tracker's first listener. */
+void fja_model_change(void *ctx, fja_model *m, const fja_change *c);
+
+#define FJA_MAX_LISTENERS 4
+
+typedef struct {
+    fja_model *model;
+    fja_listener listeners[FJA_MAX_LISTENERS];
+    uint32_t nlisteners;
+} fja_tracker;
+
+/* A tracker replaying into m, with the model's own accounting as its first
+ * listener. */
+void fja_tracker_init(fja_tracker *t, fja_model *m);
+/* Adds a listener after the ones already there. -1 when the list is full. */
+int fja_tracker_listen(fja_tracker *t, fja_listener l);
+/* Replays one event (timestamp order, ties in any order). Returns 0, or -1
+ * when memory ran out (the model stays usable). */
+int fja_tracker_feed(fja_tracker *t, const fja_event *ev);
+/* End of the trace: closes every worker still running (at its pool's end,
+ * or the trace's last event) and sends POOL_END for each pool. */
+void fja_tracker_finish(fja_tracker *t);
+
+#endif
