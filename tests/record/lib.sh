@@ -1,40 +1,55 @@
 # Shared helpers of the fjtrace-record tests; sourced by each test-*.sh.
 # shellcheck shell=bash
 # Usage of a test: bash test-X.sh PATH/TO/fjtrace-record [PATH/TO/fjtrace-emit]
-set -euo pipefail
+# TAP (tests/tap.sh): each check says what must hold; no `set -e`, so a
+# failed check is reported and the test goes on.
+set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 
 REC=${1:?usage: $0 FJTRACE_RECORD [EMITTER]}
 EMIT=${2:-}
-[[ -x $REC ]] || { echo "FAIL: $REC is not executable" >&2; exit 1; }
+[[ -x $REC ]] || bail_out "$REC is not executable"
 REC=$(cd "$(dirname "$REC")" && pwd -P)/$(basename "$REC")
 [[ -z $EMIT ]] || EMIT=$(cd "$(dirname "$EMIT")" && pwd -P)/$(basename "$EMIT")
 
 TMP=$(mktemp -d /tmp/fjtrace-record-test.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
+# fail MESSAGE: a step the rest depends on went wrong; ends the test.
+fail() { bail_out "$*"; }
 
-# run_rec EXPECTED_STATUS ARGS... : runs the recorder, output in $TMP/out $TMP/err
+# check STATUS WHAT [FILE]: one check, ok when STATUS is 0; else FILE (e.g.
+# the stderr of the command checked) as diagnostics.
+check() {
+    ok "$1" "$2" && return 0
+    [[ -n ${3:-} && -r ${3:-} ]] && diag "$(head -n 40 "$3")"
+    return 1
+}
+
+# shown ARGS...: ARGS for a check's text, the scratch folder as $TMP.
+shown() {
+    local a=$* && echo "${a//$TMP/\$TMP}"
+}
+
+# run_rec EXPECTED_STATUS ARGS...: runs the recorder, output in $TMP/out
+# and $TMP/err; one check: it exits EXPECTED_STATUS.
 run_rec() {
-    local want=$1; shift
-    local st=0
+    local want=$1 st=0
+    shift
     "$REC" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null || st=$?
-    if [[ $st -ne $want ]]; then
-        echo "--- stderr:" >&2; cat "$TMP/err" >&2
-        fail "fjtrace-record $* exited $st, expected $want"
-    fi
+    check $((st != want)) "fjtrace-record $(shown "$@") exits $want" "$TMP/err" || diag "it exited $st"
 }
 
-# err_has REGEX : the last run's stderr matches REGEX
+# err_has REGEX: one check, the last run's stderr matches REGEX.
 err_has() {
-    grep -Eq -- "$1" "$TMP/err" || { echo "--- stderr:" >&2; cat "$TMP/err" >&2; fail "stderr lacks /$1/"; }
+    grep -Eq -- "$1" "$TMP/err"
+    check $? "its stderr says /$(shown "$1")/" "$TMP/err"
 }
 
-# one_line_err : the failure was reported as exactly one line on stderr
+# one_line_err: one check, the failure is reported in one line on stderr.
 one_line_err() {
-    local n; n=$(wc -l <"$TMP/err")
-    [[ $n -eq 1 ]] || { cat "$TMP/err" >&2; fail "expected one error line, got $n"; }
+    [[ $(wc -l <"$TMP/err") -eq 1 ]]
+    check $? "it reports the error in one line" "$TMP/err"
 }
 
 # mkpath DIR EXCLUDED... : DIR gets symlinks to every program on the normal

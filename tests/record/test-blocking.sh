@@ -6,18 +6,20 @@ source "$(dirname "$0")/lib.sh"
 
 unset LTTNG_UST_ALLOW_BLOCKING
 run_rec 0 -o "$TMP/t0" -- sh -c 'echo "[${LTTNG_UST_ALLOW_BLOCKING-unset}]"'
-[[ $(cat "$TMP/out") == "[unset]" ]] || fail "LTTNG_UST_ALLOW_BLOCKING set without --blocking"
+is "$(cat "$TMP/out")" "[unset]" "without --blocking LTTNG_UST_ALLOW_BLOCKING stays unset"
 
 # CMD inspects its own session: the channel must have an infinite blocking timeout
 probe='lttng --no-sessiond list "$(lttng --no-sessiond list | grep -B1 "Trace output: $0\$" | sed -n "s/^ *[0-9]*) \([^ ]*\) .*/\1/p")"'
 run_rec 0 -o "$TMP/t1" --blocking -- sh -c "echo \"[\$LTTNG_UST_ALLOW_BLOCKING]\"; $probe" "$TMP/t1"
-grep -qx '\[1\]' "$TMP/out" || fail "LTTNG_UST_ALLOW_BLOCKING=1 not exported"
-grep -qi 'blocking timeout.*inf' "$TMP/out" || { cat "$TMP/out" >&2; fail "channel is not blocking"; }
-pass "--blocking exports LTTNG_UST_ALLOW_BLOCKING=1, channel blocking-timeout=inf"
+grep -qx '\[1\]' "$TMP/out"
+check $? "--blocking exports LTTNG_UST_ALLOW_BLOCKING=1 to CMD" "$TMP/out"
+grep -qi 'blocking timeout.*inf' "$TMP/out"
+check $? "--blocking makes the channel's blocking timeout infinite" "$TMP/out"
 
 N=20000
 run_rec 0 -o "$TMP/t2" --cmd-only --blocking --subbuf-size 64k --num-subbuf 2 -- "$EMIT" "$N"
-grep -q WARNING "$TMP/err" && { cat "$TMP/err" >&2; fail "events lost in blocking mode"; }
+! grep -q WARNING "$TMP/err"
+check $? "--blocking with small buffers loses no event (no warning)" "$TMP/err"
 err_has "events: $N$"
-[[ $(bt_count "$TMP/t2") == "$N" ]] || fail "babeltrace2 counts $(bt_count "$TMP/t2"), expected $N"
-pass "--blocking with small buffers: all $N events"
+is "$(bt_count "$TMP/t2")" "$N" "babeltrace2 counts all $N events"
+done_testing

@@ -24,23 +24,28 @@ PATH=$TMP/bin run_rec 121 -o "$TMP/trace" -- touch "$TMP/ran"
 one_line_err
 err_has "lttng-sessiond"
 err_has "fake lttng-sessiond refuses to start"
-[[ ! -e $TMP/ran ]] || fail "CMD ran without a daemon"
-[[ ! -e $TMP/trace ]] || fail "the output directory it created was left behind"
-grep -q -- '--no-sessiond list' "$FAKE_LOG" || fail "the daemon was not probed with 'lttng --no-sessiond list'"
-grep -q -- '^sessiond .*--daemonize' "$FAKE_LOG" || fail "no attempt to start lttng-sessiond --daemonize"
-grep -q -- 'create' "$FAKE_LOG" && fail "tried to create a session without a daemon"
-pass "daemon cannot start -> 121"
+[[ ! -e $TMP/ran ]]
+check $? "without a daemon CMD does not run"
+[[ ! -e $TMP/trace ]]
+check $? "the output directory it created is removed again"
+grep -q -- '--no-sessiond list' "$FAKE_LOG"
+check $? "the daemon is probed with 'lttng --no-sessiond list'" "$FAKE_LOG"
+grep -q -- '^sessiond .*--daemonize' "$FAKE_LOG"
+check $? "it tries to start lttng-sessiond --daemonize" "$FAKE_LOG"
+! grep -q -- 'create' "$FAKE_LOG"
+check $? "it creates no session without a daemon" "$FAKE_LOG"
 
 # Same with no lttng-sessiond program at all.
 rm "$TMP/bin/lttng-sessiond"
 PATH=$TMP/bin run_rec 121 -o "$TMP/trace" -- touch "$TMP/ran"
 one_line_err
 err_has "lttng-sessiond"
-[[ ! -e $TMP/ran ]] || fail "CMD ran without a daemon"
-pass "no lttng-sessiond program -> 121"
+[[ ! -e $TMP/ran ]]
+check $? "with no lttng-sessiond program CMD does not run"
 
 # An existing output directory given by the user is not removed.
 mkdir "$TMP/mine"
 PATH=$TMP/bin run_rec 121 -o "$TMP/mine" -- true
-[[ -d $TMP/mine ]] || fail "removed a directory it did not create"
-pass "user's directory kept"
+[[ -d $TMP/mine ]]
+check $? "a directory the user gave is not removed"
+done_testing

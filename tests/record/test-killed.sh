@@ -9,9 +9,9 @@ source "$(dirname "$0")/lib.sh"
 FIB=${EMIT:?usage: $0 FJTRACE_RECORD FJ_FIB FJTRACE_ANALYZE}
 ANALYZE=${3:?usage: $0 FJTRACE_RECORD FJ_FIB FJTRACE_ANALYZE}
 for tool in python3 babeltrace2 pgrep; do
-    command -v "$tool" >/dev/null || { echo "SKIP: needs $tool"; exit 77; }
+    command -v "$tool" >/dev/null || plan_skip_all "needs $tool"
 done
-[[ -n ${EPOCHREALTIME:-} ]] || { echo "SKIP: needs bash >= 5 (EPOCHREALTIME)"; exit 77; }
+[[ -n ${EPOCHREALTIME:-} ]] || plan_skip_all "needs bash >= 5 (EPOCHREALTIME)"
 
 rec=
 # A failed check must not leave the recorder (and its session) behind.
@@ -43,7 +43,7 @@ killed_run() {
         pid=$(pgrep -P "$rec" -x fj-fib) && break
         sleep 0.02
     done
-    [[ -n $pid ]] || { cat "$TMP/err" >&2; fail "SIG$sig: fj-fib never started"; }
+    [[ -n $pid ]] || { diag "$(cat "$TMP/err")"; fail "SIG$sig: fj-fib never started"; }
     sleep 0.5
     local killed_at=$EPOCHREALTIME # no fork between the time and the kill
     kill -"$sig" "$pid"
@@ -52,31 +52,38 @@ killed_run() {
         kill -0 "$rec" 2>/dev/null || break
         sleep 0.1
     done
-    kill -0 "$rec" 2>/dev/null && { cat "$TMP/err" >&2; fail "SIG$sig: recorder still running 90 s after the kill"; }
+    ! kill -0 "$rec" 2>/dev/null
+    check $? "SIG$sig: the recorder ends within 90 s of the kill" "$TMP/err" || return
     local st=0
     wait "$rec" || st=$?
     rec=
-    [[ $st -eq $want ]] || { cat "$TMP/err" >&2; fail "SIG$sig: recorder exited $st, expected $want"; }
-    kill -0 "$pid" 2>/dev/null && fail "SIG$sig: fj-fib still running"
+    is "$st" "$want" "SIG$sig: the recorder exits $want" || diag "$(cat "$TMP/err")"
+    ! kill -0 "$pid" 2>/dev/null
+    check $? "SIG$sig: fj-fib is gone"
     err_has "CMD died of SIG$sig \(status $want\)"
-    grep -q 'line [0-9]*:.*exec' "$TMP/err" && { cat "$TMP/err" >&2; fail "SIG$sig: bash's job notice leaked"; }
+    ! grep -q 'line [0-9]*:.*exec' "$TMP/err"
+    check $? "SIG$sig: no bash job notice leaks into the recorder's output" "$TMP/err"
     local session
     session=$(sed -n 's/.*: session \([^ ]*\) recording to .*/\1/p' "$TMP/err")
-    [[ -n $session ]] || fail "SIG$sig: no session name in the recorder's output"
-    lttng --no-sessiond list 2>/dev/null | grep -Fq -- "$session" && fail "SIG$sig: session $session still listed"
-    session_listed "$out" && fail "SIG$sig: a session still writes to $out"
+    [[ -n $session ]]
+    check $? "SIG$sig: the recorder names its session" "$TMP/err"
+    ! lttng --no-sessiond list 2>/dev/null | grep -Fq -- "${session:-no session}"
+    check $? "SIG$sig: session ${session:-?} is no longer listed"
+    ! session_listed "$out"
+    check $? "SIG$sig: no session writes to the trace folder any more"
     err_has "events: [1-9][0-9]*$"
 
     # The events reach the kill on every worker: the sub-buffers being
     # filled when the program died were flushed at 'lttng stop'.
     local lag
     lag=$(workers_lag "$out" "$killed_at")
-    [[ $(wc -l <<<"$lag") -eq 2 ]] ||
-        fail "SIG$sig: a worker has no event in the last 100 ms before the kill: ${lag//$'\n'/, }"
+    [[ $(wc -l <<<"$lag") -eq 2 ]]
+    check $? "SIG$sig: both workers have events in the last 100 ms before the kill" ||
+        diag "${lag//$'\n'/, }"
 
     local rc=0
     "$ANALYZE" --no-progress --json "$out" >"$TMP/r.json" 2>"$TMP/aerr" || rc=$?
-    [[ $rc -eq 1 ]] || { cat "$TMP/aerr" >&2; fail "SIG$sig: fjtrace-analyze exited $rc, expected 1 (incomplete)"; }
+    is "$rc" 1 "SIG$sig: fjtrace-analyze exits 1 (incomplete)" || diag "$(cat "$TMP/aerr")"
     local summary
     summary=$(python3 - "$TMP/r.json" <<'EOF'
 import json, sys
@@ -97,18 +104,21 @@ for x in u:
 print(len(u), run[0]["task"], run[0]["worker"],
       " ".join(f"{n}={c}" for n, c in states.items()))
 EOF
-) || fail "SIG$sig: unfinished_tasks in the JSON report"
+)
+    check $? "SIG$sig: the JSON report lists the unfinished tasks, one running per worker that ran" ||
+        return
     local n id worker states
     read -r n id worker states <<<"$summary"
     rc=0
     "$ANALYZE" --no-progress "$out" >"$TMP/r.txt" 2>/dev/null || rc=$?
-    [[ $rc -eq 1 ]] || fail "SIG$sig: text report: fjtrace-analyze exited $rc"
-    grep -q "unfinished tasks: $n (" "$TMP/r.txt" || fail "SIG$sig: the text report does not list the $n tasks"
-    grep -Eq "^ +running +task $id on worker $worker," "$TMP/r.txt" ||
-        fail "SIG$sig: the text report does not name running task $id"
+    is "$rc" 1 "SIG$sig: the text report also exits 1"
+    grep -q "unfinished tasks: $n (" "$TMP/r.txt"
+    check $? "SIG$sig: the text report counts the $n unfinished tasks"
+    grep -Eq "^ +running +task $id on worker $worker," "$TMP/r.txt"
+    check $? "SIG$sig: the text report names running task $id on worker $worker"
     local hang=
     grep -q "'lttng destroy' did not finish" "$TMP/err" && hang=", LTTng's destroy hang bounded"
-    pass "SIG$sig -> $want$hang, session gone; last events before the kill: ${lag//$'\n'/, }; $n unfinished ($states)"
+    diag "SIG$sig -> $want$hang, session gone; last events before the kill: ${lag//$'\n'/, }; $n unfinished ($states)"
 }
 
 # Naive fib: events at full rate; killed, it often dies inside an event, the
@@ -118,3 +128,4 @@ killed_run KILL --subbuf-size 1M --num-subbuf 4 -- "$FIB" 42 -p 2
 # Cut-off fib: few events; with the default buffers they all sit in each
 # CPU's first sub-buffer, which only 'lttng stop' delivers.
 killed_run SEGV -- "$FIB" 45 -p 2 --variant cutoff --cutoff 20
+done_testing

@@ -7,6 +7,8 @@ PATH=$TMP/bin command -v lttng >/dev/null && fail "test PATH still has lttng"
 PATH=$TMP/bin run_rec 120 -o "$TMP/trace" -- touch "$TMP/ran"
 one_line_err
 err_has "lttng.*not found"
-[[ ! -e $TMP/ran ]] || fail "CMD ran without lttng"
-[[ ! -e $TMP/trace ]] || fail "output directory created without lttng"
-pass "missing lttng -> 120"
+[[ ! -e $TMP/ran ]]
+check $? "without lttng CMD does not run"
+[[ ! -e $TMP/trace ]]
+check $? "without lttng no output directory is created"
+done_testing

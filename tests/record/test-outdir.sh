@@ -8,23 +8,22 @@ source "$(dirname "$0")/lib.sh"
 run_rec 123 -o "$TMP/file/trace" -- touch "$TMP/ran"
 one_line_err
 err_has "cannot create output directory '$TMP/file/trace'"
-pass "parent is a regular file -> 123"
 
 run_rec 123 -o "/proc/fjtrace-record-test-$$" -- touch "$TMP/ran"
 one_line_err
 err_has "output directory"
-pass "/proc path -> 123"
 
 run_rec 123 -o "$TMP/file" -- touch "$TMP/ran"
 one_line_err
 err_has "not a directory"
-pass "existing file -> 123"
 
 mkdir "$TMP/full"; : >"$TMP/full/old"
 run_rec 123 -o "$TMP/full" -- touch "$TMP/ran"
 one_line_err
 err_has "not empty"
-[[ -e $TMP/full/old ]] || fail "touched a non-empty directory"
-pass "non-empty directory -> 123"
+[[ -e $TMP/full/old ]]
+check $? "a non-empty directory is left as it was"
 
-[[ ! -e $TMP/ran ]] || fail "CMD ran although the output directory was unusable"
+[[ ! -e $TMP/ran ]]
+check $? "CMD never runs when the output directory is unusable"
+done_testing

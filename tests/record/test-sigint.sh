@@ -20,23 +20,26 @@ for sig in INT TERM; do
         pgrep -f "^$sleeper" >/dev/null && break
         sleep 0.05
     done
-    pgrep -f "^$sleeper" >/dev/null || { cat "$TMP/err" >&2; fail "CMD never started"; }
+    pgrep -f "^$sleeper" >/dev/null || { diag "$(cat "$TMP/err")"; fail "CMD never started"; }
     for (( i = 0; i < 100; i++ )); do grep -q '^500$' "$TMP/out" && break; sleep 0.05; done
-    session_listed "$out" || fail "no session writing to $out while recording"
+    session_listed "$out"
+    check $? "SIG$sig: a session writes to the trace folder while recording"
     sleep 0.3
     t0=$SECONDS
     kill -"$sig" "$rec"
     st=0; wait "$rec" || st=$?
     want=$(( 128 + $(kill -l "$sig") ))
-    [[ $st -eq $want ]] || { cat "$TMP/err" >&2; fail "SIG$sig: recorder exited $st, expected $want"; }
-    (( SECONDS - t0 < 30 )) || fail "SIG$sig: recorder took $(( SECONDS - t0 )) s to finish"
-    pgrep -f "^$sleeper" >/dev/null && fail "SIG$sig: CMD still running"
-    session_listed "$out" && fail "SIG$sig: session still listed by lttng list"
+    is "$st" "$want" "SIG$sig to the recorder: it exits $want" || diag "$(cat "$TMP/err")"
+    (( SECONDS - t0 < 30 ))
+    check $? "SIG$sig: the recorder finishes within 30 s"
+    ! pgrep -f "^$sleeper" >/dev/null
+    check $? "SIG$sig: CMD is stopped"
+    ! session_listed "$out"
+    check $? "SIG$sig: the session is destroyed"
     err_has "events: 500$"
-    n=$(bt_count "$out")
-    [[ $n == 500 ]] || fail "SIG$sig: babeltrace2 reads $n events, expected 500"
-    babeltrace2 "$out" >/dev/null 2>"$TMP/bterr" || { cat "$TMP/bterr" >&2; fail "trace not readable"; }
-    pass "SIG$sig during CMD -> $want, session destroyed, trace readable"
+    is "$(bt_count "$out")" 500 "SIG$sig: babeltrace2 reads the 500 events"
+    babeltrace2 "$out" >/dev/null 2>"$TMP/bterr"
+    check $? "SIG$sig: the trace is readable" "$TMP/bterr"
 done
 
 # SIGINT reaching the recorder's whole process group (as Ctrl-C does)
@@ -51,12 +54,15 @@ done
 sleep 0.2
 kill -INT -- -"$rec"
 st=0; wait "$rec" || st=$?
-[[ $st -eq 130 ]] || { cat "$TMP/err" >&2; fail "Ctrl-C to the group: exited $st, expected 130"; }
-pgrep -f "^$sleeper" >/dev/null && fail "Ctrl-C: CMD still running"
-session_listed "$out" && fail "Ctrl-C: session still listed"
-[[ $(bt_count "$out") == 300 ]] || fail "Ctrl-C: trace does not hold the 300 events"
-pass "SIGINT to the process group -> 130, trace complete"
+is "$st" 130 "Ctrl-C to the recorder's process group: it exits 130" || diag "$(cat "$TMP/err")"
+! pgrep -f "^$sleeper" >/dev/null
+check $? "Ctrl-C: CMD is stopped"
+! session_listed "$out"
+check $? "Ctrl-C: the session is destroyed"
+is "$(bt_count "$out")" 300 "Ctrl-C: the trace holds the 300 events"
 
 if (( ! daemon_before )) && lttng --no-sessiond list >/dev/null 2>&1; then
-    lttng --no-sessiond list | grep -q ') ' || fail "the daemon it started is still running"
+    lttng --no-sessiond list | grep -q ') '
+    check $? "the daemon it started is stopped, or serves someone else's session"
 fi
+done_testing
