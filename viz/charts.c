@@ -160,17 +160,6 @@ static void queue_depth(plot *p, const fjv_collector *c, const fjv_pool *cp)
 
 /* ------------------------------------------------------------ speedup */
 
-/* Measured speedup of a pool: T(P=1) / T(P) when a P=1 run of the traces
- * is there, else the work it did over its wall time. */
-static double measured(const fja_report *r, const fja_pool_report *pr)
-{
-    if (!pr->duration_ns) return 0;
-    for (uint32_t i = 0; i < r->npools; i++)
-        if (r->pools[i].workers == 1 && r->pools[i].duration_ns)
-            return (double)r->pools[i].duration_ns / (double)pr->duration_ns;
-    return (double)pr->work_ns / (double)pr->duration_ns;
-}
-
 static void speedup(plot *p, const fja_report *r)
 {
     const fja_pool_report *base = &r->pools[0];
@@ -180,7 +169,7 @@ static void speedup(plot *p, const fja_report *r)
     for (int k = 0; k < FJA_SPEEDUP_PS; k++)
         if (base->speedup_bound[k] > ymax) ymax = base->speedup_bound[k];
     for (uint32_t i = 0; i < r->npools; i++)
-        if (measured(r, &r->pools[i]) > ymax) ymax = measured(r, &r->pools[i]);
+        if (r->pools[i].measured_speedup > ymax) ymax = r->pools[i].measured_speedup;
     ymax *= 1.1;
     char b[32];
     double step = nice_step(ymax, 6);
@@ -211,7 +200,7 @@ static void speedup(plot *p, const fja_report *r)
         cairo_stroke(p->cr);
     }
     for (uint32_t i = 0; i < r->npools; i++) {
-        double s = measured(r, &r->pools[i]);
+        double s = r->pools[i].measured_speedup;
         uint32_t w = r->pools[i].workers;
         if (!w || !s) continue;
         double x = p->x0 + p->w * log2(w) / (FJA_SPEEDUP_PS - 1);
@@ -222,7 +211,13 @@ static void speedup(plot *p, const fja_report *r)
     }
     legend_item(p, 0, curves[0].c, "bound: min(P, work/span)", false);
     legend_item(p, 1, curves[1].c, "burdened bound (steal/join costs on the span)", false);
-    legend_item(p, 2, (fjv_rgb){0.84, 0.15, 0.16}, "measured (one point per pool/trace)", true);
+    bool inferred = false; /* no P=1 run to compare with: work / duration */
+    for (uint32_t i = 0; i < r->npools; i++)
+        inferred |= r->pools[i].measured_speedup > 0 && !r->pools[i].measured_relative;
+    legend_item(p, 2, (fjv_rgb){0.84, 0.15, 0.16},
+                inferred ? "measured (one point per pool; inferred: work / duration, no P=1 run)"
+                         : "measured T(1)/T(P) (one point per pool/trace)",
+                true);
 }
 
 /* ------------------------------------------------------------ entry points */

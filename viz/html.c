@@ -109,11 +109,6 @@ static void summary(fjv_str *s, const fjv_options *o, const fja_report *r)
         fjv_str_printf(s, "<p>The trace is complete.</p>\n");
 }
 
-static double pct(uint64_t a, uint64_t b)
-{
-    return b ? 100.0 * (double)a / (double)b : 0;
-}
-
 static void workers(fjv_str *s, const fja_report *r)
 {
     char a[32], b[32], c[32], pn[32];
@@ -128,24 +123,22 @@ static void workers(fjv_str *s, const fja_report *r)
                        fja_report_duration(c, sizeof c, (double)pr->span_ns), pr->parallelism);
         fjv_str_printf(s, "<table><tr><th>worker</th><th>tasks</th><th>forks</th><th>steals</th>"
                           "<th>joins waited</th><th>parks</th><th>busy</th><th>join wait</th>"
-                          "<th>searching</th><th>parked</th><th>max queue</th></tr>\n");
-        for (uint32_t w = 0; w < p->nworkers; w++) {
-            const fja_worker *k = &p->workers[w];
-            uint64_t life = 0;
-            for (int st = FJA_WS_RUN; st < FJA_WS_COUNT; st++)
-                life += k->state_ns[st];
+                          "<th>searching</th><th>parked</th><th>lock wait</th>"
+                          "<th>max queue</th></tr>\n");
+        for (uint32_t w = 0; w < pr->nper_worker; w++) {
+            const fja_worker_report *k = &pr->per_worker[w];
             char hex[8];
             fjv_str_printf(s,
-                           "<tr><td style=\"background:%s\">%u</td><td>%llu</td><td>%llu</td>"
+                           "<tr><td style=\"background:%s\">%d</td><td>%llu</td><td>%llu</td>"
                            "<td>%llu</td><td>%llu</td><td>%llu</td><td>%.1f%%</td><td>%.1f%%</td>"
-                           "<td>%.1f%%</td><td>%.1f%%</td><td>%lld</td></tr>\n",
-                           fjv_hex(fjv_worker_rgb((int32_t)w), hex), w,
+                           "<td>%.1f%%</td><td>%.1f%%</td><td>%.1f%%</td><td>%lld</td></tr>\n",
+                           fjv_hex(fjv_worker_rgb(k->worker), hex), k->worker,
                            (unsigned long long)k->tasks, (unsigned long long)k->forks,
                            (unsigned long long)k->steals, (unsigned long long)k->joins_waited,
-                           (unsigned long long)k->parks, pct(k->state_ns[FJA_WS_RUN], life),
-                           pct(k->state_ns[FJA_WS_JOIN], life),
-                           pct(k->state_ns[FJA_WS_SEARCH], life),
-                           pct(k->state_ns[FJA_WS_PARK], life), (long long)k->qmax);
+                           (unsigned long long)k->parks, k->state_pct[FJA_WS_RUN],
+                           k->state_pct[FJA_WS_JOIN], k->state_pct[FJA_WS_SEARCH],
+                           k->state_pct[FJA_WS_PARK], k->state_pct[FJA_WS_LOCK],
+                           (long long)k->max_queue_depth);
         }
         fjv_str_printf(s, "</table>\n");
     }

@@ -84,14 +84,6 @@ static uint32_t nkids(const tree_prep *tp, uint32_t n)
     return tp->first[n + 1] - tp->first[n];
 }
 
-/* The span of the path that ends when task n is done. */
-static uint64_t done_span(const fja_task *t)
-{
-    int64_t v = t->sp_base + (int64_t)t->self_ns;
-    uint64_t b = v > 0 ? (uint64_t)v : 0;
-    return b > t->child_max ? b : t->child_max;
-}
-
 /* The child whose path reached the parent last: the critical path goes
  * through it (exact when children are joined at the end of the body, as in
  * fib and quicksort; otherwise the longest child path). */
@@ -100,7 +92,7 @@ static uint32_t crit_child(const tree_prep *tp, uint32_t n)
     uint32_t best = FJA_TASK_NONE;
     uint64_t bv = 0;
     for (uint32_t k = tp->first[n]; k < tp->first[n + 1]; k++) {
-        uint64_t v = done_span(task(tp, tp->kids[k]));
+        uint64_t v = fja_task_done_span(task(tp, tp->kids[k]));
         if (best == FJA_TASK_NONE || v > bv) {
             best = tp->kids[k];
             bv = v;

@@ -92,13 +92,41 @@ static int trees_analyze(const fja_model *m, const fja_pool *p, const fja_filter
     return 0;
 }
 
-static void workers_sum(const fja_pool *p, fja_pool_report *pr)
+static void worker_report(const fja_worker *w, fja_worker_report *wr)
+{
+    *wr = (fja_worker_report){.worker = w->index,
+                              .tasks = w->tasks,
+                              .forks = w->forks,
+                              .steals = w->steals,
+                              .joins_waited = w->joins_waited,
+                              .parks = w->parks,
+                              .lock_waits = w->lock_waits,
+                              .lifetime_ns = w->end_ts - w->begin_ts,
+                              .idle_queued_ns = w->idle_queued_ns,
+                              .max_queue_depth = w->qmax};
+    for (int s = 0; s < FJA_WS_COUNT; s++) {
+        wr->state_ns[s] = w->state_ns[s];
+        wr->state_pct[s] =
+            wr->lifetime_ns ? 100.0 * (double)w->state_ns[s] / (double)wr->lifetime_ns : 0;
+        if (s != FJA_WS_OFF && s != FJA_WS_RUN) wr->idle_ns += w->state_ns[s];
+    }
+    for (int c = 0; c < FJA_GAP_COUNT; c++) {
+        wr->gap_ns[c] = w->gap_ns[c];
+        wr->gaps[c] = w->gaps[c];
+    }
+    wr->mean_queue_depth = wr->lifetime_ns ? w->q_area / (double)wr->lifetime_ns : 0;
+}
+
+static int workers_sum(const fja_pool *p, fja_pool_report *pr)
 {
     double qsum = 0;
     uint32_t qn = 0;
+    pr->per_worker = calloc(p->nworkers ? p->nworkers : 1, sizeof *pr->per_worker);
+    if (!pr->per_worker) return -1;
     for (uint32_t i = 0; i < p->nworkers; i++) {
         const fja_worker *w = &p->workers[i];
         if (!w->seen) continue;
+        worker_report(w, &pr->per_worker[pr->nper_worker++]);
         pr->busy_ns += w->state_ns[FJA_WS_RUN];
         pr->join_ns += w->state_ns[FJA_WS_JOIN];
         pr->search_ns += w->state_ns[FJA_WS_SEARCH];
@@ -117,6 +145,7 @@ static void workers_sum(const fja_pool *p, fja_pool_report *pr)
         }
     }
     pr->mean_queue_depth = qn ? qsum / qn : 0;
+    return 0;
 }
 
 /* Upper bound on speedup from work and span, and a burdened estimate that
@@ -127,6 +156,7 @@ static void speedup(const fja_pool *p, fja_pool_report *pr)
     pr->steal_cost_ns = p->steal_latency.count ? p->steal_latency.sum / p->steal_latency.count : 0;
     pr->join_cost_ns = p->join_latency.count ? p->join_latency.sum / p->join_latency.count : 0;
     pr->fork_cost_ns = fja_hist_percentile(&p->fork_interval, 50);
+    hist_pcts(&p->join_latency, &pr->join_latency);
     uint32_t depth = 0;
     for (uint32_t i = 0; i < pr->ntrees; i++)
         if (pr->trees[i].tree->max_depth > depth) depth = pr->trees[i].tree->max_depth;
@@ -311,12 +341,27 @@ static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter 
     uint64_t to = p->has_end ? p->end_ts : p->last_ts;
     pr->duration_ns = to > from ? to - from : 0;
     pr->tasks = p->tasks.count;
-    if (trees_analyze(m, p, f, pr) || unfinished_collect(m, p, pr)) return -1;
-    workers_sum(p, pr);
+    if (trees_analyze(m, p, f, pr) || unfinished_collect(m, p, pr) || workers_sum(p, pr)) return -1;
     speedup(p, pr);
     granularity(p, pr);
     cutoff(p, pr);
     return 0;
+}
+
+/* T(P=1) / T(P) against the first pool of the report run with one worker;
+ * without one, work / duration (how many workers were kept busy). */
+static void measured_speedups(fja_report *r)
+{
+    const fja_pool_report *base = NULL;
+    for (uint32_t i = 0; i < r->npools && !base; i++)
+        if (r->pools[i].workers == 1 && r->pools[i].duration_ns) base = &r->pools[i];
+    for (uint32_t i = 0; i < r->npools; i++) {
+        fja_pool_report *pr = &r->pools[i];
+        if (!pr->duration_ns) continue;
+        pr->measured_relative = base != NULL;
+        pr->measured_speedup = base ? (double)base->duration_ns / (double)pr->duration_ns
+                                    : (double)pr->work_ns / (double)pr->duration_ns;
+    }
 }
 
 int fja_analysis_run(const fja_model *m, const fja_filter *f, fja_report *r)
@@ -335,6 +380,7 @@ int fja_analysis_run(const fja_model *m, const fja_filter *f, fja_report *r)
         fja_advice_make(m, pr);
         if (p->unfinished || pr->incomplete_trees) r->complete = false;
     }
+    measured_speedups(r);
     return 0;
 }
 
@@ -343,6 +389,7 @@ void fja_analysis_free(fja_report *r)
     for (uint32_t i = 0; i < r->npools; i++) {
         free(r->pools[i].trees);
         free(r->pools[i].unfinished);
+        free(r->pools[i].per_worker);
     }
     free(r->pools);
     *r = (fja_report){0};

@@ -57,6 +57,21 @@ typedef struct {
     fja_ustate state;
 } fja_unfinished;
 
+/* One worker's figures (docs/analyses.md, "Per worker"): every writer and
+ * picture shows these, none recomputes them. */
+typedef struct {
+    int32_t worker;
+    uint64_t tasks, forks, steals, joins_waited, parks, lock_waits;
+    uint64_t lifetime_ns;            /* worker_begin to worker_end (or its pool's end) */
+    uint64_t state_ns[FJA_WS_COUNT]; /* RUN is busy; JOIN, SEARCH, PARK, LOCK are idle */
+    double state_pct[FJA_WS_COUNT];  /* 100 * state_ns / lifetime_ns (0 without a lifetime) */
+    uint64_t idle_ns;                /* JOIN + SEARCH + PARK + LOCK */
+    uint64_t idle_queued_ns;
+    uint64_t gap_ns[FJA_GAP_COUNT], gaps[FJA_GAP_COUNT];
+    int64_t max_queue_depth;
+    double mean_queue_depth; /* time-weighted: queue area / lifetime_ns */
+} fja_worker_report;
+
 typedef struct {
     /* narrowing, from the command line */
     bool pool_set, root_set, window_set;
@@ -74,6 +89,8 @@ typedef struct {
     uint64_t gap_ns[FJA_GAP_COUNT], gaps[FJA_GAP_COUNT], idle_queued_ns;
     double mean_queue_depth; /* time-weighted, averaged over workers */
     int64_t max_queue_depth;
+    fja_worker_report *per_worker; /* the workers seen, by index */
+    uint32_t nper_worker;
     fja_tree_report *trees;
     uint32_t ntrees; /* after --root / --window */
     uint32_t incomplete_trees;
@@ -81,7 +98,12 @@ typedef struct {
     double parallelism;
     double speedup_bound[FJA_SPEEDUP_PS], speedup_burdened[FJA_SPEEDUP_PS];
     uint64_t steal_cost_ns, join_cost_ns, fork_cost_ns;
-    fja_pcts granularity, latency, first_task, handoff;
+    fja_pcts granularity, latency, first_task, handoff, join_latency;
+    /* Measured speedup: T(P=1) / T(this pool) when the report holds a pool
+     * run with one worker, else (relative false: inferred) the pool's work
+     * over its duration; 0 without a duration. */
+    double measured_speedup;
+    bool measured_relative;
     uint64_t depth_p50[FJA_DEPTH_SLOTS];
     uint32_t cutoff_size; /* UINT32_MAX: no cutoff advice */
     double cutoff_saving;

@@ -454,8 +454,7 @@ static void on_task_end(fja_pool *p, const fja_change *c)
     fja_task *t = task_at(p, c->task);
     p->exec_to_executed_ns += c->ts - c->since;
     executed_account(p, c->task);
-    uint64_t v = body_end(t);
-    task_done(p, c->task, c->ts, v > t->child_max ? v : t->child_max);
+    task_done(p, c->task, c->ts, fja_task_done_span(t));
     tree_done(tree_of(p, t), c->task, c->ts, true);
 }
 

@@ -218,29 +218,26 @@ static void j_gaps(jw *w, const uint64_t gaps[FJA_GAP_COUNT], const uint64_t ns[
     j_close(w, '}');
 }
 
-static void j_worker(jw *w, const fja_worker *wk)
+static void j_worker(jw *w, const fja_worker_report *wk)
 {
     j_open(w, NULL, '{');
-    j_i64(w, "worker", wk->index);
+    j_i64(w, "worker", wk->worker);
     j_u64(w, "tasks", wk->tasks);
     j_u64(w, "forks", wk->forks);
     j_u64(w, "steals", wk->steals);
     j_u64(w, "joins_waited", wk->joins_waited);
     j_u64(w, "parks", wk->parks);
-    j_u64(w, "lifetime_ns", wk->end_ts - wk->begin_ts);
+    j_u64(w, "lifetime_ns", wk->lifetime_ns);
     j_u64(w, "busy_ns", wk->state_ns[FJA_WS_RUN]);
-    j_u64(w, "idle_ns",
-          wk->state_ns[FJA_WS_JOIN] + wk->state_ns[FJA_WS_SEARCH] + wk->state_ns[FJA_WS_PARK] +
-              wk->state_ns[FJA_WS_LOCK]);
+    j_u64(w, "idle_ns", wk->idle_ns);
     j_u64(w, "join_wait_ns", wk->state_ns[FJA_WS_JOIN]);
     j_u64(w, "searching_ns", wk->state_ns[FJA_WS_SEARCH]);
     j_u64(w, "parked_ns", wk->state_ns[FJA_WS_PARK]);
     j_u64(w, "lock_wait_ns", wk->state_ns[FJA_WS_LOCK]);
     j_u64(w, "lock_waits", wk->lock_waits);
     j_u64(w, "idle_work_queued_ns", wk->idle_queued_ns);
-    j_i64(w, "max_queue_depth", wk->qmax);
-    uint64_t life = wk->end_ts - wk->begin_ts;
-    j_dbl(w, "mean_queue_depth", life ? wk->q_area / (double)life : 0);
+    j_i64(w, "max_queue_depth", wk->max_queue_depth);
+    j_dbl(w, "mean_queue_depth", wk->mean_queue_depth);
     j_gaps(w, wk->gaps, wk->gap_ns);
     j_close(w, '}');
 }
@@ -413,20 +410,12 @@ static void j_pool(jw *w, const fja_model *m, const fja_pool_report *pr)
     j_dbl(w, "mean_depth", pr->mean_queue_depth);
     j_close(w, '}');
     j_open(w, "per_worker", '[');
-    for (uint32_t i = 0; i < p->nworkers; i++)
-        if (p->workers[i].seen) j_worker(w, &p->workers[i]);
+    for (uint32_t i = 0; i < pr->nper_worker; i++)
+        j_worker(w, &pr->per_worker[i]);
     j_close(w, ']');
     j_locks(w, m, p->source);
     j_speedup(w, pr);
-    fja_pcts jl;
-    const fja_hist *h = &p->join_latency;
-    jl = (fja_pcts){.n = h->count,
-                    .min = h->count ? h->min : 0,
-                    .max = h->max,
-                    .p50 = fja_hist_percentile(h, 50),
-                    .p90 = fja_hist_percentile(h, 90),
-                    .p99 = fja_hist_percentile(h, 99)};
-    j_pcts(w, "join_latency", &jl);
+    j_pcts(w, "join_latency", &pr->join_latency);
     j_u64(w, "incomplete_trees", pr->incomplete_trees);
     j_open(w, "milestones", '{');
     j_pcts(w, "first_task", &pr->first_task);

@@ -90,20 +90,16 @@ static void t_totals(FILE *o, const fja_pool_report *pr)
 
 static void t_workers(FILE *o, const fja_pool_report *pr)
 {
-    const fja_pool *p = pr->pool;
     fprintf(o, "\n  %6s %9s %9s %7s %6s %7s %7s %7s %7s %7s %6s %6s\n", "worker", "tasks", "forks",
             "steals", "joins", "busy%", "join%", "search%", "park%", "lock%", "maxq", "meanq");
-    for (uint32_t i = 0; i < p->nworkers; i++) {
-        const fja_worker *w = &p->workers[i];
-        if (!w->seen) continue;
-        uint64_t life = w->end_ts - w->begin_ts;
+    for (uint32_t i = 0; i < pr->nper_worker; i++) {
+        const fja_worker_report *w = &pr->per_worker[i];
         fprintf(o,
                 "  %6d %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %6" PRIu64
                 " %6.1f%% %6.1f%% %6.1f%% %6.1f%% %6.1f%% %6" PRId64 " %6.2f\n",
-                w->index, w->tasks, w->forks, w->steals, w->joins_waited,
-                pct(w->state_ns[FJA_WS_RUN], life), pct(w->state_ns[FJA_WS_JOIN], life),
-                pct(w->state_ns[FJA_WS_SEARCH], life), pct(w->state_ns[FJA_WS_PARK], life),
-                pct(w->state_ns[FJA_WS_LOCK], life), w->qmax, life ? w->q_area / (double)life : 0);
+                w->worker, w->tasks, w->forks, w->steals, w->joins_waited, w->state_pct[FJA_WS_RUN],
+                w->state_pct[FJA_WS_JOIN], w->state_pct[FJA_WS_SEARCH], w->state_pct[FJA_WS_PARK],
+                w->state_pct[FJA_WS_LOCK], w->max_queue_depth, w->mean_queue_depth);
     }
 }
 

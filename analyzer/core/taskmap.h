@@ -50,6 +50,17 @@ static inline bool fja_task_finished(const fja_task *t)
            (!(t->flags & FJA_TF_COMPLETER) || (t->flags & FJA_TF_COMPLETED));
 }
 
+/* The span of the longest path that ends when t is done: its own body's
+ * end on the path it started on (sp_base + self time), or a child's path
+ * that finished after the body. The critical path runs through the child
+ * for which this is largest (docs/analyses.md, "Span"). */
+static inline uint64_t fja_task_done_span(const fja_task *t)
+{
+    int64_t v = t->sp_base + (int64_t)t->self_ns;
+    uint64_t body = v > 0 ? (uint64_t)v : 0;
+    return body > t->child_max ? body : t->child_max;
+}
+
 typedef struct {
     fja_task **chunks;
     uint32_t nchunks, cap_chunks;
