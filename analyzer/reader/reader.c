@@ -746,3 +746,85 @@ out:
     free(r);
     return st;
 }
+
+/* ------------------------------------------------------------ live */
+
+/* src.ctf.lttng-live -> simple sink: the live source merges its streams
+ * itself and says AGAIN while the relay has nothing new. */
+static bt_graph *live_graph(const plugins *pl, const char *url, bool wait_for_session,
+                            reader_ctx *r, char *err, size_t errlen)
+{
+    const bt_component_class_source *cls =
+        bt_plugin_borrow_source_component_class_by_name_const(pl->ctf, "lttng-live");
+    if (!cls) {
+        snprintf(err, errlen, "babeltrace2: src.ctf.lttng-live missing");
+        return NULL;
+    }
+    bt_graph *g = bt_graph_create(0);
+    bt_value *params = bt_value_map_create(), *inputs = NULL;
+    const bt_component_source *src = NULL;
+    const bt_component_sink *sink = NULL;
+    if (!g || !params || bt_value_map_insert_empty_array_entry(params, "inputs", &inputs) ||
+        bt_value_array_append_string_element(inputs, url) ||
+        bt_value_map_insert_string_entry(params, "session-not-found-action",
+                                         wait_for_session ? "continue" : "fail")) {
+        snprintf(err, errlen, "out of memory");
+    } else if (bt_graph_add_source_component(g, cls, "live", params, BT_LOGGING_LEVEL_NONE, &src) ||
+               bt_graph_add_simple_sink_component(g, "fjtrace-live", sink_init, sink_consume, NULL,
+                                                  r, &sink) ||
+               bt_graph_connect_ports(
+                   g, bt_component_source_borrow_output_port_by_index_const(src, 0),
+                   bt_component_sink_borrow_input_port_by_index_const(sink, 0), NULL)) {
+        char what[600];
+        snprintf(what, sizeof what, "%s: cannot follow this live session", url);
+        take_error(err, errlen, what);
+    } else {
+        bt_value_put_ref(params);
+        return g;
+    }
+    bt_value_put_ref(params);
+    bt_graph_put_ref(g);
+    return NULL;
+}
+
+reader_status reader_live_run(const char *url, const fja_reader_sink *sink,
+                              const fja_live_hooks *hooks, fja_reader_stats *stats, char *err,
+                              size_t errlen)
+{
+    *stats = (fja_reader_stats){0};
+    reader_ctx *r = calloc(1, sizeof *r);
+    if (!r) return READER_NO_MEMORY;
+    r->sink = sink;
+    r->stats = stats;
+    r->next_progress = UINT64_MAX; /* the hooks show progress */
+    plugins pl;
+    reader_status st = READER_UNREADABLE;
+    bt_graph *g = NULL;
+    if (plugins_load(&pl, err, errlen) ||
+        !(g = live_graph(&pl, url, hooks->wait_for_session, r, err, errlen)))
+        goto out;
+    for (;;) {
+        bt_graph_run_once_status rs = bt_graph_run_once(g);
+        if (rs == BT_GRAPH_RUN_ONCE_STATUS_END) {
+            st = r->stopped ? READER_STOPPED : READER_OK;
+            break;
+        }
+        if (rs == BT_GRAPH_RUN_ONCE_STATUS_MEMORY_ERROR) {
+            st = READER_NO_MEMORY;
+            break;
+        }
+        if (rs != BT_GRAPH_RUN_ONCE_STATUS_OK && rs != BT_GRAPH_RUN_ONCE_STATUS_AGAIN) {
+            take_error(err, errlen, "the live session cannot be read");
+            break;
+        }
+        if (hooks->tick(hooks->ctx, rs == BT_GRAPH_RUN_ONCE_STATUS_AGAIN)) {
+            st = READER_STOPPED;
+            break;
+        }
+    }
+out:
+    bt_graph_put_ref(g);
+    plugins_put(&pl);
+    free(r);
+    return st;
+}

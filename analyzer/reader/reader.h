@@ -8,6 +8,7 @@
 #ifndef FJA_READER_H
 #define FJA_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,5 +48,23 @@ typedef enum {
  * and what the LTTng index lists beyond the end of a stream file. */
 reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink *sink,
                          fja_reader_stats *stats, char *err, size_t errlen);
+
+/* Following a live session (src.ctf.lttng-live) while it records. */
+typedef struct {
+    /* Called after each batch of messages, and with idle = true when the
+     * relay has nothing new (the hook should then sleep a little): where a
+     * live view refreshes. Non-zero stops the read (READER_STOPPED). */
+    int (*tick)(void *ctx, bool idle);
+    void *ctx;
+    /* The session may not exist yet: wait for it, rather than fail. */
+    bool wait_for_session;
+} fja_live_hooks;
+
+/* Reads the live session at url (net://HOST[:PORT]/host/HOSTNAME/SESSION)
+ * until the session is destroyed (READER_OK), the tick hook stops it, or
+ * the relay cannot be read (READER_UNREADABLE, err says why). */
+reader_status reader_live_run(const char *url, const fja_reader_sink *sink,
+                              const fja_live_hooks *hooks, fja_reader_stats *stats, char *err,
+                              size_t errlen);
 
 #endif

@@ -1,0 +1,231 @@
+/* fjtrace-top: watch a running fjtrace-instrumented program like top(1).
+ *   fjtrace-top [--interval S] [--batch] -- CMD ARGS   record CMD live
+ *   fjtrace-top [--interval S] [--batch] URL           attach to a live session
+ * One thread: the reader's live loop calls tick() between batches of
+ * events, and tick() refreshes the view when the interval is over. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fj_version.h"
+#include "reader.h"
+#include "top.h"
+
+/* Set by SIGINT/SIGTERM/SIGHUP: stop watching (with -- CMD: stop CMD). */
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+    got_signal = sig;
+}
+
+typedef struct {
+    const top_options *o;
+    top_launch *launch; /* NULL when attaching */
+    fja_model model;
+    top_view *view;
+    double next_frame, recorder_done_at, last_data;
+    bool screen, stop_sent, out_failed;
+} top_run;
+
+static double mono_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int sink_event(void *ctx, const fja_event *ev)
+{
+    return fja_model_feed(&((top_run *)ctx)->model, ev) ? 1 : 0;
+}
+
+static void sink_discarded(void *ctx, uint64_t count, uint64_t ts, uint32_t source)
+{
+    fja_model_discarded(&((top_run *)ctx)->model, count, ts, source);
+}
+
+static void status_line(const top_run *t, char *buf, size_t n)
+{
+    if (!t->launch)
+        snprintf(buf, n, "following %s", t->o->url);
+    else if (t->launch->recorder_status < 0)
+        snprintf(buf, n, "CMD running");
+    else
+        snprintf(buf, n, "CMD ended (status %d): reading the rest", t->launch->recorder_status);
+}
+
+/* One refresh: a frame on stdout (--batch) or on the screen. */
+static int refresh(top_run *t)
+{
+    char status[600];
+    status_line(t, status, sizeof status);
+    if (top_view_frame(t->view, &t->model, status)) return -1;
+    if (!t->screen) {
+        if (fputs(top_view_text(t->view), stdout) < 0 || fputc('\n', stdout) < 0 ||
+            fflush(stdout)) {
+            t->out_failed = true;
+            return -1;
+        }
+        return 0;
+    }
+    char footer[200];
+    snprintf(footer, sizeof footer, " q: %s   refresh every %.1f s ",
+             t->launch ? "stop CMD and show the report" : "stop watching and show the report",
+             t->o->interval_s);
+    if (top_screen_draw(top_view_text(t->view), footer) == 'q' && !got_signal) got_signal = SIGINT;
+    return 0;
+}
+
+/* With -- CMD: a stop request (q, Ctrl-C) goes to the recorder, which stops
+ * CMD and closes the session; the view reads on to the end. */
+static bool stop_requested(top_run *t)
+{
+    if (t->screen && top_screen_key() == 'q' && !got_signal) got_signal = SIGINT;
+    if (!got_signal) return false;
+    if (!t->launch) return true;
+    if (!t->stop_sent) {
+        top_launch_signal(t->launch, got_signal == SIGINT ? SIGINT : SIGTERM);
+        t->stop_sent = true;
+    }
+    return false;
+}
+
+static int tick(void *ctx, bool idle)
+{
+    top_run *t = ctx;
+    double now = mono_s();
+    if (stop_requested(t)) return 1;
+    if (t->launch && !t->recorder_done_at && top_launch_recorder_done(t->launch))
+        t->recorder_done_at = now;
+    if (!idle) t->last_data = now;
+    /* The recorder exits once the relay has the whole trace (it waits for
+     * 'lttng destroy'); the live source then says AGAIN for good (it waits
+     * for a session of that name to come back): what follows the last
+     * data is the end. */
+    double quiet = t->recorder_done_at > t->last_data ? t->recorder_done_at : t->last_data;
+    if (t->recorder_done_at && now - quiet > 2 + t->o->interval_s / 4) return 1;
+    /* The recorder's own failure (120-127: CMD never ran): no session. */
+    if (t->recorder_done_at && !t->model.events && t->launch->recorder_status >= 120 &&
+        t->launch->recorder_status <= 127)
+        return 1;
+    if (now >= t->next_frame) {
+        t->next_frame = now + t->o->interval_s;
+        if (refresh(t)) return 1;
+    }
+    if (idle) {
+        struct timespec nap = {.tv_nsec = 20 * 1000000L};
+        nanosleep(&nap, NULL);
+    }
+    return 0;
+}
+
+static void final_report(top_run *t)
+{
+    fja_model_finish(&t->model);
+    fja_report r;
+    fja_filter all = {0};
+    if (fja_analysis_run(&t->model, &all, &r)) {
+        fprintf(stderr, "%s: out of memory for the final report\n", TOP_PROG);
+    } else {
+        const char *paths[] = {t->launch ? t->launch->live_url : t->o->url};
+        fja_run_info info = {.paths = paths, .npaths = 1, .version = FJ_VERSION};
+        fputs("fjtrace-top: final report\n", stdout);
+        if (fja_report_text(stdout, &r, &info) || fflush(stdout)) t->out_failed = true;
+    }
+    fja_analysis_free(&r);
+}
+
+static int watch(top_run *t, const char *url, bool wait_for_session)
+{
+    fja_reader_sink sink = {.event = sink_event, .discarded = sink_discarded, .ctx = t};
+    fja_live_hooks hooks = {.tick = tick, .ctx = t, .wait_for_session = wait_for_session};
+    fja_reader_stats stats;
+    char err[4096] = "";
+    if (!t->o->batch && top_screen_open()) {
+        fprintf(stderr, "%s: cannot open the terminal (use --batch)\n", TOP_PROG);
+        return TOP_EXIT_USAGE;
+    }
+    t->screen = !t->o->batch;
+    reader_status st = reader_live_run(url, &sink, &hooks, &stats, err, sizeof err);
+    if (t->screen) top_screen_close();
+    t->screen = false;
+    if (st == READER_NO_MEMORY || t->model.oom) {
+        fprintf(stderr, "%s: out of memory\n", TOP_PROG);
+        return TOP_EXIT_INTERNAL;
+    }
+    if (st == READER_UNREADABLE) {
+        fprintf(stderr, "%s: %s\n", TOP_PROG, err);
+        return TOP_EXIT_LIVE;
+    }
+    if (!t->out_failed) refresh(t); /* the last figures */
+    if (!stats.fjtrace_events) {
+        fprintf(stderr, "%s: no fjtrace event was received\n", TOP_PROG);
+        return 0;
+    }
+    final_report(t);
+    return 0;
+}
+
+static void show_log_tail(const char *log)
+{
+    FILE *f = fopen(log, "r");
+    if (!f) return;
+    char line[1024];
+    while (fgets(line, sizeof line, f))
+        if (strstr(line, "fjtrace-record:")) fprintf(stderr, "  %s", line);
+    fclose(f);
+}
+
+static int run_cmd(top_run *t)
+{
+    top_launch launch;
+    int rc = top_launch_start(&launch, t->o);
+    if (rc) {
+        top_launch_stop(&launch);
+        return rc;
+    }
+    t->launch = &launch;
+    rc = watch(t, launch.live_url, true);
+    top_launch_stop(&launch);
+    if (*launch.trace_dir && access(launch.trace_dir, F_OK) == 0)
+        fprintf(stderr, "%s: trace: %s (fjtrace-analyze it for the full report)\n", TOP_PROG,
+                launch.trace_dir);
+    fprintf(stderr, "%s: CMD's output: %s\n", TOP_PROG, launch.log);
+    if (launch.recorder_status >= 120 && launch.recorder_status <= 127 &&
+        !t->model.events) { /* the recorder's own failure: CMD never ran */
+        fprintf(stderr, "%s: fjtrace-record failed (status %d):\n", TOP_PROG,
+                launch.recorder_status);
+        show_log_tail(launch.log);
+    }
+    if (rc) return rc;
+    return launch.recorder_status < 0 ? TOP_EXIT_LIVE : launch.recorder_status;
+}
+
+int main(int argc, char **argv)
+{
+    top_options o;
+    int rc = top_parse(argc, argv, &o);
+    if (rc >= 0) return rc;
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN); /* a closed stdout is seen as a write error */
+    top_run t = {.o = &o, .view = top_view_new()};
+    if (!t.view) return TOP_EXIT_INTERNAL;
+    fja_model_init(&t.model);
+    rc = o.cmd ? run_cmd(&t) : watch(&t, o.url, false);
+    if (t.out_failed && !rc) {
+        fprintf(stderr, "%s: cannot write the output: %s\n", TOP_PROG, strerror(errno));
+        rc = TOP_EXIT_INTERNAL;
+    }
+    fja_model_free(&t.model);
+    top_view_free(t.view);
+    return rc;
+}
