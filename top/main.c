@@ -27,6 +27,7 @@ typedef struct {
     const top_options *o;
     top_launch *launch; /* NULL when attaching */
     fja_model model;
+    fja_tracker tracker; /* the one replay of the events, into model */
     top_view *view;
     double next_frame, recorder_done_at, last_data;
     bool screen, stop_sent, out_failed;
@@ -41,7 +42,7 @@ static double mono_s(void)
 
 static int sink_event(void *ctx, const fja_event *ev)
 {
-    return fja_model_feed(&((top_run *)ctx)->model, ev) ? 1 : 0;
+    return fja_tracker_feed(&((top_run *)ctx)->tracker, ev) ? 1 : 0;
 }
 
 static void sink_discarded(void *ctx, uint64_t count, uint64_t ts, uint32_t source)
@@ -126,7 +127,7 @@ static int tick(void *ctx, bool idle)
 
 static void final_report(top_run *t)
 {
-    fja_model_finish(&t->model);
+    fja_tracker_finish(&t->tracker);
     fja_report r;
     fja_filter all = {0};
     if (fja_analysis_run(&t->model, &all, &r)) {
@@ -220,6 +221,7 @@ int main(int argc, char **argv)
     top_run t = {.o = &o, .view = top_view_new()};
     if (!t.view) return TOP_EXIT_INTERNAL;
     fja_model_init(&t.model);
+    fja_tracker_init(&t.tracker, &t.model);
     rc = o.cmd ? run_cmd(&t) : watch(&t, o.url, false);
     if (t.out_failed && !rc) {
         fprintf(stderr, "%s: cannot write the output: %s\n", TOP_PROG, strerror(errno));
