@@ -86,7 +86,7 @@ static int option(int c, top_options *o)
         o->batch = true;
         return -1;
     case OPT_RELAYD:
-        if (strncmp(optarg, "net://", 6) && strncmp(optarg, "net6://", 7))
+        if (strncmp(optarg, "net://", 6) != 0 && strncmp(optarg, "net6://", 7) != 0)
             return usage_error("bad --relayd URL (net://HOST[:CTRL:DATA]):", optarg);
         o->relayd = optarg;
         return -1;
