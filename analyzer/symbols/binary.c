@@ -1,0 +1,163 @@
+/* One binary (program or shared library) opened with elfutils' libdwfl, as
+ * an offline module: its DWARF is found in the file itself or in a
+ * separate debug file (.gnu_debuglink, or /usr/lib/debug/.build-id/xx/...
+ * by build id: dwfl_standard_find_debuginfo), and addresses are looked up
+ * in the file's own address space. Opened once per path. */
+#include "symbols_int.h"
+
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct fjs_binary {
+    struct fjs_binary *next;
+    char *path;
+    Dwfl *dwfl; /* NULL when the file could not be opened */
+    Dwfl_Module *mod;
+    GElf_Addr bias; /* module address = file vaddr + bias */
+    uint64_t first_vaddr;
+    const unsigned char *build_id; /* owned by libdwfl */
+    int build_id_len;
+};
+
+/* Where separate debug files are looked for: next to the binary, in its
+ * .debug/ folder, and under /usr/lib/debug (by path and .build-id). */
+static char *debuginfo_path = NULL;
+
+static const Dwfl_Callbacks offline_callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+    .debuginfo_path = &debuginfo_path,
+};
+
+/* Page-aligned address of the first PT_LOAD: the statedump's baddr of a
+ * position-independent object is the load bias plus this (0 in practice). */
+static uint64_t first_load_vaddr(Elf *elf)
+{
+    size_t n = 0;
+    if (elf_getphdrnum(elf, &n) != 0) return 0;
+    for (size_t i = 0; i < n; i++) {
+        GElf_Phdr ph;
+        if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+            return ph.p_vaddr & ~(uint64_t)(ph.p_align > 1 ? ph.p_align - 1 : 0);
+    }
+    return 0;
+}
+
+static void binary_open(fjs_binary *b)
+{
+    b->dwfl = dwfl_begin(&offline_callbacks);
+    if (!b->dwfl) return;
+    b->mod = dwfl_report_offline(b->dwfl, b->path, b->path, -1);
+    dwfl_report_end(b->dwfl, NULL, NULL);
+    Elf *elf = b->mod ? dwfl_module_getelf(b->mod, &b->bias) : NULL;
+    if (!elf) {
+        dwfl_end(b->dwfl);
+        b->dwfl = NULL;
+        b->mod = NULL;
+        return;
+    }
+    b->first_vaddr = first_load_vaddr(elf);
+    GElf_Addr id_vaddr;
+    b->build_id_len = dwfl_module_build_id(b->mod, &b->build_id, &id_vaddr);
+    if (b->build_id_len < 0) b->build_id_len = 0;
+}
+
+fjs_binary *binary_get(fjs_binary **list, const char *path)
+{
+    for (fjs_binary *b = *list; b; b = b->next)
+        if (strcmp(b->path, path) == 0) return b;
+    fjs_binary *b = calloc(1, sizeof *b);
+    if (!b) return NULL;
+    b->path = strdup(path);
+    if (!b->path) {
+        free(b);
+        return NULL;
+    }
+    binary_open(b);
+    b->next = *list;
+    *list = b;
+    return b;
+}
+
+void binary_free_all(fjs_binary *list)
+{
+    while (list) {
+        fjs_binary *next = list->next;
+        if (list->dwfl) dwfl_end(list->dwfl);
+        free(list->path);
+        free(list);
+        list = next;
+    }
+}
+
+fjs_status binary_status(const fjs_binary *b)
+{
+    return b->dwfl ? FJS_LINE : FJS_NO_FILE;
+}
+
+bool binary_build_id_matches(const fjs_binary *b, const uint8_t *id, size_t len)
+{
+    if (!len || !b->build_id_len) return true;
+    return (size_t)b->build_id_len == len && memcmp(b->build_id, id, len) == 0;
+}
+
+uint64_t binary_first_vaddr(const fjs_binary *b)
+{
+    return b->first_vaddr;
+}
+
+/* The innermost function around addr in DWARF: an inlined subroutine's
+ * own name (fib_split inlined into fib_naive gives fib_split), so that the
+ * name matches the file:line of the call. */
+static const char *dwarf_function(Dwfl_Module *mod, Dwarf_Addr addr)
+{
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
+    if (!cu) return NULL;
+    Dwarf_Die *scopes = NULL;
+    int n = dwarf_getscopes(cu, addr - bias, &scopes);
+    const char *name = NULL;
+    for (int i = 0; i < n && !name; i++) {
+        int tag = dwarf_tag(&scopes[i]);
+        if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
+            name = dwarf_diename(&scopes[i]);
+    }
+    free(scopes);
+    return name;
+}
+
+/* The ELF symbol containing addr, only when addr lies inside its size: a
+ * stripped binary's nearest exported symbol would name the wrong code. */
+static const char *symbol_function(Dwfl_Module *mod, Dwarf_Addr addr)
+{
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char *name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
+    if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC || off >= sym.st_size) return NULL;
+    return name;
+}
+
+fjs_status binary_lookup(fjs_binary *b, uint64_t vaddr, const char *(*intern)(void *, const char *),
+                         void *ictx, const char **function, const char **file, uint32_t *line)
+{
+    *function = *file = NULL;
+    *line = 0;
+    if (!b->mod) return FJS_NO_FILE;
+    Dwarf_Addr addr = vaddr + b->bias;
+    const char *fn = dwarf_function(b->mod, addr);
+    Dwfl_Line *l = dwfl_module_getsrc(b->mod, addr);
+    int lineno = 0;
+    const char *src = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    if (!fn) fn = symbol_function(b->mod, addr);
+    if (fn) *function = intern(ictx, fn);
+    if (src && lineno > 0) {
+        *file = intern(ictx, src);
+        *line = (uint32_t)lineno;
+        return FJS_LINE;
+    }
+    return fn ? FJS_SYMBOL : FJS_OFFSET;
+}
