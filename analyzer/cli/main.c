@@ -15,6 +15,10 @@
 #include "interrupt.h"
 #include "pictures.h"
 #include "reader.h"
+#include "resolve.h"
+
+/* The load maps of the recorded processes, to name creation sites. */
+static fjs_table *symbols;
 
 /* Every event goes through the one tracker, which tells its listeners
  * (the model, and the pictures when asked for) what changed. */
@@ -45,7 +49,9 @@ static int traces_read(const cli_options *o, const find_list *dirs, fja_tracker 
 {
     char err[4096] = "";
     fja_model *m = t->model;
-    fja_reader_sink sink = {.event = sink_event,
+    fja_reader_sink sink = {.map = fja_resolve_map_event,
+                            .map_ctx = symbols,
+                            .event = sink_event,
                             .discarded = sink_discarded,
                             .ctx = t,
                             .progress = o->progress,
@@ -137,6 +143,8 @@ static int report_write(const cli_options *o, const fja_model *m, double t0)
         fprintf(stderr, "fjtrace-analyze: out of memory in the analyses\n");
         return EXIT_INTERNAL;
     }
+    fja_sites_resolve(&r, fja_resolve_site, symbols);
+    fja_resolve_warnings(symbols, stderr);
     if (o->filter.pool_set && !r.npools)
         fprintf(stderr, "fjtrace-analyze: warning: no pool %u in the trace\n", o->filter.pool);
     struct timespec ts;
@@ -167,10 +175,15 @@ int main(int argc, char **argv)
     find_list dirs = {0};
     fja_model m;
     fja_model_init(&m);
+    if (!(symbols = fjs_new())) {
+        fprintf(stderr, "fjtrace-analyze: out of memory\n");
+        return EXIT_INTERNAL;
+    }
     fja_tracker tracker;
     fja_tracker_init(&tracker, &m);
     if (pictures_start(&o.filter, o.paths, o.npaths, &tracker)) {
         fja_model_free(&m);
+        fjs_free(symbols);
         return EXIT_OUTPUT; /* the Chrome trace file cannot be created */
     }
     if ((rc = traces_find(&o, &dirs)) < 0 && (rc = traces_read(&o, &dirs, &tracker)) < 0) {
@@ -182,6 +195,7 @@ int main(int argc, char **argv)
     }
     pictures_free();
     fja_model_free(&m);
+    fjs_free(symbols);
     find_list_free(&dirs);
     return rc;
 }

@@ -7,7 +7,7 @@
 
 #include "analysis.h"
 
-static void advise(fja_pool_report *pr, const char *kind, const char *fmt, ...)
+void fja_advise(fja_pool_report *pr, const char *kind, const char *fmt, ...)
 {
     if (pr->nadvice == FJA_MAX_ADVICE) return;
     fja_advice *a = &pr->advice[pr->nadvice++];
@@ -28,17 +28,17 @@ static void advise_pile_up(fja_pool_report *pr)
     uint64_t med = pr->granularity.p50, fork = pr->fork_cost_ns;
     if (pr->mean_queue_depth < 1.0 || !fork || med >= 10 * fork) return;
     if (pr->cutoff_size != UINT32_MAX && pr->cutoff_size > 0)
-        advise(pr, "tasks_pile_up",
-               "tasks pile up (mean queue depth %.1f): median task %llu ns vs ~%llu ns per "
-               "fork; stop forking below size %u (subtree work >= 50x the fork cost) - "
-               "expected saving %.0f%% of scheduling time",
-               pr->mean_queue_depth, (unsigned long long)med, (unsigned long long)fork,
-               pr->cutoff_size, 100 * pr->cutoff_saving);
+        fja_advise(pr, "tasks_pile_up",
+                   "tasks pile up (mean queue depth %.1f): median task %llu ns vs ~%llu ns per "
+                   "fork; stop forking below size %u (subtree work >= 50x the fork cost) - "
+                   "expected saving %.0f%% of scheduling time",
+                   pr->mean_queue_depth, (unsigned long long)med, (unsigned long long)fork,
+                   pr->cutoff_size, 100 * pr->cutoff_saving);
     else
-        advise(pr, "tasks_pile_up",
-               "tasks pile up (mean queue depth %.1f): median task %llu ns vs ~%llu ns per "
-               "fork; raise parallelism, and with few cores throttle forks (a cutoff)",
-               pr->mean_queue_depth, (unsigned long long)med, (unsigned long long)fork);
+        fja_advise(pr, "tasks_pile_up",
+                   "tasks pile up (mean queue depth %.1f): median task %llu ns vs ~%llu ns per "
+                   "fork; raise parallelism, and with few cores throttle forks (a cutoff)",
+                   pr->mean_queue_depth, (unsigned long long)med, (unsigned long long)fork);
 }
 
 /* Quicksort-like: too little parallelism for the workers, so they idle with
@@ -51,22 +51,22 @@ static void advise_dry(fja_pool_report *pr)
     if (pr->parallelism >= pr->workers || pr->parallelism <= 0) return;
     bool dry = pr->mean_queue_depth < 0.5 && idle + join >= 0.15;
     if (idle < 0.2 && !dry) return;
-    advise(pr, "queues_run_dry",
-           "queues run dry: workers idle %.0f%% with no work anywhere and %.0f%% waiting at "
-           "joins (mean queue depth %.2f); parallelism %.1f < %u workers - lower parallelism: "
-           "more than about %.0f workers only wait",
-           100 * idle, 100 * join, pr->mean_queue_depth, pr->parallelism, pr->workers,
-           ceil(pr->parallelism));
+    fja_advise(pr, "queues_run_dry",
+               "queues run dry: workers idle %.0f%% with no work anywhere and %.0f%% waiting at "
+               "joins (mean queue depth %.2f); parallelism %.1f < %u workers - lower parallelism: "
+               "more than about %.0f workers only wait",
+               100 * idle, 100 * join, pr->mean_queue_depth, pr->parallelism, pr->workers,
+               ceil(pr->parallelism));
 }
 
 static void advise_late(fja_pool_report *pr)
 {
     double late = frac(pr->gap_ns[FJA_GAP_WORK_QUEUED], pr->lifetime_ns);
     if (late < 0.1) return;
-    advise(pr, "steals_late",
-           "stealing is late: workers idle %.0f%% of their time while work was queued on "
-           "another worker (mean steal-to-exec %llu ns)",
-           100 * late, (unsigned long long)pr->steal_cost_ns);
+    fja_advise(pr, "steals_late",
+               "stealing is late: workers idle %.0f%% of their time while work was queued on "
+               "another worker (mean steal-to-exec %llu ns)",
+               100 * late, (unsigned long long)pr->steal_cost_ns);
 }
 
 static void advise_serial(const fja_model *m, fja_pool_report *pr)
@@ -74,45 +74,45 @@ static void advise_serial(const fja_model *m, fja_pool_report *pr)
     double lock = frac(pr->lock_ns, pr->lifetime_ns);
     const fja_lock *top = fja_model_top_lock(m, pr->pool->source);
     if (lock >= 0.1 && top) {
-        advise(pr, "hidden_serialization",
-               "workers waited for locks %.0f%% of their time (%llu waits), most for lock "
-               "\"%s\" (%.2f ms in %llu waits): the tasks serialise on it, so more workers "
-               "will not help; shorten or split that critical section",
-               100 * lock, (unsigned long long)pr->pool->lock_waits, top->name,
-               (double)top->wait_ns / 1e6, (unsigned long long)top->waits);
+        fja_advise(pr, "hidden_serialization",
+                   "workers waited for locks %.0f%% of their time (%llu waits), most for lock "
+                   "\"%s\" (%.2f ms in %llu waits): the tasks serialise on it, so more workers "
+                   "will not help; shorten or split that critical section",
+                   100 * lock, (unsigned long long)pr->pool->lock_waits, top->name,
+                   (double)top->wait_ns / 1e6, (unsigned long long)top->waits);
         return;
     }
     double awake = frac(pr->search_ns + pr->join_ns, pr->lifetime_ns);
     /* Under a millisecond, waking the workers (tens of us each) is most of
      * the run: idleness then says nothing about serialisation. */
     if (awake < 0.3 || pr->parallelism < 2.0 * pr->workers || pr->duration_ns < 1000000) return;
-    advise(pr, "hidden_serialization",
-           "workers are awake but not running tasks %.0f%% of the time although the trees "
-           "have parallelism %.1f for %u workers: look for serialisation (locks, one shared "
-           "resource)",
-           100 * awake, pr->parallelism, pr->workers);
+    fja_advise(pr, "hidden_serialization",
+               "workers are awake but not running tasks %.0f%% of the time although the trees "
+               "have parallelism %.1f for %u workers: look for serialisation (locks, one shared "
+               "resource)",
+               100 * awake, pr->parallelism, pr->workers);
 }
 
 static void advise_completion(fja_pool_report *pr)
 {
     const fja_pool *p = pr->pool;
     if (!p->completions || p->completing_to_completed_ns * 5 < p->exec_to_executed_ns) return;
-    advise(pr, "completion_overhead",
-           "completion costs %.0f%% of task execution (COMPLETING->COMPLETED %llu ns vs "
-           "EXEC->EXECUTED %llu ns): tasks are too small for counted completion",
-           100 * frac(p->completing_to_completed_ns, p->exec_to_executed_ns),
-           (unsigned long long)p->completing_to_completed_ns,
-           (unsigned long long)p->exec_to_executed_ns);
+    fja_advise(pr, "completion_overhead",
+               "completion costs %.0f%% of task execution (COMPLETING->COMPLETED %llu ns vs "
+               "EXEC->EXECUTED %llu ns): tasks are too small for counted completion",
+               100 * frac(p->completing_to_completed_ns, p->exec_to_executed_ns),
+               (unsigned long long)p->completing_to_completed_ns,
+               (unsigned long long)p->exec_to_executed_ns);
 }
 
 void fja_advice_make(const fja_model *m, fja_pool_report *pr)
 {
     if (m->discarded_events)
-        advise(pr, "incomplete_trace",
-               "%llu events were discarded while recording: %u tree(s) are incomplete and "
-               "their figures are lower bounds; record with larger buffers (--subbuf-size) or "
-               "--blocking",
-               (unsigned long long)m->discarded_events, pr->incomplete_trees);
+        fja_advise(pr, "incomplete_trace",
+                   "%llu events were discarded while recording: %u tree(s) are incomplete and "
+                   "their figures are lower bounds; record with larger buffers (--subbuf-size) or "
+                   "--blocking",
+                   (unsigned long long)m->discarded_events, pr->incomplete_trees);
     advise_pile_up(pr);
     advise_dry(pr);
     advise_late(pr);

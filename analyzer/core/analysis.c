@@ -345,7 +345,7 @@ static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter 
     speedup(p, pr);
     granularity(p, pr);
     cutoff(p, pr);
-    return 0;
+    return fja_sites_analyze(p, pr);
 }
 
 /* T(P=1) / T(P) against the first pool of the report run with one worker;
@@ -390,6 +390,7 @@ void fja_analysis_free(fja_report *r)
         free(r->pools[i].trees);
         free(r->pools[i].unfinished);
         free(r->pools[i].per_worker);
+        free(r->pools[i].sites);
     }
     free(r->pools);
     *r = (fja_report){0};

@@ -80,6 +80,21 @@ typedef struct {
     uint64_t window_from, window_to; /* ns since the first event */
 } fja_filter;
 
+/* One creation site of a pool, summed up (sites_report.c). */
+typedef struct {
+    uint64_t site;        /* the recorded return address, 0: none */
+    fja_site_where where; /* names, once resolved (fja_sites_resolve) */
+    uint64_t tasks, forks, submits, steals, executed;
+    fja_pcts self;                 /* self time of its executed tasks */
+    uint64_t work_ns;              /* summed self time */
+    double work_share;             /* of the pool's work */
+    uint64_t overhead_ns;          /* estimated: forks x fork cost + steals x steal cost */
+    double overhead_share;         /* of the pool's estimated overhead; < 0: unknown */
+    uint32_t depth_min, depth_max; /* of its executed tasks */
+    uint32_t addresses;            /* recorded addresses merged here (inlined copies of one call) */
+    const fja_site_stats *stats;   /* the model's counts, NULL once merged with others */
+} fja_site_report;
+
 typedef struct {
     const fja_pool *pool;
     uint32_t workers;
@@ -114,6 +129,11 @@ typedef struct {
     fja_unfinished *unfinished;
     uint32_t nunfinished;
     uint32_t unfinished_by_state[FJA_UT_COUNT];
+    /* creation sites, most work first; sites_known false when the trace
+     * carries no site (recorded before sites existed, or by another tool) */
+    fja_site_report *sites;
+    uint32_t nsites;
+    bool sites_known;
 } fja_pool_report;
 
 typedef struct {
@@ -129,6 +149,18 @@ int fja_analysis_run(const fja_model *m, const fja_filter *f, fja_report *r);
 void fja_analysis_free(fja_report *r);
 /* Appends the advice for one pool (advice.c). */
 void fja_advice_make(const fja_model *m, fja_pool_report *pr);
+/* Sums up the pool's creation sites (sites_report.c). Returns 0, -1 when
+ * out of memory. */
+int fja_sites_analyze(const fja_pool *p, fja_pool_report *pr);
+/* Names every site of the report with resolve (NULL: addresses only) and
+ * appends the advice per site (too small, too few). */
+void fja_sites_resolve(fja_report *r, fja_site_resolver resolve, void *ctx);
+/* "fib.c:20 (fib_split)", "libx.so+0x1234", or "0x55d0c2a1b662": where a
+ * site is, in the fewest words the resolution allows. */
+const char *fja_site_label(char *buf, size_t n, const fja_site_report *s);
+/* Appends one piece of advice to the pool's (advice.c). */
+void fja_advise(fja_pool_report *pr, const char *kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Fills p from the n values in v (sorted in place). */
 void fja_analysis_pcts(uint64_t *v, uint64_t n, fja_pcts *p);
 

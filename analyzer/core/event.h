@@ -48,6 +48,7 @@ typedef struct {
     uint64_t task; /* task id, for the task events */
     fja_event_arg arg;
     uint64_t size_hint; /* fork only */
+    uint64_t site;      /* fork, submit: the creation site, a return address (0: unknown) */
     const char *name;   /* lock_init: the lock's name, valid during the call only */
     /* pool_begin: the process's name and pid from the recording's procname
      * and vpid contexts (NULL and -1 without them); valid during the call */

@@ -54,6 +54,23 @@ static uint64_t rank_of(uint64_t n, double p)
     return (uint64_t)r;
 }
 
+int fja_hist_merge(fja_hist *into, const fja_hist *from)
+{
+    if (!from->count) return 0;
+    if (!into->bins && from->bins) {
+        into->bins = calloc(FJA_HIST_BUCKETS, sizeof *into->bins);
+        if (!into->bins) return -1;
+    }
+    into->count += from->count;
+    into->sum += from->sum;
+    if (from->min < into->min) into->min = from->min;
+    if (from->max > into->max) into->max = from->max;
+    if (from->bins)
+        for (unsigned b = 0; b < FJA_HIST_BUCKETS; b++)
+            into->bins[b] += from->bins[b];
+    return 0;
+}
+
 uint64_t fja_hist_percentile(const fja_hist *h, double p)
 {
     if (h->count == 0 || !h->bins) return 0;

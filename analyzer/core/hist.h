@@ -24,6 +24,9 @@ void fja_hist_free(fja_hist *h);
 /* Returns 0, or -1 when out of memory (the sample is then only counted in
  * count/sum/min/max). */
 int fja_hist_add(fja_hist *h, uint64_t v);
+/* Adds every sample of from to into. Returns 0, -1 when out of memory
+ * (into then keeps only the counts, sum, min and max). */
+int fja_hist_merge(fja_hist *into, const fja_hist *from);
 /* Nearest-rank percentile, p in [0,100]. 0 for an empty histogram. */
 uint64_t fja_hist_percentile(const fja_hist *h, double p);
 /* Power-of-two bucket counts, for text histograms: out[k] counts values v

@@ -56,6 +56,7 @@ static void pool_free(fja_pool *p)
     free(p->trees);
     free(p->qsince);
     fja_taskmap_free(&p->tasks);
+    fja_sites_free(&p->sites);
     fja_hist_free(&p->self_hist);
     for (int d = 0; d < FJA_DEPTH_SLOTS; d++)
         fja_hist_free(&p->depth_hist[d]);
@@ -104,6 +105,7 @@ static void pool_init(fja_pool *p, uint32_t source, uint32_t id)
     fja_hist_init(&p->steal_latency);
     fja_hist_init(&p->gap_hist);
     fja_hist_init(&p->fork_interval);
+    fja_sites_init(&p->sites);
 }
 
 fja_pool *fja_model_pool(fja_model *m, uint32_t source, uint32_t id)
@@ -306,6 +308,7 @@ static void executed_account(fja_pool *p, uint32_t n)
         tr->executed++;
     }
     fja_hist_add(&p->self_hist, t->self_ns);
+    fja_sites_on_executed(&p->sites, n, t->self_ns, t->depth);
     fja_hist_add(&p->depth_hist[t->depth < FJA_DEPTH_SLOTS ? t->depth : FJA_DEPTH_SLOTS - 1],
                  t->self_ns);
     t->subtree_ns += t->self_ns;
@@ -473,6 +476,7 @@ static void on_steal(fja_pool *p, fja_worker *w, const fja_change *c)
     fja_task *t = task_at(p, c->task);
     w->steals++;
     p->steals++;
+    fja_sites_on_steal(&p->sites, c->task);
     fja_tree *tr = tree_of(p, t);
     if (tr) tr->steals++;
     p->steal_depth[t->depth < FJA_DEPTH_SLOTS ? t->depth : FJA_DEPTH_SLOTS - 1]++;
@@ -657,7 +661,8 @@ size_t fja_model_bytes(const fja_model *m)
     for (uint32_t i = 0; i < m->npools; i++) {
         const fja_pool *p = &m->pools[i];
         b += fja_taskmap_bytes(&p->tasks) + p->cap_trees * sizeof(fja_tree) +
-             p->nworkers * sizeof(fja_worker) + p->cap_qsince * sizeof *p->qsince;
+             p->nworkers * sizeof(fja_worker) + p->cap_qsince * sizeof *p->qsince +
+             fja_sites_bytes(&p->sites);
     }
     return b;
 }

@@ -13,6 +13,7 @@
 
 #include "event.h"
 #include "hist.h"
+#include "sites.h"
 #include "taskmap.h"
 
 /* What a worker is doing; the per-worker time split. */
@@ -165,6 +166,7 @@ typedef struct {
     bool any_size_hint;
     /* consecutive forks by one parent on one worker: a fork-cost estimate */
     fja_hist fork_interval;
+    fja_sites sites; /* per creation site */
 } fja_pool;
 
 /* An fj_mutex seen in a trace (lock ids are unique per process, so per

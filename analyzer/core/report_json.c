@@ -387,6 +387,72 @@ static void j_locks(jw *w, const fja_model *m, uint32_t source)
     j_close(w, ']');
 }
 
+static void j_str_or_null(jw *w, const char *k, const char *s)
+{
+    if (s)
+        j_str(w, k, s);
+    else
+        j_null(w, k);
+}
+
+static void j_site(jw *w, const fja_site_report *s)
+{
+    const fja_site_where *wh = &s->where;
+    char hex[24];
+    j_open(w, NULL, '{');
+    snprintf(hex, sizeof hex, "0x%" PRIx64, s->site);
+    j_str(w, "address", hex);
+    j_str_or_null(w, "binary", wh->binary);
+    if (wh->binary) {
+        snprintf(hex, sizeof hex, "0x%" PRIx64, wh->offset);
+        j_str(w, "offset", hex);
+    } else {
+        j_null(w, "offset");
+    }
+    j_str_or_null(w, "function", wh->function);
+    j_str_or_null(w, "file", wh->file);
+    if (wh->file)
+        j_u64(w, "line", wh->line);
+    else
+        j_null(w, "line");
+    j_str_or_null(w, "resolution", wh->status);
+    j_u64(w, "addresses", s->addresses);
+    j_u64(w, "tasks", s->tasks);
+    j_u64(w, "forks", s->forks);
+    j_u64(w, "submits", s->submits);
+    j_u64(w, "steals", s->steals);
+    j_u64(w, "executed", s->executed);
+    j_pcts(w, "self_time", &s->self);
+    j_u64(w, "work_ns", s->work_ns);
+    j_dbl(w, "work_share", s->work_share);
+    j_u64(w, "overhead_ns_estimated", s->overhead_ns);
+    if (s->overhead_share >= 0)
+        j_dbl(w, "overhead_share_estimated", s->overhead_share);
+    else
+        j_null(w, "overhead_share_estimated");
+    if (s->executed) {
+        j_u64(w, "depth_min", s->depth_min);
+        j_u64(w, "depth_max", s->depth_max);
+    } else {
+        j_null(w, "depth_min");
+        j_null(w, "depth_max");
+    }
+    j_close(w, '}');
+}
+
+/* null when the trace records no creation site. */
+static void j_sites(jw *w, const fja_pool_report *pr)
+{
+    if (!pr->sites_known) {
+        j_null(w, "sites");
+        return;
+    }
+    j_open(w, "sites", '[');
+    for (uint32_t i = 0; i < pr->nsites; i++)
+        j_site(w, &pr->sites[i]);
+    j_close(w, ']');
+}
+
 static void j_pool(jw *w, const fja_model *m, const fja_pool_report *pr)
 {
     const fja_pool *p = pr->pool;
@@ -428,6 +494,7 @@ static void j_pool(jw *w, const fja_model *m, const fja_pool_report *pr)
     j_close(w, ']');
     j_unfinished(w, pr);
     j_granularity(w, pr);
+    j_sites(w, pr);
     j_open(w, "advice", '[');
     for (uint32_t i = 0; i < pr->nadvice; i++) {
         j_open(w, NULL, '{');

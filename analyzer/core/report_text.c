@@ -212,6 +212,34 @@ static void t_granularity(FILE *o, const fja_pool_report *pr)
     fputc('\n', o);
 }
 
+#define TOP_SITES 10
+
+/* The creation sites that carry the most work. */
+static void t_sites(FILE *o, const fja_pool_report *pr)
+{
+    if (!pr->sites_known) {
+        fprintf(o, "\n  creation sites: n/a (the trace records no site)\n");
+        return;
+    }
+    uint32_t n = pr->nsites < TOP_SITES ? pr->nsites : TOP_SITES;
+    fprintf(o, "\n  creation sites (%u of %u, most work first; self time p50/p90/max):\n", n,
+            pr->nsites);
+    for (uint32_t i = 0; i < n; i++) {
+        const fja_site_report *s = &pr->sites[i];
+        char where[512], a[32], b[32], c[32], ov[32] = "n/a";
+        if (s->overhead_share >= 0) snprintf(ov, sizeof ov, "%.1f%%", 100 * s->overhead_share);
+        fprintf(o,
+                "    %s\n      tasks %" PRIu64 " (forks %" PRIu64 ", submits %" PRIu64
+                "), steals %" PRIu64 ", self %s / %s / %s, work %.1f%%, overhead %s "
+                "(estimated), depth %u..%u\n",
+                fja_site_label(where, sizeof where, s), s->tasks, s->forks, s->submits, s->steals,
+                fja_report_duration(a, sizeof a, (double)s->self.p50),
+                fja_report_duration(b, sizeof b, (double)s->self.p90),
+                fja_report_duration(c, sizeof c, (double)s->self.max), 100 * s->work_share, ov,
+                s->depth_min, s->depth_max);
+    }
+}
+
 /* The fj_mutexes of the pool's trace that workers waited for. */
 static void t_locks(FILE *o, const fja_model *m, const fja_pool_report *pr)
 {
@@ -254,6 +282,7 @@ int fja_report_text(FILE *o, const fja_report *r, const fja_run_info *info)
         t_idle(o, pr);
         t_locks(o, r->model, pr);
         t_granularity(o, pr);
+        t_sites(o, pr);
         fprintf(o, "\n  advice:\n");
         if (!pr->nadvice) fprintf(o, "    none: no known inefficiency pattern found\n");
         for (uint32_t k = 0; k < pr->nadvice; k++)

@@ -248,6 +248,15 @@ static void join_notify(fja_pool *p, uint32_t n, uint64_t ts)
             w->stack[i].awaited_done_ts = ts;
 }
 
+/* The creation site of a forked or submitted task (sites.h). */
+static void site_of(fja_model *m, fja_pool *p, uint32_t n, const fja_event *ev)
+{
+    if (fja_sites_on_task(&p->sites, n, ev->site, ev->kind == FJA_EV_FORK)) {
+        fja_model_anomaly(m, FJA_AN_OUT_OF_MEMORY, ev);
+        m->oom = true;
+    }
+}
+
 /* ------------------------------------------------------------ event handlers */
 
 static void on_submit(const fja_tracker *t, fja_pool *p, const fja_event *ev)
@@ -258,6 +267,7 @@ static void on_submit(const fja_tracker *t, fja_pool *p, const fja_event *ev)
     }
     uint32_t n = task_new(t->model, p, ev);
     if (n == FJA_TASK_NONE) return;
+    site_of(t->model, p, n, ev);
     uint32_t tr = tree_new(t->model, p, n, ev);
     fja_task *k = task_at(p, n);
     k->flags = FJA_TF_SUBMITTED;
@@ -304,6 +314,7 @@ static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_
     }
     uint32_t n = task_new(t->model, p, ev);
     if (n == FJA_TASK_NONE) return;
+    site_of(t->model, p, n, ev);
     fja_task *k = task_at(p, n);
     k->flags = FJA_TF_FORKED;
     k->worker = (int16_t)w->index;

@@ -15,7 +15,12 @@ typedef struct {
     const bt_event_class *cls;
     fja_kind kind;
     bool fjtrace;
-    int64_t pool, worker, task, arg, size_hint, name; /* -1: absent */
+    int64_t pool, worker, task, arg, size_hint, name, site; /* -1: absent */
+    /* a load-map event (lttng_ust_statedump / lttng_ust_dl) */
+    bool map;
+    fja_map_kind map_kind;
+    bool map_pic; /* dlopen: always position-independent */
+    int64_t baddr, memsz, path, is_pic, build_id;
 } class_info;
 
 #define CLASS_SLOTS 1024
@@ -57,21 +62,55 @@ static int64_t member_index(const bt_field_class *payload, const char *name)
     return -1;
 }
 
+/* The load-map events the symbols stage uses (docs/events.md). */
+static void map_class_resolve(class_info *ci, const char *name, const bt_field_class *payload)
+{
+    static const struct {
+        const char *name;
+        fja_map_kind kind;
+        bool pic;
+    } known[] = {
+        {"lttng_ust_statedump:bin_info", FJA_MAP_OBJECT, false},
+        {"lttng_ust_statedump:build_id", FJA_MAP_BUILD_ID, false},
+        {"lttng_ust_dl:dlopen", FJA_MAP_OBJECT, true},
+        {"lttng_ust_dl:dlmopen", FJA_MAP_OBJECT, true},
+        {"lttng_ust_dl:build_id", FJA_MAP_BUILD_ID, false},
+    };
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++) {
+        if (strcmp(name, known[i].name) != 0) continue;
+        if (!payload || bt_field_class_get_type(payload) != BT_FIELD_CLASS_TYPE_STRUCTURE) return;
+        ci->map_kind = known[i].kind;
+        ci->map_pic = known[i].pic;
+        ci->baddr = member_index(payload, "baddr");
+        ci->memsz = member_index(payload, "memsz");
+        ci->path = member_index(payload, "path");
+        ci->is_pic = member_index(payload, "is_pic");
+        ci->build_id = member_index(payload, "build_id");
+        ci->map =
+            ci->baddr >= 0 && (known[i].kind == FJA_MAP_BUILD_ID ? ci->build_id >= 0
+                                                                 : ci->memsz >= 0 && ci->path >= 0);
+        return;
+    }
+}
+
 static void class_resolve(class_info *ci, const bt_event_class *cls)
 {
     const char *name = bt_event_class_get_name(cls);
     *ci = (class_info){.cls = cls, .kind = FJA_EV_UNKNOWN};
+    if (name && strncmp(name, "lttng_ust_", 10) == 0)
+        map_class_resolve(ci, name, bt_event_class_borrow_payload_field_class_const(cls));
     if (!name || strncmp(name, "fjtrace:", 8) != 0) return;
     ci->fjtrace = true;
     ci->kind = fja_event_kind_from_name(name + 8);
     const bt_field_class *payload = bt_event_class_borrow_payload_field_class_const(cls);
-    ci->pool = ci->worker = ci->task = ci->arg = ci->size_hint = ci->name = -1;
+    ci->pool = ci->worker = ci->task = ci->arg = ci->size_hint = ci->name = ci->site = -1;
     if (!payload || bt_field_class_get_type(payload) != BT_FIELD_CLASS_TYPE_STRUCTURE) return;
     ci->pool = member_index(payload, "pool");
     ci->worker = member_index(payload, "worker");
     ci->task = member_index(payload, "task");
     ci->size_hint = member_index(payload, "size_hint");
     ci->name = member_index(payload, "name");
+    ci->site = member_index(payload, "site");
     static const char *const args[] = {"parent", "victim", "target", "workers", "lock"};
     for (size_t i = 0; i < sizeof args / sizeof *args && ci->arg < 0; i++)
         ci->arg = member_index(payload, args[i]);
@@ -164,6 +203,57 @@ static void process_of(const bt_event *e, fja_event *ev)
         ev->pid = bt_field_integer_signed_get_value(f);
 }
 
+static int64_t vpid_of(const bt_event *e)
+{
+    const bt_field *ctx = bt_event_borrow_common_context_field_const(e);
+    if (!ctx || bt_field_get_class_type(ctx) != BT_FIELD_CLASS_TYPE_STRUCTURE) return -1;
+    const bt_field *f = bt_field_structure_borrow_member_field_by_name_const(ctx, "vpid");
+    if (f && bt_field_class_type_is(bt_field_get_class_type(f), BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
+        return bt_field_integer_signed_get_value(f);
+    return -1;
+}
+
+/* A build id: a sequence (or array) of unsigned bytes. Returns its length
+ * copied to out, 0 when it is not one. */
+static size_t bytes_member(const bt_field *payload, int64_t idx, uint8_t *out, size_t cap)
+{
+    const bt_field *f =
+        bt_field_structure_borrow_member_field_by_index_const(payload, (uint64_t)idx);
+    if (!bt_field_class_type_is(bt_field_get_class_type(f), BT_FIELD_CLASS_TYPE_ARRAY)) return 0;
+    uint64_t n = bt_field_array_get_length(f);
+    if (n > cap) return 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const bt_field *b = bt_field_array_borrow_element_field_by_index_const(f, i);
+        if (!bt_field_class_type_is(bt_field_get_class_type(b),
+                                    BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
+            return 0;
+        out[i] = (uint8_t)bt_field_integer_unsigned_get_value(b);
+    }
+    return (size_t)n;
+}
+
+static void on_map_event(reader_ctx *r, const class_info *ci, const bt_event *e)
+{
+    r->stats->map_events++;
+    const bt_field *payload = bt_event_borrow_payload_field_const(e);
+    if (!r->sink->map || !payload) return;
+    bool ok = true;
+    uint8_t id[64];
+    fja_map_event m = {.kind = ci->map_kind, .pid = vpid_of(e)};
+    m.baddr = int_member(payload, ci->baddr, &ok);
+    if (ci->map_kind == FJA_MAP_OBJECT) {
+        m.memsz = int_member(payload, ci->memsz, &ok);
+        m.path = string_member(payload, ci->path);
+        m.is_pic = ci->map_pic || (ci->is_pic >= 0 && int_member(payload, ci->is_pic, &ok) != 0);
+        if (!m.path) return;
+    } else {
+        m.build_id_len = bytes_member(payload, ci->build_id, id, sizeof id);
+        m.build_id = id;
+        if (!m.build_id_len) return;
+    }
+    if (ok) r->sink->map(r->sink->map_ctx, &m);
+}
+
 static int on_event(reader_ctx *r, const bt_message *msg, uint64_t ts)
 {
     const bt_event *e = bt_message_event_borrow_event_const(msg);
@@ -171,6 +261,7 @@ static int on_event(reader_ctx *r, const bt_message *msg, uint64_t ts)
     class_info *ci = class_get(r, cls);
     if (!ci || !ci->fjtrace) {
         r->stats->other_events++;
+        if (ci && ci->map) on_map_event(r, ci, e);
         return 0;
     }
     r->stats->fjtrace_events++;
@@ -185,6 +276,8 @@ static int on_event(reader_ctx *r, const bt_message *msg, uint64_t ts)
         fja_event_set_arg(&ev, ci->arg >= 0 ? int_member(payload, ci->arg, &ok) : 0);
         ev.size_hint = ci->size_hint >= 0 ? int_member(payload, ci->size_hint, &ok) : 0;
         ev.name = ci->name >= 0 ? string_member(payload, ci->name) : NULL;
+        /* optional: traces recorded before sites existed have none */
+        ev.site = ci->site >= 0 ? int_member(payload, ci->site, &ok) : 0;
         if (!ok) ev.kind = FJA_EV_UNKNOWN; /* schema changed: do not guess */
     }
     if (ev.kind == FJA_EV_POOL_BEGIN) process_of(e, &ev);

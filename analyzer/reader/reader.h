@@ -14,7 +14,24 @@
 
 #include "fja.h"
 
+/* One load-map event of a recorded process (lttng_ust_statedump:bin_info,
+ * lttng_ust_dl:dlopen/dlmopen: an object; their build_id events: its build
+ * id). Pointers are valid during the call only. */
+typedef enum { FJA_MAP_OBJECT, FJA_MAP_BUILD_ID } fja_map_kind;
 typedef struct {
+    fja_map_kind kind;
+    int64_t pid; /* the vpid context, -1 without it */
+    uint64_t baddr, memsz;
+    const char *path;
+    int is_pic;
+    const uint8_t *build_id;
+    size_t build_id_len;
+} fja_map_event;
+
+typedef struct {
+    /* Called for each load-map event, when set (may be NULL). */
+    void (*map)(void *map_ctx, const fja_map_event *ev);
+    void *map_ctx;
     /* Called for each fjtrace event; a non-zero return stops the read. */
     int (*event)(void *ctx, const fja_event *ev);
     /* Called for each discarded-events notice (count 0 when unknown) of
@@ -27,6 +44,7 @@ typedef struct {
 
 typedef struct {
     uint64_t fjtrace_events, other_events, traces;
+    uint64_t map_events;        /* load-map events (counted in other_events too) */
     uint64_t discarded_unknown; /* notices without a count */
     /* A recording cut short: bytes of stream files that could not be read
      * (salvage.h), and a line for the user naming the first file cut. */

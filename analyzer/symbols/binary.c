@@ -110,6 +110,29 @@ uint64_t binary_first_vaddr(const fjs_binary *b)
     return b->first_vaddr;
 }
 
+/* The innermost subprogram or inlined subroutine under die containing pc,
+ * searched depth first through the DIEs whose ranges hold pc (dwarf_haspc).
+ * dwarf_getscopes finds nothing in the artificial compile units of an LTO
+ * build, which this walk handles. */
+static const char *innermost_function(Dwarf_Die *die, Dwarf_Addr pc, int depth)
+{
+    Dwarf_Die child;
+    if (depth > 64 || dwarf_child(die, &child) != 0) return NULL;
+    do {
+        int tag = dwarf_tag(&child);
+        bool scope = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+                     tag == DW_TAG_lexical_block;
+        if (!scope || dwarf_haspc(&child, pc) != 1) continue;
+        const char *inner = innermost_function(&child, pc, depth + 1);
+        if (inner) return inner;
+        if (tag == DW_TAG_lexical_block) return NULL;
+        /* an inlined copy names its function through DW_AT_abstract_origin */
+        Dwarf_Attribute attr;
+        return dwarf_attr_integrate(&child, DW_AT_name, &attr) ? dwarf_formstring(&attr) : NULL;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return NULL;
+}
+
 /* The innermost function around addr in DWARF: an inlined subroutine's
  * own name (fib_split inlined into fib_naive gives fib_split), so that the
  * name matches the file:line of the call. */
@@ -117,17 +140,7 @@ static const char *dwarf_function(Dwfl_Module *mod, Dwarf_Addr addr)
 {
     Dwarf_Addr bias = 0;
     Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
-    if (!cu) return NULL;
-    Dwarf_Die *scopes = NULL;
-    int n = dwarf_getscopes(cu, addr - bias, &scopes);
-    const char *name = NULL;
-    for (int i = 0; i < n && !name; i++) {
-        int tag = dwarf_tag(&scopes[i]);
-        if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
-            name = dwarf_diename(&scopes[i]);
-    }
-    free(scopes);
-    return name;
+    return cu ? innermost_function(cu, addr - bias, 0) : NULL;
 }
 
 /* The ELF symbol containing addr, only when addr lies inside its size: a

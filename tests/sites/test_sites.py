@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Creation sites through the real stack: programs recorded with
+fjtrace-record (LTTng, with the load-map statedump), their tasks' sites
+resolved by fjtrace-analyze with libdw. Expected lines are read from the
+sources (the fj_fork line of samples/fib.c, the lines marked SITE:name in
+tests/sites/), never hard-coded. Skipped (TAP) without a usable lttng.
+
+    test_sites.py ANALYZER FJTRACE_RECORD SRCDIR FJ_FIB SITES_PROG SITES_PROG_NOPIE SITES_LIB
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import tap  # noqa: E402
+from tap import ok, is_eq  # noqa: E402
+
+ANALYZER, RECORD, SRC, FIB, PROG, PROG_NOPIE, LIB = sys.argv[1:8]
+HERE = os.path.join(SRC, "tests", "sites")
+# Copies of the programs run from a temporary folder: find libfj and the
+# test library without the build tree's relative rpath.
+LIB_PATH = ":".join([os.path.dirname(os.path.abspath(LIB)),
+                     os.path.join(os.path.dirname(os.path.abspath(FIB)), "..", "runtime")])
+
+
+def line_of(path, marker):
+    """The 1-based line of path holding marker (exactly one)."""
+    with open(path) as f:
+        hits = [i + 1 for i, text in enumerate(f) if marker in text]
+    assert len(hits) == 1, f"{marker!r} in {path}: {hits}"
+    return hits[0]
+
+
+def fib(n):
+    a, b = 0, 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
+
+
+def record(tmp, name, cmd):
+    out = os.path.join(tmp, name)
+    env = dict(os.environ, LD_LIBRARY_PATH=LIB_PATH)
+    rec = subprocess.run([RECORD, "-o", out, "--cmd-only", "--blocking", "--"] + cmd,
+                         capture_output=True, text=True, timeout=300, env=env)
+    if rec.returncode in (120, 121):  # no lttng / no session daemon
+        tap.plan_skip_all(f"no usable lttng: {rec.stderr.strip()}")
+    ok(rec.returncode == 0, f"{name}: recorded", rec.stderr)
+    return out
+
+
+def analyze(trace, *extra):
+    a = subprocess.run([ANALYZER, "--json", "--no-progress", *extra, trace],
+                       capture_output=True, text=True, timeout=300)
+    ok(a.returncode in (0, 1) and a.stdout, f"{os.path.basename(trace)}: analysed",
+       f"rc {a.returncode}", a.stderr)
+    return (json.loads(a.stdout) if a.stdout else {"pools": [{"sites": []}]}), a.stderr
+
+
+def sites_of(report):
+    return report["pools"][0]["sites"] or []
+
+
+def site_at(sites, file, line):
+    hits = [s for s in sites if s["file"] and os.path.basename(s["file"]) == file
+            and s["line"] == line]
+    return hits[0] if len(hits) == 1 else None
+
+
+def check_fib(tmp):
+    n = 15
+    trace = record(tmp, "fib", [FIB, str(n), "-p", "2", "--variant", "naive"])
+    r, _ = analyze(trace)
+    sites = sites_of(r)
+    fork_line = line_of(os.path.join(SRC, "samples", "fib.c"), "fj_fork(")
+    s = site_at(sites, "fib.c", fork_line)
+    ok(s, f"fib: a site at fib.c:{fork_line}, the line of its fj_fork",
+       json.dumps(sites, indent=1))
+    if s:
+        is_eq(s["tasks"], fib(n + 1) - 1, "fib: all F(n+1)-1 forked tasks attributed to it")
+        is_eq(s["function"], "fib_split", "fib: in function fib_split")
+        ok(s["binary"].endswith("/fj-fib"), "fib: binary fj-fib", s["binary"])
+        is_eq(s["resolution"], "line", "fib: resolved to a line")
+        ok(s["depth_min"] == 1 and s["depth_max"] == r["pools"][0]["trees"][0]["depth"],
+           "fib: depths from 1 to the tree's depth", s)
+    invoke_line = line_of(os.path.join(SRC, "samples", "fj-fib.c"), "fj_invoke(")
+    root = site_at(sites, "fj-fib.c", invoke_line)
+    ok(root and root["submits"] == 1 and root["forks"] == 0,
+       f"fib: the root task is attributed to fj-fib.c:{invoke_line}, its fj_invoke", sites)
+    is_eq(len(sites), 2, "fib: two sites (fork, invoke)")
+
+
+def check_qs(tmp, prog, name):
+    trace = record(tmp, name, [prog, "qs", "100000"])
+    r, _ = analyze(trace)
+    sites = sites_of(r)
+    src = os.path.join(HERE, "sites_prog.c")
+    left = site_at(sites, "sites_prog.c", line_of(src, "SITE:left"))
+    right = site_at(sites, "sites_prog.c", line_of(src, "SITE:right"))
+    ok(left and right, f"{name}: the left and right forks are two sites", sites)
+    if left and right:
+        ok(left["forks"] == right["forks"] > 0, f"{name}: as many left forks as right forks",
+           left["forks"], right["forks"])
+        ok(left["function"] == right["function"] == "qs", f"{name}: both in qs")
+        total = sum(s["tasks"] for s in sites)
+        is_eq(total, r["pools"][0]["totals"]["tasks"], f"{name}: every task has a site")
+
+
+def check_lib(tmp, mode):
+    depth = 8
+    trace = record(tmp, mode, [PROG, mode, str(depth)])
+    r, _ = analyze(trace)
+    sites = sites_of(r)
+    line = line_of(os.path.join(HERE, "sites_lib.c"), "SITE:lib")
+    s = site_at(sites, "sites_lib.c", line)
+    ok(s, f"{mode}: a site at sites_lib.c:{line}, inside the shared library", sites)
+    if s:
+        is_eq(s["tasks"], 2 ** depth - 1, f"{mode}: 2^depth-1 tasks forked in the library")
+        ok(s["binary"].endswith("libsites-lib.so"), f"{mode}: binary is the library",
+           s["binary"])
+
+
+def check_stripped(tmp):
+    exe = os.path.join(tmp, "stripped-prog")
+    shutil.copy(PROG, exe)
+    subprocess.run(["strip", "--strip-all", exe], check=True)
+    trace = record(tmp, "stripped", [exe, "qs", "20000"])
+    r, err = analyze(trace)
+    sites = [s for s in sites_of(r) if s["binary"] == exe]
+    ok(sites, "stripped: sites in the stripped binary", sites_of(r))
+    ok(all(s["file"] is None and s["line"] is None and s["resolution"] == "offset"
+           and s["offset"].startswith("0x") for s in sites),
+       "stripped: binary+offset only, no line", sites)
+    ok("no symbols or debug information" in err and exe in err,
+       "stripped: a warning names the binary", err)
+
+
+def check_rebuilt(tmp):
+    exe = os.path.join(tmp, "rebuilt-prog")
+    shutil.copy(PROG, exe)
+    trace = record(tmp, "rebuilt", [exe, "qs", "20000"])
+    shutil.copy(PROG_NOPIE, exe)  # another build at the same path
+    r, err = analyze(trace)
+    sites = [s for s in sites_of(r) if s["binary"] == exe]
+    ok(sites and all(s["line"] is None and s["resolution"] == "rebuilt" for s in sites),
+       "rebuilt: no line from the new binary", sites_of(r))
+    ok("rebuilt after the recording" in err and exe in err, "rebuilt: a warning says so", err)
+
+
+if not shutil.which("lttng"):
+    tap.plan_skip_all("no lttng on PATH")
+with tempfile.TemporaryDirectory() as tmp:
+    check_fib(tmp)
+    check_qs(tmp, PROG, "qs-pie")
+    check_qs(tmp, PROG_NOPIE, "qs-nopie")
+    check_lib(tmp, "lib")
+    check_lib(tmp, "dlopen")
+    check_stripped(tmp)
+    check_rebuilt(tmp)
+sys.exit(tap.done_testing())
