@@ -148,7 +148,7 @@ static int run(fj_pool *pool, const char *mode, long n)
         }
         *(void **)&f.tree = dlsym(h, "sites_lib_tree");
         if (!f.tree) return 3;
-    } else if (strcmp(mode, "lib")) {
+    } else if (strcmp(mode, "lib") != 0) {
         return 2;
     }
     fj_task_init(&t, lib_body, &f);
