@@ -2,7 +2,8 @@
  * fj.h — public API of libfj, the fjtrace work-stealing fork/join runtime.
  *
  * Layering (after Fibril): this header is the public API; the inline fast
- * path lives in runtime/src/fast.h and the internals in runtime/src/internal.h.
+ * path (fj_fork, fj_join) lives in fj_fast.h, included at its end, and the
+ * internals in runtime/src/internal.h.
  * Nothing here needs to be understood to use the library beyond the
  * documented fields of struct fj_task, which users must treat as opaque
  * (they are public only so that task frames can live on the caller's stack).
@@ -19,6 +20,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fj_version.h" /* FJ_VERSION: meson writes it from project(version:) */
 
@@ -50,33 +52,31 @@ typedef struct fj_completer fj_completer;
 typedef void (*fj_task_fn)(void *arg);
 
 /* A task frame. Allocate it anywhere the task outlives its join (normally
- * the forking function's stack); initialise with fj_task_init. */
+ * the forking function's stack); initialise it with fj_task_init before
+ * every fork or submission. */
 struct fj_task {
     fj_task_fn fn;
     void *arg;
-    uint64_t id;            /* unique within the pool, assigned at fork/submit */
+    /* Zeroed by fj_task_init, in one block (see there): */
+    uint64_t id;            /* unique within the pool when traced, else 0 */
     uint64_t size_hint;     /* user's size in program units (fib: n), 0 = unknown */
-    _Atomic uint32_t state; /* FJ_TASK_* in runtime/src/task.h */
-    _Atomic int32_t thief;  /* index of the worker that stole it, -1 if none */
+    _Atomic uint32_t state; /* FJ_TASK_* in runtime/src/internal.h */
+    _Atomic int32_t thief;  /* index + 1 of the worker that stole it, 0 if none */
     uint32_t flags;
+    /* Set only where they are used (roots, completers): */
     struct fj_pool *pool;    /* set for root tasks */
     struct fj_task *next;    /* submission queue link */
     struct fj_completer *cc; /* owning completer, if any */
 };
 
-/* Inline: runs on every fork. */
+/* Inline: runs on every fork. id, size_hint, state (pending), thief (none)
+ * and flags are all zero when fresh, so they are cleared as one block (two
+ * vector stores, not five scalar ones); the frame is not shared yet. */
 static inline void fj_task_init(fj_task *t, fj_task_fn fn, void *arg)
 {
+    memset(&t->id, 0, offsetof(fj_task, pool) - offsetof(fj_task, id));
     t->fn = fn;
     t->arg = arg;
-    t->id = 0;
-    t->size_hint = 0;
-    atomic_init(&t->state, 0);
-    atomic_init(&t->thief, -1);
-    t->flags = 0;
-    t->pool = NULL;
-    t->next = NULL;
-    t->cc = NULL;
 }
 /* Size in the program's own units; recorded in the trace's fork event. */
 static inline void fj_task_set_size_hint(fj_task *t, uint64_t hint)
@@ -89,7 +89,8 @@ typedef struct fj_pool_config {
     int workers;          /* 0 = $FJ_WORKERS if set, else online CPUs */
     int spin_rounds;      /* steal rounds an idle worker tries before parking */
     int yield_rounds;     /* of those, rounds that sched_yield() between tries */
-    size_t deque_initial; /* initial deque capacity (grows on demand) */
+    size_t deque_initial; /* deque capacity, fixed (at most 32768); a fork into
+                           * a full deque runs the child at once */
 } fj_pool_config;
 
 FJ_API void fj_pool_config_init(fj_pool_config *cfg);
@@ -112,12 +113,12 @@ FJ_API int fj_invoke(fj_pool *pool, fj_task *t);
 FJ_API int fj_submit(fj_pool *pool, fj_task *t);
 FJ_API void fj_wait(fj_task *t);
 
-/* Inside a task: push t on the running worker's deque (allocates nothing),
- * and wait for it. fj_join runs t inline if nobody stole it; otherwise it
- * helps (runs tasks from the thief's deque, then anyone's) until t is done.
- * Outside a worker, fj_fork runs t inline and returns FJ_ENOTASK. */
-FJ_API int fj_fork(fj_task *t);
-FJ_API void fj_join(fj_task *t);
+/* Inside a task: fj_fork(t) pushes t on the running worker's deque
+ * (allocates nothing) and fj_join(t) waits for it: it runs t inline if
+ * nobody stole it; otherwise it helps (runs tasks from the thief's deque,
+ * then anyone's) until t is done. Outside a worker, fj_fork runs t inline
+ * and returns FJ_ENOTASK. Both are static inline (fj_fast.h, included at the
+ * end of this header): the common case costs a few instructions. */
 /* True once t has finished (for a completer: once it completed). */
 FJ_API int fj_task_done(const fj_task *t);
 
@@ -179,6 +180,8 @@ FJ_API int fj_pool_stats(const fj_pool *pool, fj_worker_stats *out, int n);
 /* Sum over all workers. */
 FJ_API void fj_pool_stats_total(const fj_pool *pool, fj_worker_stats *total);
 FJ_API void fj_pool_stats_reset(fj_pool *pool);
+
+#include "fj_fast.h"
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@ void fj_completer_init(fj_completer *c, fj_completer *parent, fj_completer_fn co
     fj_task_init(&c->task, completer_body, c);
     c->task.flags = FJ_TASK_COMPLETER;
     c->task.cc = c;
+    c->task.pool = NULL; /* set by fj_submit for a root */
     c->parent = parent;
     atomic_init(&c->pending, 0);
     c->compute = compute;
@@ -29,7 +30,7 @@ void fj_completer_add_pending(fj_completer *c, int32_t delta)
 
 int fj_completer_fork(fj_completer *c)
 {
-    return fj_fork_at(&c->task, FJ_CALLER_SITE());
+    return fj_fork_at(&c->task, FJ_CALLER_SITE()); /* pushed tagged: never joined inline */
 }
 
 /* Trace context for completion events, which may run on any thread. */

@@ -2,7 +2,8 @@
 #ifndef FJ_CONFIG_H
 #define FJ_CONFIG_H
 
-/* Initial deque capacity (slots); deques double when full. */
+/* Deque capacity (slots), fixed (at most FJ_DEQUE_MAX_CAPACITY): a fork
+ * into a full deque runs the child at once. Depth, not width, fills it. */
 #define FJ_DEQUE_INITIAL 1024
 
 /* Idle workers try this many steal rounds before parking... */

@@ -1,135 +1,131 @@
-/* Chase–Lev deque; see deque.h for the reference. Each memory order below is
- * the one the PPoPP 2013 proof uses, except where a comment says otherwise. */
+/* The split deque; see deque.h for the layout and fj_fast.h for the owner's
+ * inline push and pop. Every atomic below says why its order suffices. */
 #include "deque.h"
 
 #include <stdlib.h>
 
-static fj_deque_array *array_new(size_t capacity)
-{
-    fj_deque_array *a = malloc(sizeof(*a) + capacity * sizeof(a->slot[0]));
-    if (!a) return NULL;
-    a->mask = capacity - 1;
-    a->retired_next = NULL;
-    return a;
-}
+#define TS_TAIL(ts) ((uint32_t)((ts)&0xffffu))
+#define TS_SPLIT(ts) ((uint32_t)(((ts) >> 16) & 0xffffu))
+#define TS_GEN(ts) ((uint32_t)((ts) >> 32))
+#define TS_PACK(tail, split, gen)                                                                  \
+    ((uint64_t)(tail) | ((uint64_t)(split) << 16) | ((uint64_t)(gen) << 32))
 
 int fj_deque_init(fj_deque *dq, size_t capacity)
 {
-    size_t cap = 16;
-    while (cap < capacity)
-        cap <<= 1;
-    fj_deque_array *a = array_new(cap);
-    if (!a) return FJ_ENOMEM;
-    /* Relaxed: the deque is published to other threads by pthread_create,
-     * which synchronises. */
-    atomic_init(&dq->top, 0);
-    atomic_init(&dq->bottom, 0);
-    atomic_init(&dq->array, a);
-    dq->retired = NULL;
+    if (capacity == 0 || capacity > FJ_DEQUE_MAX_CAPACITY) return FJ_EINVAL;
+    fj__slot *slots = calloc(capacity, sizeof(*slots));
+    if (!slots) return FJ_ENOMEM;
+    dq->base = dq->head = dq->split = slots;
+    dq->end = slots + capacity;
+    /* Relaxed: the deque reaches other threads through pthread_create (or,
+     * in tests, a thread started after this), which synchronises. */
+    atomic_init(&dq->ts, 0);
+    atomic_init(&dq->need, 0);
+    atomic_init(&dq->stolen, 0);
     return FJ_OK;
 }
 
 void fj_deque_destroy(fj_deque *dq)
 {
-    free(atomic_load_explicit(&dq->array, memory_order_relaxed));
-    for (fj_deque_array *r = dq->retired, *next; r; r = next) {
-        next = r->retired_next;
-        free(r);
+    free(dq->base);
+    dq->base = dq->head = dq->split = dq->end = NULL;
+}
+
+/* Owner only, private part empty: take back the newer half of the shared
+ * part (Lace's shrink). Returns 0 if every shared task was stolen, in which
+ * case the deque is empty and restarts at slot 0. */
+static int take_back_shared(fj_deque *dq)
+{
+    /* Relaxed: the owner needs only the indices; no thief writes data the
+     * owner reads, and the CAS below orders us against the thieves' CAS on
+     * the same word (one modification order). */
+    uint64_t ts = atomic_load_explicit(&dq->ts, memory_order_relaxed);
+    for (;;) {
+        uint32_t tail = TS_TAIL(ts), split = TS_SPLIT(ts), gen = TS_GEN(ts);
+        if (tail >= split) {
+            /* All stolen. Thieves never CAS an empty `ts`, so a plain store
+             * cannot lose a steal; the new generation makes any CAS prepared
+             * on an older state fail. Relaxed: nothing is published here
+             * (slots are published later by fj_deque_publish's release). */
+            if (tail != 0) { /* else already at slot 0: idle workers pop here */
+                dq->head = dq->split = dq->base;
+                atomic_store_explicit(&dq->ts, TS_PACK(0, 0, gen + 1), memory_order_relaxed);
+                /* Thieves took all we shared: they are hungry, so share the
+                 * next push at once (Lace's "all stolen"). Relaxed: a hint. */
+                atomic_store_explicit(&dq->need, 1, memory_order_relaxed);
+            }
+            return 0;
+        }
+        uint32_t newsplit = tail + (split - tail) / 2; /* the older half stays shared */
+        /* Relaxed on both paths, as for the load above: the CAS only has to
+         * win or lose against the thieves' CAS; the new generation makes a
+         * thief that read one of the taken-back slots fail its CAS. */
+        if (atomic_compare_exchange_weak_explicit(&dq->ts, &ts, TS_PACK(tail, newsplit, gen + 1),
+                                                  memory_order_relaxed, memory_order_relaxed)) {
+            dq->split = dq->base + newsplit;
+            return 1;
+        }
     }
 }
 
-/* Owner only: copy live slots into an array twice as large. The old array is
- * kept (not freed) because a thief may still be reading a slot from it. */
-static fj_deque_array *deque_grow(fj_deque *dq, fj_deque_array *old, int64_t top, int64_t bottom)
+fj_task *fj_deque_pop(fj_deque *dq)
 {
-    fj_deque_array *a = array_new((old->mask + 1) * 2);
-    if (!a) return NULL;
-    for (int64_t i = top; i < bottom; i++) {
-        fj_task *t = atomic_load_explicit(&old->slot[i & old->mask], memory_order_relaxed);
-        atomic_store_explicit(&a->slot[i & a->mask], t, memory_order_relaxed);
-    }
-    old->retired_next = dq->retired;
-    dq->retired = old;
-    /* Release: a thief that loads the new array (acquire) must see the slots
-     * copied into it. */
-    atomic_store_explicit(&dq->array, a, memory_order_release);
-    return a;
+    /* After a successful take-back, head is above the new split. */
+    if (dq->head == dq->split && !take_back_shared(dq)) return NULL;
+    dq->head--;
+    /* Relaxed: a private slot, written by this thread. */
+    return atomic_load_explicit(dq->head, memory_order_relaxed);
 }
 
-int64_t fj_deque_push(fj_deque *dq, fj_task *t)
+size_t fj_deque_publish(fj_deque *dq)
 {
-    /* Relaxed: only the owner writes bottom. */
-    int64_t b = atomic_load_explicit(&dq->bottom, memory_order_relaxed);
-    /* Acquire: pairs with the thieves' CAS on top so that a slot freed by a
-     * steal is not overwritten before the thief has read it. */
-    int64_t top = atomic_load_explicit(&dq->top, memory_order_acquire);
-    fj_deque_array *a = atomic_load_explicit(&dq->array, memory_order_relaxed);
-    if (b - top > (int64_t)a->mask) {
-        /* The published fix: after growing, use the new array, never the
-         * stale pointer loaded above. */
-        a = deque_grow(dq, a, top, b);
-        if (!a) return -1;
-    }
-    atomic_store_explicit(&a->slot[b & a->mask], t, memory_order_relaxed);
-    /* Release (the paper: release fence + relaxed store): a thief that
-     * acquires this bottom sees the slot and everything the owner wrote into
-     * the task frame before forking it. A release store is what ThreadSanitizer
-     * understands, and on x86 and ARMv8 it costs the same as the fence. */
-    atomic_store_explicit(&dq->bottom, b + 1, memory_order_release);
-    return b - top;
-}
-
-fj_task *fj_deque_take(fj_deque *dq)
-{
-    int64_t b = atomic_load_explicit(&dq->bottom, memory_order_relaxed) - 1;
-    fj_deque_array *a = atomic_load_explicit(&dq->array, memory_order_relaxed);
-    atomic_store_explicit(&dq->bottom, b, memory_order_relaxed);
-    /* Seq_cst fence: the store to bottom must be globally visible before we
-     * read top, or an owner and a thief could both take the last task. */
-    atomic_thread_fence(memory_order_seq_cst);
-    int64_t t = atomic_load_explicit(&dq->top, memory_order_relaxed);
-    if (t > b) {
-        /* Empty: restore bottom (relaxed: only the owner writes it). */
-        atomic_store_explicit(&dq->bottom, b + 1, memory_order_relaxed);
-        return NULL;
-    }
-    fj_task *x = atomic_load_explicit(&a->slot[b & a->mask], memory_order_relaxed);
-    if (t == b) {
-        /* Last task: race the thieves for it. Seq_cst CAS as in the paper;
-         * relaxed on failure since we only give up. */
-        if (!atomic_compare_exchange_strong_explicit(&dq->top, &t, t + 1, memory_order_seq_cst,
-                                                     memory_order_relaxed))
-            x = NULL;
-        atomic_store_explicit(&dq->bottom, b + 1, memory_order_relaxed);
-    }
-    return x;
+    /* Relaxed: clearing the request before moving the split means a request
+     * raised after this point is seen at a later fork, never lost. */
+    atomic_store_explicit(&dq->need, 0, memory_order_relaxed);
+    size_t n = (size_t)(dq->head - dq->split);
+    if (n == 0) return 0;
+    /* Release: a thief that acquires the new split sees the slots and the
+     * task frames written before they were pushed. fetch_add and not a
+     * store: thieves may move tail concurrently; split + n <= capacity, so
+     * the addition never carries into the generation. */
+    atomic_fetch_add_explicit(&dq->ts, (uint64_t)n << 16, memory_order_release);
+    dq->split += n;
+    return n;
 }
 
 fj_steal_result fj_deque_steal(fj_deque *dq, fj_task **out)
 {
-    /* Acquire on top, seq_cst fence, acquire on bottom: the fence orders our
-     * read of top before our read of bottom against the owner's fence in
-     * take; acquire on bottom pairs with the release in push (slot + frame
-     * contents visible). */
-    int64_t t = atomic_load_explicit(&dq->top, memory_order_acquire);
-    atomic_thread_fence(memory_order_seq_cst);
-    int64_t b = atomic_load_explicit(&dq->bottom, memory_order_acquire);
-    if (t >= b) return FJ_STEAL_EMPTY;
-    /* Acquire (the paper: consume): pairs with the release in deque_grow. */
-    fj_deque_array *a = atomic_load_explicit(&dq->array, memory_order_acquire);
-    fj_task *x = atomic_load_explicit(&a->slot[t & a->mask], memory_order_relaxed);
-    /* Seq_cst CAS claims slot t against the owner and other thieves. */
-    if (!atomic_compare_exchange_strong_explicit(&dq->top, &t, t + 1, memory_order_seq_cst,
+    /* Acquire: pairs with the release in fj_deque_publish (the RMWs of other
+     * thieves continue its release sequence), so the slot and the frame it
+     * points to are visible. */
+    uint64_t ts = atomic_load_explicit(&dq->ts, memory_order_acquire);
+    uint32_t tail = TS_TAIL(ts);
+    if (tail >= TS_SPLIT(ts)) {
+        /* Ask the owner to share more. Relaxed: a hint; writing only when
+         * it is clear keeps idle thieves from bouncing the cache line. */
+        if (!atomic_load_explicit(&dq->need, memory_order_relaxed))
+            atomic_store_explicit(&dq->need, 1, memory_order_relaxed);
+        return FJ_STEAL_EMPTY;
+    }
+    /* Relaxed: ordered by the acquire above. Read before the CAS: once the
+     * CAS succeeds the owner may reuse the slot, but a successful CAS proves
+     * that `ts`, generation included, did not change since it was read, so
+     * the slot was not reused in between. */
+    fj_task *x = atomic_load_explicit(&dq->base[tail], memory_order_relaxed);
+    /* Relaxed on success and failure: the task's contents were acquired
+     * above; the CAS only decides which thief (or the owner) gets slot tail. */
+    if (!atomic_compare_exchange_strong_explicit(&dq->ts, &ts, ts + 1, memory_order_relaxed,
                                                  memory_order_relaxed))
         return FJ_STEAL_ABORT;
+    /* Relaxed: a statistics counter, exact once the pool is quiescent. */
+    atomic_fetch_add_explicit(&dq->stolen, 1, memory_order_relaxed);
     *out = x;
     return FJ_STEAL_OK;
 }
 
 int64_t fj_deque_size_hint(fj_deque *dq)
 {
-    /* Relaxed: a hint; callers that must not miss work use a fence first. */
-    int64_t b = atomic_load_explicit(&dq->bottom, memory_order_relaxed);
-    int64_t t = atomic_load_explicit(&dq->top, memory_order_relaxed);
-    return b > t ? b - t : 0;
+    /* Relaxed: a hint; callers that must not miss work fence first. */
+    uint64_t ts = atomic_load_explicit(&dq->ts, memory_order_relaxed);
+    return TS_SPLIT(ts) > TS_TAIL(ts) ? (int64_t)(TS_SPLIT(ts) - TS_TAIL(ts)) : 0;
 }

@@ -1,10 +1,10 @@
 /*
- * The inline fast path of libfj (the middle header layer): the few lines that
- * run on every fork and join. Everything slower (stealing, helping, parking)
- * is out of line in sched.c and sleep.c.
+ * Small inline helpers shared by the out-of-line scheduler modules (the
+ * middle header layer). The fork and join fast paths themselves are in the
+ * public fj_fast.h, inlined into the program.
  */
-#ifndef FJ_FAST_H
-#define FJ_FAST_H
+#ifndef FJ_SCHED_FAST_H
+#define FJ_SCHED_FAST_H
 
 #include "internal.h"
 #include "trace.h"
@@ -27,18 +27,17 @@ static inline uint64_t fj_current_task_id(const fj_worker *w)
 #define FJ_CALLER_SITE()                                                                           \
     ((uint64_t)(uintptr_t)__builtin_extract_return_addr(__builtin_return_address(0)))
 
-/* Prepares t for a (re)fork and pushes it; returns the deque size before the
- * push, or -1 if the deque could not grow. site: see FJ_CALLER_SITE. */
-static inline int64_t fj_fast_push(fj_worker *w, fj_task *t, uint64_t site)
+/* Traced tasks (and completers) are pushed with the low bit set so that the
+ * inline join, which compares the slot with its task, leaves them to the
+ * out-of-line join (which traces exec/executed, or handles completion). */
+static inline fj_task *fj_slot_tag(fj_task *t)
 {
-    t->id = FJ_TASK_ID(w->index + 1, ++w->next_task_seq);
-    /* Relaxed: the frame is published to thieves by the push's release. */
-    atomic_store_explicit(&t->state, FJ_TASK_PENDING, memory_order_relaxed);
-    atomic_store_explicit(&t->thief, -1, memory_order_relaxed);
-    /* Emitted before the push so that no steal of t can precede it. */
-    FJ_TRACE(fork, w->pool->id, w->index, t->id, fj_current_task_id(w), t->size_hint, site);
-    FJ_STAT_INC(w, forks);
-    return fj_deque_push(&w->deque, t);
+    return (fj_task *)((uintptr_t)t | 1u);
+}
+
+static inline fj_task *fj_slot_untag(fj_task *t)
+{
+    return (fj_task *)((uintptr_t)t & ~(uintptr_t)1u);
 }
 
 #endif

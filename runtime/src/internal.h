@@ -11,7 +11,7 @@
 #include "fj.h"
 
 /* fj_task.state values. WAITER: pending, and a client sleeps on the futex. */
-enum { FJ_TASK_PENDING = 0, FJ_TASK_DONE = 1, FJ_TASK_WAITER = 2 };
+enum { FJ_TASK_PENDING = FJ__TASK_PENDING, FJ_TASK_DONE = FJ__TASK_DONE, FJ_TASK_WAITER = 2 };
 /* fj_task.flags */
 enum { FJ_TASK_ROOT = 1u << 0, FJ_TASK_COMPLETER = 1u << 1 };
 /* fj_worker.sleep_state */
@@ -21,8 +21,15 @@ enum { FJ_AWAKE = 0, FJ_SLEEPING = 1, FJ_NOTIFIED = 2 };
  * relaxed atomics make the concurrent read well defined at the cost of a
  * plain load+store on the owner side. */
 typedef struct fj_stat_counters {
-    _Atomic uint64_t forks, joins, joins_waited, steals, failed_steals, parks, tasks_executed;
+    _Atomic uint64_t pops;           /* own tasks popped outside the inline join */
+    _Atomic uint64_t forks_unpushed; /* forks run at once: deque full */
+    _Atomic uint64_t joins_slow;     /* fj_join calls that left the inline path */
+    _Atomic uint64_t joins_waited, steals, failed_steals, parks;
+    _Atomic uint64_t tasks_run; /* tasks run by fj_task_run */
 } fj_stat_counters;
+/* The counters the inline path would otherwise need are derived (stats.c):
+ * every forked task leaves its deque exactly once (inline join, pop, steal)
+ * or never enters it, so forks = inline_runs + pops + stolen + unpushed. */
 
 #define FJ_STAT_INC(w, field)                                                                      \
     atomic_store_explicit(&(w)->stats.field,                                                       \
@@ -30,7 +37,7 @@ typedef struct fj_stat_counters {
                           memory_order_relaxed)
 
 typedef struct fj_worker {
-    fj_deque deque;
+    fj_worker_fast fast; /* first: fj__self points here (fj_fast.h) */
     struct fj_pool *pool;
     int index;
     uint64_t next_task_seq;                    /* owner-only: task ids forked by this worker */
@@ -68,8 +75,15 @@ struct fj_pool {
  * for the pool's lifetime without any shared counter on the fork path. */
 #define FJ_TASK_ID(prefix, seq) (((uint64_t)(prefix) << 48) | (seq))
 
-/* The worker running on this thread, or NULL (thread-local). */
-extern __attribute__((tls_model("initial-exec"))) _Thread_local fj_worker *fj_self;
+/* What fj__self points to on a thread that is not a worker. */
+extern fj_worker_fast fj_outside;
+
+/* The worker running on this thread, or NULL. */
+static inline fj_worker *fj_self_worker(void)
+{
+    return fj__self == &fj_outside ? NULL : (fj_worker *)fj__self;
+}
+#define fj_self (fj_self_worker())
 
 /* sched.c */
 void *fj_worker_main(void *arg);

@@ -8,6 +8,8 @@
 #include "fast.h"
 #include "fence.h"
 
+const int fj_trace_gate_off = 0;
+
 /* Pool ids for traces; relaxed: only uniqueness matters. */
 static _Atomic uint32_t next_pool_id = 1;
 
@@ -35,7 +37,8 @@ void fj_pool_config_init(fj_pool_config *cfg)
 static int config_check(const fj_pool_config *cfg)
 {
     if (cfg->workers < 0 || cfg->workers > FJ_MAX_WORKERS || cfg->spin_rounds < 0 ||
-        cfg->yield_rounds < 0 || cfg->yield_rounds > cfg->spin_rounds || cfg->deque_initial == 0)
+        cfg->yield_rounds < 0 || cfg->yield_rounds > cfg->spin_rounds || cfg->deque_initial == 0 ||
+        cfg->deque_initial > FJ_DEQUE_MAX_CAPACITY)
         return FJ_EINVAL;
     return FJ_OK;
 }
@@ -43,7 +46,7 @@ static int config_check(const fj_pool_config *cfg)
 static void pool_free(fj_pool *p, int deques_ready)
 {
     for (int i = 0; i < deques_ready; i++)
-        fj_deque_destroy(&p->workers[i].deque);
+        fj_deque_destroy(&p->workers[i].fast.dq);
     fj_submit_queue_destroy(&p->submissions);
     free(p->workers);
     free(p);
@@ -54,7 +57,9 @@ static int workers_init(fj_pool *p, size_t deque_initial)
     for (int i = 0; i < p->nworkers; i++) {
         fj_worker *w = &p->workers[i];
         memset(w, 0, sizeof(*w));
-        if (fj_deque_init(&w->deque, deque_initial) != FJ_OK) return i;
+        if (fj_deque_init(&w->fast.dq, deque_initial) != FJ_OK) return i;
+        w->fast.trace_gate = FJ_TRACE_GATE;
+        atomic_init(&w->fast.inline_runs, 0);
         w->pool = p;
         w->index = i;
         w->rng = 0x9E3779B97F4A7C15ull * (uint64_t)(i + 1) ^ ((uint64_t)p->id << 32);

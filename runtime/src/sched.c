@@ -7,7 +7,9 @@
 #include "futex.h"
 #include "offcpu.h"
 
-__attribute__((tls_model("initial-exec"))) _Thread_local fj_worker *fj_self;
+/* head == end == split == NULL: both inline paths fall through. */
+fj_worker_fast fj_outside = {.trace_gate = &fj_trace_gate_off};
+__attribute__((tls_model("initial-exec"))) _Thread_local fj_worker_fast *fj__self = &fj_outside;
 
 void fj_task_mark_done(fj_task *t)
 {
@@ -33,11 +35,11 @@ void fj_task_run(fj_worker *w, fj_task *t)
     const int completer = (t->flags & FJ_TASK_COMPLETER) != 0;
     fj_task *outer = w->current;
     w->current = t;
-    FJ_TRACE(exec, w->pool->id, w->index, id);
+    if (id) FJ_TRACE(exec, w->pool->id, w->index, id); /* id 0: forked untraced */
     t->fn(t->arg);
-    FJ_TRACE(executed, w->pool->id, w->index, id);
+    if (id) FJ_TRACE(executed, w->pool->id, w->index, id);
     w->current = outer;
-    FJ_STAT_INC(w, tasks_executed);
+    FJ_STAT_INC(w, tasks_run);
     if (!completer) fj_task_mark_done(t);
 }
 
@@ -55,18 +57,19 @@ static fj_task *steal_from(fj_worker *w, int victim_index)
     fj_pool *p = w->pool;
     fj_worker *victim = &p->workers[victim_index];
     fj_task *t;
-    if (fj_deque_steal(&victim->deque, &t) != FJ_STEAL_OK) {
+    if (fj_deque_steal(&victim->fast.dq, &t) != FJ_STEAL_OK) {
         /* Empty or lost a race: either way try elsewhere rather than spin on
          * one contended deque. */
         FJ_STAT_INC(w, failed_steals);
         return NULL;
     }
+    t = fj_slot_untag(t);
     /* Relaxed: only a hint for the joiner's leapfrogging. */
-    atomic_store_explicit(&t->thief, w->index, memory_order_relaxed);
-    FJ_TRACE(steal, p->id, w->index, t->id, victim_index);
+    atomic_store_explicit(&t->thief, w->index + 1, memory_order_relaxed);
+    if (t->id) FJ_TRACE(steal, p->id, w->index, t->id, victim_index);
     FJ_STAT_INC(w, steals);
     /* The victim still has work: make sure a sleeper comes to take it. */
-    if (fj_deque_size_hint(&victim->deque) > 0) {
+    if (fj_deque_size_hint(&victim->fast.dq) > 0) {
         atomic_thread_fence(memory_order_seq_cst);
         fj_sleep_wake_one(p, w->index);
     }
@@ -88,9 +91,19 @@ static fj_task *steal_round(fj_worker *w)
     return NULL;
 }
 
+/* The worker's own newest task, if any (private part, else taken back from
+ * the shared part). */
+static fj_task *own_pop(fj_worker *w)
+{
+    fj_task *t = fj_deque_pop(&w->fast.dq);
+    if (!t) return NULL;
+    FJ_STAT_INC(w, pops);
+    return fj_slot_untag(t);
+}
+
 fj_task *fj_find_work(fj_worker *w)
 {
-    fj_task *t = fj_deque_take(&w->deque);
+    fj_task *t = own_pop(w);
     if (!t) t = steal_round(w);
     if (!t) t = fj_submit_queue_pop(&w->pool->submissions);
     return t;
@@ -127,7 +140,7 @@ void *fj_worker_main(void *arg)
 {
     fj_worker *w = arg;
     fj_pool *p = w->pool;
-    fj_self = w;
+    fj__self = &w->fast;
     FJ_TRACE(worker_begin, p->id, w->index);
     fj_offcpu_begin(w);
     while (!pool_stopping(p)) {
@@ -139,11 +152,33 @@ void *fj_worker_main(void *arg)
     }
     fj_offcpu_end(w);
     FJ_TRACE(worker_end, p->id, w->index);
-    fj_self = NULL;
+    fj__self = &fj_outside;
     return NULL;
 }
 
-int fj_fork(fj_task *t)
+/* Answers `need`: publishes, then wakes a sleeper. The light fence and the
+ * relaxed look at the sleeper count are the Dekker half that pairs with
+ * fj_sleep_park (store SLEEPING, heavy fence, look at the shared parts):
+ * either a parking worker sees the published tasks, or we see it and wake
+ * it. See fence.h for why light suffices. A parked worker cannot ask again,
+ * so while workers sleep we keep asking ourselves: the next fork publishes
+ * and wakes another one (as every fork did before the split deque). */
+void fj__publish(fj_worker_fast *fast)
+{
+    fj_worker *w = (fj_worker *)fast;
+    fj_pool *p = w->pool;
+    if (fj_deque_publish(&w->fast.dq) == 0) return;
+    fj_fence_light();
+    /* Relaxed: ordered by the fence above (the protocol in sleep.c). */
+    if (atomic_load_explicit(&p->sleepers, memory_order_relaxed) <= 0) return;
+    fj_sleep_wake_one(p, w->index);
+    /* Relaxed: a hint to ourselves, read at our next fork. */
+    atomic_store_explicit(&w->fast.dq.need, 1, memory_order_relaxed);
+}
+
+/* Everything fj_fork's inline path leaves to us: a thread that is not a
+ * worker, a session recording, a full deque. */
+int fj__fork_slow(fj_task *t)
 {
     return fj_fork_at(t, FJ_CALLER_SITE());
 }
@@ -156,19 +191,23 @@ int fj_fork_at(fj_task *t, uint64_t site)
         atomic_store_explicit(&t->state, FJ_TASK_DONE, memory_order_relaxed);
         return FJ_ENOTASK;
     }
-    int64_t before = fj_fast_push(w, t, site);
-    if (before < 0) {
-        /* Out of memory for a bigger deque: run the task now, lose nothing. */
+    /* Relaxed: the frame is published to thieves by the deque's release. */
+    atomic_store_explicit(&t->state, FJ_TASK_PENDING, memory_order_relaxed);
+    atomic_store_explicit(&t->thief, 0, memory_order_relaxed);
+    const int traced = FJ__RECORDING(&w->fast) != 0;
+    t->id = traced ? FJ_TASK_ID(w->index + 1, ++w->next_task_seq) : 0;
+    /* Emitted before the push so that no steal of t can precede it. */
+    if (traced)
+        FJ_TRACE(fork, w->pool->id, w->index, t->id, fj_current_task_id(w), t->size_hint, site);
+    int tag = traced || (t->flags & FJ_TASK_COMPLETER);
+    if (fj__deque_try_push(&w->fast.dq, tag ? fj_slot_tag(t) : t) != 0) {
+        /* Full: run the task now, lose nothing. */
+        FJ_STAT_INC(w, forks_unpushed);
         fj_task_run(w, t);
         return FJ_OK;
     }
-    /* Light fence, then a relaxed look at the sleeper count: the Dekker
-     * half that pairs with fj_sleep_park (store SLEEPING, heavy fence, look
-     * at the deques). Either a parking worker sees this push, or we see it
-     * and wake it: no lost wake-up. See fence.h for why light suffices. */
-    fj_fence_light();
-    if (atomic_load_explicit(&w->pool->sleepers, memory_order_relaxed) > 0)
-        fj_sleep_wake_one(w->pool, w->index);
+    /* Relaxed: as in fj_fork. */
+    if (atomic_load_explicit(&w->fast.dq.need, memory_order_relaxed)) fj__publish(&w->fast);
     return FJ_OK;
 }
 
@@ -177,7 +216,7 @@ int fj_fork_at(fj_task *t, uint64_t site)
 static fj_task *help_find(fj_worker *w, const fj_task *awaited)
 {
     /* Relaxed: a hint only; a stale value just means a worse first victim. */
-    int thief = atomic_load_explicit(&awaited->thief, memory_order_relaxed);
+    int thief = atomic_load_explicit(&awaited->thief, memory_order_relaxed) - 1;
     fj_task *t = NULL;
     if (thief >= 0 && thief != w->index) t = steal_from(w, thief);
     return t ? t : steal_round(w);
@@ -186,7 +225,7 @@ static fj_task *help_find(fj_worker *w, const fj_task *awaited)
 static void join_help(fj_worker *w, fj_task *t)
 {
     FJ_STAT_INC(w, joins_waited);
-    FJ_TRACE(join, w->pool->id, w->index, t->id);
+    if (t->id) FJ_TRACE(join, w->pool->id, w->index, t->id);
     unsigned misses = 0;
     while (!fj_task_is_done(t)) {
         fj_task *x = help_find(w, t);
@@ -200,10 +239,12 @@ static void join_help(fj_worker *w, fj_task *t)
             cpu_relax();
         }
     }
-    FJ_TRACE(joined, w->pool->id, w->index, t->id);
+    if (t->id) FJ_TRACE(joined, w->pool->id, w->index, t->id);
 }
 
-void fj_join(fj_task *t)
+/* Everything fj_join's inline path leaves to us: t stolen, traced, not on
+ * top of the deque, or a thread that is not a worker. */
+void fj__join_slow(fj_task *t)
 {
     fj_worker *w = fj_self;
     if (!w) {
@@ -212,11 +253,11 @@ void fj_join(fj_task *t)
             sched_yield();
         return;
     }
-    FJ_STAT_INC(w, joins);
+    FJ_STAT_INC(w, joins_slow);
     /* Run our own deque's tasks (t itself, if nobody stole it, is at the
      * bottom) until t is done; once the deque is empty t was stolen. */
     while (!fj_task_is_done(t)) {
-        fj_task *x = fj_deque_take(&w->deque);
+        fj_task *x = own_pop(w);
         if (!x) {
             join_help(w, t);
             return;

@@ -2,11 +2,17 @@
  * Idle workers: parking on a per-worker futex and waking them.
  *
  * The protocol is a Dekker handshake between a parking worker and a thread
- * that makes work visible (fork, submit, a steal that leaves work behind):
+ * that makes work visible (an owner moving tasks to the shared part of its
+ * deque, submit, a steal that leaves work behind):
  *
  *   parker:  state = SLEEPING; sleepers++; heavy fence; look for work; wait
  *   waker:   publish work;               light fence; if (sleepers) CAS a SLEEPING
  *                                               worker to NOTIFIED, wake it
+ *
+ * Tasks in the private part of a deque are not visible and need no wake-up:
+ * before parking, a worker has failed to steal and so raised `need` on the
+ * deques it found empty; the owner answers at its next fork by publishing,
+ * which is a waker's "publish work" above.
  *
  * The fences (fence.h: a compiler barrier on the fork path paired with
  * membarrier(2) here, or seq_cst fences on both sides where membarrier is
@@ -27,7 +33,7 @@ static int work_visible(fj_pool *p)
 {
     if (atomic_load_explicit(&p->submissions.count, memory_order_relaxed) > 0) return 1;
     for (int i = 0; i < p->nworkers; i++)
-        if (fj_deque_size_hint(&p->workers[i].deque) > 0) return 1;
+        if (fj_deque_size_hint(&p->workers[i].fast.dq) > 0) return 1;
     return 0;
 }
 

@@ -8,13 +8,17 @@
 static void stats_read(const fj_worker *w, fj_worker_stats *s)
 {
     fj_worker *mw = (fj_worker *)w; /* atomic_load wants a non-const pointer in C11 */
-    s->forks = LOAD(mw, forks);
-    s->joins = LOAD(mw, joins);
+    /* Relaxed: counters, exact once the pool is quiescent. */
+    uint64_t inline_runs = atomic_load_explicit(&mw->fast.inline_runs, memory_order_relaxed);
+    uint64_t stolen = atomic_load_explicit(&mw->fast.dq.stolen, memory_order_relaxed);
+    /* Derived (see internal.h): each forked task left this deque once. */
+    s->forks = inline_runs + LOAD(mw, pops) + stolen + LOAD(mw, forks_unpushed);
+    s->joins = inline_runs + LOAD(mw, joins_slow);
     s->joins_waited = LOAD(mw, joins_waited);
     s->steals = LOAD(mw, steals);
     s->failed_steals = LOAD(mw, failed_steals);
     s->parks = LOAD(mw, parks);
-    s->tasks_executed = LOAD(mw, tasks_executed);
+    s->tasks_executed = inline_runs + LOAD(mw, tasks_run);
 }
 
 int fj_pool_stats(const fj_pool *p, fj_worker_stats *out, int n)
@@ -45,13 +49,17 @@ void fj_pool_stats_reset(fj_pool *p)
 {
     /* Relaxed stores; meant for a quiescent pool (between invocations). */
     for (int i = 0; i < p->nworkers; i++) {
-        fj_stat_counters *c = &p->workers[i].stats;
-        atomic_store_explicit(&c->forks, 0, memory_order_relaxed);
-        atomic_store_explicit(&c->joins, 0, memory_order_relaxed);
+        fj_worker *w = &p->workers[i];
+        fj_stat_counters *c = &w->stats;
+        atomic_store_explicit(&w->fast.inline_runs, 0, memory_order_relaxed);
+        atomic_store_explicit(&w->fast.dq.stolen, 0, memory_order_relaxed);
+        atomic_store_explicit(&c->pops, 0, memory_order_relaxed);
+        atomic_store_explicit(&c->forks_unpushed, 0, memory_order_relaxed);
+        atomic_store_explicit(&c->joins_slow, 0, memory_order_relaxed);
         atomic_store_explicit(&c->joins_waited, 0, memory_order_relaxed);
         atomic_store_explicit(&c->steals, 0, memory_order_relaxed);
         atomic_store_explicit(&c->failed_steals, 0, memory_order_relaxed);
         atomic_store_explicit(&c->parks, 0, memory_order_relaxed);
-        atomic_store_explicit(&c->tasks_executed, 0, memory_order_relaxed);
+        atomic_store_explicit(&c->tasks_run, 0, memory_order_relaxed);
     }
 }

@@ -61,7 +61,7 @@ int fj_submit_at(fj_pool *p, fj_task *t, uint64_t site)
     t->flags |= FJ_TASK_ROOT;
     t->pool = p;
     atomic_store_explicit(&t->state, FJ_TASK_PENDING, memory_order_relaxed);
-    atomic_store_explicit(&t->thief, -1, memory_order_relaxed);
+    atomic_store_explicit(&t->thief, 0, memory_order_relaxed);
     /* Relaxed: only uniqueness matters. */
     t->id =
         FJ_TASK_ID(0, atomic_fetch_add_explicit(&p->next_root_seq, 1, memory_order_relaxed) + 1);
@@ -100,7 +100,7 @@ int fj_invoke(fj_pool *p, fj_task *t)
     if (fj_self && fj_self->pool == p) {
         /* From inside a task of this pool: blocking a worker would waste
          * it, so fork and join (which runs t here unless stolen). */
-        fj_fork_at(t, site);
+        fj_fork_at(t, site); /* not the inline fork: t may be a completer */
         fj_join(t);
         return FJ_OK;
     }

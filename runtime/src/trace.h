@@ -4,10 +4,21 @@
 #ifndef FJ_TRACE_H
 #define FJ_TRACE_H
 
+/* Always zero: the gate of a library without tracing, and of threads that
+ * are not workers. */
+extern const int fj_trace_gate_off;
+
 #ifdef FJ_TRACING
 #include "fjtrace_tp.h"
 #define FJ_TRACE(event, ...) lttng_ust_tracepoint(fjtrace, event, __VA_ARGS__)
+/* The inline path's "is anybody recording" (fj_worker_fast.trace_gate):
+ * LTTng-UST's state word of the fork tracepoint, set while a session has
+ * fjtrace:fork enabled. Every fork checks this one word; the other events
+ * of a traced task follow the fork's decision (untraced tasks get id 0 and
+ * emit nothing), and each event still checks its own state when emitted. */
+#define FJ_TRACE_GATE (&lttng_ust_tracepoint_fjtrace___fork.state)
 #else
+#define FJ_TRACE_GATE (&fj_trace_gate_off)
 /* Never called: keeps the arguments "used" so that builds without tracing
  * compile warning-free, while generating no code. */
 static inline void fj_trace_compiled_out(int unused, ...)
