@@ -6,11 +6,11 @@
 # (so the test sees it travel) and inject nothing: no <script> element in
 # the HTML or the SVG, DOT and JSON that parse back to the exact name.
 #   test_escape.sh SRCDIR ANALYZE VIZCHECK FIB
-set -euo pipefail
+. "$(dirname "$0")/../tap.sh"
+set -uo pipefail
 src=$1 analyze=$2 check=$3 fib=$4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 name='"><script>'
 hostile="$tmp/bin"
@@ -18,16 +18,18 @@ mkdir -p "$hostile"
 ln -s "$(realpath "$fib")" "$hostile/$name"
 trace="$tmp/rec'\"><img src=x onerror=alert(1)>"
 "$src/scripts/fjtrace-record" --cmd-only -o "$trace" -- "$hostile/$name" 12 -p 2 \
-  >"$tmp/rec.out" 2>&1 || fail "recording: $(cat "$tmp/rec.out")"
+  >"$tmp/rec.out" 2>&1 || bail_out "recording: $(cat "$tmp/rec.out")"
 
 out=$tmp/out
 mkdir -p "$out"
 "$analyze" "$trace" -o "$out/report.txt" --subtrees "$out/sub" --format all \
-  --html "$out/report.html" --chrome-trace "$out/trace.json" || fail "analyze exit $?"
-"$analyze" --json "$trace" -o "$out/report.json" || fail "analyze --json exit $?"
+  --html "$out/report.html" --chrome-trace "$out/trace.json"
+ok $? "fjtrace-analyze writes every output of the hostile-named trace, exit 0"
+"$analyze" --json "$trace" -o "$out/report.json"
+ok $? "fjtrace-analyze --json reads it, exit 0"
 
-grep -qF "process $name pid" "$out/report.txt" || fail "text report does not name the process"
-echo "ok text report names the process"
+grep -qF "process $name pid" "$out/report.txt"
+ok $? "the text report names the process"
 
 svg=$(ls "$out"/sub/tree-*.svg | head -n 1)
 dot=${svg%.svg}.dot
@@ -37,7 +39,7 @@ from html.parser import HTMLParser
 rep, trace, name, html, svg, chrome = sys.argv[1:]
 
 def fail(msg):
-    print("FAIL:", msg)
+    print("FAIL:", msg, file=sys.stderr)
     sys.exit(1)
 
 r = json.load(open(rep))
@@ -79,6 +81,9 @@ print("ok SVG parses, shows the name, no script element")
 json.load(open(chrome))
 print("ok Chrome trace parses")
 PY
-read -r nodes _ label < <("$check" dot "$dot") || fail "DOT does not parse"
-[[ $label == *"of $name"* ]] || fail "DOT label is '$label'"
-echo "ok DOT parses back with the name in its label ($nodes nodes)"
+ok $? "JSON round-trips the name and path; HTML and SVG show them as text with no injected element; the Chrome trace parses"
+read -r nodes _ label < <("$check" dot "$dot")
+ok $? "the DOT parses back ($nodes nodes)"
+[[ ${label:-} == *"of $name"* ]]
+ok $? "the DOT label holds the name" || diag "label: ${label:-}"
+done_testing

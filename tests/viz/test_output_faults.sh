@@ -6,31 +6,30 @@
 # exists parses whole, no temporary file is left, an older file of the
 # same name is untouched.
 #   test_output_faults.sh SRCDIR ANALYZE VIZCHECK FIB
-set -euo pipefail
+. "$(dirname "$0")/../tap.sh"
+set -uo pipefail
 src=$1 analyze=$2 check=$3 fib=$4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 "$src/scripts/fjtrace-record" --cmd-only -o "$tmp/t" -- "$fib" 16 -p 2 >"$tmp/rec.out" 2>&1 ||
-  fail "recording: $(cat "$tmp/rec.out")"
+  bail_out "recording: $(cat "$tmp/rec.out")"
 
-# expect6 WHAT PATTERN ARGS...: exit 6 and PATTERN in the error
+# expect6 WHAT PATTERN ARGS...: one check, exit 6 and PATTERN in the error
 expect6() {
   local what=$1 pat=$2 rc=0
   shift 2
   "$analyze" "$tmp/t" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-  [[ $rc == 6 ]] || fail "$what: exit $rc, want 6; stderr: $(cat "$tmp/err")"
-  grep -q -- "$pat" "$tmp/err" || fail "$what: stderr lacks '$pat': $(cat "$tmp/err")"
-  echo "ok $what: exit 6, $(grep -m1 -- "$pat" "$tmp/err" | cut -c1-110)"
+  [[ $rc == 6 ]] && grep -q -- "$pat" "$tmp/err"
+  ok $? "$what: exit 6, the error says '${pat//$tmp/\$tmp}'" || diag "exit $rc: $(cat "$tmp/err")"
 }
 
 expect6 "report to /dev/full" "No space left on device" -o /dev/full
 expect6 "JSON to /dev/full" "No space left on device" --json -o /dev/full
 rc=0
 "$analyze" "$tmp/t" >/dev/full 2>"$tmp/err" || rc=$?
-[[ $rc == 6 ]] && grep -q "No space left" "$tmp/err" || fail "stdout on /dev/full: exit $rc"
-echo "ok report on a full standard output: exit 6"
+[[ $rc == 6 ]] && grep -q "No space left" "$tmp/err"
+ok $? "report on a full standard output: exit 6, No space left" || diag "exit $rc"
 touch "$tmp/file"
 expect6 "HTML under a file" "$tmp/file/r.html: Not a directory" --html "$tmp/file/r.html" -o /dev/null
 expect6 "subtrees under a file" "$tmp/file/sub" --subtrees "$tmp/file/sub" -o /dev/null
@@ -50,28 +49,28 @@ rc=0
     --format all --timeline "$d/timeline.png" --charts "$d/charts" --html "$d/report.html" \
     --chrome-trace "$d/trace.json"
 ) >"$tmp/out" 2>"$tmp/err" || rc=$?
-[[ $rc == 6 ]] || fail "disk filling up: exit $rc, want 6: $(cat "$tmp/err")"
-grep -q "File too large (nothing written)" "$tmp/err" || fail "no clear error: $(cat "$tmp/err")"
-failed=$(grep -c "cannot write" "$tmp/err")
-echo "ok disk filling up: exit 6, $failed output(s) refused:"
-sed 's/^/    /' "$tmp/err"
-[[ $(cat "$d/report.html") == OLD ]] || fail "the older report.html was overwritten or damaged"
+is "$rc" 6 "the disk filling up part-way: exit 6" || diag "$(cat "$tmp/err")"
+grep -q "File too large (nothing written)" "$tmp/err"
+ok $? "the disk filling up: the error says File too large (nothing written)" || diag "$(cat "$tmp/err")"
+diag "$(grep -c "cannot write" "$tmp/err") output(s) refused:" "$(cat "$tmp/err")"
+is "$(cat "$d/report.html")" OLD "the older report.html is neither overwritten nor damaged"
 left=$(find "$d" -name '.*.tmp-*')
-[[ -z $left ]] || fail "temporary files left: $left"
-grep -q "^  trace " "$d/report.txt" || fail "the text report (small) was not written whole"
+[[ -z $left ]]
+ok $? "no temporary file is left" || diag "$left"
+grep -q "^  trace " "$d/report.txt"
+ok $? "the text report (small) is written whole"
 # Every file that exists is whole.
-n=0
 while IFS= read -r f; do
   case $f in
-  *.png) "$check" png "$f" >/dev/null || fail "$f: a partial PNG" ;;
-  *.svg) python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$f" ||
-    fail "$f: a partial SVG" ;;
-  *.dot) "$check" dot "$f" >/dev/null || fail "$f: a partial DOT" ;;
-  *.json) python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$f" ||
-    fail "$f: a partial JSON" ;;
-  *.csv) [[ $(tail -c 1 "$f" | od -An -c | tr -d ' ') == '\n' ]] || fail "$f: a partial CSV" ;;
+  *.png) "$check" png "$f" >/dev/null ;;
+  *.svg) python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$f" ;;
+  *.dot) "$check" dot "$f" >/dev/null ;;
+  *.json) python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$f" ;;
+  *.csv) [[ $(tail -c 1 "$f" | od -An -c | tr -d ' ') == '\n' ]] ;;
+  *) true ;;
   esac
-  n=$((n + 1))
+  ok $? "${f#"$d"/} is whole (it parses back)"
 done < <(find "$d" -type f ! -name report.html ! -name report.txt)
-grep -q "$d/trace.json" "$tmp/err" && [[ -e $d/trace.json ]] && fail "trace.json refused but present"
-echo "ok $n output file(s) left are whole, no temporary file, the older HTML kept"
+! { grep -q "$d/trace.json" "$tmp/err" && [[ -e $d/trace.json ]]; }
+ok $? "a refused trace.json is not there at all"
+done_testing
