@@ -7,11 +7,12 @@
 # babeltrace2 reads from a copy cut by hand at the packet boundary (found
 # here from LTTng's index, independently of the analyzer).
 #   cut-short.sh ANALYZE RECORD FIB
-set -euo pipefail
+. "$(dirname "$0")/../tap.sh"
+set -uo pipefail
 analyze=$1 record=$2 fib=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+fail() { bail_out "$*"; }
 
 "$record" --cmd-only --blocking --subbuf-size 16k -o "$tmp/orig" -- "$fib" 19 -p 2 \
   >"$tmp/rec.out" 2>&1 || fail "recording: $(cat "$tmp/rec.out")"
@@ -44,19 +45,22 @@ rm -r "$htrace/index"
 want=$(babeltrace2 "$htrace" | grep -c ' fjtrace:')
 all=$(babeltrace2 "$trace" | grep -c ' fjtrace:')
 babeltrace2 "$ctrace" >/dev/null 2>&1 && fail "babeltrace2 reads the cut trace: nothing to salvage"
+diag "$big cut at byte $cut (packet $((npackets / 2 + 1)) of $npackets)"
 
 rc=0
 "$analyze" --json "$tmp/cut" -o "$tmp/r.json" 2>"$tmp/err" || rc=$?
-[[ $rc == 1 ]] || fail "exit $rc, want 1: $(cat "$tmp/err")"
-grep -q "$big is cut short" "$tmp/err" || fail "the cut file is not named: $(cat "$tmp/err")"
+is "$rc" 1 "the trace cut short: exit 1" || diag "$(cat "$tmp/err")"
+grep -q "$big is cut short" "$tmp/err"
+ok $? "the error names the cut file, $big" || diag "$(cat "$tmp/err")"
 read -r events complete decode < <(python3 -c '
 import json, sys
 t = json.load(open(sys.argv[1]))["trace"]
 print(t["events"], t["complete"], "set" if t["decode_error"] else "null")' "$tmp/r.json")
-[[ $events == "$want" ]] || fail "read $events events, babeltrace2 reads $want from the whole packets"
-[[ $complete == False && $decode == set ]] || fail "complete=$complete decode_error=$decode"
-[[ $(sums "$ctrace") == "$sum_before" ]] || fail "the analyzer changed the cut trace"
-[[ -z $(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'fjtrace-salvage-*' -newer "$tmp/rec.out") ]] ||
-  fail "a salvage copy was left behind"
-echo "ok $big cut at byte $cut (packet $((npackets / 2 + 1)) of $npackets): read $events of $all events" \
-  "(= babeltrace2 on the whole packets), exit 1, file named, trace untouched"
+is "${events:-}" "$want" "it reads every event of the whole packets ($want of $all, as babeltrace2 on a copy cut at the packet boundary)"
+[[ ${complete:-} == False && ${decode:-} == set ]]
+ok $? "the JSON report says incomplete, with a decode_error" || diag "complete=${complete:-} decode_error=${decode:-}"
+[[ $(sums "$ctrace") == "$sum_before" ]]
+ok $? "the analyzer leaves the cut trace as it was"
+[[ -z $(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'fjtrace-salvage-*' -newer "$tmp/rec.out") ]]
+ok $? "no salvage copy is left behind"
+done_testing

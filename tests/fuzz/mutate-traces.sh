@@ -6,7 +6,9 @@
 # some with --subtrees. Every run must end with a documented exit code (0, 1,
 # 3 or 4; never a signal, a 20 s timeout or 5), no sanitizer report, and a
 # message on stderr when the exit code is 3.
-# Usage: mutate-traces.sh ANALYZE RECORD FIB   (exit 77: cannot record here)
+# Usage: mutate-traces.sh ANALYZE RECORD FIB   (TAP; skipped when it cannot
+# record here). One check per analyzer run.
+. "$(dirname "$0")/../tap.sh"
 set -u
 ANALYZE=${1:?usage: mutate-traces.sh ANALYZE RECORD FIB}
 RECORD=${2:?}
@@ -16,8 +18,7 @@ trap 'rm -rf "$TMP"' EXIT
 
 if ! "$RECORD" --cmd-only -o "$TMP/orig" -- "$FIB" 14 -p 2 >"$TMP/record.log" 2>&1; then
     cat "$TMP/record.log"
-    echo "mutate-traces: cannot record a trace here (no LTTng?), skipped"
-    exit 77
+    plan_skip_all "cannot record a trace here (no LTTng?)"
 fi
 TRACE=$(dirname "$(find "$TMP/orig" -name metadata | head -n 1)")
 REL=${TRACE#"$TMP/orig"}
@@ -54,9 +55,8 @@ make_case() { # NAME: prints the copy's trace folder
     CASENAME="$1"
 }
 
-fail=0
 runs=0
-check() { # CASE-DIR NAME ARGS...: runs the analyzer once and judges it
+judge() { # CASE-DIR NAME ARGS...: runs the analyzer once and judges it: one check
     local dir=$1 name=$2
     shift 2
     timeout 20 "$ANALYZE" --no-progress "$@" "$dir" >"$TMP/out" 2>"$TMP/err"
@@ -89,21 +89,17 @@ check() { # CASE-DIR NAME ARGS...: runs the analyzer once and judges it
         fi
     fi
     [ "$name" = original ] && [ $rc -ne 0 ] && why="$why the undamaged trace must analyse (exit 0)"
-    if [ -n "$why" ]; then
-        echo "FAIL $name ($*): $why"
-        head -c 2000 "$TMP/err"
-        fail=$((fail + 1))
-    else
-        printf '  ok %-28s %-14s exit %d  %s\n' "$name" "$*" "$rc" "$(head -n 1 "$TMP/err" | cut -c1-90)"
-    fi
+    [ -z "$why" ]
+    ok $? "$name ${*:+($*) }ends with a documented exit code and a report, no sanitizer report (exit $rc)" ||
+        diag "$why" "$(head -c 2000 "$TMP/err")"
 }
 
 run_case() { # runs text and --json on $CASE; with "viz", also --subtrees
-    check "$CASE" "$CASENAME"
-    check "$CASE" "$CASENAME" --json
+    judge "$CASE" "$CASENAME"
+    judge "$CASE" "$CASENAME" --json
     if [ "${1:-}" = viz ] && "$ANALYZE" --help | grep -q -- --subtrees; then
         mkdir -p "$TMP/sub-$n"
-        check "$CASE" "$CASENAME" --subtrees "$TMP/sub-$n" --format all
+        judge "$CASE" "$CASENAME" --subtrees "$TMP/sub-$n" --format all
     fi
 }
 
@@ -176,10 +172,7 @@ run_case
 stopped=$(grep -c 'decoding stopped' "$TMP/all-err" 2>/dev/null || echo 0)
 salvaged=$(grep -c 'is cut short' "$TMP/all-err" 2>/dev/null || echo 0)
 left=$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'fjtrace-salvage-*' -newer "$TMP/record.log" | wc -l)
-if [ "$left" -ne 0 ]; then
-    echo "FAIL: $left salvage copies left in ${TMPDIR:-/tmp}"
-    fail=$((fail + 1))
-fi
-echo "mutate-traces: $n damaged copies, $runs runs ($stopped analysed up to a decode error," \
-    "$salvaged found cut short), $fail failure(s)"
-[ "$fail" -eq 0 ]
+is "$left" 0 "no salvage copy is left in ${TMPDIR:-/tmp}"
+diag "mutate-traces: $n damaged copies, $runs runs ($stopped analysed up to a decode error," \
+    "$salvaged found cut short)"
+done_testing
