@@ -45,7 +45,9 @@ static int traces_find(const cli_options *o, find_list *dirs)
     return -1;
 }
 
-static int traces_read(const cli_options *o, const find_list *dirs, fja_tracker *t)
+/* Returns -1 to go on (*damaged: the report must end with exit 3), or the
+ * exit status. */
+static int traces_read(const cli_options *o, const find_list *dirs, fja_tracker *t, bool *damaged)
 {
     char err[4096] = "";
     fja_model *m = t->model;
@@ -72,12 +74,27 @@ static int traces_read(const cli_options *o, const find_list *dirs, fja_tracker 
                 (unsigned long long)m->events);
         return EXIT_INTERNAL;
     }
+    *damaged = stats.damaged;
+    if (stats.damaged && st != READER_UNREADABLE) {
+        fprintf(stderr,
+                "fjtrace-analyze: %s; that stream is read up to there, the report covers what "
+                "could be read and is marked incomplete (exit 3)\n",
+                stats.damage_note);
+        if (!*m->decode_error) fja_model_decode_stopped(m, stats.damage_note);
+    }
+    if (*stats.index_note) fprintf(stderr, "fjtrace-analyze: note: %s\n", stats.index_note);
     if (stats.cut_bytes) {
         fprintf(stderr,
                 "fjtrace-analyze: WARNING: %s; %llu byte(s) could not be read, the report is "
                 "marked incomplete\n",
                 stats.cut_note, (unsigned long long)stats.cut_bytes);
         if (!*m->decode_error) fja_model_decode_stopped(m, stats.cut_note);
+    }
+    if (!stats.fjtrace_events && (stats.damaged || stats.cut_bytes)) {
+        fprintf(stderr,
+                "fjtrace-analyze: no fjtrace event could be decoded: the trace is damaged or "
+                "cut short\n");
+        return EXIT_UNREADABLE;
     }
     if (!stats.fjtrace_events) {
         fprintf(stderr,
@@ -165,7 +182,7 @@ static int report_write(const cli_options *o, const fja_model *m, double t0)
 
 int main(int argc, char **argv)
 {
-    interrupt_install(); /* Ctrl-C removes the temporaries (interrupt.h) */
+    fja_interrupt_install(); /* Ctrl-C removes the temporaries (interrupt.h) */
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     double t0 = (double)ts.tv_sec + ts.tv_nsec / 1e9;
@@ -186,12 +203,15 @@ int main(int argc, char **argv)
         fjs_free(symbols);
         return EXIT_OUTPUT; /* the Chrome trace file cannot be created */
     }
-    if ((rc = traces_find(&o, &dirs)) < 0 && (rc = traces_read(&o, &dirs, &tracker)) < 0) {
+    bool damaged = false;
+    if ((rc = traces_find(&o, &dirs)) < 0 &&
+        (rc = traces_read(&o, &dirs, &tracker, &damaged)) < 0) {
         fja_tracker_finish(&tracker);
         /* a failed Chrome trace still lets the other outputs be written */
         bool chrome_failed = pictures_finish() != 0;
         rc = report_write(&o, &m, t0);
         if (chrome_failed && rc != EXIT_INTERNAL) rc = EXIT_OUTPUT;
+        if (damaged && rc <= EXIT_INCOMPLETE) rc = EXIT_UNREADABLE; /* reported, still damaged */
     }
     pictures_free();
     fja_model_free(&m);

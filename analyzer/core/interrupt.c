@@ -39,7 +39,7 @@ static void on_signal(int sig)
     raise(sig);
 }
 
-void interrupt_install(void)
+void fja_interrupt_install(void)
 {
     sigemptyset(&held);
     sigaddset(&held, SIGINT);
@@ -54,37 +54,37 @@ void interrupt_install(void)
         sigaction(SIGTERM, &sa, NULL);
 }
 
-void interrupt_defer(void)
+void fja_interrupt_defer(void)
 {
     if (defer_depth++ == 0) sigprocmask(SIG_BLOCK, &held, &saved);
 }
 
-void interrupt_resume(void)
+void fja_interrupt_resume(void)
 {
     if (--defer_depth == 0) sigprocmask(SIG_SETMASK, &saved, NULL);
 }
 
-int interrupt_track(const char *path)
+int fja_interrupt_track(const char *path)
 {
     size_t n = strlen(path) + 1;
     temp *t = malloc(sizeof *t + n);
     if (!t) return -1;
     memcpy(t->path, path, n);
-    interrupt_defer();
+    fja_interrupt_defer();
     t->next = temps;
     temps = t;
-    interrupt_resume();
+    fja_interrupt_resume();
     return 0;
 }
 
-void interrupt_forget(const char *path)
+void fja_interrupt_forget(const char *path)
 {
-    interrupt_defer();
+    fja_interrupt_defer();
     temp **p = &temps;
     while (*p && strcmp((*p)->path, path) != 0)
         p = &(*p)->next;
     temp *t = *p;
     if (t) *p = t->next;
-    interrupt_resume();
+    fja_interrupt_resume();
     free(t);
 }

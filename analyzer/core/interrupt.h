@@ -9,14 +9,14 @@
 #define FJA_INTERRUPT_H
 
 /* Installs the SIGINT and SIGTERM handlers. Call first thing in main. */
-void interrupt_install(void);
+void fja_interrupt_install(void);
 /* Registers path (a file, or a folder to rmdir once its registered files
- * are gone) until interrupt_forget(path). -1 when out of memory. */
-int interrupt_track(const char *path);
-void interrupt_forget(const char *path);
+ * are gone) until fja_interrupt_forget(path). -1 when out of memory. */
+int fja_interrupt_track(const char *path);
+void fja_interrupt_forget(const char *path);
 /* Holds SIGINT/SIGTERM back while a temporary is created and registered
- * (they are delivered at interrupt_resume). */
-void interrupt_defer(void);
-void interrupt_resume(void);
+ * (they are delivered at fja_interrupt_resume). */
+void fja_interrupt_defer(void);
+void fja_interrupt_resume(void);
 
 #endif

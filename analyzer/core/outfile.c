@@ -13,7 +13,7 @@
 static void tmp_remove(fja_outfile *o)
 {
     unlink(o->tmp);
-    interrupt_forget(o->tmp);
+    fja_interrupt_forget(o->tmp);
 }
 
 static void reason(const fja_outfile *o, char *err, size_t errlen, int e)
@@ -50,15 +50,15 @@ FILE *fja_outfile_open(fja_outfile *o, const char *path, char *err, size_t errle
     } else if (tmp_name(o, path)) {
         errno = ENAMETOOLONG;
     } else {
-        interrupt_defer(); /* a Ctrl-C removes it from the moment it exists */
+        fja_interrupt_defer(); /* a Ctrl-C removes it from the moment it exists */
         int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0 && (interrupt_track(o->tmp) || !(o->f = fdopen(fd, "w")))) {
+        if (fd >= 0 && (fja_interrupt_track(o->tmp) || !(o->f = fdopen(fd, "w")))) {
             int e = errno;
             close(fd);
             tmp_remove(o);
             errno = e;
         }
-        interrupt_resume();
+        fja_interrupt_resume();
     }
     if (!o->f) reason(o, err, errlen, errno);
     return o->f;
@@ -73,7 +73,7 @@ int fja_outfile_commit(fja_outfile *o, char *err, size_t errlen)
     o->f = NULL;
     if (!e && *o->tmp && rename(o->tmp, o->path)) e = errno;
     if (!e) {
-        if (*o->tmp) interrupt_forget(o->tmp);
+        if (*o->tmp) fja_interrupt_forget(o->tmp);
         return 0;
     }
     if (*o->tmp) tmp_remove(o);

@@ -1,13 +1,27 @@
 #include "reader.h"
 
+#include "abortguard.h"
 #include "find.h"
+#include "packets.h"
 #include "salvage.h"
 
 #include <babeltrace2/babeltrace.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A line for the user, cut to fit: a long path shortens the note, which
+ * is all right (vsnprintf, as gcc cannot prove the paths short). */
+static void note_printf(char *dst, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dst, n, fmt, ap);
+    va_end(ap);
+}
 
 /* Member indices of one event class, resolved once: looking fields up by
  * name for each of millions of events would dominate the decoding cost. */
@@ -42,13 +56,23 @@ typedef struct {
     uint32_t nports, nheap;
     uint32_t *heap;
     bool merge_started;
+    /* What is being decoded, for a message if libbabeltrace2 aborts: the
+     * port being read (-1: none yet) and its upstream port's name. */
+    volatile int64_t reading;
+    char **port_names;
+    size_t *port_source; /* the trace folder (index) of each port */
+    /* The graph being built: kept here, so that after an abort it stays
+     * reachable (abortguard.h) and the leak checker has nothing to say. */
+    bt_graph *graph;
+    const bt_component_source **srcs;
 } reader_ctx;
 
 typedef struct port_state {
     bt_message_iterator *it;
     bt_message_array_const msgs;
     uint64_t count, pos;
-    int64_t head; /* timestamp of msgs[pos]; INT64_MIN: deliver at once */
+    uint64_t packets; /* packet beginnings seen, for an abort message */
+    int64_t head;     /* timestamp of msgs[pos]; INT64_MIN: deliver at once */
 } port_state;
 
 static int64_t member_index(const bt_field_class *payload, const char *name)
@@ -391,13 +415,22 @@ static void port_head(port_state *p)
     p->head = bt_message_get_type(m) == BT_MESSAGE_TYPE_EVENT ? event_ts(m) : INT64_MIN;
 }
 
-/* Next batch of a port: 1 with messages, 0 at its end, -1 on error. */
-static int port_refill(port_state *p)
+static void count_packets(port_state *p)
 {
+    for (uint64_t i = 0; i < p->count; i++)
+        p->packets += bt_message_get_type(p->msgs[i]) == BT_MESSAGE_TYPE_PACKET_BEGINNING;
+}
+
+/* Next batch of port i: 1 with messages, 0 at its end, -1 on error. */
+static int port_refill(reader_ctx *r, uint32_t i)
+{
+    port_state *p = &r->ports[i];
+    r->reading = i;
     for (;;) {
         switch (bt_message_iterator_next(p->it, &p->msgs, &p->count)) {
         case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
             p->pos = 0;
+            count_packets(p);
             port_head(p);
             return 1;
         case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
@@ -414,7 +447,7 @@ static int merge_start(reader_ctx *r)
 {
     r->merge_started = true;
     for (uint32_t i = 0; i < r->nports; i++) {
-        int rc = port_refill(&r->ports[i]);
+        int rc = port_refill(r, i);
         if (rc < 0) return -1;
         if (rc) r->heap[r->nheap++] = i;
     }
@@ -443,7 +476,7 @@ static bt_component_class_sink_consume_method_status merge_consume(bt_self_compo
         const bt_message *m = p->msgs[p->pos++];
         dispatch(r, m, p->head);
         bt_message_put_ref(m);
-        int rc = p->pos < p->count ? (port_head(p), 1) : port_refill(p);
+        int rc = p->pos < p->count ? (port_head(p), 1) : port_refill(r, r->heap[0]);
         if (rc < 0) return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
         if (!rc) r->heap[0] = r->heap[--r->nheap];
         heap_down(r, 0);
@@ -679,10 +712,12 @@ static int graph_build_merge(bt_graph *g, const bt_component_source **srcs, size
         r->nports += (uint32_t)bt_component_source_get_output_port_count(srcs[s]);
     r->ports = calloc(r->nports ? r->nports : 1, sizeof *r->ports);
     r->heap = calloc(r->nports ? r->nports : 1, sizeof *r->heap);
+    r->port_names = calloc(r->nports ? r->nports : 1, sizeof *r->port_names);
+    r->port_source = calloc(r->nports ? r->nports : 1, sizeof *r->port_source);
     bt_component_class_sink *cls = merge_class();
     const bt_component_sink *sink = NULL;
     int rc = -1;
-    if (!r->ports || !r->heap || !cls) {
+    if (!r->ports || !r->heap || !r->port_names || !r->port_source || !cls) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
@@ -693,13 +728,17 @@ static int graph_build_merge(bt_graph *g, const bt_component_source **srcs, size
     }
     uint64_t in = 0;
     for (size_t s = 0; s < ndirs; s++)
-        for (uint64_t i = 0; i < bt_component_source_get_output_port_count(srcs[s]); i++, in++)
+        for (uint64_t i = 0; i < bt_component_source_get_output_port_count(srcs[s]); i++, in++) {
+            const bt_port_output *out =
+                bt_component_source_borrow_output_port_by_index_const(srcs[s], i);
+            r->port_names[in] = strdup(bt_port_get_name(bt_port_output_as_port_const(out)));
+            r->port_source[in] = s;
             if (bt_graph_connect_ports(
-                    g, bt_component_source_borrow_output_port_by_index_const(srcs[s], i),
-                    bt_component_sink_borrow_input_port_by_index_const(sink, in), NULL)) {
+                    g, out, bt_component_sink_borrow_input_port_by_index_const(sink, in), NULL)) {
                 take_error(err, errlen, "cannot connect the sink");
                 goto out;
             }
+        }
     rc = 0;
 out:
     bt_component_class_sink_put_ref(cls);
@@ -710,7 +749,7 @@ static int graph_build(bt_graph *g, const plugins *pl, char *const *dirs, size_t
                        reader_ctx *r, char *err, size_t errlen)
 {
     // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers, as meant
-    const bt_component_source **srcs = calloc(ndirs ? ndirs : 1, sizeof *srcs);
+    const bt_component_source **srcs = r->srcs = calloc(ndirs ? ndirs : 1, sizeof *srcs);
     int rc = -1;
     if (!srcs)
         snprintf(err, errlen, "out of memory");
@@ -718,6 +757,7 @@ static int graph_build(bt_graph *g, const plugins *pl, char *const *dirs, size_t
         rc = r->sink->use_muxer ? graph_build_muxer(g, pl, srcs, ndirs, r, err, errlen)
                                 : graph_build_merge(g, srcs, ndirs, r, err, errlen);
     free(srcs);
+    r->srcs = NULL;
     return rc;
 }
 
@@ -735,7 +775,7 @@ static bool source_opens(const plugins *pl, const char *dir)
 /* A salvage copy of dir that opens, or -1. */
 static int salvage_one(const plugins *pl, const char *dir, fja_salvage *s)
 {
-    if (salvage_make(dir, s) == 1 && source_opens(pl, s->dir)) return 0;
+    if (salvage_make(dir, s, SALVAGE_HEADERS) == 1 && source_opens(pl, s->dir)) return 0;
     salvage_remove(s);
     return -1;
 }
@@ -748,17 +788,21 @@ static int salvage_all(const plugins *pl, char **use, fja_salvage *salv, size_t 
     bool salvaged = false;
     for (size_t i = 0; i < ndirs; i++) {
         if (source_opens(pl, use[i])) continue;
-        if (salvage_one(pl, use[i], &salv[i])) return -1;
+        /* a salvage copy already (packets.h): nothing more to mend */
+        if (*salv[i].dir || salvage_one(pl, use[i], &salv[i])) return -1;
         use[i] = salv[i].dir;
         salvaged = true;
     }
     return salvaged ? 0 : -1;
 }
 
-/* Counts what the traces' stream files lack (salvage_missing). */
-static void cut_check(char *const *dirs, size_t ndirs, fja_reader_stats *stats)
+/* Counts what the traces' stream files lack (salvage_missing), by their
+ * index: not for a trace whose index is wrong (bad_index[i]). */
+static void cut_check(char *const *dirs, const bool *bad_index, size_t ndirs,
+                      fja_reader_stats *stats)
 {
     for (size_t i = 0; i < ndirs; i++) {
+        if (bad_index[i]) continue;
         char first[256] = "";
         uint64_t n = salvage_missing(dirs[i], first, sizeof first);
         if (n && !stats->cut_bytes)
@@ -775,18 +819,116 @@ static void cut_check(char *const *dirs, size_t ndirs, fja_reader_stats *stats)
 static bt_graph *graph_open(const plugins *pl, char **use, fja_salvage *salv, size_t ndirs,
                             reader_ctx *r, char *err, size_t errlen)
 {
-    bt_graph *g = bt_graph_create(0);
+    bt_graph *g = r->graph = bt_graph_create(0);
     if (g && !graph_build(g, pl, use, ndirs, r, err, errlen)) return g;
     bt_graph_put_ref(g);
+    r->graph = NULL;
     /* Only a source that failed to start (before the sink took its ports)
      * is something a salvage copy can mend. */
     if (!g || r->ports || salvage_all(pl, use, salv, ndirs)) return NULL;
     bt_current_thread_clear_error();
-    g = bt_graph_create(0);
+    g = r->graph = bt_graph_create(0);
     if (g && !graph_build(g, pl, use, ndirs, r, err, errlen)) return g;
     bt_graph_put_ref(g);
+    r->graph = NULL;
     return NULL;
 }
+
+/* Before decoding: a trace with a packet libbabeltrace2 would abort on, or
+ * whose index disagrees with its files, is read from a salvage copy cut
+ * before that packet and without the index (packets.h). Returns the
+ * number of whole packets of dir (all of them when their layout is not
+ * known), or -1 when the copy cannot be made. */
+static int64_t precheck(const char *dir, fja_salvage *salv, char **use, bool *bad_index,
+                        fja_reader_stats *stats)
+{
+    fja_packets pk;
+    /* For the tests of abortguard.h: hand libbabeltrace2 the trace as is. */
+    if (getenv("FJTRACE_ANALYZE_NO_PACKET_CHECK")) return 1;
+    if (packets_check(dir, &pk)) return 0;
+    *bad_index = pk.index_damaged;
+    if (!pk.damaged && !pk.index_damaged && !pk.repaired)
+        return pk.layout_known ? (int64_t)pk.whole : 1;
+    unsigned how = SALVAGE_HEADERS | SALVAGE_ALWAYS | (pk.index_damaged ? SALVAGE_NO_INDEX : 0);
+    if (salvage_make(dir, salv, how) != 1) return -1;
+    *use = salv->dir;
+    if (pk.damaged && !stats->damaged)
+        note_printf(stats->damage_note, sizeof stats->damage_note, "%s", pk.note);
+    stats->damaged |= pk.damaged;
+    if (pk.repaired && !*stats->index_note)
+        note_printf(stats->index_note, sizeof stats->index_note, "%s", pk.repair_note);
+    else if (pk.index_damaged && !*stats->index_note)
+        note_printf(stats->index_note, sizeof stats->index_note,
+                    "%s/index disagrees with the stream files (damaged?): read without it", dir);
+    return (int64_t)pk.whole;
+}
+
+typedef struct {
+    reader_ctx *r;
+    plugins *pl;
+    char *const *dirs;
+    char **use;
+    fja_salvage *salv;
+    bool *bad_index;
+    size_t ndirs;
+    const fja_reader_sink *sink;
+    fja_reader_stats *stats;
+    char *err;
+    size_t errlen;
+    bt_graph *g;
+    reader_status st;
+} decode_job;
+
+/* Builds the graph and runs it (under abortguard_run). */
+static int decode(void *arg)
+{
+    decode_job *j = arg;
+    reader_ctx *r = j->r;
+    j->st = READER_UNREADABLE;
+    if (!(j->g = graph_open(j->pl, j->use, j->salv, j->ndirs, r, j->err, j->errlen))) return -1;
+    cut_check(j->dirs, j->bad_index, j->ndirs, j->stats);
+    if (j->sink->progress) range_query(r, j->pl->fs, j->use, j->ndirs);
+    bt_graph_run_status rs;
+    while ((rs = bt_graph_run(j->g)) == BT_GRAPH_RUN_STATUS_AGAIN)
+        ;
+    if (rs == BT_GRAPH_RUN_STATUS_OK)
+        j->st = r->stopped ? READER_STOPPED : READER_OK;
+    else if (rs == BT_GRAPH_RUN_STATUS_MEMORY_ERROR)
+        j->st = READER_NO_MEMORY;
+    else
+        take_error(j->err, j->errlen, "cannot decode the trace");
+    return 0;
+}
+
+/* After libbabeltrace2 aborted: what it was reading. */
+static void aborted_message(const decode_job *j)
+{
+    const reader_ctx *r = j->r;
+    int64_t i = r->reading;
+    if (i >= 0 && r->port_names && r->port_names[i]) {
+        /* source.ctf.fs names its ports "TRACE-UUID | CLASS | STREAM" */
+        const char *ids = strchr(r->port_names[i], '|');
+        snprintf(j->err, j->errlen,
+                 "%s: libbabeltrace2 aborted while decoding its stream %s (in or after its packet "
+                 "%" PRIu64 "): the trace is damaged in a way the library does not check",
+                 j->dirs[r->port_source[i]], ids ? ids + 2 : r->port_names[i],
+                 r->ports[i].packets + 1);
+    } else {
+        snprintf(j->err, j->errlen,
+                 "%s%s: libbabeltrace2 aborted while opening or decoding it: the trace is "
+                 "damaged in a way the library does not check",
+                 j->dirs[0], j->ndirs > 1 ? " (or another of the traces)" : "");
+    }
+    note_printf(j->stats->damage_note, sizeof j->stats->damage_note, "%s", j->err);
+    j->stats->damaged = true;
+}
+
+/* What libbabeltrace2 held when it aborted, kept reachable so that the
+ * leak checker does not report memory left alone on purpose. */
+static struct {
+    reader_ctx *r;
+    plugins pl;
+} abandoned;
 
 reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink *sink,
                          fja_reader_stats *stats, char *err, size_t errlen)
@@ -797,43 +939,73 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
     r->sink = sink;
     r->stats = stats;
     r->next_progress = 1000000;
+    r->reading = -1;
     plugins pl;
     reader_status st = READER_UNREADABLE;
-    bt_graph *g = NULL;
+    int aborted = 0;
+    decode_job job = {.r = r,
+                      .pl = &pl,
+                      .dirs = dirs,
+                      .ndirs = ndirs,
+                      .sink = sink,
+                      .stats = stats,
+                      .err = err,
+                      .errlen = errlen};
     char **use = calloc(ndirs ? ndirs : 1, sizeof *use); /* a trace or its salvage copy */
     fja_salvage *salv = calloc(ndirs ? ndirs : 1, sizeof *salv);
-    if (!use || !salv) {
+    bool *bad_index = calloc(ndirs ? ndirs : 1, sizeof *bad_index);
+    if (!use || !salv || !bad_index) {
         st = READER_NO_MEMORY;
         goto out;
     }
+    int64_t packets = 0;
     for (size_t i = 0; i < ndirs; i++) {
         if (find_check_metadata(dirs[i], err, errlen)) goto out;
         use[i] = dirs[i];
+        int64_t n = precheck(dirs[i], &salv[i], &use[i], &bad_index[i], stats);
+        if (n < 0) {
+            snprintf(err, errlen, "%s: %s (and no copy without it can be made)", dirs[i],
+                     stats->damage_note);
+            goto out;
+        }
+        packets += n;
     }
+    if (!packets) {
+        snprintf(err, errlen,
+                 "%s%s: no stream file holds a whole packet: every stream is cut or empty (was "
+                 "the disk full while recording?)",
+                 dirs[0], ndirs > 1 ? " (and the other traces)" : "");
+        goto out;
+    }
+    job.use = use;
+    job.salv = salv;
+    job.bad_index = bad_index;
     /* bt_plugin_put_ref(NULL) is a no-op: a half-loaded pair is released */
     if (plugins_load(&pl, err, errlen)) goto out_plugins;
-    if (!(g = graph_open(&pl, use, salv, ndirs, r, err, errlen))) goto out_plugins;
-    cut_check(dirs, ndirs, stats);
-    if (sink->progress) range_query(r, pl.fs, use, ndirs);
-    bt_graph_run_status rs;
-    while ((rs = bt_graph_run(g)) == BT_GRAPH_RUN_STATUS_AGAIN)
-        ;
-    if (rs == BT_GRAPH_RUN_STATUS_OK)
-        st = r->stopped ? READER_STOPPED : READER_OK;
-    else if (rs == BT_GRAPH_RUN_STATUS_MEMORY_ERROR)
-        st = READER_NO_MEMORY;
-    else
-        take_error(err, errlen, "cannot decode the trace");
+    abortguard_run(decode, &job, &aborted);
+    st = job.st;
+    if (aborted) {
+        aborted_message(&job);
+        abandoned.r = r; /* libbabeltrace2's state is lost: left as it is */
+        abandoned.pl = pl;
+        goto out;
+    }
     if (sink->progress && stats->fjtrace_events + stats->other_events >= 1000000)
         fputc('\n', stderr);
 out_plugins:
-    bt_graph_put_ref(g);
+    bt_graph_put_ref(job.g);
     plugins_put(&pl);
 out:
     for (size_t i = 0; salv && i < ndirs; i++)
         salvage_remove(&salv[i]);
     free(salv);
     free(use);
+    free(bad_index);
+    if (aborted) return st;
+    for (uint32_t i = 0; r->port_names && i < r->nports; i++)
+        free(r->port_names[i]);
+    free(r->port_names);
+    free(r->port_source);
     free(r->ports);
     free(r->heap);
     free(r);

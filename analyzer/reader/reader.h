@@ -50,6 +50,14 @@ typedef struct {
      * (salvage.h), and a line for the user naming the first file cut. */
     uint64_t cut_bytes;
     char cut_note[512];
+    /* A damaged trace (packets.h, abortguard.h): some packet could not be
+     * decoded safely; a line naming the file and packet. What could be read
+     * is still delivered. */
+    bool damaged;
+    char damage_note[768];
+    /* An LTTng index that disagrees with its stream files ("" when none):
+     * the trace was read without it, nothing lost. */
+    char index_note[600];
 } fja_reader_stats;
 
 typedef enum {

@@ -1,6 +1,7 @@
 #include "salvage.h"
 
 #include "interrupt.h"
+#include "packets.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -29,6 +30,21 @@ static int copy_prefix(const char *src, const char *dst, uint64_t len)
     if (out >= 0 && close(out)) rc = -1;
     return rc;
 }
+
+/* Headers rebuilt from the index (packets.h) over a copy's. */
+static int write_fixes(const char *path, const packets_fix *fix, size_t n)
+{
+    int fd = n ? open(path, O_WRONLY | O_CLOEXEC) : -1;
+    int rc = n && fd < 0 ? -1 : 0;
+    for (size_t i = 0; !rc && i < n; i++)
+        if (pwrite(fd, fix[i].header, sizeof fix[i].header, (off_t)fix[i].off) !=
+            (ssize_t)sizeof fix[i].header)
+            rc = -1;
+    if (fd >= 0 && close(fd)) rc = -1;
+    return rc;
+}
+
+#define MAX_FIXES 256 /* headers rebuilt per stream file; past them, cut */
 
 static uint64_t be64(const unsigned char *b)
 {
@@ -101,8 +117,10 @@ uint64_t salvage_missing(const char *dir, char *first, size_t n)
     return missing;
 }
 
-/* Links or cuts one entry of the trace folder into the copy. */
-static int salvage_entry(const char *src_dir, const char *name, fja_salvage *s)
+/* Links or cuts one entry of the trace folder into the copy: a stream file
+ * is kept up to its last whole packet by the index (unless it is damaged)
+ * and before its first damaged packet (packets.h). */
+static int salvage_entry(const char *src_dir, const char *name, fja_salvage *s, unsigned how)
 {
     char src[PATH_MAX + 256], dst[sizeof s->dir + 256];
     struct stat st;
@@ -111,42 +129,53 @@ static int salvage_entry(const char *src_dir, const char *name, fja_salvage *s)
     if (stat(src, &st)) return -1;
     if (!S_ISREG(st.st_mode)) return 0; /* the index folder: babeltrace2 re-indexes */
     uint64_t size = (uint64_t)st.st_size, keep = size, listed;
-    if (strcmp(name, "metadata") != 0) indexed(src_dir, name, size, &keep, &listed);
-    interrupt_defer(); /* registered as soon as it exists (interrupt.h) */
+    bool stream = strcmp(name, "metadata") != 0;
+    if (stream && !(how & SALVAGE_NO_INDEX)) indexed(src_dir, name, size, &keep, &listed);
+    packets_fix *fix = NULL;
+    size_t nfix = 0;
+    if (stream && (how & SALVAGE_HEADERS)) {
+        fix = malloc(MAX_FIXES * sizeof *fix);
+        if (!fix) return -1;
+        uint64_t readable = packets_plan(src_dir, name, fix, MAX_FIXES, &nfix);
+        keep = readable < keep ? readable : keep;
+    }
+    fja_interrupt_defer(); /* registered as soon as it exists (interrupt.h) */
     int rc;
-    if (keep >= size) {
+    if (keep >= size && !nfix) {
         rc = symlink(src, dst);
     } else {
         s->dropped += size - keep;
-        rc = copy_prefix(src, dst, keep);
+        rc = copy_prefix(src, dst, keep) || write_fixes(dst, fix, nfix);
     }
-    if (interrupt_track(dst)) rc = -1; /* even if half made */
-    interrupt_resume();
+    free(fix);
+    if (fja_interrupt_track(dst)) rc = -1; /* even if half made */
+    fja_interrupt_resume();
     return rc;
 }
 
-int salvage_make(const char *dir, fja_salvage *s)
+int salvage_make(const char *dir, fja_salvage *s, unsigned how)
 {
     *s = (fja_salvage){0};
     char src_dir[PATH_MAX];
     const char *tmp = getenv("TMPDIR");
     if (!realpath(dir, src_dir)) return -1;
     snprintf(s->dir, sizeof s->dir, "%s/fjtrace-salvage-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    interrupt_defer();
-    if (!mkdtemp(s->dir) || interrupt_track(s->dir)) {
+    fja_interrupt_defer();
+    if (!mkdtemp(s->dir) || fja_interrupt_track(s->dir)) {
         if (*s->dir) rmdir(s->dir);
         s->dir[0] = 0;
-        interrupt_resume();
+        fja_interrupt_resume();
         return -1;
     }
-    interrupt_resume();
+    fja_interrupt_resume();
     DIR *d = opendir(src_dir);
     int rc = d ? 0 : -1;
     for (struct dirent *e; !rc && (e = readdir(d));)
-        if (e->d_name[0] != '.') rc = salvage_entry(src_dir, e->d_name, s);
+        if (e->d_name[0] != '.') rc = salvage_entry(src_dir, e->d_name, s, how);
     if (d) closedir(d);
-    if (rc || !s->dropped) salvage_remove(s);
-    return rc ? -1 : s->dropped ? 1 : 0;
+    bool wanted = s->dropped || (how & SALVAGE_ALWAYS);
+    if (rc || !wanted) salvage_remove(s);
+    return rc ? -1 : wanted ? 1 : 0;
 }
 
 void salvage_remove(fja_salvage *s)
@@ -156,10 +185,10 @@ void salvage_remove(fja_salvage *s)
     for (struct dirent *e; d && (e = readdir(d));) {
         char p[sizeof s->dir + 256];
         snprintf(p, sizeof p, "%s/%s", s->dir, e->d_name);
-        if (e->d_name[0] != '.' && !unlink(p)) interrupt_forget(p);
+        if (e->d_name[0] != '.' && !unlink(p)) fja_interrupt_forget(p);
     }
     if (d) closedir(d);
     rmdir(s->dir);
-    interrupt_forget(s->dir);
+    fja_interrupt_forget(s->dir);
     s->dir[0] = 0;
 }

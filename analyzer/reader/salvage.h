@@ -19,10 +19,17 @@ typedef struct {
     uint64_t dropped; /* bytes left out, over all stream files */
 } fja_salvage;
 
-/* Makes the salvage copy of trace folder `dir`. Returns 1 when some stream
- * file was cut (the copy is made), 0 when every indexed packet is whole
- * (no copy: nothing to salvage), -1 on error. */
-int salvage_make(const char *dir, fja_salvage *s);
+enum {
+    SALVAGE_HEADERS = 1,  /* also cut each stream before its first damaged packet */
+    SALVAGE_NO_INDEX = 2, /* the index is wrong: cut by the packet headers only */
+    SALVAGE_ALWAYS = 4,   /* make the copy (without the index) even if nothing is cut */
+};
+
+/* Makes the salvage copy of trace folder `dir` (how: SALVAGE_* flags).
+ * Returns 1 when some stream file was cut or SALVAGE_ALWAYS (the copy is
+ * made), 0 when every indexed packet is whole (no copy: nothing to
+ * salvage), -1 on error. */
+int salvage_make(const char *dir, fja_salvage *s, unsigned how);
 /* Bytes of the stream files of trace folder dir that cannot be read: what
  * its index lists beyond the end of a file, and the cut packet at its end.
  * first gets the name of the first such file. 0 for a whole trace (or one

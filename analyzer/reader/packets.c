@@ -1,0 +1,409 @@
+#include "packets.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define TSDL_MAGIC 0x75d11d57u
+#define META_HEADER 37 /* metadata packet header: magic ... version */
+#define PKT_MAGIC 0xc1fc1fc1u
+#define PKT_HEADER PACKETS_HEADER
+#define IDX_MAGIC 0xc1f1dcc1u
+
+/* The LTTng-UST packet header and context, as its metadata declares them
+ * (whitespace collapsed); offsets below follow from it (all 8-aligned). */
+static const char *const LAYOUT[] = {
+    "byte_order = le;",
+    "packet.header := struct { uint32_t magic; uint8_t uuid[16]; uint32_t stream_id; uint64_t "
+    "stream_instance_id; };",
+    "struct packet_context { uint64_clock_monotonic_t timestamp_begin; "
+    "uint64_clock_monotonic_t timestamp_end; uint64_t content_size; uint64_t packet_size; ",
+    "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;",
+};
+enum { OFF_TS_BEGIN = 32, OFF_TS_END = 40, OFF_CONTENT = 48, OFF_SIZE = 56 };
+
+typedef struct {
+    bool known;        /* the layout above */
+    uint64_t ts_limit; /* timestamps at or above it overflow int64 ns */
+} layout;
+
+/* A line for the user, cut to fit: a long path shortens the note, which
+ * is all right (vsnprintf, as gcc cannot prove the paths short). */
+static void note_printf(char *dst, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dst, n, fmt, ap);
+    va_end(ap);
+}
+
+static uint64_t le64(const unsigned char *b)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | b[i];
+    return v;
+}
+
+static uint32_t le32(const unsigned char *b)
+{
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static uint64_t be64(const unsigned char *b)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | b[i];
+    return v;
+}
+
+/* The metadata's text with every run of blanks made one space: packetized
+ * metadata is the content of each packet after its header. NULL if it
+ * cannot be read. */
+static char *metadata_text(const char *dir)
+{
+    char p[PATH_MAX + 16];
+    snprintf(p, sizeof p, "%s/metadata", dir);
+    FILE *f = fopen(p, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, len = 0;
+    char *raw = malloc(cap);
+    for (size_t n; raw && (n = fread(raw + len, 1, cap - len, f)) > 0;) {
+        len += n;
+        char *r = len == cap ? realloc(raw, cap *= 2) : raw;
+        if (!r) free(raw);
+        raw = r;
+    }
+    fclose(f);
+    if (!raw) return NULL;
+    char *text = malloc(len + 1);
+    size_t t = 0;
+    bool packetized = len >= 4 && le32((unsigned char *)raw) == TSDL_MAGIC;
+    for (size_t off = 0; text && off < len;) {
+        size_t from = off, to = len;
+        if (packetized) {
+            const unsigned char *h = (unsigned char *)raw + off;
+            uint32_t content = off + META_HEADER <= len ? le32(h + 24) / 8 : 0;
+            uint32_t size = off + META_HEADER <= len ? le32(h + 28) / 8 : 0;
+            if (le32(h) != TSDL_MAGIC || content < META_HEADER || size < content) break;
+            from = off + META_HEADER;
+            to = off + content < len ? off + content : len;
+            off += size;
+        } else {
+            off = len;
+        }
+        for (size_t i = from; i < to; i++) {
+            bool blank = raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r';
+            char c = raw[i];
+            if (blank) c = ' ';
+            if (c != ' ' || (t && text[t - 1] != ' ')) text[t++] = c;
+        }
+    }
+    if (text) text[t] = '\0';
+    free(raw);
+    return text;
+}
+
+/* Reads "key = N;" after `from` in s; -1 when absent. */
+static int number_after(const char *s, const char *key, long double *v)
+{
+    const char *k = s ? strstr(s, key) : NULL;
+    if (!k) return -1;
+    *v = strtold(k + strlen(key), NULL);
+    return 0;
+}
+
+/* The clock of the packet timestamps: ns = (offset_s * freq + offset +
+ * cycles) * 1e9 / freq must stay below 2^63. */
+static uint64_t ts_limit(const char *text)
+{
+    const char *clock = strstr(text, "clock { name = \"monotonic\";");
+    const char *end = clock ? strstr(clock, "};") : NULL;
+    long double freq = 1e9L, offset_s = 0, offset = 0;
+    if (!clock || !end) return UINT64_C(1) << 62; /* half the range: no clock read */
+    char *c = strndup(clock, (size_t)(end - clock));
+    if (c) {
+        number_after(c, " freq = ", &freq);
+        number_after(c, " offset_s = ", &offset_s);
+        number_after(c, " offset = ", &offset);
+        free(c);
+    }
+    if (!(freq >= 1 && freq <= 1e18L)) return 0;        /* nothing can be trusted */
+    long double max_ns = 9223372036854775807.0L - 1e9L; /* a second of slack */
+    long double cycles = max_ns * freq / 1e9L - offset_s * freq - offset;
+    if (!(cycles > 0)) return 0;
+    return cycles >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t)cycles;
+}
+
+static void layout_read(const char *dir, layout *l)
+{
+    *l = (layout){0};
+    char *text = metadata_text(dir);
+    if (!text) return;
+    l->known = true;
+    for (size_t i = 0; i < sizeof LAYOUT / sizeof *LAYOUT; i++)
+        l->known = l->known && strstr(text, LAYOUT[i]);
+    l->ts_limit = ts_limit(text);
+    free(text);
+}
+
+/* One packet's header: NULL when libbabeltrace2 can decode it, else what
+ * is wrong (written into why). */
+static const char *packet_fault(const layout *l, const unsigned char *h, uint64_t off,
+                                uint64_t file_size, char *why, size_t n)
+{
+    uint64_t content = le64(h + OFF_CONTENT), size = le64(h + OFF_SIZE);
+    uint64_t tb = le64(h + OFF_TS_BEGIN), te = le64(h + OFF_TS_END);
+    if (le32(h) != PKT_MAGIC)
+        snprintf(why, n, "bad magic number %#" PRIx32, le32(h));
+    else if (size >= UINT64_C(1) << 63 || content >= UINT64_C(1) << 63)
+        snprintf(why, n, "packet_size %#" PRIx64 " / content_size %#" PRIx64 " bits (2^63 or more)",
+                 size, content);
+    else if (size % 8 || size < 8 * PKT_HEADER || content > size || content < 8 * PKT_HEADER)
+        snprintf(why, n, "packet_size %" PRIu64 " / content_size %" PRIu64 " bits (impossible)",
+                 size, content);
+    else if (size / 8 > file_size - off)
+        snprintf(why, n, "packet_size %" PRIu64 " bits goes past the end of the file", size);
+    else if (tb > te)
+        snprintf(why, n, "timestamp_begin %#" PRIx64 " after timestamp_end %#" PRIx64, tb, te);
+    else if (te >= l->ts_limit)
+        snprintf(why, n, "timestamp_end %#" PRIx64 " overflows the clock", te);
+    else
+        return NULL;
+    return why;
+}
+
+typedef enum {
+    WALK_WHOLE,   /* every packet whole (or repaired) */
+    WALK_CUT,     /* the last packet runs past the end of the file */
+    WALK_DAMAGED, /* a packet libbabeltrace2 cannot decode safely */
+} walk_end;
+
+/* The entries of index/NAME.idx (lttng-tools' ctf-index.h, big-endian):
+ * offset, packet_size, content_size, timestamp_begin, timestamp_end. */
+typedef struct {
+    uint64_t off, size, content, tb, te;
+} idx_entry;
+
+typedef struct {
+    uint64_t whole, count; /* bytes and number of the packets before the end */
+    uint64_t repaired;     /* headers rebuilt from the index */
+    uint64_t first_repair; /* number of the first (0-based) */
+    char why[200];         /* what is wrong with the damaged header */
+    char repair_why[200];  /* and with the first rebuilt one */
+    packets_fix *fix;      /* the rebuilt headers, when wanted */
+    size_t nfix, maxfix;
+} walk_state;
+
+static size_t index_load(const char *dir, const char *name, idx_entry **out)
+{
+    char p[PATH_MAX + 300];
+    snprintf(p, sizeof p, "%s/index/%s.idx", dir, name);
+    *out = NULL;
+    FILE *f = fopen(p, "rb");
+    if (!f) return 0;
+    unsigned char h[16], e[256];
+    size_t len = fread(h, 1, 16, f) == 16 && be64(h) >> 32 == IDX_MAGIC
+                     ? (size_t)(be64(h + 8) & 0xffffffffu)
+                     : 0;
+    size_t n = 0, cap = 0;
+    while (len >= 40 && len <= sizeof e && fread(e, 1, len, f) == len) {
+        if (n == cap) {
+            idx_entry *x = realloc(*out, (cap = cap ? cap * 2 : 64) * sizeof *x);
+            if (!x) break;
+            *out = x;
+        }
+        (*out)[n++] = (idx_entry){be64(e), be64(e + 8), be64(e + 16), be64(e + 24), be64(e + 32)};
+    }
+    fclose(f);
+    return n;
+}
+
+static void put_le64(unsigned char *b, uint64_t v)
+{
+    for (int i = 0; i < 8; i++, v >>= 8)
+        b[i] = (unsigned char)v;
+}
+
+/* A damaged header whose sizes and timestamps the index knows (an entry
+ * at the same offset) is rebuilt from it; 1 when the rebuilt one is sound
+ * (written to h). */
+static int repair(const layout *l, unsigned char *h, uint64_t off, uint64_t file_size,
+                  const idx_entry *ix, size_t nix)
+{
+    char why[200];
+    for (size_t i = 0; i < nix; i++) {
+        if (ix[i].off != off) continue;
+        unsigned char r[PKT_HEADER];
+        memcpy(r, h, sizeof r);
+        put_le64(r + OFF_SIZE, ix[i].size);
+        put_le64(r + OFF_CONTENT, ix[i].content);
+        put_le64(r + OFF_TS_BEGIN, ix[i].tb);
+        put_le64(r + OFF_TS_END, ix[i].te);
+        if (packet_fault(l, r, off, file_size, why, sizeof why)) return 0;
+        memcpy(h, r, sizeof r);
+        return 1;
+    }
+    return 0;
+}
+
+/* Walks the packets of one stream file from their headers: *whole gets
+ * the bytes of the packets before the first damaged or cut one, *count
+ * their number; why says what is wrong with the first damaged one. A
+ * header the index can mend (repair) counts as whole: fix gets it (when
+ * not NULL; *nfix of them, room for maxfix), *repaired their number. */
+static walk_end walk(const layout *l, const char *dir, const char *name, walk_state *w)
+{
+    char path[PATH_MAX + 256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+    if (!f || fstat(fileno(f), &st)) {
+        if (f) fclose(f);
+        return WALK_WHOLE; /* gone: the index check and salvage_missing tell */
+    }
+    idx_entry *ix;
+    size_t nix = index_load(dir, name, &ix);
+    uint64_t size = (uint64_t)st.st_size;
+    walk_end end = WALK_WHOLE;
+    unsigned char h[PKT_HEADER];
+    while (w->whole < size && end == WALK_WHOLE) {
+        if (fseeko(f, (off_t)w->whole, SEEK_SET) || fread(h, 1, sizeof h, f) != sizeof h) {
+            end = WALK_CUT; /* not even a whole header */
+            break;
+        }
+        char why[200];
+        if (packet_fault(l, h, w->whole, size, why, sizeof why)) {
+            uint64_t bits = le64(h + OFF_SIZE);
+            bool cut = le32(h) == PKT_MAGIC && bits < UINT64_C(1) << 63 && bits % 8 == 0 &&
+                       bits / 8 > size - w->whole;
+            if (cut) {
+                end = WALK_CUT;
+                break;
+            }
+            bool room = !w->fix || w->nfix < w->maxfix;
+            if (!room || !repair(l, h, w->whole, size, ix, nix)) {
+                snprintf(w->why, sizeof w->why, "%s", room ? why : "too many damaged headers");
+                end = WALK_DAMAGED;
+                break;
+            }
+            if (!w->repaired++) {
+                w->first_repair = w->count;
+                snprintf(w->repair_why, sizeof w->repair_why, "%s", why);
+            }
+            if (w->fix) {
+                w->fix[w->nfix].off = w->whole;
+                memcpy(w->fix[w->nfix++].header, h, PKT_HEADER);
+            }
+        }
+        w->whole += le64(h + OFF_SIZE) / 8;
+        w->count++;
+    }
+    free(ix);
+    fclose(f);
+    return end;
+}
+
+uint64_t packets_plan(const char *dir, const char *name, packets_fix *fix, size_t maxfix,
+                      size_t *nfix)
+{
+    layout l;
+    layout_read(dir, &l);
+    *nfix = 0;
+    if (!l.known) {
+        char path[PATH_MAX + 256];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        return stat(path, &st) ? 0 : (uint64_t)st.st_size;
+    }
+    walk_state w = {.fix = fix, .maxfix = maxfix};
+    walk(&l, dir, name, &w);
+    *nfix = w.nfix;
+    return w.whole;
+}
+
+/* Whether index/NAME.idx agrees with the stream file: each entry at the
+ * offset of the packet it lists, with its sizes. Entries past the end of
+ * the file are a recording cut short (salvage_missing counts them), not
+ * a disagreement. */
+static bool index_agrees(const char *dir, const char *name)
+{
+    char p[PATH_MAX + 300];
+    snprintf(p, sizeof p, "%s/index/%s.idx", dir, name);
+    FILE *f = fopen(p, "rb");
+    if (!f) return true; /* no index: babeltrace2 indexes the file itself */
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *s = fopen(p, "rb");
+    struct stat st;
+    unsigned char h[16], e[256], ph[PKT_HEADER];
+    bool ok = s && !fstat(fileno(s), &st) && fread(h, 1, 16, f) == 16 && be64(h) >> 32 == IDX_MAGIC;
+    size_t len = ok ? (size_t)(be64(h + 8) & 0xffffffffu) : 0;
+    ok = ok && len >= 24 && len <= sizeof e;
+    uint64_t expect = 0;
+    while (ok && expect < (uint64_t)st.st_size && fread(e, 1, len, f) == len) {
+        uint64_t off = be64(e), size = be64(e + 8), content = be64(e + 16);
+        ok = off == expect && fseeko(s, (off_t)off, SEEK_SET) == 0 &&
+             fread(ph, 1, sizeof ph, s) == sizeof ph && le64(ph + OFF_SIZE) == size &&
+             le64(ph + OFF_CONTENT) == content && size % 8 == 0 && size >= 8 * PKT_HEADER &&
+             size < UINT64_C(1) << 63;
+        expect = off + size / 8;
+    }
+    fclose(f);
+    if (s) fclose(s);
+    return ok;
+}
+
+static bool is_stream(const char *dir, const char *name, char *path, size_t n)
+{
+    struct stat st;
+    if (name[0] == '.' || strcmp(name, "metadata") == 0) return false;
+    snprintf(path, n, "%s/%s", dir, name);
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int packets_check(const char *dir, fja_packets *p)
+{
+    *p = (fja_packets){0};
+    layout l;
+    layout_read(dir, &l);
+    p->layout_known = l.known;
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    for (struct dirent *e; (e = readdir(d));) {
+        char path[PATH_MAX + 256];
+        if (!is_stream(dir, e->d_name, path, sizeof path)) continue;
+        p->streams++;
+        if (!l.known) continue;
+        walk_state w = {0};
+        walk_end end = walk(&l, dir, e->d_name, &w);
+        bool agrees = index_agrees(dir, e->d_name);
+        p->whole += w.count;
+        p->index_damaged |= !agrees;
+        if (w.repaired && !p->repaired)
+            note_printf(p->repair_note, sizeof p->repair_note,
+                        "%s: packet %" PRIu64 " has a damaged header (%s): rebuilt from the LTTng "
+                        "index",
+                        path, w.first_repair + 1, w.repair_why);
+        p->repaired += w.repaired;
+        /* A packet running past the end of the file is a recording cut
+         * short when the index says so too, else a damaged size. */
+        if (end == WALK_WHOLE || (end == WALK_CUT && agrees)) continue;
+        struct stat st;
+        p->dropped += stat(path, &st) ? 0 : (uint64_t)st.st_size - w.whole;
+        if (!p->damaged)
+            note_printf(p->note, sizeof p->note,
+                        "%s: packet %" PRIu64 " (byte %" PRIu64 ") cannot be decoded: %s", path,
+                        w.count + 1, w.whole,
+                        end == WALK_DAMAGED ? w.why : "it runs past the end of the file");
+        p->damaged = true;
+    }
+    closedir(d);
+    return 0;
+}

@@ -1,0 +1,52 @@
+/* What the stream files of a trace claim, checked before libbabeltrace2
+ * decodes them. libbabeltrace2 2.0.4 trusts the packet headers and LTTng's
+ * index: a packet_size or content_size of 2^63 bits or more, a
+ * timestamp_begin after timestamp_end, or a timestamp that overflows the
+ * clock's nanoseconds from the origin make a BT_ASSERT (or a precondition
+ * check) abort the whole process, and so does an index entry pointing past
+ * the end of its stream file. So each stream file's packets are walked
+ * from their headers (the LTTng-UST layout, when the metadata declares it)
+ * and checked against each other and against the index; a trace with a
+ * damaged packet is read from a salvage copy (salvage.h) where that header
+ * is rebuilt from the index when the index knows it, else cut before it. */
+#ifndef FJA_PACKETS_H
+#define FJA_PACKETS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    /* The first damaged packet: a line for the user naming its file, its
+     * number and offset and what is wrong; "" when none. */
+    char note[600];
+    bool damaged;       /* some packet header cannot be decoded safely */
+    bool index_damaged; /* the LTTng index disagrees with the files */
+    bool layout_known;  /* the metadata declares LTTng-UST packets */
+    uint64_t repaired;  /* damaged headers the index can rebuild */
+    char repair_note[600];
+    uint64_t streams; /* stream files */
+    uint64_t whole;   /* packets that can be decoded, over all files */
+    uint64_t dropped; /* bytes of the damaged packets and after them */
+} fja_packets;
+
+/* Checks the stream files of trace folder dir. Returns 0 (p filled), or -1
+ * when the folder cannot be read. */
+int packets_check(const char *dir, fja_packets *p);
+
+#define PACKETS_HEADER 84 /* bytes of an LTTng-UST packet header and context */
+
+/* A packet header rebuilt from the index, to write at off in a copy. */
+typedef struct {
+    uint64_t off;
+    unsigned char header[PACKETS_HEADER];
+} packets_fix;
+
+/* How many bytes at the start of stream file dir/name are packets that
+ * libbabeltrace2 can decode, once the headers in fix (*nfix of them, at
+ * most maxfix) are written over theirs. The file's size when the layout
+ * is not known. */
+uint64_t packets_plan(const char *dir, const char *name, packets_fix *fix, size_t maxfix,
+                      size_t *nfix);
+
+#endif

@@ -1,0 +1,433 @@
+#!/usr/bin/env python3
+"""Damaged copies of a recorded LTTng trace, run through fjtrace-analyze
+and, side by side, through babeltrace2 (TAP).
+
+    damage.py ANALYZE SESSION WORKDIR [--campaign N] [--seed S] [--keep]
+
+SESSION is an fjtrace-record output folder (one trace: ust/uid/U/64-bit).
+Without --campaign: the targeted mutation kinds of issue 18, each a few
+times (huge packet_size/content_size fields, extreme timestamps, an LTTng
+index pointing past the end of its stream file, symbolic-link loops and
+duplicates, metadata cut only in its trailing padding, every stream cut or
+empty), about 60 inputs. With --campaign N: N inputs drawn at random (seed
+S) from those kinds and from bit flips, truncations, swapped, duplicated and
+dropped packets, foreign bytes and index damage, stacked 1 to 3 at a time.
+
+A damaged header the index knows is rebuilt from it (the whole trace is
+read); without an index, the analyzer exits 3 naming the file and packet,
+with the report of what it could read. The last resort (abortguard.h) is
+checked too: each input that makes babeltrace2 abort is run again with the
+packet check off (FJTRACE_ANALYZE_NO_PACKET_CHECK=1) and must still end in
+exit 3 naming the trace.
+
+Every input must end with a documented exit code (0, 1, 3 or 4, never a
+signal, a 60 s timeout or 5), exit 3 with a message naming a file, no
+sanitizer report, valid JSON, and the analyzer must never be less robust
+than babeltrace2: when `babeltrace2 TRACE` exits 0, fjtrace-analyze reads
+the trace (exit 0 or 1) and counts the same fjtrace events.
+The last lines give the counts: inputs, exit codes of both, and
+"fjtrace worse than babeltrace2: N".
+"""
+import json
+import os
+import random
+import re
+import shutil
+import struct
+import subprocess
+import sys
+
+ANALYZE, SESSION, WORK = sys.argv[1:4]
+ARGS = sys.argv[4:]
+CAMPAIGN = int(ARGS[ARGS.index("--campaign") + 1]) if "--campaign" in ARGS else 0
+SEED = int(ARGS[ARGS.index("--seed") + 1]) if "--seed" in ARGS else 1
+KEEP = "--keep" in ARGS
+TIMEOUT = 60
+U64 = (1 << 64) - 1
+
+PKT_MAGIC = 0xC1FC1FC1
+# LTTng-UST 2.x stream packet: header {magic, uuid[16], stream_id,
+# stream_instance_id} then context {timestamp_begin, timestamp_end,
+# content_size, packet_size, packet_seq_num, events_discarded, cpu_id},
+# little-endian on this machine (checked against the trace's metadata).
+OFF = {"ts_begin": 32, "ts_end": 40, "content": 48, "size": 56, "seq": 64, "discarded": 72}
+
+
+def trace_dir(session):
+    for root, _, files in os.walk(session):
+        if "metadata" in files:
+            return root
+    raise SystemExit(f"Bail out! no trace in {session}")
+
+
+TRACE = trace_dir(SESSION)
+REL = os.path.relpath(TRACE, SESSION)
+STREAMS = sorted(f for f in os.listdir(TRACE) if f not in ("metadata", "index"))
+
+
+def packets(path):
+    """[(offset, packet bytes, content bits)] of a stream file, from its headers."""
+    data = open(path, "rb").read()
+    out, off = [], 0
+    while off + 84 <= len(data):
+        magic = struct.unpack_from("<I", data, off)[0]
+        content, size = struct.unpack_from("<QQ", data, off + OFF["content"])
+        if magic != PKT_MAGIC or size < 8 * 84 or size % 8 or off + size // 8 > len(data):
+            break
+        out.append((off, size // 8, content))
+        off += size // 8
+    return out
+
+
+def patch(path, off, fmt, *vals):
+    with open(path, "r+b") as f:
+        f.seek(off)
+        f.write(struct.pack(fmt, *vals))
+
+
+# --------------------------------------------------------------- mutations
+# Each takes (trace folder of the copy, rng) and returns a short label; it
+# may return extra command-line paths with "+" (duplicates).
+
+def m_packet_field(field, values):
+    def m(t, rng):
+        s = rng.choice(STREAMS)
+        pk = packets(os.path.join(t, s))
+        k = rng.randrange(len(pk))
+        v = rng.choice(values)
+        patch(os.path.join(t, s), pk[k][0] + OFF[field], "<Q", v)
+        return f"{field}={v:#x}@{s}#{k}"
+    return m
+
+
+def m_ts_swap(t, rng):
+    s = rng.choice(STREAMS)
+    pk = packets(os.path.join(t, s))
+    k = rng.randrange(len(pk))
+    patch(os.path.join(t, s), pk[k][0] + OFF["ts_begin"], "<QQ", U64 - 5, 3)
+    return f"ts_begin>ts_end@{s}#{k}"
+
+
+def index_entries(t, s):
+    p = os.path.join(t, "index", s + ".idx")
+    d = open(p, "rb").read()
+    length = struct.unpack(">I", d[12:16])[0]
+    return p, length, (len(d) - 16) // length
+
+
+def m_index(t, rng):
+    s = rng.choice(STREAMS)
+    p, length, n = index_entries(t, s)
+    size = os.path.getsize(os.path.join(t, s))
+    k = rng.randrange(n)
+    how = rng.choice(["offset", "size", "append", "offset-huge"])
+    if how == "offset":
+        patch(p, 16 + k * length, ">Q", size + rng.choice([0, 8, 4096, 1 << 20]))
+    elif how == "offset-huge":
+        patch(p, 16 + k * length, ">Q", rng.choice([1 << 63, U64, U64 - 4095]))
+    elif how == "size":
+        patch(p, 16 + k * length + 8, ">QQ", *rng.choice([(1 << 63, 1 << 63), (U64, 8), (1 << 40, 1 << 40)]))
+    else:
+        last = open(p, "rb").read()[16 + (n - 1) * length:16 + n * length]
+        entry = struct.pack(">Q", size + 65536) + last[8:]
+        with open(p, "ab") as f:
+            f.write(entry)
+        k = n
+    return f"index-{how}@{s}#{k}"
+
+
+def m_metadata_padding(t, rng):
+    p = os.path.join(t, "metadata")
+    d = open(p, "rb").read()
+    off, last = 0, None
+    while off + 37 <= len(d) and struct.unpack_from("<I", d, off)[0] == 0x75D11D57:
+        content, size = struct.unpack_from("<II", d, off + 24)
+        last = (off, (content + 7) // 8, size // 8)
+        off += size // 8
+    if not last or last[1] >= last[2]:
+        return "metadata-padding(none)"
+    keep = rng.choice([last[0] + last[1], last[0] + last[2] - 1,
+                       rng.randrange(last[0] + last[1], last[0] + last[2])])
+    os.truncate(p, keep)
+    return f"metadata-cut-in-padding@{keep}"
+
+
+def m_streams_cut(t, rng):
+    how = rng.choice(["empty", "header", "mid-first", "deleted"])
+    for s in STREAMS:
+        p = os.path.join(t, s)
+        if how == "empty":
+            os.truncate(p, 0)
+        elif how == "header":
+            os.truncate(p, rng.randrange(1, 84))
+        elif how == "mid-first":
+            os.truncate(p, packets(p)[0][1] // 2)
+        else:
+            os.unlink(p)
+    return f"all-streams-{how}"
+
+
+def m_symlinks(t, rng):
+    session = t[:-len(REL)].rstrip("/")
+    how = rng.choice(["self", "three", "parent", "twice", "through-link"])
+    if how == "self":
+        os.symlink(".", os.path.join(session, "self"))
+    elif how == "three":
+        for n in "abc":
+            os.symlink(".", os.path.join(session, n))
+    elif how == "parent":
+        os.symlink("..", os.path.join(t, "up"))
+    elif how == "twice":
+        return "symlink-twice", [session, session]
+    else:
+        link = session + "-link"
+        os.symlink(t, link)
+        return "symlink-through-link", [session, link, os.path.join(t, "metadata")]
+    return f"symlink-{how}"
+
+
+def m_flip(t, rng):
+    s = rng.choice(STREAMS + ["metadata"])
+    p = os.path.join(t, s)
+    d = bytearray(open(p, "rb").read())
+    if not d:
+        return f"flip@{s}(empty)"
+    n = rng.choice([1, 2, 8, 64])
+    headers = rng.random() < 0.5 and s != "metadata"
+    pk = packets(p) if headers else []
+    for _ in range(n):
+        i = (rng.choice(pk)[0] + rng.randrange(84)) if pk else rng.randrange(len(d))
+        d[i] ^= 1 << rng.randrange(8)
+    open(p, "wb").write(d)
+    return f"flip{n}{'-headers' if pk else ''}@{s}"
+
+
+def m_truncate(t, rng):
+    s = rng.choice(STREAMS + ["metadata"])
+    p = os.path.join(t, s)
+    size = os.path.getsize(p)
+    os.truncate(p, rng.randrange(size + 1) if size else 0)
+    return f"trunc@{s}"
+
+
+def m_packets(t, rng):
+    s = rng.choice(STREAMS)
+    p = os.path.join(t, s)
+    d = open(p, "rb").read()
+    pk = packets(p)
+    if len(pk) < 2:
+        return f"packets@{s}(too few)"
+    blobs = [d[o:o + n] for o, n, _ in pk]
+    how = rng.choice(["swap", "dup", "drop"])
+    i, j = rng.sample(range(len(blobs)), 2)
+    if how == "swap":
+        blobs[i], blobs[j] = blobs[j], blobs[i]
+    elif how == "dup":
+        blobs.insert(j, blobs[i])
+    else:
+        del blobs[i]
+    open(p, "wb").write(b"".join(blobs))
+    return f"packets-{how}@{s}"
+
+
+def m_foreign(t, rng):
+    s = rng.choice(STREAMS)
+    p = os.path.join(t, s)
+    with open(p, "ab" if rng.random() < 0.5 else "r+b") as f:
+        f.write(rng.randbytes(rng.choice([1, 84, 4096])))
+    return f"foreign-bytes@{s}"
+
+
+def without_index(m):
+    """The same damage with the index gone: nothing to rebuild the header from."""
+    def n(t, rng):
+        label = m(t, rng)
+        shutil.rmtree(os.path.join(t, "index"), ignore_errors=True)
+        return label + "+no-index"
+    return n
+
+
+HUGE = [1 << 63, U64, (1 << 63) + 8, U64 - 7]
+TARGETED = {
+    "packet-size-huge": m_packet_field("size", HUGE),
+    "content-size-huge": m_packet_field("content", HUGE),
+    "timestamp-begin-max": m_packet_field("ts_begin", [U64, U64 - 1, 1 << 63]),
+    "timestamp-end-max": m_packet_field("ts_end", [U64, 1 << 63]),
+    "timestamp-swapped": m_ts_swap,
+    "packet-size-huge-no-index": without_index(m_packet_field("size", HUGE)),
+    "content-size-huge-no-index": without_index(m_packet_field("content", HUGE)),
+    "timestamp-end-max-no-index": without_index(m_packet_field("ts_end", [U64, 1 << 63])),
+    "timestamp-swapped-no-index": without_index(m_ts_swap),
+    "index-past-eof": m_index,
+    "symlinks": m_symlinks,
+    "metadata-padding-cut": m_metadata_padding,
+    "all-streams-cut": m_streams_cut,
+}
+RANDOM = dict(TARGETED, flip=m_flip, truncate=m_truncate, packets=m_packets,
+              foreign=m_foreign)
+
+
+# --------------------------------------------------------------- running
+PRIVATE_TMP = os.path.join(os.path.abspath(WORK), "tmpdir")  # salvage copies go here
+ENV = dict(os.environ, TMPDIR=PRIVATE_TMP)
+
+
+def run(cmd, env=None):
+    try:
+        p = subprocess.run(cmd, capture_output=True, timeout=TIMEOUT, env=env or ENV)
+        return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        return "timeout", b"", ""
+
+
+def bt_events(paths):
+    """babeltrace2's exit code and its count of fjtrace events."""
+    rc, out, err = run(["babeltrace2", *paths])
+    return rc, out.count(b" fjtrace:"), err
+
+
+def judge(label, paths, bt_path, stats):
+    rc, out, err = run([ANALYZE, "--no-progress", "--json", *paths])
+    # babeltrace2 on the trace folder itself: it would count a trace given
+    # twice twice, and may follow the links inside a session.
+    brc, bcount, berr = bt_events([bt_path])
+    stats["fjtrace"][str(rc)] = stats["fjtrace"].get(str(rc), 0) + 1
+    stats["babeltrace2"][str(brc)] = stats["babeltrace2"].get(str(brc), 0) + 1
+    why = []
+    if rc not in (0, 1, 3, 4):
+        why.append(f"exit {rc}")
+    if re.search(r"AddressSanitizer|LeakSanitizer|runtime error:", err):
+        why.append("sanitizer report")
+    if rc == 3 and not re.search(r"/|metadata|fjtrace_", err):
+        why.append("exit 3 without naming a file")
+    events = None
+    if rc in (0, 1) or (rc == 3 and out):  # exit 3 may still report what was read
+        try:
+            events = json.loads(out)["trace"]["events"]
+        except (ValueError, KeyError):
+            why.append("invalid JSON")
+    # Worse: babeltrace2 reads events (exit 0) and fjtrace reports none, or
+    # fewer than babeltrace2 does. What babeltrace2 reads beyond the
+    # undamaged trace's count is garbage decoded from a damaged packet (it
+    # trusts the index over a header), so it is not held against fjtrace.
+    # babeltrace2 reading no event at all (every stream empty) is no report
+    # either: exit 3 is right there.
+    want = min(bcount, stats.get("original_events") or bcount)
+    worse = brc == 0 and bcount > 0 and (events is None or events < want)
+    if brc == 0 and events is not None and events != bcount:
+        stats["differ"] += 1
+    if worse:
+        stats["worse"] += 1
+        why.append(f"worse than babeltrace2 (it exits 0 with {bcount} events; fjtrace "
+                   f"exit {rc}, {events} events)")
+    if brc == 0 and rc == 3:
+        pass  # counted in worse
+    elif brc != 0 and events is not None:
+        stats["better"] += 1
+    if brc not in (0, 1, 2):
+        stats["bt_crash"] += 1
+    if brc == -6 and not CAMPAIGN:
+        # The last resort (abortguard.h): without the packet check the
+        # library aborts as babeltrace2 does; fjtrace must still exit 3,
+        # name the trace and report what it had read.
+        arc, aout, aerr = run([ANALYZE, "--no-progress", "--json", *paths],
+                              dict(ENV, FJTRACE_ANALYZE_NO_PACKET_CHECK="1"))
+        caught = arc == 3 and "libbabeltrace2 aborted" in aerr and REL in aerr
+        if arc == 3 and aout:
+            try:
+                json.loads(aout)
+            except ValueError:
+                caught = False
+        stats["guarded"] += caught
+        if not caught:
+            why.append(f"without the packet check, the abort is not caught: exit {arc}, "
+                       f"{first_line(aerr)}")
+    return why, rc, brc, err, events
+
+
+def first_line(s):
+    return s.strip().splitlines()[0][:110] if s.strip() else ""
+
+
+def main():
+    rng = random.Random(SEED)
+    os.makedirs(PRIVATE_TMP, exist_ok=True)
+    plan = []
+    if CAMPAIGN:
+        kinds = sorted(RANDOM)
+        for i in range(CAMPAIGN):
+            plan.append(rng.sample(kinds, rng.choice([1, 1, 1, 2, 3])))
+    else:
+        for kind in TARGETED:
+            for _ in range(3 if kind == "symlinks" else 2):
+                plan.append([kind])
+        plan.append(["symlinks"] * 2)
+    stats = {"fjtrace": {}, "babeltrace2": {}, "worse": 0, "better": 0, "bt_crash": 0,
+             "failed": 0, "differ": 0, "guarded": 0}
+    # The trace itself first: it must read as babeltrace2 reads it.
+    orig = [[]] + plan
+    for i, kinds in enumerate(orig):
+        session = os.path.join(WORK, f"case-{i}")
+        shutil.rmtree(session, ignore_errors=True)
+        shutil.copytree(SESSION, session, symlinks=True)
+        t = os.path.join(session, REL)
+        labels, paths = [], [session]
+        for k in kinds:
+            try:
+                got = RANDOM[k](t, rng)
+            except (ValueError, IndexError, OSError, struct.error):
+                got = f"{k}(nothing to damage)"  # an earlier mutation took it away
+            if isinstance(got, tuple):
+                got, paths = got
+            labels.append(got)
+        label = "+".join(labels) or "original"
+        why, rc, brc, err, events = judge(label, paths, t, stats)
+        if i == 0:
+            stats["original_events"], stats["original_rc"] = events, rc
+        left = os.listdir(PRIVATE_TMP)
+        if left:
+            why.append(f"temporaries left in $TMPDIR: {left[:3]}")
+            for x in left:
+                shutil.rmtree(os.path.join(PRIVATE_TMP, x), ignore_errors=True)
+        if i == 0 and (rc not in (0, 1) or not events):
+            why.append("the undamaged trace must analyse (exit 0, or 1 if LTTng discarded events)")
+        if kinds and all(k == "all-streams-cut" for k in kinds) and rc != 3:
+            why.append("every stream cut or empty: exit 3 (cannot be decoded) expected")
+        whole = (stats["original_rc"], stats["original_events"])
+        header_kinds = ("packet-size-huge", "content-size-huge", "timestamp-begin-max",
+                        "timestamp-end-max", "timestamp-swapped")
+        if kinds and all(k.endswith("-no-index") for k in kinds) and (rc != 3 or not events):
+            why.append("a damaged header without an index: exit 3 with a report of the "
+                       f"packets before it expected, not exit {rc} with {events} events")
+        for kind in ("metadata-padding-cut", "symlinks") + header_kinds:
+            if kinds and all(k == kind for k in kinds) and (rc, events) != whole:
+                why.append(f"{kind}: the trace must read whole, as undamaged: exit {whole[0]} "
+                           f"with {whole[1]} events, not exit {rc} with {events}")
+        if why:
+            stats["failed"] += 1
+            print(f"not ok {i + 1} - {label}: {'; '.join(why)}")
+            print("# " + err.strip()[:1500].replace("\n", "\n# "))
+        else:
+            print(f"ok {i + 1} - {label}: fjtrace exit {rc}, babeltrace2 exit {brc}  "
+                  f"# {first_line(err)}")
+        sys.stdout.flush()
+        if not KEEP or not why:
+            shutil.rmtree(session, ignore_errors=True)
+            if os.path.islink(session + "-link"):
+                os.unlink(session + "-link")
+    n = len(orig)
+    print(f"1..{n}")
+    fj = ", ".join(f"{k}: {v}" for k, v in sorted(stats["fjtrace"].items()))
+    bt = ", ".join(f"{k}: {v}" for k, v in sorted(stats["babeltrace2"].items()))
+    print(f"# inputs: {n} (seed {SEED}); fjtrace-analyze exits {{{fj}}}; "
+          f"babeltrace2 exits {{{bt}}}")
+    print(f"# babeltrace2 crashed (signal): {stats['bt_crash']}; read by fjtrace but not by "
+          f"babeltrace2: {stats['better']}; both read, event counts differ: {stats['differ']}")
+    if not CAMPAIGN:
+        print(f"# babeltrace2 aborts caught by the last resort when the packet check is off: "
+              f"{stats['guarded']} of {stats['bt_crash']}")
+    print(f"# fjtrace worse than babeltrace2: {stats['worse']}; failures: {stats['failed']}")
+    sys.exit(1 if stats["failed"] else 0)
+
+
+main()
