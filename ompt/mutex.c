@@ -46,7 +46,7 @@ static void name_lock(uint32_t id, ompt_mutex_t kind, ompt_wait_id_t wait_id, co
     else
         snprintf(name, sizeof name, "%s %#llx at %p", kind_name(kind), (unsigned long long)wait_id,
                  codeptr);
-    FJOMP_EMIT(lock_init, FJOMP_POOL, fjomp_worker(), id, name);
+    FJOMP_EMIT(lock_init, FJOMP_POOL, fjomp_worker(fjomp_self()), id, name);
 }
 
 /* The slot of wait_id (claimed and named on first use), or -1 (table full). */
@@ -91,7 +91,7 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int 
      * re-entered without waiting.) */
     if (h != 0 && h != th->worker + 1) {
         th->lock_waiting = (uint32_t)s + 1;
-        FJOMP_EMIT(lock_wait, FJOMP_POOL, fjomp_worker(), (uint32_t)s + 1);
+        FJOMP_EMIT(lock_wait, FJOMP_POOL, fjomp_worker(th), (uint32_t)s + 1);
     }
 }
 
@@ -104,7 +104,7 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
     atomic_store_explicit(&holder[s], th->worker + 1, memory_order_release);
     if (th->lock_waiting == (uint32_t)s + 1) {
         th->lock_waiting = 0;
-        FJOMP_EMIT(lock_acquired, FJOMP_POOL, fjomp_worker(), (uint32_t)s + 1);
+        FJOMP_EMIT(lock_acquired, FJOMP_POOL, fjomp_worker(th), (uint32_t)s + 1);
     }
 }
 

@@ -36,12 +36,13 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
 
 static void implicit_begin(ompt_data_t *task_data)
 {
-    fjomp_task *t = fjomp_task_new(NULL);
+    fjomp_thread *th = fjomp_self();
+    fjomp_task *t = fjomp_task_new(th, NULL);
     task_data->ptr = t;
     if (!t) return;
     t->implicit = t->started = true;
     if (!fjomp_pool_open()) return;
-    int32_t w = fjomp_worker();
+    int32_t w = fjomp_worker(th);
     t->emitted = true;
     FJOMP_EMIT(submit, FJOMP_POOL, w, t->id, 0);
     FJOMP_EMIT(exec, FJOMP_POOL, w, t->id);
@@ -51,13 +52,14 @@ static void implicit_end(ompt_data_t *task_data)
 {
     fjomp_task *t = fjomp_task_of(task_data);
     if (!t) return;
+    fjomp_thread *th = fjomp_self();
     if (t->emitted && fjomp_pool_open()) {
-        int32_t w = fjomp_worker();
+        int32_t w = fjomp_worker(th);
         FJOMP_EMIT(executed, FJOMP_POOL, w, t->id);
         FJOMP_EMIT(result, FJOMP_POOL, w, t->id);
     }
     task_data->ptr = NULL;
-    fjomp_task_complete(t);
+    fjomp_task_complete(th, t);
 }
 
 static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
@@ -72,11 +74,11 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         /* The initial task (serial code) is not traced, but tasks created
          * outside any parallel region still need a parent record. */
         if (endpoint == ompt_scope_begin) {
-            fjomp_task *t = fjomp_task_new(NULL);
+            fjomp_task *t = fjomp_task_new(fjomp_self(), NULL);
             if (t) t->implicit = t->started = true;
             task_data->ptr = t;
         } else if (endpoint == ompt_scope_end && task_data->ptr) {
-            fjomp_task_complete(task_data->ptr);
+            fjomp_task_complete(fjomp_self(), task_data->ptr);
             task_data->ptr = NULL;
         }
         return;

@@ -49,7 +49,7 @@ static void wait_begin(ompt_sync_region_t kind, ompt_data_t *task_data)
     th->wait_depth++;
     if (!joins) return;
     th->join_tasks[th->wait_depth - 1] = (uint64_t)target;
-    FJOMP_EMIT(join, FJOMP_POOL, fjomp_worker(), (uint64_t)target);
+    FJOMP_EMIT(join, FJOMP_POOL, fjomp_worker(th), (uint64_t)target);
 }
 
 static void wait_end(void)
@@ -61,7 +61,7 @@ static void wait_end(void)
     bool joined = th->join_bits & 1;
     th->join_bits >>= 1;
     if (joined && fjomp_pool_open())
-        FJOMP_EMIT(joined, FJOMP_POOL, fjomp_worker(), th->join_tasks[th->wait_depth]);
+        FJOMP_EMIT(joined, FJOMP_POOL, fjomp_worker(th), th->join_tasks[th->wait_depth]);
 }
 
 static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,

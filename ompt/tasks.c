@@ -12,7 +12,8 @@ static void on_task_create(ompt_data_t *encountering_task_data,
     (void)has_dependences;
     if (!new_task_data || !(flags & ompt_task_explicit)) return;
     fjomp_task *parent = fjomp_task_of(encountering_task_data);
-    fjomp_task *t = fjomp_task_new(parent);
+    fjomp_thread *th = fjomp_self();
+    fjomp_task *t = fjomp_task_new(th, parent);
     new_task_data->ptr = t;
     if (!t) return;
     t->untied = (flags & ompt_task_untied) != 0;
@@ -21,7 +22,7 @@ static void on_task_create(ompt_data_t *encountering_task_data,
     uint64_t parent_id = parent && parent->emitted ? parent->id : 0;
     /* Emitted before the runtime queues the task: no steal or exec of it can
      * come first. */
-    FJOMP_EMIT(fork, FJOMP_POOL, fjomp_worker(), t->id, parent_id, 0,
+    FJOMP_EMIT(fork, FJOMP_POOL, fjomp_worker(th), t->id, parent_id, 0,
                (uint64_t)(uintptr_t)codeptr_ra);
 }
 
@@ -55,12 +56,13 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
         return;
     fjomp_task *prior = fjomp_task_of(prior_task_data);
     fjomp_task *next = fjomp_task_of(next_task_data);
-    int32_t w = fjomp_worker();
+    fjomp_thread *th = fjomp_self();
+    int32_t w = fjomp_worker(th);
     if (prior && !prior->implicit) {
         if (finished(prior_task_status)) {
             if (prior->emitted) FJOMP_EMIT(executed, FJOMP_POOL, w, prior->id);
             prior_task_data->ptr = NULL;
-            fjomp_task_complete(prior);
+            fjomp_task_complete(th, prior);
         } else if (prior->untied && prior->emitted) {
             FJOMP_EMIT(suspend, FJOMP_POOL, w, prior->id);
         }
@@ -73,7 +75,8 @@ static void on_task_dependence(ompt_data_t *src_task_data, ompt_data_t *sink_tas
     fjomp_task *src = fjomp_task_of(src_task_data);
     fjomp_task *sink = fjomp_task_of(sink_task_data);
     if (!src || !sink || !sink->emitted) return;
-    FJOMP_EMIT(dependence, FJOMP_POOL, fjomp_worker(), sink->id, src->emitted ? src->id : 0);
+    FJOMP_EMIT(dependence, FJOMP_POOL, fjomp_worker(fjomp_self()), sink->id,
+               src->emitted ? src->id : 0);
 }
 
 bool fjomp_register_tasks(fjomp_set_cb set)

@@ -5,7 +5,11 @@
 #include "emit.h"
 #include "tool.h"
 
-static _Thread_local fjomp_thread self = {.worker = -1};
+/* initial-exec: a plain %fs-relative access instead of a __tls_get_addr
+ * call on every callback. A dlopen'd library may use it for a small
+ * variable (glibc keeps a surplus of static TLS for that); this one is
+ * under 200 bytes. */
+static _Thread_local fjomp_thread self __attribute__((tls_model("initial-exec"))) = {.worker = -1};
 /* Relaxed: only uniqueness of the indices matters. */
 static _Atomic int32_t next_worker;
 
@@ -16,9 +20,8 @@ fjomp_thread *fjomp_self(void)
     return &self;
 }
 
-int32_t fjomp_worker(void)
+int32_t fjomp_worker(fjomp_thread *t)
 {
-    fjomp_thread *t = fjomp_self();
     if (!t->worker_begun && fjomp_pool_open()) {
         t->worker_begun = true;
         FJOMP_EMIT(worker_begin, FJOMP_POOL, t->worker);
@@ -47,9 +50,8 @@ static fjomp_task *refill(fjomp_thread *t)
     return t->free_tasks;
 }
 
-fjomp_task *fjomp_task_new(fjomp_task *parent)
+fjomp_task *fjomp_task_new(fjomp_thread *th, fjomp_task *parent)
 {
-    fjomp_thread *th = fjomp_self();
     fjomp_task *t = th->free_tasks ? th->free_tasks : refill(th);
     if (!t) return NULL; /* out of memory: the task goes untraced */
     th->free_tasks = t->next_free;
@@ -67,22 +69,21 @@ fjomp_task *fjomp_task_new(fjomp_task *parent)
     return t;
 }
 
-static void unref(fjomp_task *t)
+static void unref(fjomp_thread *th, fjomp_task *t)
 {
     /* Acq_rel: the usual reference count, whoever drops the last one sees
      * every write made to the record before it recycles it. */
     if (atomic_fetch_sub_explicit(&t->refs, 1, memory_order_acq_rel) != 1) return;
-    fjomp_thread *th = fjomp_self();
     t->next_free = th->free_tasks;
     th->free_tasks = t;
 }
 
-void fjomp_task_complete(fjomp_task *t)
+void fjomp_task_complete(fjomp_thread *th, fjomp_task *t)
 {
     fjomp_task *parent = t->parent;
     t->parent = NULL;
-    if (parent) unref(parent);
-    unref(t);
+    if (parent) unref(th, parent);
+    unref(th, t);
 }
 
 uint32_t fjomp_task_unfinished_children(const fjomp_task *t)

@@ -22,7 +22,7 @@ void fjomp_pool_end(void);
 void fjomp_set_runtime_version(const char *version);
 
 /* ---- per-thread state */
-#define FJOMP_MAX_WAIT_NEST 64
+#define FJOMP_MAX_WAIT_NEST 16 /* deeper waits are not traced */
 typedef struct {
     int32_t worker;    /* the thread's index in the pool: thread_begin order */
     bool worker_begun; /* worker_begin emitted */
@@ -36,8 +36,10 @@ typedef struct {
 } fjomp_thread;
 
 fjomp_thread *fjomp_self(void);
-/* The thread's worker index, emitting worker_begin on first use. */
-int32_t fjomp_worker(void);
+/* th's worker index, emitting worker_begin on first use. Callbacks look up
+ * fjomp_self() once (a TLS access through __tls_get_addr in a dlopen'd
+ * tool) and pass it on. */
+int32_t fjomp_worker(fjomp_thread *th);
 void fjomp_thread_end(void);
 
 /* ---- task records (ompt_data_t.ptr of each task) */
@@ -52,9 +54,9 @@ typedef struct fjomp_task {
     struct fjomp_task *next_free;
 } fjomp_task;
 
-fjomp_task *fjomp_task_new(fjomp_task *parent);
+fjomp_task *fjomp_task_new(fjomp_thread *th, fjomp_task *parent);
 /* The task is complete: drops its reference on its parent and its own. */
-void fjomp_task_complete(fjomp_task *t);
+void fjomp_task_complete(fjomp_thread *th, fjomp_task *t);
 /* Children created by t and not complete yet (t still running). */
 uint32_t fjomp_task_unfinished_children(const fjomp_task *t);
 
