@@ -1,7 +1,8 @@
 /* omp_set_lock / omp_set_nest_lock / critical / ordered: lock_wait and
  * lock_acquired only when the acquisition is contended. OMPT says that only
  * afterwards (mutex_acquired), so the tool keeps its own table of which
- * locks are held: an acquire that finds its lock held emits lock_wait.
+ * locks are held (and being acquired): an acquire that finds its lock held,
+ * or on its way to another thread, emits lock_wait.
  * (A lock released between that look and the runtime's own attempt gives a
  * wait of ~0 ns; one taken in that window gives a missed wait.) Each lock
  * gets a process-unique id, named by lock_init on first use. */
@@ -20,6 +21,11 @@ static _Atomic uint64_t keys[LOCK_SLOTS];
 /* Holder worker + 1, 0 when free. Release on set/clear, acquire on reading:
  * the look at acquire time is a hint, ordering only keeps it fresh. */
 static _Atomic int32_t holder[LOCK_SLOTS];
+/* Threads between mutex_acquire and mutex_acquired. libomp hands a lock to
+ * its next waiter at the unlock, before that waiter says so: a thread that
+ * finds the lock free while another one is acquiring it waits too. Relaxed:
+ * a counter read as a hint. */
+static _Atomic int32_t acquiring[LOCK_SLOTS];
 
 static const char *kind_name(ompt_mutex_t kind)
 {
@@ -87,9 +93,10 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int 
     if (s < 0) return;
     fjomp_thread *th = fjomp_self();
     int32_t h = atomic_load_explicit(&holder[s], memory_order_acquire);
-    /* Held by another thread: a wait. (A nest lock held by this thread is
-     * re-entered without waiting.) */
-    if (h != 0 && h != th->worker + 1) {
+    int32_t others = atomic_fetch_add_explicit(&acquiring[s], 1, memory_order_relaxed);
+    /* Held by another thread, or being handed to one: a wait. (A nest lock
+     * held by this thread is re-entered without waiting.) */
+    if ((h != 0 && h != th->worker + 1) || (h == 0 && others > 0)) {
         th->lock_waiting = (uint32_t)s + 1;
         FJOMP_EMIT(lock_wait, FJOMP_POOL, fjomp_worker(th), (uint32_t)s + 1);
     }
@@ -102,6 +109,7 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
     if (s < 0) return;
     fjomp_thread *th = fjomp_self();
     atomic_store_explicit(&holder[s], th->worker + 1, memory_order_release);
+    atomic_fetch_sub_explicit(&acquiring[s], 1, memory_order_relaxed);
     if (th->lock_waiting == (uint32_t)s + 1) {
         th->lock_waiting = 0;
         FJOMP_EMIT(lock_acquired, FJOMP_POOL, fjomp_worker(th), (uint32_t)s + 1);

@@ -366,6 +366,9 @@ static void on_worker(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_chan
     case FJA_CHANGE_TASK_BEGIN:
         on_task_begin(c, p, l, ch);
         break;
+    case FJA_CHANGE_TASK_RESUME:
+        chrome_begin(c, p, l, w, "task", fja_taskmap_get(&ch->pool->tasks, ch->task), ch->ts);
+        break;
     case FJA_CHANGE_STEAL:
         steal_sample(c, ch->pool_index, ch);
         break;
@@ -379,6 +382,7 @@ static void on_worker(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_chan
         if (ch->counted) chrome_end(c, p, l, w, ch->ts);
         break;
     case FJA_CHANGE_TASK_END:
+    case FJA_CHANGE_TASK_SUSPEND:
     case FJA_CHANGE_TASK_LOST:
     case FJA_CHANGE_JOIN_END:
         chrome_end(c, p, l, w, ch->ts);

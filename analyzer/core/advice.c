@@ -23,10 +23,34 @@ static double frac(uint64_t a, uint64_t b)
     return b ? (double)a / (double)b : 0;
 }
 
+/* OpenMP tasks carry no size: the cutoff is by depth, said in OpenMP terms. */
+static void advise_pile_up_openmp(fja_pool_report *pr, uint64_t med, uint64_t fork)
+{
+    if (pr->cutoff_depth != UINT32_MAX)
+        fja_advise(pr, "tasks_pile_up",
+                   "tasks pile up (mean queue depth %.1f): median task %llu ns vs ~%llu ns per "
+                   "task creation; stop creating tasks from depth %u on (their subtrees carry less "
+                   "than 50x that): add if(depth < %u) or final(depth >= %u) to the task "
+                   "construct, or a cutoff that recurses serially below it - %.0f%% fewer tasks",
+                   pr->mean_queue_depth, (unsigned long long)med, (unsigned long long)fork,
+                   pr->cutoff_depth, pr->cutoff_depth, pr->cutoff_depth,
+                   100 * pr->cutoff_depth_saving);
+    else
+        fja_advise(pr, "tasks_pile_up",
+                   "tasks pile up (mean queue depth %.1f): median task %llu ns vs ~%llu ns per "
+                   "task creation; make fewer, bigger tasks: an if() or final() clause on the "
+                   "task construct, or a cutoff that recurses serially below some size",
+                   pr->mean_queue_depth, (unsigned long long)med, (unsigned long long)fork);
+}
+
 static void advise_pile_up(fja_pool_report *pr)
 {
     uint64_t med = pr->granularity.p50, fork = pr->fork_cost_ns;
     if (pr->mean_queue_depth < 1.0 || !fork || med >= 10 * fork) return;
+    if (pr->pool->openmp) {
+        advise_pile_up_openmp(pr, med, fork);
+        return;
+    }
     if (pr->cutoff_size != UINT32_MAX && pr->cutoff_size > 0)
         fja_advise(pr, "tasks_pile_up",
                    "tasks pile up (mean queue depth %.1f): median task %llu ns vs ~%llu ns per "
@@ -51,12 +75,22 @@ static void advise_dry(fja_pool_report *pr)
     if (pr->parallelism >= pr->workers || pr->parallelism <= 0) return;
     bool dry = pr->mean_queue_depth < 0.5 && idle + join >= 0.15;
     if (idle < 0.2 && !dry) return;
-    fja_advise(pr, "queues_run_dry",
-               "queues run dry: workers idle %.0f%% with no work anywhere and %.0f%% waiting at "
-               "joins (mean queue depth %.2f); parallelism %.1f < %u workers - lower parallelism: "
-               "more than about %.0f workers only wait",
-               100 * idle, 100 * join, pr->mean_queue_depth, pr->parallelism, pr->workers,
-               ceil(pr->parallelism));
+    if (pr->pool->openmp)
+        fja_advise(pr, "queues_run_dry",
+                   "too few tasks for the threads: threads idle %.0f%% with no task anywhere and "
+                   "%.0f%% waiting at barriers and taskwaits (mean queue depth %.2f); parallelism "
+                   "%.1f < %u threads - more than about %.0f threads only wait: lower "
+                   "OMP_NUM_THREADS / num_threads, or create more tasks (a lower cutoff)",
+                   100 * idle, 100 * join, pr->mean_queue_depth, pr->parallelism, pr->workers,
+                   ceil(pr->parallelism));
+    else
+        fja_advise(
+            pr, "queues_run_dry",
+            "queues run dry: workers idle %.0f%% with no work anywhere and %.0f%% waiting at "
+            "joins (mean queue depth %.2f); parallelism %.1f < %u workers - lower "
+            "parallelism: more than about %.0f workers only wait",
+            100 * idle, 100 * join, pr->mean_queue_depth, pr->parallelism, pr->workers,
+            ceil(pr->parallelism));
 }
 
 static void advise_late(fja_pool_report *pr)
@@ -77,20 +111,32 @@ static void advise_serial(const fja_model *m, fja_pool_report *pr)
         fja_advise(pr, "hidden_serialization",
                    "workers waited for locks %.0f%% of their time (%llu waits), most for lock "
                    "\"%s\" (%.2f ms in %llu waits): the tasks serialise on it, so more workers "
-                   "will not help; shorten or split that critical section",
+                   "will not help; shorten or split that critical section%s",
                    100 * lock, (unsigned long long)pr->pool->lock_waits, top->name,
-                   (double)top->wait_ns / 1e6, (unsigned long long)top->waits);
+                   (double)top->wait_ns / 1e6, (unsigned long long)top->waits,
+                   pr->pool->openmp ? " (a named critical, an omp_lock per datum, atomic or a "
+                                      "reduction instead of one lock)"
+                                    : "");
         return;
     }
     double awake = frac(pr->search_ns + pr->join_ns, pr->lifetime_ns);
     /* Under a millisecond, waking the workers (tens of us each) is most of
      * the run: idleness then says nothing about serialisation. */
     if (awake < 0.3 || pr->parallelism < 2.0 * pr->workers || pr->duration_ns < 1000000) return;
-    fja_advise(pr, "hidden_serialization",
-               "workers are awake but not running tasks %.0f%% of the time although the trees "
-               "have parallelism %.1f for %u workers: look for serialisation (locks, one shared "
-               "resource)",
-               100 * awake, pr->parallelism, pr->workers);
+    if (pr->pool->openmp)
+        fja_advise(pr, "hidden_serialization",
+                   "threads wait in taskwaits and barriers without running tasks %.0f%% of the "
+                   "time although the trees have parallelism %.1f for %u threads: the runtime's "
+                   "task queues are the bottleneck (too many small tasks) or the tasks serialise "
+                   "(locks, one shared resource)",
+                   100 * awake, pr->parallelism, pr->workers);
+    else
+        fja_advise(
+            pr, "hidden_serialization",
+            "workers are awake but not running tasks %.0f%% of the time although the trees "
+            "have parallelism %.1f for %u workers: look for serialisation (locks, one shared "
+            "resource)",
+            100 * awake, pr->parallelism, pr->workers);
 }
 
 static void advise_completion(fja_pool_report *pr)

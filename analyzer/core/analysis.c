@@ -197,6 +197,27 @@ static void cutoff(const fja_pool *p, fja_pool_report *pr)
     }
 }
 
+/* The same by depth, for tasks that carry no size (OpenMP): the first depth
+ * whose tasks carry, on average, less than 50x the fork cost of work; the
+ * program should stop making tasks there (if(depth < K), final, a cutoff). */
+static void cutoff_by_depth(const fja_pool *p, fja_pool_report *pr)
+{
+    pr->cutoff_depth = UINT32_MAX;
+    if (p->any_size_hint || !pr->fork_cost_ns || !p->forks) return;
+    uint64_t deeper = 0; /* tasks at depth >= d: what a cutoff at d saves */
+    for (uint32_t d = 1; d < FJA_DEPTH_SLOTS; d++)
+        deeper += p->depth_tasks[d];
+    for (uint32_t d = 1; d < FJA_DEPTH_SLOTS; d++) {
+        if (!p->depth_tasks[d]) continue;
+        if (p->depth_subtree_ns[d] / p->depth_tasks[d] < 50 * pr->fork_cost_ns) {
+            pr->cutoff_depth = d;
+            pr->cutoff_depth_saving = (double)deeper / (double)p->forks;
+            return;
+        }
+        deeper -= p->depth_tasks[d];
+    }
+}
+
 /* ------------------------------------------------------------ unfinished tasks */
 
 static const char *const ustate_names[FJA_UT_COUNT] = {
@@ -337,6 +358,8 @@ static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter 
 {
     pr->pool = p;
     pr->workers = p->nworkers_declared ? p->nworkers_declared : p->nworkers;
+    /* OpenMP: nested regions bring threads beyond the first team's size */
+    if (p->openmp && p->nworkers > pr->workers) pr->workers = p->nworkers;
     uint64_t from = p->has_begin ? p->begin_ts : p->first_ts;
     uint64_t to = p->has_end ? p->end_ts : p->last_ts;
     pr->duration_ns = to > from ? to - from : 0;
@@ -345,6 +368,7 @@ static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter 
     speedup(p, pr);
     granularity(p, pr);
     cutoff(p, pr);
+    cutoff_by_depth(p, pr);
     return fja_sites_analyze(p, pr);
 }
 

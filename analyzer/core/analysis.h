@@ -122,6 +122,10 @@ typedef struct {
     uint64_t depth_p50[FJA_DEPTH_SLOTS];
     uint32_t cutoff_size; /* UINT32_MAX: no cutoff advice */
     double cutoff_saving;
+    /* without size hints (OpenMP): make tasks only above this depth, where
+     * a task's subtree carries >= 50x the fork cost (UINT32_MAX: none) */
+    uint32_t cutoff_depth;
+    double cutoff_depth_saving;
     fja_advice advice[FJA_MAX_ADVICE];
     uint32_t nadvice;
     /* every unfinished task of the pool (not narrowed by --root/--window),

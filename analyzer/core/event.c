@@ -23,6 +23,10 @@ static const char *const kind_names[FJA_EV_COUNT] = {
     [FJA_EV_LOCK_INIT] = "lock_init",
     [FJA_EV_LOCK_WAIT] = "lock_wait",
     [FJA_EV_LOCK_ACQUIRED] = "lock_acquired",
+    [FJA_EV_POOL_RUNTIME] = "pool_runtime",
+    [FJA_EV_SUSPEND] = "suspend",
+    [FJA_EV_RESUME] = "resume",
+    [FJA_EV_DEPENDENCE] = "dependence",
     [FJA_EV_UNKNOWN] = "unknown",
 };
 

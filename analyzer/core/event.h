@@ -27,7 +27,12 @@ typedef enum {
     FJA_EV_LOCK_INIT,
     FJA_EV_LOCK_WAIT,     /* arg: lock id */
     FJA_EV_LOCK_ACQUIRED, /* arg: lock id */
-    FJA_EV_UNKNOWN,       /* an fjtrace event this analyzer does not know */
+    /* OpenMP (the OMPT tool, docs/openmp.md) */
+    FJA_EV_POOL_RUNTIME, /* name: the model ("openmp"), runtime: its version */
+    FJA_EV_SUSPEND,      /* an untied task leaves its thread unfinished */
+    FJA_EV_RESUME,       /* and goes on, maybe on another thread */
+    FJA_EV_DEPENDENCE,   /* task waits for arg.pred (depend clauses) */
+    FJA_EV_UNKNOWN,      /* an fjtrace event this analyzer does not know */
     FJA_EV_COUNT
 } fja_kind;
 
@@ -41,6 +46,7 @@ typedef union {
     uint64_t target;  /* wake: the worker woken */
     uint64_t workers; /* pool_begin: the declared worker count */
     uint64_t lock;    /* lock_init, lock_wait, lock_acquired: the lock id */
+    uint64_t pred;    /* dependence: the task that must complete first */
 } fja_event_arg;
 
 typedef struct {
@@ -49,7 +55,10 @@ typedef struct {
     fja_event_arg arg;
     uint64_t size_hint; /* fork only */
     uint64_t site;      /* fork, submit: the creation site, a return address (0: unknown) */
-    const char *name;   /* lock_init: the lock's name, valid during the call only */
+    /* lock_init: the lock's name; pool_runtime: the model; valid during
+     * the call only */
+    const char *name;
+    const char *runtime; /* pool_runtime: the runtime's version string */
     /* pool_begin: the process's name and pid from the recording's procname
      * and vpid contexts (NULL and -1 without them); valid during the call */
     const char *procname;

@@ -317,6 +317,9 @@ static void executed_account(fja_pool *p, uint32_t n)
         uint32_t s = t->size_hint < FJA_SIZE_SLOTS ? t->size_hint : FJA_SIZE_SLOTS - 1;
         p->size_tasks[s]++;
         p->size_subtree_ns[s] += t->subtree_ns;
+        uint32_t d = t->depth < FJA_DEPTH_SLOTS ? t->depth : FJA_DEPTH_SLOTS - 1;
+        p->depth_tasks[d]++;
+        p->depth_subtree_ns[d] += t->subtree_ns;
     }
 }
 
@@ -482,12 +485,19 @@ static void on_steal(fja_pool *p, fja_worker *w, const fja_change *c)
     p->steal_depth[t->depth < FJA_DEPTH_SLOTS ? t->depth : FJA_DEPTH_SLOTS - 1]++;
 }
 
-static void on_join_begin(fja_pool *p, fja_worker *w)
+static void on_join_begin(fja_pool *p, fja_worker *w, const fja_change *c)
 {
     w->joins_waited++;
     p->joins_waited++;
-    fja_tree *tr = tree_at(p, top_frame(w)->task);
+    uint32_t waiter = top_frame(w)->task;
+    fja_tree *tr = tree_at(p, waiter);
     if (tr) tr->joins_waited++;
+    /* OpenMP: a barrier names the waiting implicit task itself, a taskwait
+     * or taskgroup no task (docs/openmp.md). */
+    if (c->task == waiter)
+        p->barrier_waits++;
+    else if (c->task == FJA_TASK_NONE)
+        p->taskwait_waits++;
 }
 
 static void on_lock_begin(fja_pool *p, fja_worker *w, const fja_change *c)
@@ -571,7 +581,10 @@ static void on_worker_change(fja_pool *p, fja_worker *w, const fja_change *c)
         on_steal(p, w, c);
         break;
     case FJA_CHANGE_JOIN_BEGIN:
-        on_join_begin(p, w);
+        on_join_begin(p, w, c);
+        break;
+    case FJA_CHANGE_TASK_SUSPEND:
+        p->suspends++;
         break;
     case FJA_CHANGE_JOIN_END:
         if (c->since) fja_hist_add(&p->join_latency, c->ts - c->since);

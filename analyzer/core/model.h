@@ -136,7 +136,17 @@ typedef struct {
     uint32_t source, id;
     uint32_t nworkers_declared; /* pool_begin's workers, 0 if not seen */
     char procname[32];          /* the process, from pool_begin ("" if unknown) */
-    int64_t pid;                /* -1 if unknown */
+    /* pool_runtime: the model ("openmp"; "" for libfj) and the runtime's
+     * version string. OpenMP pools have inferred steals and no parking. */
+    char runtime_model[16], runtime_version[64];
+    bool openmp;
+    uint64_t dependences;                   /* dependence edges (OpenMP depend) */
+    uint64_t barrier_waits, taskwait_waits; /* OpenMP joins: a barrier, a taskwait/taskgroup */
+    uint64_t suspends;                      /* untied parts ended */
+    /* per depth (saturated): tasks executed and their summed subtree work,
+     * for a depth cutoff when tasks carry no size hint (OpenMP) */
+    uint64_t depth_tasks[FJA_DEPTH_SLOTS], depth_subtree_ns[FJA_DEPTH_SLOTS];
+    int64_t pid; /* -1 if unknown */
     uint64_t begin_ts, end_ts, first_ts, last_ts;
     bool has_begin, has_end, seen;
     fja_worker *workers;

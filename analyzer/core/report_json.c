@@ -192,8 +192,13 @@ static void j_totals(jw *w, const fja_pool_report *pr)
     j_u64(w, "forks", p->forks);
     j_u64(w, "steals", p->steals);
     j_u64(w, "joins_waited", p->joins_waited);
-    j_u64(w, "parks", p->parks);
-    j_u64(w, "wakes", p->wakes);
+    if (p->openmp) { /* OMPT has no idle callback: unknown, not 0 */
+        j_null(w, "parks");
+        j_null(w, "wakes");
+    } else {
+        j_u64(w, "parks", p->parks);
+        j_u64(w, "wakes", p->wakes);
+    }
     j_u64(w, "lock_waits", p->lock_waits);
     j_u64(w, "submits", p->submits);
     j_u64(w, "results", p->results);
@@ -218,7 +223,7 @@ static void j_gaps(jw *w, const uint64_t gaps[FJA_GAP_COUNT], const uint64_t ns[
     j_close(w, '}');
 }
 
-static void j_worker(jw *w, const fja_worker_report *wk)
+static void j_worker(jw *w, const fja_worker_report *wk, bool openmp)
 {
     j_open(w, NULL, '{');
     j_i64(w, "worker", wk->worker);
@@ -226,7 +231,10 @@ static void j_worker(jw *w, const fja_worker_report *wk)
     j_u64(w, "forks", wk->forks);
     j_u64(w, "steals", wk->steals);
     j_u64(w, "joins_waited", wk->joins_waited);
-    j_u64(w, "parks", wk->parks);
+    if (openmp)
+        j_null(w, "parks");
+    else
+        j_u64(w, "parks", wk->parks);
     j_u64(w, "lifetime_ns", wk->lifetime_ns);
     j_u64(w, "busy_ns", wk->state_ns[FJA_WS_RUN]);
     j_u64(w, "idle_ns", wk->idle_ns);
@@ -453,6 +461,26 @@ static void j_sites(jw *w, const fja_pool_report *pr)
     j_close(w, ']');
 }
 
+/* Only for a pool an OpenMP runtime made (docs/report-schema.md). */
+static void j_openmp(jw *w, const fja_pool_report *pr)
+{
+    const fja_pool *p = pr->pool;
+    j_open(w, "openmp", '{');
+    j_str(w, "runtime", p->runtime_version);
+    j_u64(w, "implicit_tasks", p->submits);
+    j_u64(w, "explicit_tasks", p->forks);
+    j_bool(w, "steals_inferred", true);
+    j_u64(w, "barrier_waits", p->barrier_waits);
+    j_u64(w, "taskwait_waits", p->taskwait_waits);
+    j_u64(w, "dependences", p->dependences);
+    j_u64(w, "untied_suspensions", p->suspends);
+    if (pr->cutoff_depth != UINT32_MAX)
+        j_u64(w, "cutoff_depth", pr->cutoff_depth);
+    else
+        j_null(w, "cutoff_depth");
+    j_close(w, '}');
+}
+
 static void j_pool(jw *w, const fja_model *m, const fja_pool_report *pr)
 {
     const fja_pool *p = pr->pool;
@@ -469,6 +497,7 @@ static void j_pool(jw *w, const fja_model *m, const fja_pool_report *pr)
     }
     j_u64(w, "workers", pr->workers);
     j_u64(w, "duration_ns", pr->duration_ns);
+    if (p->openmp) j_openmp(w, pr);
     j_totals(w, pr);
     j_idle(w, pr);
     j_open(w, "queue", '{');
@@ -477,7 +506,7 @@ static void j_pool(jw *w, const fja_model *m, const fja_pool_report *pr)
     j_close(w, '}');
     j_open(w, "per_worker", '[');
     for (uint32_t i = 0; i < pr->nper_worker; i++)
-        j_worker(w, &pr->per_worker[i]);
+        j_worker(w, &pr->per_worker[i], p->openmp);
     j_close(w, ']');
     j_locks(w, m, p->source);
     j_speedup(w, pr);

@@ -54,6 +54,23 @@ static void t_summary(FILE *o, const fja_report *r)
     fprintf(o, "  trace %s\n", r->complete ? "complete" : "INCOMPLETE");
 }
 
+/* An OpenMP pool (the OMPT tool): its counts in OpenMP terms, and which
+ * figures are exact, inferred or missing (docs/openmp.md). */
+static void t_openmp(FILE *o, const fja_pool_report *pr)
+{
+    const fja_pool *p = pr->pool;
+    fprintf(o, "  runtime: OpenMP (%s) through OMPT\n", p->runtime_version);
+    fprintf(o,
+            "  tasks %" PRIu64 " (implicit %" PRIu64 ", explicit %" PRIu64 ")  steals %" PRIu64
+            " (inferred)  waits: barrier %" PRIu64 ", taskwait/taskgroup %" PRIu64
+            "  dependences %" PRIu64 "  untied suspensions %" PRIu64 "  parks n/a\n",
+            pr->tasks, p->submits, p->forks, p->steals, p->barrier_waits, p->taskwait_waits,
+            p->dependences, p->suspends);
+    fprintf(o, "  exact: task creations, parents, creation sites, start/end, waits, contended "
+               "locks; inferred: steals (run by another thread than its creator, victim = "
+               "creator), barrier time as idle; missing: parking, failed steals\n");
+}
+
 static void t_totals(FILE *o, const fja_pool_report *pr)
 {
     const fja_pool *p = pr->pool;
@@ -63,10 +80,13 @@ static void t_totals(FILE *o, const fja_pool_report *pr)
     if (p->pid >= 0) fprintf(o, " pid %" PRId64, p->pid);
     fprintf(o, "): %u workers, %s\n", pr->workers,
             fja_report_duration(a, sizeof a, (double)pr->duration_ns));
-    fprintf(o,
-            "  tasks %" PRIu64 "  forks %" PRIu64 "  steals %" PRIu64 "  joins waited %" PRIu64
-            "  parks %" PRIu64 "  submissions %" PRIu64 "\n",
-            pr->tasks, p->forks, p->steals, p->joins_waited, p->parks, p->submits);
+    if (p->openmp)
+        t_openmp(o, pr);
+    else
+        fprintf(o,
+                "  tasks %" PRIu64 "  forks %" PRIu64 "  steals %" PRIu64 "  joins waited %" PRIu64
+                "  parks %" PRIu64 "  submissions %" PRIu64 "\n",
+                pr->tasks, p->forks, p->steals, p->joins_waited, p->parks, p->submits);
     fprintf(o, "  work %s  span %s  parallelism %.2f\n",
             fja_report_duration(a, sizeof a, (double)pr->work_ns),
             fja_report_duration(b, sizeof b, (double)pr->span_ns), pr->parallelism);

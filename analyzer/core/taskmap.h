@@ -20,6 +20,7 @@ enum {
     FJA_TF_COMPLETER = 1 << 5, /* a completing event was seen for it */
     FJA_TF_COMPLETED = 1 << 6,
     FJA_TF_PROPAGATED = 1 << 7, /* its subtree work was added to its parent */
+    FJA_TF_SUSPENDED = 1 << 8,  /* an untied task between suspend and resume */
 };
 
 typedef struct {
@@ -34,7 +35,7 @@ typedef struct {
     uint16_t nchildren;  /* saturated */
     uint16_t depth;      /* saturated */
     int16_t worker;      /* the forker until exec, then the executor */
-    uint8_t flags;
+    uint16_t flags;
     uint32_t qslot; /* while queued: its slot in fja_pool.qsince, else FJA_TASK_NONE */
 } fja_task;
 

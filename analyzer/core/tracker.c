@@ -1,6 +1,7 @@
 #include "tracker.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* ------------------------------------------------------------ telling */
 
@@ -414,6 +415,47 @@ static void on_executed(const fja_tracker *t, fja_pool *p, fja_worker *w, const 
     if ((f = top_frame(w))) frame_resume(f, ev->ts);
 }
 
+/* An untied OpenMP task leaves this worker unfinished: its frame goes, its
+ * time so far stays its own, and it is on no worker until resumed. */
+static void on_suspend(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+{
+    uint32_t n = task_find_near(p, w, ev->task);
+    if (n == FJA_TASK_NONE || !frame_pop_to(t, p, w, n, ev)) {
+        fja_model_anomaly(t->model, FJA_AN_EXECUTED_WITHOUT_EXEC, ev);
+        return;
+    }
+    fja_frame *f = top_frame(w);
+    frame_suspend(p, f, ev->ts);
+    w->depth--;
+    task_at(p, n)->flags |= FJA_TF_SUSPENDED;
+    tell_task(t, FJA_CHANGE_TASK_SUSPEND, p, w, n, ev->ts);
+    if ((f = top_frame(w))) frame_resume(f, ev->ts);
+}
+
+/* The suspended task goes on here, as a new frame (like an exec, but not a
+ * new start: no queue, no steal). */
+static void on_resume(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+{
+    uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
+    fja_task *k = n == FJA_TASK_NONE ? NULL : task_at(p, n);
+    if (!k || !(k->flags & FJA_TF_SUSPENDED)) {
+        fja_model_anomaly(t->model, FJA_AN_UNKNOWN_TASK_EVENT, ev);
+        return;
+    }
+    fja_frame *f = top_frame(w);
+    if (f) {
+        if (f->running) f->since = ev->ts;
+        frame_suspend(p, f, ev->ts);
+    }
+    if (frame_push(w, n, ev->ts)) {
+        fja_model_anomaly(t->model, FJA_AN_OUT_OF_MEMORY, ev);
+        return;
+    }
+    k->flags &= (uint16_t)~FJA_TF_SUSPENDED;
+    k->worker = (int16_t)w->index;
+    tell_task(t, FJA_CHANGE_TASK_RESUME, p, w, n, ev->ts);
+}
+
 static void on_steal(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
 {
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
@@ -612,6 +654,12 @@ static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, co
     case FJA_EV_LOCK_ACQUIRED:
         on_lock_acquired(t, p, w, ev);
         break;
+    case FJA_EV_SUSPEND:
+        on_suspend(t, p, w, ev);
+        break;
+    case FJA_EV_RESUME:
+        on_resume(t, p, w, ev);
+        break;
     default:
         break;
     }
@@ -646,6 +694,14 @@ static void on_pool_begin(fja_pool *p, const fja_event *ev)
         fja_pool_worker(p, (int32_t)ev->arg.workers - 1);
 }
 
+/* Which runtime made the pool (none: libfj). */
+static void on_pool_runtime(fja_pool *p, const fja_event *ev)
+{
+    if (ev->name) fja_name_copy(p->runtime_model, sizeof p->runtime_model, ev->name);
+    if (ev->runtime) fja_name_copy(p->runtime_version, sizeof p->runtime_version, ev->runtime);
+    p->openmp = ev->name && strcmp(ev->name, "openmp") == 0;
+}
+
 static void on_pool_event(const fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     switch (ev->kind) {
@@ -670,6 +726,12 @@ static void on_pool_event(const fja_tracker *t, fja_pool *p, const fja_event *ev
         break;
     case FJA_EV_COMPLETED:
         on_completed(t, p, ev);
+        break;
+    case FJA_EV_POOL_RUNTIME:
+        on_pool_runtime(p, ev);
+        break;
+    case FJA_EV_DEPENDENCE:
+        p->dependences++;
         break;
     default:
         if (ev->worker >= 0)

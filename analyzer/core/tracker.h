@@ -36,10 +36,12 @@ typedef enum {
     FJA_CHANGE_PARK,
     FJA_CHANGE_UNPARK,
     FJA_CHANGE_WAKE,
-    FJA_CHANGE_COMPLETING, /* a completer's completion starts on worker (or a client) */
-    FJA_CHANGE_RESULT,     /* a client took the result of root task */
-    FJA_CHANGE_SETTLED,    /* worker's event is fully applied: state and running task are final */
-    FJA_CHANGE_POOL_END,   /* end of trace: the pool's workers are closed */
+    FJA_CHANGE_COMPLETING,   /* a completer's completion starts on worker (or a client) */
+    FJA_CHANGE_RESULT,       /* a client took the result of root task */
+    FJA_CHANGE_SETTLED,      /* worker's event is fully applied: state and running task are final */
+    FJA_CHANGE_POOL_END,     /* end of trace: the pool's workers are closed */
+    FJA_CHANGE_TASK_SUSPEND, /* an untied task's part ended on worker (not the task) */
+    FJA_CHANGE_TASK_RESUME,  /* its next part began on worker */
 } fja_change_kind;
 
 typedef struct {

@@ -29,7 +29,7 @@ typedef struct {
     const bt_event_class *cls;
     fja_kind kind;
     bool fjtrace;
-    int64_t pool, worker, task, arg, size_hint, name, site; /* -1: absent */
+    int64_t pool, worker, task, arg, size_hint, name, site, runtime; /* -1: absent */
     /* a load-map event (lttng_ust_statedump / lttng_ust_dl) */
     bool map;
     fja_map_kind map_kind;
@@ -127,7 +127,8 @@ static void class_resolve(class_info *ci, const bt_event_class *cls)
     ci->fjtrace = true;
     ci->kind = fja_event_kind_from_name(name + 8);
     const bt_field_class *payload = bt_event_class_borrow_payload_field_class_const(cls);
-    ci->pool = ci->worker = ci->task = ci->arg = ci->size_hint = ci->name = ci->site = -1;
+    ci->pool = ci->worker = ci->task = ci->arg = ci->size_hint = ci->name = ci->site = ci->runtime =
+        -1;
     if (!payload || bt_field_class_get_type(payload) != BT_FIELD_CLASS_TYPE_STRUCTURE) return;
     ci->pool = member_index(payload, "pool");
     ci->worker = member_index(payload, "worker");
@@ -135,7 +136,9 @@ static void class_resolve(class_info *ci, const bt_event_class *cls)
     ci->size_hint = member_index(payload, "size_hint");
     ci->name = member_index(payload, "name");
     ci->site = member_index(payload, "site");
-    static const char *const args[] = {"parent", "victim", "target", "workers", "lock"};
+    if (ci->name < 0) ci->name = member_index(payload, "model"); /* pool_runtime */
+    ci->runtime = member_index(payload, "runtime");
+    static const char *const args[] = {"parent", "victim", "target", "workers", "lock", "pred"};
     for (size_t i = 0; i < sizeof args / sizeof *args && ci->arg < 0; i++)
         ci->arg = member_index(payload, args[i]);
 }
@@ -302,6 +305,7 @@ static int on_event(reader_ctx *r, const bt_message *msg, uint64_t ts)
         ev.name = ci->name >= 0 ? string_member(payload, ci->name) : NULL;
         /* optional: traces recorded before sites existed have none */
         ev.site = ci->site >= 0 ? int_member(payload, ci->site, &ok) : 0;
+        ev.runtime = ci->runtime >= 0 ? string_member(payload, ci->runtime) : NULL;
         if (!ok) ev.kind = FJA_EV_UNKNOWN; /* schema changed: do not guess */
     }
     if (ev.kind == FJA_EV_POOL_BEGIN) process_of(e, &ev);

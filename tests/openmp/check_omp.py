@@ -2,7 +2,7 @@
 """Checks an OpenMP trace recorded with fjtrace-record --openmp, decoded by
 babeltrace2 (TAP on stdout).
 
-usage: check_omp.py TRACE_DIR CASE [ARG]
+usage: [FJTRACE_ANALYZE=fjtrace-analyze] check_omp.py TRACE_DIR CASE [ARG]
   fib N        omp-fib N --variant naive: exactly 2*F(N+1)-2 forks
   steal, taskwait, taskgroup, depend, undeferred, untied [gomp], lock,
   critical, nested, exit: the omp-cases programs (tests/openmp/omp-cases.c);
@@ -13,7 +13,12 @@ Checked for every case (but exit): one pool with pool_begin, pool_runtime
 executed) and names a parent that exists; exec/executed, join/joined,
 lock_wait/lock_acquired pair and nest per thread, suspend/resume alternate
 per task; a steal names the task's creator as victim and precedes its exec.
+With FJTRACE_ANALYZE, also the analyzer's report on the trace: no anomaly,
+the OpenMP figures (explicit tasks, inferred steals, parks null), and the
+advice in OpenMP terms where the case calls for it.
 """
+import json
+import os
 import re
 import subprocess
 import sys
@@ -198,7 +203,45 @@ def main():
     elif case == "exit":
         tap.is_eq(t.count["pool_end"], 0, "no pool_end: the program exited inside the region")
         tap.is_eq(len(t.forks), 4, "the 4 tasks made before exit() are in the trace")
+    if os.environ.get("FJTRACE_ANALYZE"):
+        analyze(trace, case, t)
     tap.done_testing()
+
+
+def analyze(trace, case, t):
+    exe = os.environ["FJTRACE_ANALYZE"]
+    js = subprocess.run([exe, "--json", trace], capture_output=True, text=True)
+    want = 1 if case == "exit" else 0
+    tap.is_eq(js.returncode, want, f"fjtrace-analyze exits {want}", js.stderr[-500:])
+    try:
+        r = json.loads(js.stdout)
+    except ValueError:
+        tap.ok(False, "fjtrace-analyze --json prints JSON", js.stdout[:300])
+        return
+    anomalies = r.get("anomalies", {})
+    total = anomalies.get("total", anomalies) if isinstance(anomalies, dict) else anomalies
+    tap.ok(total in (0, {}), "the analyzer finds no anomaly (untied tasks included)",
+           json.dumps(anomalies)[:400])
+    pool = r["pools"][0]
+    omp = pool.get("openmp") or {}
+    tap.is_eq(omp.get("explicit_tasks"), len(t.forks), "report: explicit tasks = forks traced")
+    tap.ok(omp.get("steals_inferred") is True and pool["totals"]["parks"] is None,
+           "report: steals marked inferred, parks unknown (null)", json.dumps(omp))
+    text = subprocess.run([exe, trace], capture_output=True, text=True).stdout
+    advice = text[text.find("advice:"):]
+    if case == "exit":
+        tap.ok(pool["totals"]["unfinished_tasks"] > 0, "the tasks left at exit are unfinished")
+    elif case in ("lock", "critical"):
+        name = "omp_set_lock" if case == "lock" else "critical"
+        tap.ok(re.search(r'hidden_serialization.*most for lock "' + name, advice) is not None,
+               f"the advice names the contended {name}", advice)
+    elif case == "fib":
+        tap.ok("if(depth <" in advice or "make fewer, bigger tasks" in advice,
+               "the advice asks for fewer tasks in OpenMP terms (if / final / cutoff)", advice)
+    elif case == "depend":
+        tap.is_eq(omp.get("dependences"), 4, "report: 4 dependences")
+    elif case == "taskwait":
+        tap.is_eq(omp.get("taskwait_waits"), 1, "report: 1 taskwait wait")
 
 
 main()

@@ -111,13 +111,17 @@ static void untied(void)
     }
 }
 
-/* Each of 2 threads holds the lock 2 ms at a time, 10 times. */
+/* Each of 2 threads holds the lock 2 ms at a time, 10 times, starting
+ * together: the other one waits. */
 static void lock(void)
 {
     omp_lock_t l;
     omp_init_lock(&l);
 #pragma omp parallel num_threads(2)
     for (int i = 0; i < 10; i++) {
+        if (i == 0) {
+#pragma omp barrier
+        }
         omp_set_lock(&l);
         sleep_ms(2);
         omp_unset_lock(&l);
@@ -129,6 +133,9 @@ static void critical(void)
 {
 #pragma omp parallel num_threads(2)
     for (int i = 0; i < 10; i++) {
+        if (i == 0) {
+#pragma omp barrier
+        }
 #pragma omp critical(shared_counter)
         sleep_ms(2);
     }

@@ -2,11 +2,13 @@
 # The OMPT tool through the real stack: fjtrace-record --openmp records
 # clang- and gcc-built OpenMP programs (the gcc ones run on libomp), and
 # check_omp.py checks the decoded trace of each case.
-# usage: test_openmp.sh RECORD TOOL OMP_FIB OMP_CASES [OMP_FIB_GCC OMP_CASES_GCC]
+# usage: test_openmp.sh RECORD TOOL ANALYZE OMP_FIB OMP_CASES [OMP_FIB_GCC OMP_CASES_GCC]
+# (ANALYZE: fjtrace-analyze, or - when it is not built)
 . "$(dirname "$0")/../tap.sh"
 set -u
-RECORD=$1 TOOL=$2
-shift 2
+RECORD=$1 TOOL=$2 ANALYZE=$3
+shift 3
+[ "$ANALYZE" = - ] || export FJTRACE_ANALYZE=$ANALYZE
 export FJTRACE_OMP_TOOL=$TOOL
 here=$(dirname "$0")
 tmp=$(mktemp -d /tmp/fjtrace-omp-test.XXXXXX)
@@ -31,7 +33,7 @@ while [ $# -ge 2 ]; do
     fib=$1 cases=$2
     shift 2
     tag=$(basename "$cases")
-    run "$tag-fib" fib 15 -- "$fib" 15 -p 2
+    run "$tag-fib" fib 18 -- "$fib" 18 -p 2
     for c in steal taskwait taskgroup depend undeferred untied lock critical nested exit; do
         extra=()
         [ "$c" = untied ] && ldd "$cases" | grep -q libgomp && extra=(gomp)
