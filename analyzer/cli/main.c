@@ -104,12 +104,25 @@ static int traces_read(const cli_options *o, const find_list *dirs, fja_tracker 
                 (unsigned long long)stats.other_events);
         return EXIT_NO_EVENTS;
     }
-    if (m->discarded_events || stats.discarded_unknown)
+    if (stats.window_events || stats.window_start) {
+        fja_model_window(m, stats.window_events);
+        fprintf(stderr,
+                "fjtrace-analyze: note: the trace begins mid-run (a snapshot): %llu event(s) "
+                "before the point where every CPU's events begin were left out; trees begun "
+                "before are reported as partial\n",
+                (unsigned long long)stats.window_events);
+    }
+    if (m->discarded_events)
         fprintf(stderr,
                 "fjtrace-analyze: WARNING: %llu event(s) were discarded while recording; "
                 "affected trees are marked incomplete. Record with larger buffers or "
                 "--blocking.\n",
                 (unsigned long long)m->discarded_events);
+    else if (stats.discarded_unknown) /* LTTng did not count them: never say 0 */
+        fprintf(stderr,
+                "fjtrace-analyze: WARNING: events were discarded while recording (LTTng did "
+                "not count them); affected trees are marked incomplete. Record with larger "
+                "buffers or --blocking.\n");
     return -1;
 }
 

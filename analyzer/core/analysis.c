@@ -36,7 +36,8 @@ static void tree_report(const fja_tree *t, fja_tree_report *r)
 {
     r->tree = t;
     r->complete = t->has_submit && t->has_result && t->done && !t->lossy && !t->unfinished;
-    r->parallelism = t->span_ns ? (double)t->work_ns / (double)t->span_ns : 0;
+    r->partial = !t->has_submit;
+    r->parallelism = t->span_ns && !r->partial ? (double)t->work_ns / (double)t->span_ns : 0;
     r->first_task_ns = since(t->submit_ts, t->first_exec_ts, t->has_submit && t->started);
     r->full_parallelism_ns = since(t->submit_ts, t->full_par_ts, t->has_submit && t->full_par);
     /* From the moment the tree was done: its root's `executed`, or for a
@@ -81,9 +82,13 @@ static int trees_analyze(const fja_model *m, const fja_pool *p, const fja_filter
         if (!tree_selected(m, &p->trees[i], f)) continue;
         fja_tree_report *r = &pr->trees[pr->ntrees++];
         tree_report(&p->trees[i], r);
+        if (!r->complete) pr->incomplete_trees++;
+        if (r->partial) {
+            pr->partial_trees++;
+            continue;
+        }
         pr->work_ns += p->trees[i].work_ns;
         pr->span_ns += p->trees[i].span_ns;
-        if (!r->complete) pr->incomplete_trees++;
     }
     milestone_pcts(pr, buf, offsetof(fja_tree_report, latency_ns), &pr->latency);
     milestone_pcts(pr, buf, offsetof(fja_tree_report, first_task_ns), &pr->first_task);

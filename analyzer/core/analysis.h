@@ -20,6 +20,11 @@ typedef struct {
 typedef struct {
     const fja_tree *tree;
     bool complete;
+    /* Begun before the trace (no submission seen: a trace that starts
+     * mid-run, a snapshot, a live view attached late): its work is what the
+     * trace holds of it, its span and parallelism are unknown, and it is
+     * left out of the pool's work, span, parallelism and speedup. */
+    bool partial;
     double parallelism;
     int64_t first_task_ns, full_parallelism_ns, final_handoff_ns, latency_ns;
 } fja_tree_report;
@@ -109,6 +114,7 @@ typedef struct {
     fja_tree_report *trees;
     uint32_t ntrees; /* after --root / --window */
     uint32_t incomplete_trees;
+    uint32_t partial_trees;    /* begun before the trace; not in work_ns .. speedup */
     uint64_t work_ns, span_ns; /* summed over the selected trees */
     double parallelism;
     double speedup_bound[FJA_SPEEDUP_PS], speedup_burdened[FJA_SPEEDUP_PS];

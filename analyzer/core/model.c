@@ -656,6 +656,12 @@ void fja_model_discarded(fja_model *m, uint64_t count, uint64_t ts, uint32_t sou
             if (!m->pools[i].trees[t].has_result) m->pools[i].trees[t].lossy = true;
 }
 
+void fja_model_window(fja_model *m, uint64_t left_out)
+{
+    m->window_clipped = true;
+    m->window_events += left_out;
+}
+
 void fja_model_decode_stopped(fja_model *m, const char *why)
 {
     snprintf(m->decode_error, sizeof m->decode_error, "%s", why && *why ? why : "unknown error");

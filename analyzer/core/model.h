@@ -202,6 +202,9 @@ typedef struct {
     fja_anomaly examples[FJA_ANOMALY_EXAMPLES];
     uint32_t nexamples;
     char decode_error[512]; /* why decoding stopped early ("" when it did not) */
+    /* The trace begins mid-run (fja_model_window): events before it left out */
+    uint64_t window_events;
+    bool window_clipped;
     bool finished;
     bool oom;
 } fja_model;
@@ -231,6 +234,11 @@ void fja_model_discarded(fja_model *m, uint64_t count, uint64_t ts, uint32_t sou
  * the model holds the events before that point, and every report made
  * from it says so and is incomplete. */
 void fja_model_decode_stopped(fja_model *m, const char *why);
+/* Records that the trace begins mid-run (its buffers' beginnings were
+ * overwritten: a snapshot) and was read from the point where every stream
+ * has its events; `left_out` events before that were not fed. Trees begun
+ * before that point are partial (analysis.h). */
+void fja_model_window(fja_model *m, uint64_t left_out);
 /* Closes every open interval at the end of the trace: unfinished tasks,
  * workers that never ended, trees without a result (fja_tracker_finish
  * with the model as the only listener). */

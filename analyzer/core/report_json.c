@@ -154,6 +154,8 @@ static void j_trace(jw *w, const fja_report *r, const fja_run_info *info)
     else
         j_null(w, "decode_error");
     j_u64(w, "unknown_events", m->unknown_events);
+    j_bool(w, "began_mid_run", m->window_clipped);
+    j_u64(w, "events_before_window", m->window_events);
     j_u64(w, "out_of_order_events", m->out_of_order);
     j_u64(w, "duration_ns", m->last_ts - m->first_ts);
     j_close(w, '}');
@@ -279,6 +281,7 @@ static void j_tree(jw *w, const fja_tree_report *t)
     j_open(w, NULL, '{');
     j_u64(w, "root", tr->root_id);
     j_bool(w, "complete", t->complete);
+    j_bool(w, "partial", t->partial);
     j_u64(w, "tasks", tr->tasks);
     j_u64(w, "depth", tr->max_depth);
     j_u64(w, "max_arity", tr->max_arity);
@@ -288,8 +291,13 @@ static void j_tree(jw *w, const fja_tree_report *t)
     j_u64(w, "workers_used", (uint64_t)__builtin_popcountll(tr->workers_mask));
     j_u64(w, "unfinished_tasks", tr->unfinished);
     j_u64(w, "work_ns", tr->work_ns);
-    j_u64(w, "span_ns", tr->span_ns);
-    j_dbl(w, "parallelism", t->parallelism);
+    if (t->partial) { /* began before the trace: unknown */
+        j_null(w, "span_ns");
+        j_null(w, "parallelism");
+    } else {
+        j_u64(w, "span_ns", tr->span_ns);
+        j_dbl(w, "parallelism", t->parallelism);
+    }
     j_ns(w, "first_task_ns", t->first_task_ns);
     j_ns(w, "full_parallelism_ns", t->full_parallelism_ns);
     j_ns(w, "final_handoff_ns", t->final_handoff_ns);
@@ -360,15 +368,28 @@ static void j_granularity(jw *w, const fja_pool_report *pr)
 
 static void j_speedup(jw *w, const fja_pool_report *pr)
 {
-    j_u64(w, "work_ns", pr->work_ns);
-    j_u64(w, "span_ns", pr->span_ns);
-    j_dbl(w, "parallelism", pr->parallelism);
+    /* every tree began before the trace: nothing whole to measure */
+    bool unknown = pr->ntrees && pr->partial_trees == pr->ntrees;
+    if (unknown) {
+        j_null(w, "work_ns");
+        j_null(w, "span_ns");
+        j_null(w, "parallelism");
+    } else {
+        j_u64(w, "work_ns", pr->work_ns);
+        j_u64(w, "span_ns", pr->span_ns);
+        j_dbl(w, "parallelism", pr->parallelism);
+    }
     j_open(w, "speedup", '[');
     for (int k = 0; k < FJA_SPEEDUP_PS; k++) {
         j_open(w, NULL, '{');
         j_u64(w, "workers", 1u << k);
-        j_dbl(w, "bound", pr->speedup_bound[k]);
-        j_dbl(w, "burdened", pr->speedup_burdened[k]);
+        if (unknown) {
+            j_null(w, "bound");
+            j_null(w, "burdened");
+        } else {
+            j_dbl(w, "bound", pr->speedup_bound[k]);
+            j_dbl(w, "burdened", pr->speedup_burdened[k]);
+        }
         j_close(w, '}');
     }
     j_close(w, ']');
@@ -512,6 +533,7 @@ static void j_pool(jw *w, const fja_model *m, const fja_pool_report *pr)
     j_speedup(w, pr);
     j_pcts(w, "join_latency", &pr->join_latency);
     j_u64(w, "incomplete_trees", pr->incomplete_trees);
+    j_u64(w, "partial_trees", pr->partial_trees);
     j_open(w, "milestones", '{');
     j_pcts(w, "first_task", &pr->first_task);
     j_pcts(w, "final_handoff", &pr->handoff);

@@ -45,6 +45,12 @@ static void t_summary(FILE *o, const fja_report *r)
                 "  WARNING: part of the trace could NOT BE READ (%s): its events are "
                 "missing from this report\n",
                 m->decode_error);
+    if (m->window_clipped)
+        fprintf(o,
+                "  note: the trace begins MID-RUN (a snapshot: each CPU's buffer reaches back to "
+                "a different time); it is read from where every CPU's events begin, %" PRIu64
+                " earlier event(s) left out; trees begun before are PARTIAL\n",
+                m->window_events);
     if (r->anomalies)
         fprintf(o, "  WARNING: %" PRIu64 " inconsistent event(s) (anomalies below)\n",
                 r->anomalies);
@@ -87,12 +93,19 @@ static void t_totals(FILE *o, const fja_pool_report *pr)
                 "  tasks %" PRIu64 "  forks %" PRIu64 "  steals %" PRIu64 "  joins waited %" PRIu64
                 "  parks %" PRIu64 "  submissions %" PRIu64 "\n",
                 pr->tasks, p->forks, p->steals, p->joins_waited, p->parks, p->submits);
-    fprintf(o, "  work %s  span %s  parallelism %.2f\n",
-            fja_report_duration(a, sizeof a, (double)pr->work_ns),
-            fja_report_duration(b, sizeof b, (double)pr->span_ns), pr->parallelism);
-    fprintf(o, "  speedup bound (burdened):");
-    for (int k = 0; k < FJA_SPEEDUP_PS; k++)
-        fprintf(o, " P=%u %.1f (%.1f)", 1u << k, pr->speedup_bound[k], pr->speedup_burdened[k]);
+    if (pr->ntrees && pr->partial_trees == pr->ntrees) {
+        fprintf(o, "  work n/a  span n/a  parallelism n/a (every tree began before the trace)\n"
+                   "  speedup bound (burdened): n/a");
+    } else {
+        fprintf(o, "  work %s  span %s  parallelism %.2f",
+                fja_report_duration(a, sizeof a, (double)pr->work_ns),
+                fja_report_duration(b, sizeof b, (double)pr->span_ns), pr->parallelism);
+        if (pr->partial_trees)
+            fprintf(o, " (whole trees only: %u partial left out)", pr->partial_trees);
+        fprintf(o, "\n  speedup bound (burdened):");
+        for (int k = 0; k < FJA_SPEEDUP_PS; k++)
+            fprintf(o, " P=%u %.1f (%.1f)", 1u << k, pr->speedup_bound[k], pr->speedup_burdened[k]);
+    }
     fprintf(o,
             "\n  EXEC->EXECUTED %s  COMPLETING->COMPLETED %s  queue depth max %" PRId64
             " mean %.2f\n",
@@ -167,10 +180,21 @@ static void t_unfinished(FILE *o, const fja_pool_report *pr)
 static void t_trees(FILE *o, const fja_pool_report *pr)
 {
     char a[32], b[32], c[32], d[32], e[32], f[32];
-    fprintf(o, "\n  trees: %u (%u incomplete)\n", pr->ntrees, pr->incomplete_trees);
+    fprintf(o, "\n  trees: %u (%u incomplete", pr->ntrees, pr->incomplete_trees);
+    if (pr->partial_trees) fprintf(o, ", %u partial", pr->partial_trees);
+    fputs(")\n", o);
     for (uint32_t i = 0; i < pr->ntrees && i < TEXT_TREES; i++) {
         const fja_tree_report *t = &pr->trees[i];
         const fja_tree *tr = t->tree;
+        if (t->partial) {
+            fprintf(o,
+                    "  root %" PRIu64 " (PARTIAL: began before the trace): %" PRIu64
+                    " tasks seen, %d workers, work in the trace %s, span n/a, parallelism "
+                    "n/a\n",
+                    tr->root_id, tr->tasks, __builtin_popcountll(tr->workers_mask),
+                    fja_report_duration(a, sizeof a, (double)tr->work_ns));
+            continue;
+        }
         fprintf(o,
                 "  root %" PRIu64 "%s: %" PRIu64 " tasks, depth %u, %d workers, work %s, span %s, "
                 "parallelism %.2f\n    first task %s, full parallelism %s, hand-off %s, "

@@ -51,6 +51,13 @@ typedef struct {
     int64_t range_begin, range_end; /* trace time range, for the progress bar */
     uint64_t last_ts;
     bt_message_iterator *it;
+    /* Streams that have delivered an event: a discarded-events notice on a
+     * stream before its first event means its beginning was overwritten (a
+     * snapshot of overwrite-mode buffers); the trace is then read from the
+     * latest such beginning on, when every stream has its events. */
+    const bt_stream **with_events;
+    uint32_t nwith_events, cap_with_events;
+    uint64_t window[MAX_TRACES]; /* per source: first time kept (0: all) */
     /* own merge: one iterator per stream port, a heap of ports by head */
     struct port_state *ports;
     uint32_t nports, nheap;
@@ -281,9 +288,39 @@ static void on_map_event(reader_ctx *r, const class_info *ci, const bt_event *e)
     if (ok) r->sink->map(r->sink->map_ctx, &m);
 }
 
+static bool stream_had_events(const reader_ctx *r, const bt_stream *s)
+{
+    for (uint32_t i = r->nwith_events; i-- > 0;)
+        if (r->with_events[i] == s) return true;
+    return false;
+}
+
+/* Remembers that s delivered an event; -1 when out of memory. */
+static int stream_note_event(reader_ctx *r, const bt_stream *s)
+{
+    if (r->nwith_events && r->with_events[r->nwith_events - 1] == s) return 0;
+    if (stream_had_events(r, s)) return 0;
+    if (r->nwith_events == r->cap_with_events) {
+        uint32_t cap = r->cap_with_events ? 2 * r->cap_with_events : 16;
+        const bt_stream **a = realloc(r->with_events, cap * sizeof *a);
+        if (!a) return -1;
+        r->with_events = a;
+        r->cap_with_events = cap;
+    }
+    r->with_events[r->nwith_events++] = s;
+    return 0;
+}
+
 static int on_event(reader_ctx *r, const bt_message *msg, uint64_t ts)
 {
     const bt_event *e = bt_message_event_borrow_event_const(msg);
+    const bt_stream *stream = bt_event_borrow_stream_const(e);
+    if (stream_note_event(r, stream)) return 1;
+    uint32_t src = source_of(r, stream);
+    if (ts < r->window[src]) { /* before every stream has its events */
+        r->stats->window_events++;
+        return 0;
+    }
     const bt_event_class *cls = bt_event_borrow_class_const(e);
     class_info *ci = class_get(r, cls);
     if (!ci || !ci->fjtrace) {
@@ -309,7 +346,7 @@ static int on_event(reader_ctx *r, const bt_message *msg, uint64_t ts)
         if (!ok) ev.kind = FJA_EV_UNKNOWN; /* schema changed: do not guess */
     }
     if (ev.kind == FJA_EV_POOL_BEGIN) process_of(e, &ev);
-    ev.source = source_of(r, bt_event_borrow_stream_const(e));
+    ev.source = src;
     return r->sink->event(r->sink->ctx, &ev);
 }
 
@@ -325,7 +362,16 @@ static void on_discarded(reader_ctx *r, const bt_message *msg)
     uint64_t ts = 0;
     if (bt_stream_class_discarded_events_have_default_clock_snapshots(sc))
         ts = msg_ns(bt_message_discarded_events_borrow_end_default_clock_snapshot_const(msg));
-    r->sink->discarded(r->sink->ctx, count, ts, source_of(r, s));
+    uint32_t src = source_of(r, s);
+    if (ts && !stream_had_events(r, s)) {
+        /* The stream's beginning is gone: what the trace holds before ts
+         * misses this stream's events, so it is left out. */
+        if (ts > r->window[src]) r->window[src] = ts;
+        if (ts > r->stats->window_start) r->stats->window_start = ts;
+        r->stats->window_lost += count;
+        return;
+    }
+    r->sink->discarded(r->sink->ctx, count, ts, src);
 }
 
 static void progress(reader_ctx *r)
@@ -1012,6 +1058,7 @@ out:
     free(r->port_source);
     free(r->ports);
     free(r->heap);
+    free(r->with_events);
     free(r);
     return st;
 }
@@ -1094,6 +1141,7 @@ reader_status reader_live_run(const char *url, const fja_reader_sink *sink,
 out:
     bt_graph_put_ref(g);
     plugins_put(&pl);
+    free(r->with_events);
     free(r);
     return st;
 }

@@ -58,6 +58,12 @@ typedef struct {
     /* An LTTng index that disagrees with its stream files ("" when none):
      * the trace was read without it, nothing lost. */
     char index_note[600];
+    /* A trace whose streams lost their beginnings (a snapshot of
+     * overwrite-mode buffers: each CPU's buffer reaches back a different
+     * time): it is read from window_start (ns from the clock origin, the
+     * latest such beginning) on; window_events of its events came before
+     * and were left out, after window_lost were overwritten (0: unknown). */
+    uint64_t window_start, window_events, window_lost;
 } fja_reader_stats;
 
 typedef enum {

@@ -327,6 +327,34 @@ static void test_many_submissions(void)
     done();
 }
 
+/* A trace that begins mid-run (a snapshot): a tree whose root was run before
+ * the trace is partial, with its span and parallelism unknown, and stays out
+ * of the pool's work and span; a tree submitted inside the trace is whole. */
+static void test_partial_tree(void)
+{
+    start(1);
+    ev(10, FJA_EV_EXEC, 0, 7, 0); /* task 7: forked before the trace began */
+    ev(40, FJA_EV_EXECUTED, 0, 7, 0);
+    ev(100, FJA_EV_SUBMIT, -1, 9, 0);
+    ev(101, FJA_EV_EXEC, 0, 9, 0);
+    ev(121, FJA_EV_EXECUTED, 0, 9, 0);
+    ev(122, FJA_EV_RESULT, -1, 9, 0);
+    stop(200, 1);
+    fja_model_window(&M, 5);
+    const fja_pool_report *p = analyze();
+    ok_eq_i64(p->ntrees, 2, "mid-run: two trees");
+    ok_eq_i64(p->partial_trees, 1, "mid-run: the tree begun before the trace is partial");
+    const fja_tree_report *t7 = p->trees[0].tree->root_id == 7 ? &p->trees[0] : &p->trees[1];
+    const fja_tree_report *t9 = t7 == &p->trees[0] ? &p->trees[1] : &p->trees[0];
+    ok(t7->partial && !t7->complete, "mid-run: tree 7 is partial and not complete");
+    ok(!t9->partial && t9->complete, "mid-run: tree 9, submitted in the trace, is whole");
+    ok(t7->parallelism == 0, "mid-run: no parallelism is computed for the partial tree");
+    ok_eq_i64(p->work_ns, 20, "mid-run: the pool's work is the whole tree's alone (20 ns)");
+    ok_eq_i64(p->span_ns, 20, "mid-run: the pool's span is the whole tree's alone (20 ns)");
+    ok(M.window_clipped && M.window_events == 5, "mid-run: the model says the trace was cut");
+    done();
+}
+
 /* Inconsistent and truncated streams: counted, flagged, never crashing. */
 static void test_anomalies(void)
 {
@@ -788,5 +816,6 @@ int main(void)
     test_advice_dry();
     test_advice_dry_joins();
     test_lock_wait();
+    test_partial_tree();
     return done_testing();
 }
