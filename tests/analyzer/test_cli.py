@@ -176,6 +176,30 @@ def test_breakeven():
     golden("breakeven-p2", r)
 
 
+def test_openmp():
+    """Traces of the OMPT tool (libfjtrace-omp): naive task fib(10) on 2
+    threads, and untied tasks that yield."""
+    rc, r, _ = analyze("omp-fib-p2")
+    ok(rc == 0, "omp-fib-p2: exit 0 (complete, no anomaly)", f"rc {rc}")
+    p = r["pools"][0]
+    omp = p.get("openmp") or {}
+    tap.is_eq(omp.get("explicit_tasks"), 2 * fib(11) - 2, "omp-fib-p2: 2F(11)-2 explicit tasks")
+    tap.is_eq(omp.get("implicit_tasks"), 2, "omp-fib-p2: 2 implicit tasks (2 threads)")
+    ok(omp.get("steals_inferred") is True, "omp-fib-p2: steals are marked inferred")
+    ok(p["totals"]["parks"] is None and p["totals"]["wakes"] is None,
+       "omp-fib-p2: parks and wakes unknown (null), not 0")
+    tap.is_eq(omp.get("taskwait_waits"), fib(11) - 1,
+              "omp-fib-p2: a taskwait wait in each of the F(11)-1 inner calls")
+    ok(all(t["span_ns"] <= t["work_ns"] for t in p["trees"]),
+       "omp-fib-p2: each tree's span is at most its work")
+    golden("omp-fib-p2", r)
+    rc, r, _ = analyze("omp-untied")
+    ok(rc == 0 and r["anomalies"]["total"] == 0, "omp-untied: exit 0, no anomaly",
+       f"rc {rc} {r.get('anomalies')}")
+    ok(r["pools"][0]["openmp"]["untied_suspensions"] > 0,
+       "omp-untied: the untied tasks' suspensions are counted")
+
+
 def test_contention():
     rc, r, _ = analyze("contention-p2")
     ok(rc == 0, "contention-p2: exit 0", f"rc {rc}")
@@ -287,7 +311,7 @@ def test_merge_equals_muxer():
 
 
 for test in [test_merge_equals_muxer, test_usage, test_bad_paths, test_no_fjtrace, test_fib_p1, test_fib_p2, test_fib_parallelism_grows,
-             test_quicksort, test_breakeven, test_contention, test_discarded, test_killed, test_anomalies,
+             test_quicksort, test_breakeven, test_openmp, test_contention, test_discarded, test_killed, test_anomalies,
              test_several_traces_and_filters]:
     test()
 tap.done_testing()

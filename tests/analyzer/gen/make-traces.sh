@@ -18,10 +18,11 @@ cc -O1 -I"$root/tracepoints" -o "$tmp/scenario" "$here/scenario.c" \
 
 # --cmd-only: other programs tracing at the same time stay out
 small=(--cmd-only --subbuf-size 16k --num-subbuf 8)
-record() { # NAME CMD...
-    local name=$1; shift
+record() { # NAME [--openmp] CMD...
+    local name=$1 opts=(); shift
+    [ "$1" = --openmp ] && { opts=(--openmp); shift; }
     rm -rf "${data:?}/$name"
-    "$rec" -o "$data/$name" "${small[@]}" -- "$@" >/dev/null || true
+    "$rec" -o "$data/$name" "${small[@]}" "${opts[@]}" -- "$@" >/dev/null || true
 }
 
 record fib-p1 "$build/samples/fj-fib" 10 -p 1
@@ -30,6 +31,15 @@ record fib-p2 "$build/samples/fj-fib" 12 -p 2
 record quicksort-p2 "$build/samples/fj-quicksort" -n 1000 -p 2
 record breakeven-p2 "$build/samples/fj-breakeven" -n 100 -q 10 -p 2 -r 5 --think 1
 record contention-p2 "$build/samples/fj-contention" -n 200 -p 2
+# OpenMP (the OMPT tool): naive task fib(10), 2F(11)-2 = 176 tasks; untied
+# tasks that yield (suspend/resume)
+FJTRACE_OMP_TOOL=$build/ompt/libfjtrace-omp.so record omp-fib-p2 --openmp "$build/samples/omp/omp-fib" 10 -p 2
+FJTRACE_OMP_TOOL=$build/ompt/libfjtrace-omp.so record omp-untied --openmp "$build/tests/openmp/omp-cases-clang" untied
+# their load maps name this machine's build paths: drop them, so that the
+# golden reports do not depend on where the binaries are
+for n in omp-fib-p2 omp-untied; do
+    rm -f "$data/$n"/ust/uid/*/64-bit/fjtrace_maps_* "$data/$n"/ust/uid/*/64-bit/index/fjtrace_maps_*
+done
 record killed "$tmp/scenario" killed
 record anomalies "$tmp/scenario" anomalies
 # tiny buffers and a burst of events: LTTng discards some
