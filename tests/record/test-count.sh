@@ -38,14 +38,16 @@ check $? "the last event's fields are task $N, parent $((N - 1)), size_hint $N, 
 run_rec 3 -o "$TMP/t2" --cmd-only -- "$EMIT" 10 3
 err_has "events: 10$"
 
-# default mode records every process of the user, e.g. CMD's children
-run_rec 0 -o "$TMP/t4" -- sh -c '"$1" 1000 && "$1" 234' sh "$EMIT"
+# --all-processes records every process of the user, e.g. CMD's children
+run_rec 0 -o "$TMP/t4" --all-processes -- sh -c '"$1" 1000 && "$1" 234' sh "$EMIT"
 is "$(babeltrace2 "$TMP/t4" 2>/dev/null | grep ' fjtrace:' | grep -c 'procname = "fjtrace-emit"')" 1234 \
-    "the default mode records the 1234 events of CMD's child processes"
+    "--all-processes records the 1234 events of CMD's child processes"
 err_has "events: [0-9]+$"
 
-# --cmd-only records CMD's process only, not its children
+# the default (and --cmd-only) records CMD's process only, not its children
 run_rec 0 -o "$TMP/t5" --cmd-only -- sh -c '"$1" 1000' sh "$EMIT"
+err_has "events: 0"
+run_rec 0 -o "$TMP/t6" -- sh -c '"$1" 1000' sh "$EMIT"
 err_has "events: 0"
 
 # CMD without fjtrace events: a trace path and 0 events, status kept

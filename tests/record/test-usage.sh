@@ -6,7 +6,7 @@ run_rec 0 --version
 is "$(cat "$TMP/out")" "fjtrace-record 0.1.0" "--version prints 'fjtrace-record 0.1.0'"
 
 run_rec 0 --help
-for w in -o --output --blocking --cmd-only --subbuf-size --num-subbuf --version --help; do
+for w in -o --output --blocking --cmd-only --all-processes --subbuf-size --num-subbuf --version --help; do
     grep -q -- "$w" "$TMP/out"
     check $? "--help mentions $w"
 done
