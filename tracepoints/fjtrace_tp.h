@@ -1,6 +1,12 @@
 /*
  * The fjtrace LTTng-UST tracepoint provider. Every event carries the pool id
  * and the emitting worker's index (-1 on a thread that is not a worker).
+ * Payloads are tight, since every byte is recorded millions of times: pool
+ * ids and worker indices are 16 bits in the trace (the arguments stay 32),
+ * placed first so that a 64-bit field after them needs no padding behind the
+ * 32-bit compact event header; who the process and the threads are is said
+ * once (pool_begin: vpid, procname; worker_begin: tid), not in a context of
+ * every event.
  * Field names and meanings are documented in docs/events.md; the analyzer
  * (analyzer/reader) depends on them, so change both together.
  */
@@ -15,6 +21,20 @@
 
 #include <lttng/tracepoint.h>
 #include <stdint.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#ifndef FJTRACE_TP_HELPERS
+#define FJTRACE_TP_HELPERS
+/* The calling thread's name (what LTTng's procname context records), for
+ * pool_begin; evaluated only when the event is recorded. */
+static inline const char *fjtrace_thread_name(void)
+{
+    static _Thread_local char name[17];
+    if (prctl(PR_GET_NAME, name, 0, 0, 0) != 0) name[0] = '\0';
+    return name;
+}
+#endif
 
 /* The LTTng event DSL reads best laid out by hand, one field a line, so
  * clang-format leaves the rest of this file alone: the marker below has no
@@ -27,8 +47,8 @@
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(fjtrace, where,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_integer(uint32_t, pool, pool)
-        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
     )
 )
 
@@ -36,24 +56,36 @@ LTTNG_UST_TRACEPOINT_EVENT_CLASS(fjtrace, where,
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(fjtrace, task_event,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_integer(uint32_t, pool, pool)
-        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
         lttng_ust_field_integer(uint64_t, task, task)
     )
 )
 
+/* The process, said once per pool: its pid and its name (the creating
+ * thread's name, as LTTng's procname context would give). */
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, pool_begin,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t, workers),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_integer(uint32_t, pool, pool)
-        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
         lttng_ust_field_integer(uint32_t, workers, workers)
+        lttng_ust_field_integer(int32_t, vpid, getpid())
+        lttng_ust_field_string(procname, fjtrace_thread_name())
+    )
+)
+
+/* The thread, said once per worker. */
+LTTNG_UST_TRACEPOINT_EVENT(fjtrace, worker_begin,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
+        lttng_ust_field_integer(int32_t, tid, gettid())
     )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, where, fjtrace, pool_end,
-    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker))
-LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, where, fjtrace, worker_begin,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker))
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, where, fjtrace, worker_end,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker))
@@ -69,8 +101,8 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, fork,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task,
                       uint64_t, parent, uint64_t, size_hint, uint64_t, site),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_integer(uint32_t, pool, pool)
-        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
         lttng_ust_field_integer(uint64_t, task, task)
         lttng_ust_field_integer(uint64_t, parent, parent)
         lttng_ust_field_integer(uint64_t, size_hint, size_hint)
@@ -81,8 +113,8 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, fork,
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, submit,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task, uint64_t, site),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_integer(uint32_t, pool, pool)
-        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
         lttng_ust_field_integer(uint64_t, task, task)
         lttng_ust_field_integer_hex(uint64_t, site, site)
     )
@@ -105,19 +137,19 @@ LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_event, fjtrace, completed,
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, steal,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task, int32_t, victim),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_integer(uint32_t, pool, pool)
-        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
         lttng_ust_field_integer(uint64_t, task, task)
-        lttng_ust_field_integer(int32_t, victim, victim)
+        lttng_ust_field_integer(int16_t, victim, victim)
     )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, wake,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, int32_t, target),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_integer(uint32_t, pool, pool)
-        lttng_ust_field_integer(int32_t, worker, worker)
-        lttng_ust_field_integer(int32_t, target, target)
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
+        lttng_ust_field_integer(int16_t, target, target)
     )
 )
 
@@ -125,8 +157,8 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, wake,
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, lock_init,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t, lock, const char *, name),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_integer(uint32_t, pool, pool)
-        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
         lttng_ust_field_integer(uint32_t, lock, lock)
         lttng_ust_field_string(name, name)
     )
@@ -135,8 +167,8 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, lock_init,
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(fjtrace, lock_event,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t, lock),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_integer(uint32_t, pool, pool)
-        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
         lttng_ust_field_integer(uint32_t, lock, lock)
     )
 )
@@ -157,8 +189,8 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, begin, uint64_t, end,
                       uint8_t, kind),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_integer(uint32_t, pool, pool)
-        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
         lttng_ust_field_integer(uint64_t, begin, begin)
         lttng_ust_field_integer(uint64_t, end, end)
         lttng_ust_field_integer(uint8_t, kind, kind)
@@ -169,16 +201,16 @@ LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, where, fjtrace, offcpu_start,
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_lost,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, lost),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_integer(uint32_t, pool, pool)
-        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
         lttng_ust_field_integer(uint64_t, lost, lost)
     )
 )
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_unavailable,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, int32_t, error),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_integer(uint32_t, pool, pool)
-        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
         lttng_ust_field_integer(int32_t, error, error)
     )
 )
@@ -189,8 +221,8 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_unavailable,
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, pool_runtime,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, const char *, model, const char *, runtime),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_integer(uint32_t, pool, pool)
-        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
         lttng_ust_field_string(model, model)
         lttng_ust_field_string(runtime, runtime)
     )
@@ -205,8 +237,8 @@ LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_event, fjtrace, resume,
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, dependence,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task, uint64_t, pred),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_integer(uint32_t, pool, pool)
-        lttng_ust_field_integer(int32_t, worker, worker)
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
         lttng_ust_field_integer(uint64_t, task, task)
         lttng_ust_field_integer(uint64_t, pred, pred)
     )

@@ -222,19 +222,27 @@ static int64_t event_ts(const bt_message *msg)
     return (int64_t)msg_ns(bt_message_event_borrow_default_clock_snapshot_const(msg));
 }
 
-/* The process a pool_begin came from: fjtrace-record adds the procname and
- * vpid contexts to every event of its channel. */
+/* vpid and procname from a structure (a payload or a context), if there. */
+static void process_fields(const bt_field *st, fja_event *ev)
+{
+    if (!st || bt_field_get_class_type(st) != BT_FIELD_CLASS_TYPE_STRUCTURE) return;
+    const bt_field *f = bt_field_structure_borrow_member_field_by_name_const(st, "procname");
+    if (f && bt_field_get_class_type(f) == BT_FIELD_CLASS_TYPE_STRING)
+        ev->procname = bt_field_string_get_value(f);
+    f = bt_field_structure_borrow_member_field_by_name_const(st, "vpid");
+    if (f && bt_field_class_type_is(bt_field_get_class_type(f), BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
+        ev->pid = bt_field_integer_signed_get_value(f);
+}
+
+/* The process a pool_begin came from: its own vpid and procname fields
+ * (libfj since the lean format), else the vpid and procname contexts that
+ * fjtrace-record used to add to every event (older traces). */
 static void process_of(const bt_event *e, fja_event *ev)
 {
     ev->pid = -1;
-    const bt_field *ctx = bt_event_borrow_common_context_field_const(e);
-    if (!ctx || bt_field_get_class_type(ctx) != BT_FIELD_CLASS_TYPE_STRUCTURE) return;
-    const bt_field *f = bt_field_structure_borrow_member_field_by_name_const(ctx, "procname");
-    if (f && bt_field_get_class_type(f) == BT_FIELD_CLASS_TYPE_STRING)
-        ev->procname = bt_field_string_get_value(f);
-    f = bt_field_structure_borrow_member_field_by_name_const(ctx, "vpid");
-    if (f && bt_field_class_type_is(bt_field_get_class_type(f), BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
-        ev->pid = bt_field_integer_signed_get_value(f);
+    process_fields(bt_event_borrow_payload_field_const(e), ev);
+    if (!ev->procname && ev->pid < 0)
+        process_fields(bt_event_borrow_common_context_field_const(e), ev);
 }
 
 static int64_t vpid_of(const bt_event *e)

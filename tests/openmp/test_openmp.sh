@@ -21,7 +21,7 @@ run() {
     shift
     while [ "$1" != -- ]; do args+=("$1"); shift; done
     shift
-    "$RECORD" --openmp --cmd-only -o "$tmp/$name" -- "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || st=$?
+    "$RECORD" --openmp --cmd-only --context vtid -o "$tmp/$name" -- "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || st=$?
     ok "$st" "fjtrace-record --openmp records $(basename "$1") ${*:2}" || { cat "$tmp/$name.err"; return; }
     st=0
     python3 "$here/check_omp.py" "$tmp/$name" "${args[@]}" >"$tmp/$name.tap" 2>&1 || st=$?

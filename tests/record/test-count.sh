@@ -1,7 +1,8 @@
 #!/bin/bash
 # Events recorded from a real fjtrace emitter: the reported count equals N,
-# babeltrace2 sees N fjtrace:fork events with the vtid/procname contexts,
-# and no discard warning is printed with the default buffers.
+# babeltrace2 sees N fjtrace:fork events, lean by default (no context) and
+# with the vtid/procname contexts on request (--context), and no discard
+# warning is printed with the default buffers.
 # Exact totals use --cmd-only: on this shared machine other root processes
 # emitting fjtrace events would land in a per-UID session too.
 source "$(dirname "$0")/lib.sh"
@@ -27,19 +28,22 @@ grep -q "lttng_ust_statedump:bin_info: .*path = \"$(readlink -f "$EMIT")\"" "$TM
 check $? "the statedump names the emitter's binary"
 grep ' fjtrace:' "$TMP/all" >"$TMP/text"
 is "$(grep -c ' fjtrace:fork: ' "$TMP/text")" "$N" "the text output has the $N fjtrace:fork events"
-head -1 "$TMP/text" | grep -q 'vtid = '
-check $? "fjtrace events carry the vtid context" || diag "$(head -1 "$TMP/text")"
-head -1 "$TMP/text" | grep -q 'procname = "fjtrace-emit"'
-check $? "fjtrace events carry the procname context" || diag "$(head -1 "$TMP/text")"
+! head -1 "$TMP/text" | grep -q 'vtid = \|procname = '
+check $? "fjtrace events carry no context by default" || diag "$(head -1 "$TMP/text")"
 tail -1 "$TMP/text" | grep -q "task = $N, parent = $((N - 1)), size_hint = $N, site = 0x0 }"
 check $? "the last event's fields are task $N, parent $((N - 1)), size_hint $N, site 0" ||
     diag "$(tail -1 "$TMP/text")"
+
+run_rec 0 -o "$TMP/tctx" --cmd-only --context vtid --context=procname -- "$EMIT" 10
+babeltrace2 "$TMP/tctx" 2>/dev/null | grep ' fjtrace:' >"$TMP/text3"
+head -1 "$TMP/text3" | grep -q 'vtid = [0-9]*, procname = "fjtrace-emit"'
+check $? "--context vtid --context=procname adds both contexts" || diag "$(head -1 "$TMP/text3")"
 
 run_rec 3 -o "$TMP/t2" --cmd-only -- "$EMIT" 10 3
 err_has "events: 10$"
 
 # --all-processes records every process of the user, e.g. CMD's children
-run_rec 0 -o "$TMP/t4" --all-processes -- sh -c '"$1" 1000 && "$1" 234' sh "$EMIT"
+run_rec 0 -o "$TMP/t4" --all-processes --context procname -- sh -c '"$1" 1000 && "$1" 234' sh "$EMIT"
 is "$(babeltrace2 "$TMP/t4" 2>/dev/null | grep ' fjtrace:' | grep -c 'procname = "fjtrace-emit"')" 1234 \
     "--all-processes records the 1234 events of CMD's child processes"
 err_has "events: [0-9]+$"

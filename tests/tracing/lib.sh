@@ -10,6 +10,6 @@ trap 'rm -rf "$tmp"' EXIT
 record() {
     local name=$1 st=0
     shift
-    "$RECORD" --cmd-only -o "$tmp/$name" -- "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || st=$?
+    "$RECORD" --cmd-only --context vtid -o "$tmp/$name" -- "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || st=$?
     ok "$st" "fjtrace-record records $(basename "$1") ${*:2}" || cat "$tmp/$name.err"
 }

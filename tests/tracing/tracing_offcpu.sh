@@ -16,7 +16,7 @@ cleanup() {
 trap cleanup EXIT
 run() { # run CMD...: records CMD into $tmp/t
   local rc=0
-  "$record" --cmd-only -o "$tmp/t" -- "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+  "$record" --cmd-only --context vtid -o "$tmp/t" -- "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
   [ $rc = 0 ] && return
   echo "1..1"; echo "not ok 1 - $mode: recording $* exited $rc"; sed 's/^/# /' "$tmp/err"; exit 1
 }
