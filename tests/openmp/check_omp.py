@@ -208,6 +208,25 @@ def main():
     tap.done_testing()
 
 
+def pictures(exe, trace):
+    """The pictures draw an OpenMP trace like a libfj one."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        outs = {"--html": "r.html", "--timeline": "tl.png", "--subtrees": "sub",
+                "--chrome-trace": "t.json"}
+        args = [exe, "-o", os.devnull]
+        for opt, name in outs.items():
+            args += [opt, os.path.join(d, name)]
+        p = subprocess.run(args + [trace], capture_output=True, text=True)
+        if p.returncode == 2 and "unknown option" in p.stderr:
+            tap.skip(1, "fjtrace-analyze built without pictures")
+            return
+        made = [n for n in outs.values() if os.path.exists(os.path.join(d, n))]
+        tap.ok(p.returncode == 0 and len(made) == len(outs),
+               "HTML, timeline, subtree diagrams and Chrome trace are drawn",
+               f"rc {p.returncode}, made {made}, {p.stderr[-300:]}")
+
+
 def analyze(trace, case, t):
     exe = os.environ["FJTRACE_ANALYZE"]
     js = subprocess.run([exe, "--json", trace], capture_output=True, text=True)
@@ -238,6 +257,7 @@ def analyze(trace, case, t):
     elif case == "fib":
         tap.ok("if(depth <" in advice or "make fewer, bigger tasks" in advice,
                "the advice asks for fewer tasks in OpenMP terms (if / final / cutoff)", advice)
+        pictures(exe, trace)
     elif case == "depend":
         tap.is_eq(omp.get("dependences"), 4, "report: 4 dependences")
     elif case == "taskwait":
