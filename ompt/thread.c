@@ -83,6 +83,15 @@ void fjomp_task_complete(fjomp_thread *th, fjomp_task *t)
     fjomp_task *parent = t->parent;
     t->parent = NULL;
     if (parent) unref(th, parent);
+    /* Acquire: pairs with the children's releases. At 1 only t's own
+     * reference is left, and no one can take another (only t makes
+     * children, and it is done): recycle without a locked instruction, the
+     * common case (every leaf task). */
+    if (atomic_load_explicit(&t->refs, memory_order_acquire) == 1) {
+        t->next_free = th->free_tasks;
+        th->free_tasks = t;
+        return;
+    }
     unref(th, t);
 }
 
