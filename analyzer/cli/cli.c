@@ -28,6 +28,9 @@ static void usage(FILE *o)
           "  --no-progress      no progress line on stderr (default when not a terminal)\n"
           "  --tasks FILE       also write every task record as CSV to FILE (root, parent,\n"
           "                     depth, size hint, worker, stolen, self and subtree time)\n"
+          "  --baseline BASE    compare with BASE, a trace of the same program (usually at\n"
+          "                     P=1): work inflation per creation site (self time per task\n"
+          "                     here / in BASE), flagged where it grows\n"
           "  --muxer            order events with babeltrace2's filter.utils.muxer instead\n"
           "                     of the analyzer's own (faster) merge of the streams\n",
           o);
@@ -155,6 +158,7 @@ int cli_parse(int argc, char **argv, cli_options *o)
         OPT_VERSION,
         OPT_MUXER,
         OPT_TASKS,
+        OPT_BASELINE,
         OPT_VIZ
     };
     static const struct option own[] = {{"json", no_argument, NULL, OPT_JSON},
@@ -167,6 +171,7 @@ int cli_parse(int argc, char **argv, cli_options *o)
                                         {"version", no_argument, NULL, OPT_VERSION},
                                         {"muxer", no_argument, NULL, OPT_MUXER},
                                         {"tasks", required_argument, NULL, OPT_TASKS},
+                                        {"baseline", required_argument, NULL, OPT_BASELINE},
                                         {0, 0, 0, 0}};
     struct option longs[sizeof own / sizeof *own + MAX_PICTURE_OPTIONS];
     if (options_merge(own, longs, OPT_VIZ)) return usage_error("%s", "too many picture options");
@@ -207,6 +212,9 @@ int cli_parse(int argc, char **argv, cli_options *o)
             break;
         case OPT_TASKS:
             o->tasks = optarg;
+            break;
+        case OPT_BASELINE:
+            o->baseline = optarg;
             break;
         case 'h':
             usage(stdout);

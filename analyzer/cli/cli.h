@@ -23,6 +23,7 @@ enum {
 typedef struct {
     bool json, progress, muxer;
     const char *output, *tasks;
+    const char *baseline; /* --baseline BASE: a trace to compare the sites with */
     fja_filter filter;
     char **paths;
     int npaths;

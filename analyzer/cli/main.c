@@ -32,11 +32,11 @@ static void sink_discarded(void *ctx, uint64_t count, uint64_t ts, uint32_t sour
     fja_model_discarded(((fja_tracker *)ctx)->model, count, ts, source);
 }
 
-static int traces_find(const cli_options *o, find_list *dirs)
+static int traces_find(char *const *paths, int npaths, find_list *dirs)
 {
     char err[4096];
-    for (int i = 0; i < o->npaths; i++) {
-        find_status st = find_ctf_dirs(o->paths[i], dirs, err, sizeof err);
+    for (int i = 0; i < npaths; i++) {
+        find_status st = find_ctf_dirs(paths[i], dirs, err, sizeof err);
         if (st != FIND_OK) {
             fprintf(stderr, "fjtrace-analyze: %s\n", err);
             return st == FIND_NO_MEMORY ? EXIT_INTERNAL : EXIT_UNREADABLE;
@@ -47,12 +47,13 @@ static int traces_find(const cli_options *o, find_list *dirs)
 
 /* Returns -1 to go on (*damaged: the report must end with exit 3), or the
  * exit status. */
-static int traces_read(const cli_options *o, const find_list *dirs, fja_tracker *t, bool *damaged)
+static int traces_read(const cli_options *o, const find_list *dirs, fja_tracker *t, fjs_table *maps,
+                       bool *damaged)
 {
     char err[4096] = "";
     fja_model *m = t->model;
     fja_reader_sink sink = {.map = fja_resolve_map_event,
-                            .map_ctx = symbols,
+                            .map_ctx = maps,
                             .event = sink_event,
                             .discarded = sink_discarded,
                             .ctx = t,
@@ -165,7 +166,48 @@ static int tasks_csv(FILE *f, const fja_report *r, const fja_run_info *info)
     return fja_report_tasks_csv(f, r);
 }
 
-static int report_write(const cli_options *o, const fja_model *m, double t0)
+/* --baseline BASE: read, analysed and its sites named on its own (a model,
+ * a tracker without pictures, a symbols table). */
+typedef struct {
+    fja_model m;
+    fjs_table *maps;
+    fja_report r;
+    bool started, analysed;
+} baseline;
+
+static int baseline_load(const cli_options *o, baseline *b)
+{
+    fja_model_init(&b->m);
+    b->started = true;
+    if (!(b->maps = fjs_new())) return EXIT_INTERNAL;
+    find_list dirs = {0};
+    char *paths[] = {(char *)o->baseline};
+    fja_tracker t;
+    fja_tracker_init(&t, &b->m);
+    fprintf(stderr, "fjtrace-analyze: baseline %s\n", o->baseline);
+    int rc = traces_find(paths, 1, &dirs);
+    bool damaged = false; /* a damaged baseline is still compared with, as a report is */
+    if (rc < 0) rc = traces_read(o, &dirs, &t, b->maps, &damaged);
+    find_list_free(&dirs);
+    if (rc >= 0) return rc;
+    fja_tracker_finish(&t);
+    fja_filter all = {0};
+    if (fja_analysis_run(&b->m, &all, &b->r)) return EXIT_INTERNAL;
+    b->analysed = true;
+    fja_sites_resolve(&b->r, fja_resolve_site, b->maps);
+    fja_resolve_warnings(b->maps, stderr);
+    return -1;
+}
+
+static void baseline_free(baseline *b)
+{
+    if (!b->started) return;
+    if (b->analysed) fja_analysis_free(&b->r);
+    fja_model_free(&b->m);
+    fjs_free(b->maps);
+}
+
+static int report_write(const cli_options *o, const fja_model *m, const baseline *base, double t0)
 {
     fja_report r;
     if (fja_analysis_run(m, &o->filter, &r)) {
@@ -175,6 +217,7 @@ static int report_write(const cli_options *o, const fja_model *m, double t0)
     }
     fja_sites_resolve(&r, fja_resolve_site, symbols);
     fja_resolve_warnings(symbols, stderr);
+    if (base) fja_sites_baseline(&r, &base->r);
     if (o->filter.pool_set && !r.npools)
         fprintf(stderr, "fjtrace-analyze: warning: no pool %u in the trace\n", o->filter.pool);
     struct timespec ts;
@@ -217,18 +260,21 @@ int main(int argc, char **argv)
         return EXIT_OUTPUT; /* the Chrome trace file cannot be created */
     }
     bool damaged = false;
-    if ((rc = traces_find(&o, &dirs)) < 0 &&
-        (rc = traces_read(&o, &dirs, &tracker, &damaged)) < 0) {
+    baseline base = {0};
+    if ((rc = traces_find(o.paths, o.npaths, &dirs)) < 0 &&
+        (rc = traces_read(&o, &dirs, &tracker, symbols, &damaged)) < 0 &&
+        (!o.baseline || (rc = baseline_load(&o, &base)) < 0)) {
         fja_tracker_finish(&tracker);
         /* a failed Chrome trace still lets the other outputs be written */
         bool chrome_failed = pictures_finish() != 0;
-        rc = report_write(&o, &m, t0);
+        rc = report_write(&o, &m, o.baseline ? &base : NULL, t0);
         if (chrome_failed && rc != EXIT_INTERNAL) rc = EXIT_OUTPUT;
         if (damaged && rc <= EXIT_INCOMPLETE) rc = EXIT_UNREADABLE; /* reported, still damaged */
     }
     pictures_free();
     fja_model_free(&m);
     fjs_free(symbols);
+    if (o.baseline) baseline_free(&base);
     find_list_free(&dirs);
     return rc;
 }

@@ -98,7 +98,14 @@ typedef struct {
     uint32_t depth_min, depth_max; /* of its executed tasks */
     uint32_t addresses;            /* recorded addresses merged here (inlined copies of one call) */
     const fja_site_stats *stats;   /* the model's counts, NULL once merged with others */
+    /* --baseline: median self time per task here and at the same place in
+     * the baseline run; inflation = mean_ns / base_mean_ns (< 0: no match) */
+    uint64_t mean_ns, base_mean_ns;
+    double inflation;
+    bool inflated; /* flagged: grew by FJA_INFLATION_FLAG or more */
 } fja_site_report;
+
+#define FJA_INFLATION_FLAG 1.25 /* self time per task x1.25 or more: flagged */
 
 typedef struct {
     const fja_pool *pool;
@@ -144,6 +151,9 @@ typedef struct {
     fja_site_report *sites;
     uint32_t nsites;
     bool sites_known;
+    /* --baseline: compared with a baseline run of baseline_workers workers */
+    bool has_baseline;
+    uint32_t baseline_workers;
 } fja_pool_report;
 
 typedef struct {
@@ -165,6 +175,11 @@ int fja_sites_analyze(const fja_pool *p, fja_pool_report *pr);
 /* Names every site of the report with resolve (NULL: addresses only) and
  * appends the advice per site (too small, too few). */
 void fja_sites_resolve(fja_report *r, fja_site_resolver resolve, void *ctx);
+/* Work inflation per site against base, a resolved report of the same
+ * program (pool i against base's pool i, or its first): each site is
+ * matched by place (binary name, file, line, function; else binary name and
+ * offset) and flagged, with advice, where its self time per task grew. */
+void fja_sites_baseline(fja_report *r, const fja_report *base);
 /* "fib.c:20 (fib_split)", "libx.so+0x1234", or "0x55d0c2a1b662": where a
  * site is, in the fewest words the resolution allows. */
 const char *fja_site_label(char *buf, size_t n, const fja_site_report *s);

@@ -459,6 +459,16 @@ static void j_site(jw *w, const fja_site_report *s)
         j_dbl(w, "overhead_share_estimated", s->overhead_share);
     else
         j_null(w, "overhead_share_estimated");
+    if (s->inflation >= 0) {
+        j_open(w, "work_inflation", '{');
+        j_u64(w, "median_self_ns", s->mean_ns);
+        j_u64(w, "baseline_median_self_ns", s->base_mean_ns);
+        j_dbl(w, "ratio", s->inflation);
+        j_bool(w, "flagged", s->inflated);
+        j_close(w, '}');
+    } else {
+        j_null(w, "work_inflation");
+    }
     if (s->executed) {
         j_u64(w, "depth_min", s->depth_min);
         j_u64(w, "depth_max", s->depth_max);

@@ -281,6 +281,16 @@ static void t_sites(FILE *o, const fja_pool_report *pr)
                 fja_report_duration(b, sizeof b, (double)s->self.p90),
                 fja_report_duration(c, sizeof c, (double)s->self.max), 100 * s->work_share, ov,
                 s->depth_min, s->depth_max);
+        if (!pr->has_baseline) continue;
+        if (s->inflation < 0)
+            fprintf(o, "      work inflation: n/a (no such site in the baseline)\n");
+        else
+            fprintf(o,
+                    "      work inflation: x%.2f (median self time %s here, %s with %u "
+                    "workers)%s\n",
+                    s->inflation, fja_report_duration(a, sizeof a, (double)s->mean_ns),
+                    fja_report_duration(b, sizeof b, (double)s->base_mean_ns), pr->baseline_workers,
+                    s->inflated ? " FLAGGED" : "");
     }
 }
 

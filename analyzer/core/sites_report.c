@@ -48,6 +48,7 @@ static void site_fill(const fja_site_stats *st, const fja_pool_report *pr, fja_s
                            .depth_min = st->executed ? st->depth_min : 0,
                            .depth_max = st->depth_max,
                            .overhead_share = -1,
+                           .inflation = -1,
                            .addresses = 1,
                            .stats = st};
     pcts_of(&st->self, &s->self);

@@ -4,8 +4,11 @@
  *                          line and its right part at another
  *   sites-prog lib D       a tree of depth D forked inside libsites-lib.so
  *   sites-prog dlopen D    the same, the library loaded with dlopen()
- *   sites-prog share N     N tasks that each add to one shared cache line
- *                          (P workers fight over it: work inflation)
+ *   sites-prog share N     N tasks that each add 2000 x P^2 times to one
+ *                          shared cache line (the "share" site: their work
+ *                          grows with P on purpose, and P workers also fight
+ *                          over the line), and N tasks of fixed private work
+ *                          (the "steady" site)
  * Options after the mode: -p P (workers, default 2). Exit 0 when the result
  * is right, 1 when wrong, 2 on bad usage, 3 when the runtime fails. */
 #include <dlfcn.h>
@@ -70,13 +73,23 @@ static void qs(int *a, long n)
 
 /* One counter for every task: its cache line moves between the workers. */
 static _Atomic unsigned long shared_line;
+static long share_rounds; /* 2000 x P^2: set before the pool runs tasks */
 
 static void share_body(void *arg)
 {
     (void)arg;
     /* Relaxed: only the final sum is read, after every join. */
-    for (int i = 0; i < 2000; i++)
+    for (long i = 0; i < share_rounds; i++)
         atomic_fetch_add_explicit(&shared_line, 1, memory_order_relaxed);
+}
+
+/* The same number of additions at every P, on the task's own counter. */
+static void steady_body(void *arg)
+{
+    volatile unsigned long mine = 0;
+    for (int i = 0; i < 20000; i++)
+        mine = mine + 1;
+    *(unsigned long *)arg = mine;
 }
 
 struct share_frame {
@@ -86,15 +99,23 @@ struct share_frame {
 static void share_spawn(void *arg)
 {
     long n = ((struct share_frame *)arg)->n;
-    fj_task *t = calloc((size_t)n, sizeof *t);
-    if (!t) return;
+    fj_task *t = calloc((size_t)(2 * n), sizeof *t);
+    unsigned long *out = calloc((size_t)n, sizeof *out);
+    if (!t || !out) {
+        free(t);
+        free(out);
+        return;
+    }
     for (long i = 0; i < n; i++) {
         fj_task_init(&t[i], share_body, NULL);
         fj_fork(&t[i]); /* SITE:share */
+        fj_task_init(&t[n + i], steady_body, &out[i]);
+        fj_fork(&t[n + i]); /* SITE:steady */
     }
-    for (long i = n; i-- > 0;)
+    for (long i = 2 * n; i-- > 0;)
         fj_join(&t[i]);
     free(t);
+    free(out);
 }
 
 struct lib_frame {
@@ -135,9 +156,11 @@ static int run(fj_pool *pool, const char *mode, long n)
     }
     if (!strcmp(mode, "share")) {
         struct share_frame f = {n};
+        long p = fj_pool_workers(pool);
+        share_rounds = 2000 * p * p;
         fj_task_init(&t, share_spawn, &f);
         fj_invoke(pool, &t);
-        return atomic_load(&shared_line) == (unsigned long)n * 2000 ? 0 : 1;
+        return atomic_load(&shared_line) == (unsigned long)(n * share_rounds) ? 0 : 1;
     }
     struct lib_frame f = {sites_lib_tree, (int)n, 0};
     if (!strcmp(mode, "dlopen")) {

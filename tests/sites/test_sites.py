@@ -150,6 +150,33 @@ def check_rebuilt(tmp):
     ok("rebuilt after the recording" in err and exe in err, "rebuilt: a warning says so", err)
 
 
+def check_baseline(tmp):
+    """The share site does P^2 times the shared-line writes per task (its work
+    grows with P on purpose: whether two workers really overlap on a loaded
+    2-CPU machine is not something a test can demand); the steady site does
+    the same work at every P."""
+    base = record(tmp, "share-p1", [PROG, "share", "400", "-p", "1"])
+    trace = record(tmp, "share-p2", [PROG, "share", "400", "-p", "2"])
+    r, _ = analyze(trace, "--baseline", base)
+    sites = sites_of(r)
+    src = os.path.join(HERE, "sites_prog.c")
+    share = site_at(sites, "sites_prog.c", line_of(src, "SITE:share"))
+    steady = site_at(sites, "sites_prog.c", line_of(src, "SITE:steady"))
+    ok(share and share["work_inflation"] and share["work_inflation"]["flagged"],
+       "baseline: the site whose tasks grew is flagged", share)
+    if share and share["work_inflation"]:
+        ok(share["work_inflation"]["ratio"] >= 2, "baseline: by at least 2x (4x by design)",
+           share["work_inflation"])
+    ok(steady and steady["work_inflation"] and not steady["work_inflation"]["flagged"],
+       "baseline: the steady site is matched and not flagged", steady)
+    adv = [a for a in r["pools"][0]["advice"] if a["kind"] == "site_work_inflation"]
+    ok(len(adv) == 1 and f"sites_prog.c:{line_of(src, 'SITE:share')}" in adv[0]["message"],
+       "baseline: one inflation advice, naming the line", adv)
+    r1, _ = analyze(trace)
+    ok(all(s["work_inflation"] is None for s in sites_of(r1)),
+       "without --baseline: work_inflation is null")
+
+
 if not shutil.which("lttng"):
     tap.plan_skip_all("no lttng on PATH")
 with tempfile.TemporaryDirectory() as tmp:
@@ -160,4 +187,5 @@ with tempfile.TemporaryDirectory() as tmp:
     check_lib(tmp, "dlopen")
     check_stripped(tmp)
     check_rebuilt(tmp)
+    check_baseline(tmp)
 sys.exit(tap.done_testing())
