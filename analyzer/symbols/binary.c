@@ -110,37 +110,75 @@ uint64_t binary_first_vaddr(const fjs_binary *b)
     return b->first_vaddr;
 }
 
-/* The innermost subprogram or inlined subroutine under die containing pc,
- * searched depth first through the DIEs whose ranges hold pc (dwarf_haspc).
- * dwarf_getscopes finds nothing in the artificial compile units of an LTO
- * build, which this walk handles. */
-static const char *innermost_function(Dwarf_Die *die, Dwarf_Addr pc, int depth)
+#define MAX_SCOPES 64
+
+/* The function scopes (subprograms and inlined subroutines) under die that
+ * contain pc, outermost first, found depth first through the DIEs whose
+ * ranges hold pc (dwarf_haspc). dwarf_getscopes finds nothing in the
+ * artificial compile units of an LTO build, which this walk handles.
+ * Returns the number of scopes stored in out. */
+static int function_scopes(Dwarf_Die *die, Dwarf_Addr pc, Dwarf_Die *out, int n)
 {
     Dwarf_Die child;
-    if (depth > 64 || dwarf_child(die, &child) != 0) return NULL;
+    if (n >= MAX_SCOPES || dwarf_child(die, &child) != 0) return n;
     do {
         int tag = dwarf_tag(&child);
-        bool scope = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
-                     tag == DW_TAG_lexical_block;
-        if (!scope || dwarf_haspc(&child, pc) != 1) continue;
-        const char *inner = innermost_function(&child, pc, depth + 1);
-        if (inner) return inner;
-        if (tag == DW_TAG_lexical_block) return NULL;
-        /* an inlined copy names its function through DW_AT_abstract_origin */
-        Dwarf_Attribute attr;
-        return dwarf_attr_integrate(&child, DW_AT_name, &attr) ? dwarf_formstring(&attr) : NULL;
+        bool function = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
+        if (!function && tag != DW_TAG_lexical_block) continue;
+        if (dwarf_haspc(&child, pc) != 1) continue;
+        if (function) out[n++] = child;
+        return function_scopes(&child, pc, out, n);
     } while (dwarf_siblingof(&child, &child) == 0);
-    return NULL;
+    return n;
 }
 
-/* The innermost function around addr in DWARF: an inlined subroutine's
- * own name (fib_split inlined into fib_naive gives fib_split), so that the
- * name matches the file:line of the call. */
-static const char *dwarf_function(Dwfl_Module *mod, Dwarf_Addr addr)
+/* An inlined copy names its function through DW_AT_abstract_origin. */
+static const char *scope_name(Dwarf_Die *die)
+{
+    Dwarf_Attribute attr;
+    return dwarf_attr_integrate(die, DW_AT_name, &attr) ? dwarf_formstring(&attr) : NULL;
+}
+
+/* libfj's own inline functions (fj_fork, fj_join: runtime/include/fj_fast.h)
+ * and any helper of its API prefix: their code inlined into the program is
+ * not the program's creation site, the call to them is. */
+static bool libfj_inline(Dwarf_Die *die)
+{
+    const char *name = scope_name(die);
+    return dwarf_tag(die) == DW_TAG_inlined_subroutine && name && strncmp(name, "fj_", 3) == 0;
+}
+
+/* Where the inlined subroutine die was called from: its DW_AT_call_file
+ * (an index in its compile unit's file table) and DW_AT_call_line. */
+static const char *call_site(Dwarf_Die *die, Dwarf_Die *cu, int *line)
+{
+    Dwarf_Attribute attr;
+    Dwarf_Word file = 0, l = 0;
+    Dwarf_Files *files = NULL;
+    size_t nfiles = 0;
+    if (!dwarf_attr(die, DW_AT_call_file, &attr) || dwarf_formudata(&attr, &file) != 0 ||
+        !dwarf_attr(die, DW_AT_call_line, &attr) || dwarf_formudata(&attr, &l) != 0 ||
+        dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || file >= nfiles)
+        return NULL;
+    *line = (int)l;
+    return dwarf_filesrc(files, file, NULL, NULL);
+}
+
+/* The function around addr, and, when addr lies in libfj code inlined into
+ * the program (fj_fork is a public inline function), the program's line
+ * that called it: fills *file and *line then. The innermost function names
+ * itself: fib_split inlined into fib_naive is fib_split. */
+static const char *dwarf_function(Dwfl_Module *mod, Dwarf_Addr addr, const char **file, int *line)
 {
     Dwarf_Addr bias = 0;
     Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
-    return cu ? innermost_function(cu, addr - bias, 0) : NULL;
+    Dwarf_Die scopes[MAX_SCOPES];
+    int n = cu ? function_scopes(cu, addr - bias, scopes, 0) : 0;
+    int k = n - 1;
+    while (k > 0 && libfj_inline(&scopes[k]))
+        k--;
+    if (k < n - 1) *file = call_site(&scopes[k + 1], cu, line);
+    return k >= 0 ? scope_name(&scopes[k]) : NULL;
 }
 
 /* The ELF symbol containing addr, only when addr lies inside its size: a
@@ -161,10 +199,13 @@ fjs_status binary_lookup(fjs_binary *b, uint64_t vaddr, const char *(*intern)(vo
     *line = 0;
     if (!b->mod) return FJS_NO_FILE;
     Dwarf_Addr addr = vaddr + b->bias;
-    const char *fn = dwarf_function(b->mod, addr);
-    Dwfl_Line *l = dwfl_module_getsrc(b->mod, addr);
+    const char *src = NULL;
     int lineno = 0;
-    const char *src = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    const char *fn = dwarf_function(b->mod, addr, &src, &lineno);
+    if (!src) {
+        Dwfl_Line *l = dwfl_module_getsrc(b->mod, addr);
+        src = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    }
     if (!fn) fn = symbol_function(b->mod, addr);
     if (fn) *function = intern(ictx, fn);
     if (src && lineno > 0) {
