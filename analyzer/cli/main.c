@@ -21,15 +21,39 @@
 static fjs_table *symbols;
 
 /* Every event goes through the one tracker, which tells its listeners
- * (the model, and the pictures when asked for) what changed. */
+ * (the model, and the pictures when asked for) what changed. The first
+ * reading also collects the off-CPU intervals; when there are any, a
+ * second reading replays them in time order into a second tracker and
+ * model (on-CPU time; the first gives the wall-clock figures). */
+typedef struct {
+    fja_tracker *tracker;
+    fja_offcpu *offcpu;
+} readings;
+
 static int sink_event(void *ctx, const fja_event *ev)
+{
+    readings *rd = ctx;
+    if (rd->offcpu) fja_offcpu_collect(rd->offcpu, ev); /* no memory: wall-clock report only */
+    return fja_tracker_feed(rd->tracker, ev) ? 1 : 0;
+}
+
+static int feed_tracker(void *ctx, const fja_event *ev)
 {
     return fja_tracker_feed(ctx, ev) ? 1 : 0;
 }
 
+static int sink_event_oncpu(void *ctx, const fja_event *ev)
+{
+    readings *rd = ctx;
+    return fja_offcpu_replay(rd->offcpu, ev->ts, feed_tracker, rd->tracker) ||
+                   fja_tracker_feed(rd->tracker, ev)
+               ? 1
+               : 0;
+}
+
 static void sink_discarded(void *ctx, uint64_t count, uint64_t ts, uint32_t source)
 {
-    fja_model_discarded(((fja_tracker *)ctx)->model, count, ts, source);
+    fja_model_discarded(((readings *)ctx)->tracker->model, count, ts, source);
 }
 
 static int traces_find(char *const *paths, int npaths, find_list *dirs)
@@ -48,15 +72,16 @@ static int traces_find(char *const *paths, int npaths, find_list *dirs)
 /* Returns -1 to go on (*damaged: the report must end with exit 3), or the
  * exit status. */
 static int traces_read(const cli_options *o, const find_list *dirs, fja_tracker *t, fjs_table *maps,
-                       bool *damaged)
+                       fja_offcpu *offcpu, bool *damaged)
 {
     char err[4096] = "";
     fja_model *m = t->model;
+    readings rd = {t, offcpu};
     fja_reader_sink sink = {.map = fja_resolve_map_event,
                             .map_ctx = maps,
                             .event = sink_event,
                             .discarded = sink_discarded,
-                            .ctx = t,
+                            .ctx = &rd,
                             .progress = o->progress,
                             .use_muxer = o->muxer};
     fja_reader_stats stats;
@@ -187,7 +212,7 @@ static int baseline_load(const cli_options *o, baseline *b)
     fprintf(stderr, "fjtrace-analyze: baseline %s\n", o->baseline);
     int rc = traces_find(paths, 1, &dirs);
     bool damaged = false; /* a damaged baseline is still compared with, as a report is */
-    if (rc < 0) rc = traces_read(o, &dirs, &t, b->maps, &damaged);
+    if (rc < 0) rc = traces_read(o, &dirs, &t, b->maps, NULL, &damaged); /* wall-clock */
     find_list_free(&dirs);
     if (rc >= 0) return rc;
     fja_tracker_finish(&t);
@@ -207,10 +232,47 @@ static void baseline_free(baseline *b)
     fjs_free(b->maps);
 }
 
-static int report_write(const cli_options *o, const fja_model *m, const baseline *base, double t0)
+/* The second reading, with the off-CPU intervals replayed (offcpu.h), up
+ * to where the first one stopped. Returns 0, or -1 when it could not be
+ * made: the report then gives the wall-clock figures only. */
+static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_model *wall,
+                      fja_offcpu *offcpu, fja_model *m)
+{
+    char err[4096] = "";
+    fja_tracker t;
+    fja_tracker_init(&t, m);
+    fja_offcpu_seal(offcpu);
+    readings rd = {&t, offcpu};
+    fja_reader_sink sink = {
+        .event = sink_event_oncpu, .discarded = sink_discarded, .ctx = &rd, .use_muxer = o->muxer};
+    fja_reader_stats stats;
+    m->oncpu = true;
+    reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
+    if ((st != READER_OK && st != READER_UNREADABLE) || m->oom) return -1;
+    if (*wall->decode_error) fja_model_decode_stopped(m, wall->decode_error);
+    fja_offcpu_replay(offcpu, UINT64_MAX, feed_tracker, &t);
+    fja_tracker_finish(&t);
+    return 0;
+}
+
+/* The report of m; with oncpu (the on-CPU reading), its figures are
+ * those of oncpu and m gives their wall-clock twins. */
+static int report_make(const cli_options *o, const fja_model *m, const fja_model *oncpu,
+                       fja_report *r)
+{
+    if (!oncpu) return fja_analysis_run(m, &o->filter, r);
+    fja_report wall;
+    int rc = fja_analysis_run(m, &o->filter, &wall) || fja_analysis_run(oncpu, &o->filter, r);
+    if (!rc) fja_analysis_wall(r, &wall);
+    fja_analysis_free(&wall);
+    return rc;
+}
+
+static int report_write(const cli_options *o, const fja_model *m, const fja_model *oncpu,
+                        const baseline *base, double t0)
 {
     fja_report r;
-    if (fja_analysis_run(m, &o->filter, &r)) {
+    if (report_make(o, m, oncpu, &r)) {
         fja_analysis_free(&r);
         fprintf(stderr, "fjtrace-analyze: out of memory in the analyses\n");
         return EXIT_INTERNAL;
@@ -246,12 +308,15 @@ int main(int argc, char **argv)
     int rc = cli_parse(argc, argv, &o);
     if (rc >= 0) return rc;
     find_list dirs = {0};
-    fja_model m;
+    fja_model m, oncpu;
     fja_model_init(&m);
     if (!(symbols = fjs_new())) {
         fprintf(stderr, "fjtrace-analyze: out of memory\n");
         return EXIT_INTERNAL;
     }
+    fja_model_init(&oncpu);
+    fja_offcpu offcpu;
+    fja_offcpu_init(&offcpu);
     fja_tracker tracker;
     fja_tracker_init(&tracker, &m);
     if (pictures_start(&o.filter, o.paths, o.npaths, &tracker)) {
@@ -262,12 +327,13 @@ int main(int argc, char **argv)
     bool damaged = false;
     baseline base = {0};
     if ((rc = traces_find(o.paths, o.npaths, &dirs)) < 0 &&
-        (rc = traces_read(&o, &dirs, &tracker, symbols, &damaged)) < 0 &&
+        (rc = traces_read(&o, &dirs, &tracker, symbols, &offcpu, &damaged)) < 0 &&
         (!o.baseline || (rc = baseline_load(&o, &base)) < 0)) {
         fja_tracker_finish(&tracker);
+        bool two = offcpu.intervals && !offcpu.oom && !oncpu_read(&o, &dirs, &m, &offcpu, &oncpu);
         /* a failed Chrome trace still lets the other outputs be written */
         bool chrome_failed = pictures_finish() != 0;
-        rc = report_write(&o, &m, o.baseline ? &base : NULL, t0);
+        rc = report_write(&o, &m, two ? &oncpu : NULL, o.baseline ? &base : NULL, t0);
         if (chrome_failed && rc != EXIT_INTERNAL) rc = EXIT_OUTPUT;
         if (damaged && rc <= EXIT_INCOMPLETE) rc = EXIT_UNREADABLE; /* reported, still damaged */
     }
@@ -275,6 +341,8 @@ int main(int argc, char **argv)
     fja_model_free(&m);
     fjs_free(symbols);
     if (o.baseline) baseline_free(&base);
+    fja_model_free(&oncpu);
+    fja_offcpu_free(&offcpu);
     find_list_free(&dirs);
     return rc;
 }

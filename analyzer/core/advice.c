@@ -151,6 +151,21 @@ static void advise_completion(fja_pool_report *pr)
                (unsigned long long)p->exec_to_executed_ns);
 }
 
+/* Other programs (or more threads than cores) took the CPU from the
+ * workers: the wall-clock figures are stretched by it. */
+static void advise_preempted(fja_pool_report *pr)
+{
+    double off = frac(pr->offcpu_ns[FJA_OFFCPU_PREEMPTED], pr->lifetime_ns);
+    if (pr->offcpu != FJA_OFFCPU_RECORDED || off < 0.1) return;
+    fja_advise(pr, "preempted",
+               "workers were preempted %.0f%% of their time (other threads took the cores): "
+               "wall-clock span %.2f ms vs %.2f ms on the CPU, parallelism %.1f vs %.1f; the "
+               "figures shown are on-CPU time. Time the program with fewer workers than free "
+               "cores, or on a quieter machine",
+               100 * off, (double)pr->span_wall_ns / 1e6, (double)pr->span_ns / 1e6,
+               pr->parallelism_wall, pr->parallelism);
+}
+
 void fja_advice_make(const fja_model *m, fja_pool_report *pr)
 {
     if (m->discarded_events)
@@ -164,4 +179,5 @@ void fja_advice_make(const fja_model *m, fja_pool_report *pr)
     advise_late(pr);
     advise_serial(m, pr);
     advise_completion(pr);
+    advise_preempted(pr);
 }

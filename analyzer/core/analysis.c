@@ -120,6 +120,12 @@ static void worker_report(const fja_worker *w, fja_worker_report *wr)
         wr->gaps[c] = w->gaps[c];
     }
     wr->mean_queue_depth = wr->lifetime_ns ? w->q_area / (double)wr->lifetime_ns : 0;
+    wr->offcpu_known = w->offcpu_started && !w->offcpu_error;
+    for (int k = 0; k < FJA_OFFCPU_KINDS; k++) {
+        wr->offcpu_ns[k] = w->off_ns[k];
+        wr->offcpu_pct[k] =
+            wr->lifetime_ns ? 100.0 * (double)w->off_ns[k] / (double)wr->lifetime_ns : 0;
+    }
 }
 
 static int workers_sum(const fja_pool *p, fja_pool_report *pr)
@@ -358,6 +364,40 @@ static int unfinished_collect(const fja_model *m, const fja_pool *p, fja_pool_re
     return 0;
 }
 
+/* Whether off-CPU time was recorded for every worker, and how much there
+ * was. Until fja_analysis_wall says otherwise the wall-clock figures are
+ * the figures themselves (a model fed no off-CPU interval). */
+static void offcpu_sum(const fja_pool *p, fja_pool_report *pr)
+{
+    uint32_t seen = 0, started = 0, refused = 0;
+    for (uint32_t i = 0; i < p->nworkers; i++) {
+        const fja_worker *w = &p->workers[i];
+        if (!w->seen) continue;
+        seen++;
+        started += w->offcpu_started;
+        if (w->offcpu_error) {
+            refused++;
+            pr->offcpu_error = w->offcpu_error;
+        }
+        pr->offcpu_lost += w->offcpu_lost;
+        for (int k = 0; k < FJA_OFFCPU_KINDS; k++)
+            pr->offcpu_ns[k] += w->off_ns[k];
+    }
+    pr->offcpu = refused || (started && started < seen) ? FJA_OFFCPU_UNKNOWN
+                 : started                              ? FJA_OFFCPU_RECORDED
+                                                        : FJA_OFFCPU_NOT_RECORDED;
+    pr->oncpu = pr->offcpu == FJA_OFFCPU_RECORDED;
+    pr->work_wall_ns = pr->work_ns;
+    pr->span_wall_ns = pr->span_ns;
+    pr->parallelism_wall = pr->parallelism;
+    for (int k = 0; k < FJA_SPEEDUP_PS; k++)
+        pr->speedup_bound_wall[k] = pr->speedup_bound[k];
+    for (uint32_t i = 0; i < pr->ntrees; i++) {
+        pr->trees[i].work_wall_ns = pr->trees[i].tree->work_ns;
+        pr->trees[i].span_wall_ns = pr->trees[i].tree->span_ns;
+    }
+}
+
 static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter *f,
                         fja_pool_report *pr)
 {
@@ -371,6 +411,7 @@ static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter 
     pr->tasks = p->tasks.count;
     if (trees_analyze(m, p, f, pr) || unfinished_collect(m, p, pr) || workers_sum(p, pr)) return -1;
     speedup(p, pr);
+    offcpu_sum(p, pr);
     granularity(p, pr);
     cutoff(p, pr);
     cutoff_by_depth(p, pr);
@@ -423,4 +464,34 @@ void fja_analysis_free(fja_report *r)
     }
     free(r->pools);
     *r = (fja_report){0};
+}
+
+static const fja_pool_report *wall_twin(const fja_report *wall, const fja_pool *p)
+{
+    for (uint32_t i = 0; i < wall->npools; i++) {
+        const fja_pool *q = wall->pools[i].pool;
+        if (q->source == p->source && q->id == p->id) return &wall->pools[i];
+    }
+    return NULL;
+}
+
+void fja_analysis_wall(fja_report *r, const fja_report *wall)
+{
+    for (uint32_t i = 0; i < r->npools; i++) {
+        fja_pool_report *pr = &r->pools[i];
+        const fja_pool_report *w = wall_twin(wall, pr->pool);
+        if (!w) continue;
+        pr->work_wall_ns = w->work_ns;
+        pr->span_wall_ns = w->span_ns;
+        pr->parallelism_wall = w->parallelism;
+        for (int k = 0; k < FJA_SPEEDUP_PS; k++)
+            pr->speedup_bound_wall[k] = w->speedup_bound[k];
+        /* Both readings build the trees in the same order. */
+        for (uint32_t t = 0; t < pr->ntrees && t < w->ntrees; t++) {
+            pr->trees[t].work_wall_ns = w->trees[t].tree->work_ns;
+            pr->trees[t].span_wall_ns = w->trees[t].tree->span_ns;
+        }
+        pr->nadvice = 0; /* the advice may quote the wall-clock figures */
+        fja_advice_make(r->model, pr);
+    }
 }

@@ -26,6 +26,7 @@ typedef struct {
      * left out of the pool's work, span, parallelism and speedup. */
     bool partial;
     double parallelism;
+    uint64_t work_wall_ns, span_wall_ns; /* wall-clock twins (fja_analysis_wall) */
     int64_t first_task_ns, full_parallelism_ns, final_handoff_ns, latency_ns;
 } fja_tree_report;
 
@@ -75,6 +76,11 @@ typedef struct {
     uint64_t gap_ns[FJA_GAP_COUNT], gaps[FJA_GAP_COUNT];
     int64_t max_queue_depth;
     double mean_queue_depth; /* time-weighted: queue area / lifetime_ns */
+    /* off the CPU, by kind (analyses.md, "Off-CPU time"): known only when
+     * this worker recorded its context switches */
+    bool offcpu_known;
+    uint64_t offcpu_ns[FJA_OFFCPU_KINDS];
+    double offcpu_pct[FJA_OFFCPU_KINDS];
 } fja_worker_report;
 
 typedef struct {
@@ -104,6 +110,12 @@ typedef struct {
     double inflation;
     bool inflated; /* flagged: grew by FJA_INFLATION_FLAG or more */
 } fja_site_report;
+/* Was the workers' off-CPU time recorded (docs/analyses.md)? */
+typedef enum {
+    FJA_OFFCPU_NOT_RECORDED, /* no worker recorded it (older libfj, or excluded) */
+    FJA_OFFCPU_RECORDED,     /* every worker: the figures are on-CPU time */
+    FJA_OFFCPU_UNKNOWN,      /* refused (perf_event_open) or missing on some worker */
+} fja_offcpu_state;
 
 #define FJA_INFLATION_FLAG 1.25 /* self time per task x1.25 or more: flagged */
 
@@ -125,6 +137,17 @@ typedef struct {
     uint64_t work_ns, span_ns; /* summed over the selected trees */
     double parallelism;
     double speedup_bound[FJA_SPEEDUP_PS], speedup_burdened[FJA_SPEEDUP_PS];
+    /* Off-CPU time: recorded or not; with it, work, span, parallelism, the
+     * bounds, self times, the time split and the idle gaps are on-CPU time
+     * (oncpu), and the wall-clock twins below come from a reading without
+     * the off-CPU intervals (equal to them when there were none). */
+    fja_offcpu_state offcpu;
+    bool oncpu;
+    int32_t offcpu_error;                 /* errno of a refusal, 0 if none */
+    uint64_t offcpu_lost;                 /* switch records perf dropped */
+    uint64_t offcpu_ns[FJA_OFFCPU_KINDS]; /* summed over workers, parks excluded */
+    uint64_t work_wall_ns, span_wall_ns;
+    double parallelism_wall, speedup_bound_wall[FJA_SPEEDUP_PS];
     uint64_t steal_cost_ns, join_cost_ns, fork_cost_ns;
     fja_pcts granularity, latency, first_task, handoff, join_latency;
     /* Measured speedup: T(P=1) / T(this pool) when the report holds a pool
@@ -167,6 +190,9 @@ typedef struct {
 /* Builds the report of a finished model. Returns 0, -1 when out of memory. */
 int fja_analysis_run(const fja_model *m, const fja_filter *f, fja_report *r);
 void fja_analysis_free(fja_report *r);
+/* Fills the wall-clock twins of r's figures (work_wall_ns, ...) from wall,
+ * the report of the same trace read without the off-CPU intervals. */
+void fja_analysis_wall(fja_report *r, const fja_report *wall);
 /* Appends the advice for one pool (advice.c). */
 void fja_advice_make(const fja_model *m, fja_pool_report *pr);
 /* Sums up the pool's creation sites (sites_report.c). Returns 0, -1 when

@@ -32,7 +32,17 @@ typedef enum {
     FJA_EV_SUSPEND,      /* an untied task leaves its thread unfinished */
     FJA_EV_RESUME,       /* and goes on, maybe on another thread */
     FJA_EV_DEPENDENCE,   /* task waits for arg.pred (depend clauses) */
-    FJA_EV_UNKNOWN,      /* an fjtrace event this analyzer does not know */
+    /* off-CPU time (docs/events.md): an interval, reported late (begin, end,
+     * arg.offcpu); its recording starting; records lost; perf refused */
+    FJA_EV_OFFCPU,
+    FJA_EV_OFFCPU_START,
+    FJA_EV_OFFCPU_LOST,        /* arg: records lost */
+    FJA_EV_OFFCPU_UNAVAILABLE, /* arg: errno */
+    /* Not in traces: the boundaries of the off-CPU intervals, replayed in
+     * time order by fja_offcpu_replay (offcpu.h); arg.offcpu the kind. */
+    FJA_EV_OFFCPU_OUT,
+    FJA_EV_OFFCPU_IN,
+    FJA_EV_UNKNOWN, /* an fjtrace event this analyzer does not know */
     FJA_EV_COUNT
 } fja_kind;
 
@@ -47,7 +57,13 @@ typedef union {
     uint64_t workers; /* pool_begin: the declared worker count */
     uint64_t lock;    /* lock_init, lock_wait, lock_acquired: the lock id */
     uint64_t pred;    /* dependence: the task that must complete first */
+    uint64_t offcpu;  /* offcpu, offcpu_out: FJA_OFFCPU_PREEMPTED or _BLOCKED */
+    uint64_t lost;    /* offcpu_lost: switch records lost */
+    uint64_t error;   /* offcpu_unavailable: the errno perf gave */
 } fja_event_arg;
+
+/* Why a worker was off the CPU (the offcpu event's kind). */
+enum { FJA_OFFCPU_PREEMPTED = 0, FJA_OFFCPU_BLOCKED = 1, FJA_OFFCPU_KINDS = 2 };
 
 typedef struct {
     uint64_t ts;   /* nanoseconds from the clock origin */
@@ -59,6 +75,7 @@ typedef struct {
      * the call only */
     const char *name;
     const char *runtime; /* pool_runtime: the runtime's version string */
+    uint64_t begin, end; /* offcpu only: the interval, ns from the clock origin */
     /* pool_begin: the process's name and pid from the recording's procname
      * and vpid contexts (NULL and -1 without them); valid during the call */
     const char *procname;

@@ -7,6 +7,7 @@
 #include "analysis.h"
 #include "event.h"
 #include "model.h"
+#include "offcpu.h"
 #include "outfile.h"
 #include "report.h"
 #include "tracker.h"

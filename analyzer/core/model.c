@@ -256,15 +256,42 @@ static fja_gap_class gap_class_of(fja_wstate s)
     return s == FJA_WS_JOIN ? FJA_GAP_JOIN : s == FJA_WS_LOCK ? FJA_GAP_LOCK : FJA_GAP_NO_WORK;
 }
 
+static void holder_off_add(fja_pool *p, uint64_t ts, int64_t delta)
+{
+    if (p->holders_off > 0 && ts > p->holder_off_ts) p->holder_off_cum += ts - p->holder_off_ts;
+    if (ts > p->holder_off_ts) p->holder_off_ts = ts;
+    p->holders_off += delta;
+}
+
+/* Total time with a worker off the CPU in the middle of a task, up to ts. */
+static uint64_t holder_off_at(const fja_pool *p, uint64_t ts)
+{
+    return p->holder_off_cum +
+           (p->holders_off > 0 && ts > p->holder_off_ts ? ts - p->holder_off_ts : 0);
+}
+
 static void gap_close(fja_pool *p, fja_worker *w, uint64_t ts)
 {
-    uint64_t len = ts - w->gap_start;
+    /* Only the gap's time on the CPU: preempted, the worker was not idle
+     * by its own choice (off-CPU time is booked apart). */
+    uint64_t wall = ts - w->gap_start;
+    uint64_t len = wall > w->gap_off_ns ? wall - w->gap_off_ns : 0;
     fja_gap_class c = w->gap_class;
     if (c == FJA_GAP_NO_WORK) {
         uint64_t q = queued_at(p, ts) - w->gap_queued_at_start;
+        uint64_t h = holder_off_at(p, ts) - w->gap_holder_at_start;
         w->idle_queued_ns += q;
-        /* Stealing was late if work sat in a queue for most of the gap. */
-        c = 2 * q > len ? FJA_GAP_WORK_QUEUED : FJA_GAP_NO_WORK;
+        /* q and h are wall-clock time: take the gap's on-CPU share of them */
+        if (wall > len) {
+            q = (uint64_t)((double)q * (double)len / (double)wall);
+            h = (uint64_t)((double)h * (double)len / (double)wall);
+        }
+        /* Stealing was late if work sat in a queue for most of the gap;
+         * else a worker off the CPU in the middle of a task may have held
+         * up the work this one waited for. */
+        c = 2 * q > len   ? FJA_GAP_WORK_QUEUED
+            : 2 * h > len ? FJA_GAP_HOLDER_OFFCPU
+                          : FJA_GAP_NO_WORK;
     }
     w->gaps[c]++;
     w->gap_ns[c] += len;
@@ -282,6 +309,8 @@ static void gap_track(fja_pool *p, fja_worker *w, fja_wstate old, fja_wstate now
         w->gap_start = ts;
         w->gap_class = gap_class_of(now);
         w->gap_queued_at_start = queued_at(p, ts);
+        w->gap_holder_at_start = holder_off_at(p, ts);
+        w->gap_off_ns = 0;
     }
 }
 
@@ -365,10 +394,35 @@ static fja_tree *tree_at(fja_pool *p, uint32_t n)
     return n == FJA_TASK_NONE ? NULL : tree_of(p, task_at(p, n));
 }
 
+/* The state's time, less what was booked apart as off-CPU time. */
 static void on_state(fja_pool *p, fja_worker *w, const fja_change *c)
 {
-    if (c->from != FJA_WS_OFF && c->ts > c->since) w->state_ns[c->from] += c->ts - c->since;
+    if (c->from != FJA_WS_OFF && c->ts > c->since) {
+        uint64_t dt = c->ts - c->since;
+        w->state_ns[c->from] += dt > w->state_off_ns ? dt - w->state_off_ns : 0;
+    }
+    w->state_off_ns = 0;
     gap_track(p, w, c->from, c->to, c->ts);
+}
+
+/* Off the CPU, is the worker's time still its state's? Sleeping is what
+ * parking is, and what a contended fj_mutex does after spinning: that is
+ * park and lock-wait time. Anything else off the CPU is booked apart. */
+static bool off_is_state(fja_wstate s, uint8_t kind)
+{
+    return s == FJA_WS_PARK || (s == FJA_WS_LOCK && kind == FJA_OFFCPU_BLOCKED);
+}
+
+/* Back from off the CPU (an interval within one state: a worker emits no
+ * event, so changes no state, while away). */
+static void on_offcpu_in(fja_pool *p, fja_worker *w, const fja_change *c)
+{
+    if (c->counted) holder_off_add(p, c->ts, -1);
+    if (c->ts <= c->since || off_is_state(w->state, c->offcpu)) return;
+    uint64_t dt = c->ts - c->since;
+    w->off_ns[c->offcpu] += dt;
+    w->state_off_ns += dt;
+    if (w->in_gap) w->gap_off_ns += dt;
 }
 
 static void on_queue(fja_pool *p, fja_worker *w, const fja_change *c)
@@ -595,6 +649,12 @@ static void on_worker_change(fja_pool *p, fja_worker *w, const fja_change *c)
     case FJA_CHANGE_PARK:
         w->parks++;
         p->parks++;
+        break;
+    case FJA_CHANGE_OFFCPU_OUT:
+        if (c->counted) holder_off_add(p, c->ts, 1);
+        break;
+    case FJA_CHANGE_OFFCPU_IN:
+        on_offcpu_in(p, w, c);
         break;
     default:
         break;

@@ -33,6 +33,7 @@ typedef enum {
     FJA_GAP_WORK_QUEUED,
     FJA_GAP_JOIN,
     FJA_GAP_LOCK,
+    FJA_GAP_HOLDER_OFFCPU, /* a worker running a task was off the CPU meanwhile */
     FJA_GAP_COUNT
 } fja_gap_class;
 
@@ -79,6 +80,7 @@ typedef struct {
     /* when it entered its current state (running, join wait, lock wait, or
      * under a nested task): what a killed program's report shows */
     uint64_t since;
+    bool off_cpu; /* running, but its worker is off the CPU (not self time) */
 } fja_frame;
 
 typedef struct {
@@ -95,7 +97,20 @@ typedef struct {
     fja_gap_class gap_class;
     uint64_t gap_start, gap_queued_at_start;
     uint64_t gap_ns[FJA_GAP_COUNT], gaps[FJA_GAP_COUNT];
-    uint64_t idle_queued_ns; /* search/park time while work was queued */
+    uint64_t idle_queued_ns;                  /* search/park time while work was queued */
+    uint64_t gap_off_ns, gap_holder_at_start; /* the current gap's off-CPU time */
+    /* Off-CPU time (replayed FJA_EV_OFFCPU_OUT/IN): off the CPU now, why,
+     * whether that holds a running task up; time off the CPU outside parks
+     * by kind (a parked worker sleeps by design: that is park time). */
+    bool off, holder_off;
+    uint8_t off_kind;
+    uint64_t off_ns[FJA_OFFCPU_KINDS];
+    uint64_t off_ts;       /* when it left the CPU */
+    uint64_t state_off_ns; /* off-CPU time booked apart within the current state */
+    /* its off-CPU recording: started, refused (errno, 0 if not), records lost */
+    bool offcpu_started;
+    int32_t offcpu_error;
+    uint64_t offcpu_lost, offcpu_intervals;
     /* queue (deque) depth */
     int64_t qdepth, qmax;
     uint64_t q_ts;
@@ -164,6 +179,10 @@ typedef struct {
     /* tasks queued anywhere: deques plus submitted roots not started */
     int64_t pending_roots, queued;
     uint64_t queued_cum, queued_ts; /* time with queued > 0, up to queued_ts */
+    /* workers off the CPU in the middle of a task body, and the time with
+     * at least one of them, up to holder_off_ts */
+    int64_t holders_off;
+    uint64_t holder_off_cum, holder_off_ts;
     /* totals */
     uint64_t forks, steals, joins_waited, parks, wakes, submits, results, execs;
     uint64_t lock_waits, lock_waits_outside; /* outside: no running task to charge */
@@ -207,6 +226,9 @@ typedef struct {
     bool window_clipped;
     bool finished;
     bool oom;
+    /* fed the off-CPU boundaries (offcpu.h): self times, work, span, the
+     * time split and idle gaps are on-CPU time */
+    bool oncpu;
 } fja_model;
 
 void fja_model_init(fja_model *m);

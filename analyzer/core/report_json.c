@@ -212,17 +212,35 @@ static void j_totals(jw *w, const fja_pool_report *pr)
     j_close(w, '}');
 }
 
-static void j_gaps(jw *w, const uint64_t gaps[FJA_GAP_COUNT], const uint64_t ns[FJA_GAP_COUNT])
+/* holder_offcpu is null when off-CPU time was not recorded (unknown). */
+static void j_gaps(jw *w, const uint64_t gaps[FJA_GAP_COUNT], const uint64_t ns[FJA_GAP_COUNT],
+                   bool offcpu_known)
 {
-    static const char *const names[FJA_GAP_COUNT] = {"no_work", "work_queued", "join", "lock"};
+    static const char *const names[FJA_GAP_COUNT] = {"no_work", "work_queued", "join", "lock",
+                                                     "holder_offcpu"};
     j_open(w, "gaps", '{');
     for (int c = 0; c < FJA_GAP_COUNT; c++) {
+        if (c == FJA_GAP_HOLDER_OFFCPU && !offcpu_known) {
+            j_null(w, names[c]);
+            continue;
+        }
         j_open(w, names[c], '{');
         j_u64(w, "count", gaps[c]);
         j_u64(w, "ns", ns[c]);
         j_close(w, '}');
     }
     j_close(w, '}');
+}
+
+/* Off-CPU time of a worker: null when it was not recorded for it. */
+static void j_worker_offcpu(jw *w, const fja_worker_report *wk)
+{
+    static const char *const keys[FJA_OFFCPU_KINDS] = {"offcpu_preempted_ns", "offcpu_blocked_ns"};
+    for (int k = 0; k < FJA_OFFCPU_KINDS; k++)
+        if (wk->offcpu_known)
+            j_u64(w, keys[k], wk->offcpu_ns[k]);
+        else
+            j_null(w, keys[k]);
 }
 
 static void j_worker(jw *w, const fja_worker_report *wk, bool openmp)
@@ -248,7 +266,8 @@ static void j_worker(jw *w, const fja_worker_report *wk, bool openmp)
     j_u64(w, "idle_work_queued_ns", wk->idle_queued_ns);
     j_i64(w, "max_queue_depth", wk->max_queue_depth);
     j_dbl(w, "mean_queue_depth", wk->mean_queue_depth);
-    j_gaps(w, wk->gaps, wk->gap_ns);
+    j_worker_offcpu(w, wk);
+    j_gaps(w, wk->gaps, wk->gap_ns, wk->offcpu_known);
     j_close(w, '}');
 }
 
@@ -262,7 +281,7 @@ static void j_idle(jw *w, const fja_pool_report *pr)
     j_u64(w, "parked_ns", pr->parked_ns);
     j_u64(w, "lock_wait_ns", pr->lock_ns);
     j_u64(w, "idle_work_queued_ns", pr->idle_queued_ns);
-    j_gaps(w, pr->gaps, pr->gap_ns);
+    j_gaps(w, pr->gaps, pr->gap_ns, pr->offcpu == FJA_OFFCPU_RECORDED);
     uint64_t lg[64];
     fja_hist_log2(&pr->pool->gap_hist, lg);
     int top = 63;
@@ -298,6 +317,11 @@ static void j_tree(jw *w, const fja_tree_report *t)
         j_u64(w, "span_ns", tr->span_ns);
         j_dbl(w, "parallelism", t->parallelism);
     }
+    j_u64(w, "work_wall_ns", t->work_wall_ns);
+    if (t->partial)
+        j_null(w, "span_wall_ns");
+    else
+        j_u64(w, "span_wall_ns", t->span_wall_ns);
     j_ns(w, "first_task_ns", t->first_task_ns);
     j_ns(w, "full_parallelism_ns", t->full_parallelism_ns);
     j_ns(w, "final_handoff_ns", t->final_handoff_ns);
@@ -366,18 +390,51 @@ static void j_granularity(jw *w, const fja_pool_report *pr)
     j_close(w, '}');
 }
 
+static const char *const offcpu_states[] = {
+    [FJA_OFFCPU_NOT_RECORDED] = "not_recorded",
+    [FJA_OFFCPU_RECORDED] = "recorded",
+    [FJA_OFFCPU_UNKNOWN] = "unknown",
+};
+
+static void j_offcpu(jw *w, const fja_pool_report *pr)
+{
+    j_open(w, "offcpu", '{');
+    j_str(w, "state", offcpu_states[pr->offcpu]);
+    if (pr->offcpu_error)
+        j_i64(w, "error", pr->offcpu_error);
+    else
+        j_null(w, "error");
+    j_u64(w, "lost_records", pr->offcpu_lost);
+    if (pr->offcpu == FJA_OFFCPU_RECORDED) {
+        j_u64(w, "preempted_ns", pr->offcpu_ns[FJA_OFFCPU_PREEMPTED]);
+        j_u64(w, "blocked_ns", pr->offcpu_ns[FJA_OFFCPU_BLOCKED]);
+    } else {
+        j_null(w, "preempted_ns");
+        j_null(w, "blocked_ns");
+    }
+    j_close(w, '}');
+}
+
 static void j_speedup(jw *w, const fja_pool_report *pr)
 {
+    j_str(w, "figures", pr->oncpu ? "on_cpu" : "wall_clock");
+    j_offcpu(w, pr);
     /* every tree began before the trace: nothing whole to measure */
     bool unknown = pr->ntrees && pr->partial_trees == pr->ntrees;
     if (unknown) {
         j_null(w, "work_ns");
         j_null(w, "span_ns");
         j_null(w, "parallelism");
+        j_null(w, "work_wall_ns");
+        j_null(w, "span_wall_ns");
+        j_null(w, "parallelism_wall");
     } else {
         j_u64(w, "work_ns", pr->work_ns);
         j_u64(w, "span_ns", pr->span_ns);
         j_dbl(w, "parallelism", pr->parallelism);
+        j_u64(w, "work_wall_ns", pr->work_wall_ns);
+        j_u64(w, "span_wall_ns", pr->span_wall_ns);
+        j_dbl(w, "parallelism_wall", pr->parallelism_wall);
     }
     j_open(w, "speedup", '[');
     for (int k = 0; k < FJA_SPEEDUP_PS; k++) {
@@ -386,9 +443,11 @@ static void j_speedup(jw *w, const fja_pool_report *pr)
         if (unknown) {
             j_null(w, "bound");
             j_null(w, "burdened");
+            j_null(w, "bound_wall");
         } else {
             j_dbl(w, "bound", pr->speedup_bound[k]);
             j_dbl(w, "burdened", pr->speedup_burdened[k]);
+            j_dbl(w, "bound_wall", pr->speedup_bound_wall[k]);
         }
         j_close(w, '}');
     }

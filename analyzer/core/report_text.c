@@ -1,4 +1,6 @@
+#include <errno.h>
 #include <inttypes.h>
+#include <string.h>
 
 #include "report.h"
 
@@ -77,6 +79,35 @@ static void t_openmp(FILE *o, const fja_pool_report *pr)
                "creator), barrier time as idle; missing: parking, failed steals\n");
 }
 
+/* Which clock the figures are in, and why (docs/analyses.md "Off-CPU time"). */
+static void t_offcpu(FILE *o, const fja_pool_report *pr)
+{
+    char a[32], b[32];
+    if (pr->offcpu == FJA_OFFCPU_RECORDED) {
+        fprintf(o,
+                "  off-CPU time recorded: preempted %s (%.1f%% of worker time), blocked %s "
+                "(%.1f%%), parks apart; the figures below are on-CPU time\n",
+                fja_report_duration(a, sizeof a, (double)pr->offcpu_ns[FJA_OFFCPU_PREEMPTED]),
+                pct(pr->offcpu_ns[FJA_OFFCPU_PREEMPTED], pr->lifetime_ns),
+                fja_report_duration(b, sizeof b, (double)pr->offcpu_ns[FJA_OFFCPU_BLOCKED]),
+                pct(pr->offcpu_ns[FJA_OFFCPU_BLOCKED], pr->lifetime_ns));
+        if (pr->offcpu_lost)
+            fprintf(o,
+                    "  WARNING: %" PRIu64 " context-switch record(s) lost: some off-CPU time "
+                    "is missing\n",
+                    pr->offcpu_lost);
+    } else if (pr->offcpu == FJA_OFFCPU_UNKNOWN) {
+        fprintf(o,
+                "  off-CPU time unknown (%s%s): the figures are wall-clock time, stretched "
+                "by any time a worker was off the CPU\n",
+                pr->offcpu_error ? "perf_event_open refused: " : "not recorded on every worker",
+                pr->offcpu_error ? strerror(pr->offcpu_error > 0 ? pr->offcpu_error : EPERM) : "");
+    } else {
+        fprintf(o, "  off-CPU time not recorded: the figures are wall-clock time, stretched by "
+                   "any time a worker was off the CPU\n");
+    }
+}
+
 static void t_totals(FILE *o, const fja_pool_report *pr)
 {
     const fja_pool *p = pr->pool;
@@ -93,15 +124,21 @@ static void t_totals(FILE *o, const fja_pool_report *pr)
                 "  tasks %" PRIu64 "  forks %" PRIu64 "  steals %" PRIu64 "  joins waited %" PRIu64
                 "  parks %" PRIu64 "  submissions %" PRIu64 "\n",
                 pr->tasks, p->forks, p->steals, p->joins_waited, p->parks, p->submits);
+    t_offcpu(o, pr);
     if (pr->ntrees && pr->partial_trees == pr->ntrees) {
         fprintf(o, "  work n/a  span n/a  parallelism n/a (every tree began before the trace)\n"
                    "  speedup bound (burdened): n/a");
     } else {
-        fprintf(o, "  work %s  span %s  parallelism %.2f",
+        fprintf(o, "  %swork %s  span %s  parallelism %.2f", pr->oncpu ? "on-CPU " : "",
                 fja_report_duration(a, sizeof a, (double)pr->work_ns),
                 fja_report_duration(b, sizeof b, (double)pr->span_ns), pr->parallelism);
         if (pr->partial_trees)
             fprintf(o, " (whole trees only: %u partial left out)", pr->partial_trees);
+        if (pr->oncpu)
+            fprintf(o, "\n  wall-clock work %s  span %s  parallelism %.2f",
+                    fja_report_duration(a, sizeof a, (double)pr->work_wall_ns),
+                    fja_report_duration(b, sizeof b, (double)pr->span_wall_ns),
+                    pr->parallelism_wall);
         fprintf(o, "\n  speedup bound (burdened):");
         for (int k = 0; k < FJA_SPEEDUP_PS; k++)
             fprintf(o, " P=%u %.1f (%.1f)", 1u << k, pr->speedup_bound[k], pr->speedup_burdened[k]);
@@ -123,16 +160,24 @@ static void t_totals(FILE *o, const fja_pool_report *pr)
 
 static void t_workers(FILE *o, const fja_pool_report *pr)
 {
-    fprintf(o, "\n  %6s %9s %9s %7s %6s %7s %7s %7s %7s %7s %6s %6s\n", "worker", "tasks", "forks",
-            "steals", "joins", "busy%", "join%", "search%", "park%", "lock%", "maxq", "meanq");
+    fprintf(o, "\n  %6s %9s %9s %7s %6s %7s %7s %7s %7s %7s %7s %7s %6s %6s\n", "worker", "tasks",
+            "forks", "steals", "joins", "busy%", "join%", "search%", "park%", "lock%", "prmpt%",
+            "block%", "maxq", "meanq");
     for (uint32_t i = 0; i < pr->nper_worker; i++) {
         const fja_worker_report *w = &pr->per_worker[i];
+        char off[FJA_OFFCPU_KINDS][16];
+        for (int k = 0; k < FJA_OFFCPU_KINDS; k++)
+            if (w->offcpu_known)
+                snprintf(off[k], sizeof off[k], "%6.1f%%", w->offcpu_pct[k]);
+            else
+                snprintf(off[k], sizeof off[k], "%7s", "n/a");
         fprintf(o,
                 "  %6d %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %6" PRIu64
-                " %6.1f%% %6.1f%% %6.1f%% %6.1f%% %6.1f%% %6" PRId64 " %6.2f\n",
+                " %6.1f%% %6.1f%% %6.1f%% %6.1f%% %6.1f%% %s %s %6" PRId64 " %6.2f\n",
                 w->worker, w->tasks, w->forks, w->steals, w->joins_waited, w->state_pct[FJA_WS_RUN],
                 w->state_pct[FJA_WS_JOIN], w->state_pct[FJA_WS_SEARCH], w->state_pct[FJA_WS_PARK],
-                w->state_pct[FJA_WS_LOCK], w->max_queue_depth, w->mean_queue_depth);
+                w->state_pct[FJA_WS_LOCK], off[FJA_OFFCPU_PREEMPTED], off[FJA_OFFCPU_BLOCKED],
+                w->max_queue_depth, w->mean_queue_depth);
     }
 }
 
@@ -233,6 +278,9 @@ static void t_idle(FILE *o, const fja_pool_report *pr)
             pr->gaps[FJA_GAP_WORK_QUEUED], pct(pr->gap_ns[FJA_GAP_WORK_QUEUED], life),
             pr->gaps[FJA_GAP_JOIN], pct(pr->gap_ns[FJA_GAP_JOIN], life), pr->gaps[FJA_GAP_LOCK],
             pct(pr->gap_ns[FJA_GAP_LOCK], life));
+    if (pr->offcpu == FJA_OFFCPU_RECORDED)
+        fprintf(o, "  idle while a worker holding a task was off the CPU %" PRIu64 " (%.1f%%)\n",
+                pr->gaps[FJA_GAP_HOLDER_OFFCPU], pct(pr->gap_ns[FJA_GAP_HOLDER_OFFCPU], life));
     uint64_t lg[64];
     fja_hist_log2(&pr->pool->gap_hist, lg);
     fprintf(o, "  gap lengths:");

@@ -74,7 +74,7 @@ static fja_wstate worker_state(fja_worker *w)
     if (w->parked) return FJA_WS_PARK;
     fja_frame *f = top_frame(w);
     if (!f) return FJA_WS_SEARCH;
-    if (f->running) return FJA_WS_RUN;
+    if (f->running || f->off_cpu) return FJA_WS_RUN;
     return f->in_lock ? FJA_WS_LOCK : FJA_WS_JOIN;
 }
 
@@ -602,6 +602,79 @@ static void on_completed(const fja_tracker *t, fja_pool *p, const fja_event *ev)
     join_notify(p, n, ev->ts);
 }
 
+/* ------------------------------------------------------------ off the CPU */
+
+/* The worker left the CPU (a replayed boundary, offcpu.h): the task it was
+ * running stops accruing self time, and while it is away it holds that
+ * task up. Its state does not change: the time is booked apart. */
+static void offcpu_out(const fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t ts, uint8_t kind)
+{
+    if (!w->begun || w->ended || w->off) return;
+    w->off = true;
+    w->off_kind = kind < FJA_OFFCPU_KINDS ? kind : FJA_OFFCPU_PREEMPTED;
+    w->off_ts = ts;
+    fja_frame *f = top_frame(w);
+    w->holder_off = f && f->running;
+    if (w->holder_off) {
+        frame_suspend(p, f, ts);
+        f->off_cpu = true;
+    }
+    fja_change c = change_of(t, FJA_CHANGE_OFFCPU_OUT, p, w, ts);
+    c.offcpu = w->off_kind;
+    c.counted = w->holder_off;
+    tell(t, &c);
+}
+
+/* Back on the CPU: the task it was running runs again. Also done before
+ * any event of the worker (it emits events only on the CPU). */
+static void offcpu_in(const fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t ts)
+{
+    if (!w->off) return;
+    w->off = false;
+    fja_frame *f = top_frame(w);
+    if (f && f->off_cpu) {
+        f->off_cpu = false;
+        f->running = true;
+        f->seg_start = ts;
+    }
+    fja_change c = change_of(t, FJA_CHANGE_OFFCPU_IN, p, w, ts);
+    c.offcpu = w->off_kind;
+    c.counted = w->holder_off;
+    c.since = w->off_ts;
+    w->holder_off = false;
+    tell(t, &c);
+}
+
+/* A replayed boundary, for a worker already known. */
+static void on_offcpu_edge(const fja_tracker *t, const fja_event *ev)
+{
+    fja_model *m = t->model;
+    m->oncpu = true;
+    fja_pool *p = NULL;
+    for (uint32_t i = 0; i < m->npools && !p; i++)
+        if (m->pools[i].source == ev->source && m->pools[i].id == ev->pool) p = &m->pools[i];
+    if (!p || ev->worker < 0 || (uint32_t)ev->worker >= p->nworkers) return;
+    fja_worker *w = &p->workers[ev->worker];
+    if (ev->kind == FJA_EV_OFFCPU_OUT)
+        offcpu_out(t, p, w, ev->ts, (uint8_t)ev->arg.offcpu);
+    else
+        offcpu_in(t, p, w, ev->ts);
+}
+
+/* The worker's off-CPU recording: started, refused, lossy; the late
+ * intervals themselves are only counted here (replayed in time order). */
+static void on_offcpu_status(fja_worker *w, const fja_event *ev)
+{
+    if (ev->kind == FJA_EV_OFFCPU_START)
+        w->offcpu_started = true;
+    else if (ev->kind == FJA_EV_OFFCPU_UNAVAILABLE)
+        w->offcpu_error = ev->arg.error && ev->arg.error < INT32_MAX ? (int32_t)ev->arg.error : -1;
+    else if (ev->kind == FJA_EV_OFFCPU_LOST)
+        w->offcpu_lost += ev->arg.lost;
+    else
+        w->offcpu_intervals++;
+}
+
 static void worker_begin(fja_worker *w, uint64_t ts)
 {
     w->begun = true;
@@ -659,6 +732,12 @@ static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, co
         break;
     case FJA_EV_RESUME:
         on_resume(t, p, w, ev);
+        break;
+    case FJA_EV_OFFCPU:
+    case FJA_EV_OFFCPU_START:
+    case FJA_EV_OFFCPU_LOST:
+    case FJA_EV_OFFCPU_UNAVAILABLE:
+        on_offcpu_status(w, ev);
         break;
     default:
         break;
@@ -756,6 +835,10 @@ static void event_count(fja_model *m, const fja_event *ev)
 int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
 {
     fja_model *m = t->model;
+    if (ev->kind == FJA_EV_OFFCPU_OUT || ev->kind == FJA_EV_OFFCPU_IN) {
+        on_offcpu_edge(t, ev); /* replayed, not an event of the trace */
+        return 0;
+    }
     event_count(m, ev);
     if (ev->kind >= FJA_EV_UNKNOWN) {
         m->unknown_events++;
@@ -779,6 +862,8 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
         p->first_ts = ev->ts;
     }
     if (ev->ts > p->last_ts) p->last_ts = ev->ts;
+    if (ev->worker >= 0 && (uint32_t)ev->worker < p->nworkers && p->workers[ev->worker].off)
+        offcpu_in(t, p, &p->workers[ev->worker], ev->ts);
     if (ev->kind == FJA_EV_WORKER_BEGIN) {
         fja_worker *w = fja_pool_worker(p, ev->worker);
         if (w && !w->begun) {
@@ -797,6 +882,7 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
 static void worker_close(const fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t end)
 {
     if (!w->begun || w->ended) return;
+    offcpu_in(t, p, w, end);
     /* Killed mid-run: book what ran up to the last event of the pool. */
     for (uint32_t i = 0; i < w->depth; i++)
         frame_suspend(p, &w->stack[i], end);

@@ -42,6 +42,8 @@ typedef enum {
     FJA_CHANGE_POOL_END,     /* end of trace: the pool's workers are closed */
     FJA_CHANGE_TASK_SUSPEND, /* an untied task's part ended on worker (not the task) */
     FJA_CHANGE_TASK_RESUME,  /* its next part began on worker */
+    FJA_CHANGE_OFFCPU_OUT,   /* worker left the CPU (offcpu: why; counted: mid-task) */
+    FJA_CHANGE_OFFCPU_IN,    /* it is back (since: when it left; offcpu, counted: as at OUT) */
 } fja_change_kind;
 
 typedef struct {
@@ -65,6 +67,7 @@ typedef struct {
                              PARK, UNPARK: the worker was not already so */
     uint64_t parent_id;   /* TASK_NEW of a fork: the parent named by the event (0: none) */
     const char *name;     /* LOCK_NAME, valid during the call */
+    uint8_t offcpu;       /* OFFCPU_*: FJA_OFFCPU_PREEMPTED or _BLOCKED */
     uint32_t source;      /* LOCK_NAME */
 } fja_change;
 

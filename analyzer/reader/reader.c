@@ -29,7 +29,7 @@ typedef struct {
     const bt_event_class *cls;
     fja_kind kind;
     bool fjtrace;
-    int64_t pool, worker, task, arg, size_hint, name, site, runtime; /* -1: absent */
+    int64_t pool, worker, task, arg, size_hint, name, site, runtime, begin, end; /* -1: absent */
     /* a load-map event (lttng_ust_statedump / lttng_ust_dl) */
     bool map;
     fja_map_kind map_kind;
@@ -135,7 +135,7 @@ static void class_resolve(class_info *ci, const bt_event_class *cls)
     ci->kind = fja_event_kind_from_name(name + 8);
     const bt_field_class *payload = bt_event_class_borrow_payload_field_class_const(cls);
     ci->pool = ci->worker = ci->task = ci->arg = ci->size_hint = ci->name = ci->site = ci->runtime =
-        -1;
+        ci->begin = ci->end = -1;
     if (!payload || bt_field_class_get_type(payload) != BT_FIELD_CLASS_TYPE_STRUCTURE) return;
     ci->pool = member_index(payload, "pool");
     ci->worker = member_index(payload, "worker");
@@ -145,7 +145,10 @@ static void class_resolve(class_info *ci, const bt_event_class *cls)
     ci->site = member_index(payload, "site");
     if (ci->name < 0) ci->name = member_index(payload, "model"); /* pool_runtime */
     ci->runtime = member_index(payload, "runtime");
-    static const char *const args[] = {"parent", "victim", "target", "workers", "lock", "pred"};
+    ci->begin = member_index(payload, "begin");
+    ci->end = member_index(payload, "end");
+    static const char *const args[] = {"parent", "victim", "target", "workers", "lock",
+                                       "pred",   "kind",   "lost",   "error"};
     for (size_t i = 0; i < sizeof args / sizeof *args && ci->arg < 0; i++)
         ci->arg = member_index(payload, args[i]);
 }
@@ -220,6 +223,20 @@ static int64_t event_ts(const bt_message *msg)
     const bt_stream_class *sc = bt_stream_borrow_class_const(bt_event_borrow_stream_const(e));
     if (!bt_stream_class_borrow_default_clock_class_const(sc)) return 0;
     return (int64_t)msg_ns(bt_message_event_borrow_default_clock_snapshot_const(msg));
+}
+
+/* A time in the payload (offcpu's begin, end: raw values of the clock the
+ * events are timed with, CLOCK_MONOTONIC) as ns from the clock's origin,
+ * like the event timestamps; 0 when it cannot be converted. */
+static uint64_t clock_ns(const bt_event *e, uint64_t cycles)
+{
+    const bt_stream_class *sc = bt_stream_borrow_class_const(bt_event_borrow_stream_const(e));
+    const bt_clock_class *cc = bt_stream_class_borrow_default_clock_class_const(sc);
+    int64_t ns = 0;
+    if (!cc || bt_clock_class_cycles_to_ns_from_origin(cc, cycles, &ns) !=
+                   BT_CLOCK_CLASS_CYCLES_TO_NS_FROM_ORIGIN_STATUS_OK)
+        return 0;
+    return ns > 0 ? (uint64_t)ns : 0;
 }
 
 /* vpid and procname from a structure (a payload or a context), if there. */
@@ -351,6 +368,10 @@ static int on_event(reader_ctx *r, const bt_message *msg, uint64_t ts)
         /* optional: traces recorded before sites existed have none */
         ev.site = ci->site >= 0 ? int_member(payload, ci->site, &ok) : 0;
         ev.runtime = ci->runtime >= 0 ? string_member(payload, ci->runtime) : NULL;
+        if (ev.kind == FJA_EV_OFFCPU) {
+            ev.begin = clock_ns(e, int_member(payload, ci->begin, &ok));
+            ev.end = clock_ns(e, int_member(payload, ci->end, &ok));
+        }
         if (!ok) ev.kind = FJA_EV_UNKNOWN; /* schema changed: do not guess */
     }
     if (ev.kind == FJA_EV_POOL_BEGIN) process_of(e, &ev);

@@ -800,6 +800,77 @@ static void test_lock_wait(void)
     done();
 }
 
+/* Off-CPU boundaries (replayed as offcpu.h does): worker 0 is preempted
+ * 10-90 in the middle of the root, worker 1 blocks 60-70 while searching. */
+static void test_offcpu(void)
+{
+    start(2);
+    ev(0, FJA_EV_OFFCPU_START, 0, 0, 0);
+    ev(0, FJA_EV_OFFCPU_START, 1, 0, 0);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(10, FJA_EV_OFFCPU_OUT, 0, 0, FJA_OFFCPU_PREEMPTED);
+    ev(60, FJA_EV_OFFCPU_OUT, 1, 0, FJA_OFFCPU_BLOCKED);
+    ev(70, FJA_EV_OFFCPU_IN, 1, 0, 0);
+    ev(90, FJA_EV_OFFCPU_IN, 0, 0, 0);
+    ev(95, FJA_EV_EXECUTED, 0, 1, 0); /* self on the CPU: 10 + 5 */
+    ev(96, FJA_EV_RESULT, -1, 1, 0);
+    stop(100, 2);
+    const fja_pool_report *p = analyze();
+    const fja_worker *w0 = &p->pool->workers[0], *w1 = &p->pool->workers[1];
+    ok_eq_i64(p->offcpu, FJA_OFFCPU_RECORDED, "off-CPU: recorded on every worker");
+    ok(p->oncpu, "off-CPU: the figures are on-CPU time");
+    ok_eq_i64(p->trees[0].tree->work_ns, 15,
+              "off-CPU: work is the root's 15 ns on the CPU, not its 95 ns of wall time");
+    ok_eq_i64(p->trees[0].tree->span_ns, 15, "off-CPU: span is 15 ns on the CPU");
+    ok_eq_i64(w0->state_ns[FJA_WS_RUN], 15, "off-CPU: worker 0 was busy 15 ns");
+    ok_eq_i64(w0->off_ns[FJA_OFFCPU_PREEMPTED], 80, "off-CPU: worker 0 was preempted 80 ns");
+    ok_eq_i64(w0->state_ns[FJA_WS_SEARCH], 5, "off-CPU: worker 0 searched 5 ns");
+    ok_eq_i64(w1->state_ns[FJA_WS_SEARCH], 90,
+              "off-CPU: worker 1 searched 90 ns on the CPU (100 less 10 blocked)");
+    ok_eq_i64(w1->off_ns[FJA_OFFCPU_BLOCKED], 10, "off-CPU: worker 1 was blocked 10 ns");
+    /* w1's gap: 90 ns on the CPU, 80 of 100 wall with worker 0 off the CPU
+     * holding the root (72 of the 90 on the CPU): held up by it. */
+    ok_eq_i64(w1->gaps[FJA_GAP_HOLDER_OFFCPU], 1,
+              "off-CPU: worker 1's gap is classed holder_offcpu");
+    ok_eq_i64(w1->gap_ns[FJA_GAP_HOLDER_OFFCPU], 90, "off-CPU: that gap lasted 90 ns on the CPU");
+    ok_eq_i64(p->offcpu_ns[FJA_OFFCPU_PREEMPTED], 80, "off-CPU: the pool was preempted 80 ns");
+    ok_eq_i64(p->offcpu_ns[FJA_OFFCPU_BLOCKED], 10, "off-CPU: the pool was blocked 10 ns");
+    ok(has_advice(p, "preempted", "preempted 40% of their time"),
+       "off-CPU: the advice says the workers were preempted 40%% of their time (80 of 200 ns)");
+    done();
+
+    /* Refused on one worker: unknown, and the figures are not on-CPU. */
+    start(2);
+    ev(0, FJA_EV_OFFCPU_START, 0, 0, 0);
+    ev(0, FJA_EV_OFFCPU_UNAVAILABLE, 1, 0, 13);
+    stop(10, 2);
+    p = analyze();
+    ok_eq_i64(p->offcpu, FJA_OFFCPU_UNKNOWN, "off-CPU refused on one worker: unknown");
+    ok_eq_i64(p->offcpu_error, 13, "off-CPU refused: the errno (13) is kept");
+    ok(!p->oncpu, "off-CPU refused: the figures are wall-clock time");
+    done();
+
+    /* A contended fj_mutex sleeps: that is lock wait, not off-CPU time. */
+    start(1);
+    ev(0, FJA_EV_OFFCPU_START, 0, 0, 0);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(20, FJA_EV_LOCK_WAIT, 0, 0, 7);
+    ev(25, FJA_EV_OFFCPU_OUT, 0, 0, FJA_OFFCPU_BLOCKED);
+    ev(45, FJA_EV_OFFCPU_IN, 0, 0, 0);
+    ev(50, FJA_EV_LOCK_ACQUIRED, 0, 0, 7);
+    ev(60, FJA_EV_EXECUTED, 0, 1, 0);
+    stop(60, 1);
+    p = analyze();
+    ok_eq_i64(p->pool->workers[0].state_ns[FJA_WS_LOCK], 30,
+              "off-CPU: sleeping in a contended lock is lock-wait time (30 ns)");
+    ok_eq_i64(p->pool->workers[0].off_ns[FJA_OFFCPU_BLOCKED], 0,
+              "off-CPU: ... and not blocked off-CPU time");
+    ok_eq_i64(p->trees[0].tree->work_ns, 30, "off-CPU: the lock-waiting task's work is 30 ns");
+    done();
+}
+
 int main(void)
 {
     test_steal_and_waited_join();
@@ -817,5 +888,6 @@ int main(void)
     test_advice_dry_joins();
     test_lock_wait();
     test_partial_tree();
+    test_offcpu();
     return done_testing();
 }

@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """Checks the off-CPU events of a recorded trace through babeltrace2.
 
-usage: check_offcpu.py TRACE preempted       workers recorded their switches
-       check_offcpu.py TRACE blocked D S     2^D leaves each slept >= S us
-       check_offcpu.py TRACE unavailable E   perf refused with errno E
+usage: check_offcpu.py TRACE preempted [ANALYZER]      workers recorded their switches
+       check_offcpu.py TRACE blocked D S [ANALYZER]  2^D leaves each slept >= S us
+       check_offcpu.py TRACE unavailable E [ANALYZER] perf refused with errno E
+
+With ANALYZER (fjtrace-analyze), also the report's known answers: the
+fj-burn tree's work and span on the CPU (leaves burn L us of CPU time,
+docs/analyses.md "Off-CPU time") against the wall-clock ones.
 
 Raw clock values (--clock-cycles, ns of CLOCK_MONOTONIC) are compared with
 the begin/end payloads, which perf timed on the same clock. Prints TAP.
 """
+import json
 import re
 import subprocess
 import sys
@@ -33,8 +38,63 @@ def read(trace):
             yield int(m.group(1)), m.group(2), int(m.group(3)), f
 
 
+def report(analyzer, trace, *extra):
+    out = subprocess.run([analyzer, "--no-progress", "--json", trace, *extra],
+                         capture_output=True, text=True)
+    ok(out.returncode == 0, f"fjtrace-analyze exits 0 ({out.returncode}: {out.stderr.strip()[:200]})")
+    try:
+        return json.loads(out.stdout)["pools"][0]
+    except (ValueError, KeyError, IndexError):
+        ok(False, "the JSON report has a pool")
+        return None
+
+
+def text(analyzer, trace):
+    return subprocess.run([analyzer, "--no-progress", trace], capture_output=True,
+                          text=True).stdout
+
+
+def near(x, lo, hi):
+    return x is not None and lo <= x <= hi
+
+
+def analyzed(mode, analyzer, trace):
+    pool = report(analyzer, trace)
+    if not pool:
+        return
+    off, ms = pool["offcpu"], 1e6
+    if mode == "unavailable":
+        ok(off["state"] == "unknown" and off["error"] == int(sys.argv[3])
+           and pool["figures"] == "wall_clock" and off["preempted_ns"] is None,
+           f"report: off-CPU time unknown, errno given, wall-clock figures ({off})")
+        ok("off-CPU time unknown (perf_event_open refused" in text(analyzer, trace),
+           "text report says off-CPU time is unknown and why")
+        return
+    ok(off["state"] == "recorded" and pool["figures"] == "on_cpu",
+       f"report: off-CPU recorded, figures on the CPU ({off['state']}, {pool['figures']})")
+    work, span = pool["work_ns"], pool["span_ns"]
+    wwork, wspan = pool["work_wall_ns"], pool["span_wall_ns"]
+    diag = (f"on-CPU work {work / ms:.3f} ms span {span / ms:.3f} ms par {pool['parallelism']:.1f}; "
+            f"wall work {wwork / ms:.3f} ms span {wspan / ms:.3f} ms par "
+            f"{pool['parallelism_wall']:.1f}; off {off}")
+    print(f"# {diag}")
+    if mode == "preempted":
+        # 64 leaves x 500 us of CPU: work 32 ms, span 0.5 ms (+ overheads).
+        ok(off["preempted_ns"] > 0 and wwork > work, "workers were preempted: wall work > on-CPU work")
+        ok(near(work, 32.0 * ms, 32.0 * ms * 1.08), f"on-CPU work within 8% of the 32 ms of CPU ({diag})")
+        ok(near(span, 0.5 * ms, 0.5 * ms * 1.5), f"on-CPU span within 0.5..0.75 ms ({diag})")
+        ok("on-CPU work" in text(analyzer, trace), "text report says the figures are on-CPU")
+    elif mode == "blocked":
+        # 8 leaves x (1 ms of CPU + 2 ms asleep): work 8 ms on the CPU, >= 24 ms of wall.
+        ok(near(work, 8.0 * ms, 8.0 * ms * 1.15), f"on-CPU work within 15% of the 8 ms of CPU ({diag})")
+        ok(wwork >= 24.0 * ms, f"wall-clock work counts the sleeps: >= 24 ms ({diag})")
+        ok(off["blocked_ns"] >= 16.0 * ms, f"blocked >= the 8 x 2 ms slept ({diag})")
+
+
 def main():
     trace, mode = sys.argv[1], sys.argv[2]
+    analyzer = sys.argv[{"preempted": 3, "blocked": 5, "unavailable": 4}[mode]] \
+        if len(sys.argv) > {"preempted": 3, "blocked": 5, "unavailable": 4}[mode] else None
     workers, starts, refused, lost = {}, defaultdict(list), defaultdict(list), 0
     offcpu = defaultdict(list)  # vtid -> (begin, end, kind, emitted at)
     bodies = defaultdict(list)  # vtid -> [(exec ts, executed ts)]
@@ -86,6 +146,8 @@ def main():
             ok(len(inside) == leaves, f"{len(inside)} blocked intervals inside task bodies, "
                f"one per leaf ({leaves})")
             ok(all(e - b >= sleep_ns for b, e in inside), f"each lasts >= the {sleep_ns} ns slept")
+    if analyzer:
+        analyzed(mode, analyzer, trace)
     print(f"1..{len(checks)}")
     for i, (good, what) in enumerate(checks, 1):
         print(f"{'ok' if good else 'not ok'} {i} - {mode}: {what}")

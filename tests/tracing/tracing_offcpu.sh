@@ -1,11 +1,12 @@
 #!/bin/bash
 # Off-CPU time recorded through the real stack (TAP, from check_offcpu.py):
 #   preempted   fj-burn at P=2 while 3 busy loops compete for the 2 cores
-#   blocked     each of the 2^3 leaves sleeps 2 ms: 8 blocked intervals
+#   blocked     each of the 2^3 leaves burns 1 ms, sleeps 2 ms: 8 blocked intervals
 #   unavailable perf_event_open refused by seccomp (EACCES): said in the trace
-# usage: tracing_offcpu.sh MODE FJTRACE-RECORD FJ-BURN NOPERF
+# With FJTRACE-ANALYZE, the report's known answers too (check_offcpu.py).
+# usage: tracing_offcpu.sh MODE FJTRACE-RECORD FJ-BURN NOPERF [FJTRACE-ANALYZE]
 set -u
-mode=$1 record=$2 burn=$3 noperf=$4
+mode=$1 record=$2 burn=$3 noperf=$4 analyze=${5:-}
 check=$(dirname "$0")/check_offcpu.py
 tmp=$(mktemp -d /tmp/fjtrace-offcpu.XXXXXX)
 busy=()
@@ -25,12 +26,12 @@ case $mode in
     for _ in 1 2 3; do (while :; do :; done) >/dev/null 2>&1 & busy+=($!); done
     run "$burn" -p 2 --depth 6 --leaf-us 500
     for pid in "${busy[@]}"; do kill "$pid"; done; busy=()
-    python3 "$check" "$tmp/t" preempted; exit ;;
+    python3 "$check" "$tmp/t" preempted ${analyze:+"$analyze"}; exit ;;
   blocked)
-    run "$burn" -p 2 --depth 3 --leaf-us 100 --sleep-us 2000
-    python3 "$check" "$tmp/t" blocked 3 2000; exit ;;
+    run "$burn" -p 2 --depth 3 --leaf-us 1000 --sleep-us 2000
+    python3 "$check" "$tmp/t" blocked 3 2000 ${analyze:+"$analyze"}; exit ;;
   unavailable)
     run "$noperf" "$burn" -p 2 --depth 3 --leaf-us 100
-    python3 "$check" "$tmp/t" unavailable 13; exit ;;
+    python3 "$check" "$tmp/t" unavailable 13 ${analyze:+"$analyze"}; exit ;;
 esac
 echo "1..1"; echo "not ok 1 - unknown mode $mode"; exit 1

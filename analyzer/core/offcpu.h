@@ -1,0 +1,45 @@
+/* Off-CPU intervals, for the second reading of a trace. The runtime
+ * reports each interval late (when a worker drains its perf ring), after
+ * the events it overlaps; the model needs them in time order, as the
+ * moments a worker left the CPU and came back. So the first reading
+ * collects them (fja_offcpu_collect) and the second replays their
+ * boundaries, merged with the trace's events by time (fja_offcpu_replay),
+ * as FJA_EV_OFFCPU_OUT / FJA_EV_OFFCPU_IN events. */
+#ifndef FJA_OFFCPU_H
+#define FJA_OFFCPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+typedef struct {
+    uint64_t ts;
+    int64_t pid;
+    uint32_t source, pool;
+    int32_t worker;
+    uint8_t out; /* 1: leaves the CPU, 0: comes back */
+    uint8_t kind;
+} fja_offcpu_edge;
+
+typedef struct {
+    fja_offcpu_edge *edges;
+    size_t n, cap, next; /* next: the first edge not replayed */
+    uint64_t intervals;
+    int oom;
+} fja_offcpu;
+
+void fja_offcpu_init(fja_offcpu *o);
+void fja_offcpu_free(fja_offcpu *o);
+/* First reading: keeps the intervals of offcpu events (others ignored).
+ * Returns -1 when out of memory. */
+int fja_offcpu_collect(fja_offcpu *o, const fja_event *ev);
+/* Sorts the boundaries by time; replay then starts from the first. */
+void fja_offcpu_seal(fja_offcpu *o);
+/* Second reading: calls feed with every boundary earlier than ts (all of
+ * them for UINT64_MAX) not given yet, in time order; stops at a non-zero
+ * return of feed and returns it. */
+int fja_offcpu_replay(fja_offcpu *o, uint64_t ts, int (*feed)(void *ctx, const fja_event *ev),
+                      void *ctx);
+
+#endif
