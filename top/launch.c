@@ -155,8 +155,8 @@ static void recorder_path(char *buf, size_t n)
         char *slash = strrchr(self, '/');
         if (slash) {
             *slash = '\0';
-            snprintf(buf, n, "%s/fjtrace-record", self);
-            if (access(buf, X_OK) == 0) return;
+            int k = snprintf(buf, n, "%s/fjtrace-record", self);
+            if (k > 0 && (size_t)k < n && access(buf, X_OK) == 0) return;
         }
     }
     snprintf(buf, n, "fjtrace-record");

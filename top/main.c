@@ -147,12 +147,17 @@ static int watch(top_run *t, const char *url, bool wait_for_session)
     fja_live_hooks hooks = {.tick = tick, .ctx = t, .wait_for_session = wait_for_session};
     fja_reader_stats stats;
     char err[4096] = "";
-    if (!t->o->batch && top_screen_open()) {
-        fprintf(stderr, "%s: cannot open the terminal (use --batch)\n", TOP_PROG);
-        return TOP_EXIT_USAGE;
-    }
-    t->screen = !t->o->batch;
     reader_status st = reader_live_run(url, &sink, &hooks, &stats, err, sizeof err);
+    /* src.ctf.lttng-live sometimes fails on a session still being set up
+     * ("Error updating trace metadata"): before any event was read, a new
+     * attempt loses nothing (later, it could read events twice). */
+    for (int again = 0; again < 5 && st == READER_UNREADABLE && !t->model.events && !got_signal &&
+                        !(t->launch && top_launch_recorder_done(t->launch));
+         again++) {
+        struct timespec nap = {.tv_nsec = 300 * 1000000L};
+        nanosleep(&nap, NULL);
+        st = reader_live_run(url, &sink, &hooks, &stats, err, sizeof err);
+    }
     if (t->screen) top_screen_close();
     t->screen = false;
     if (st == READER_NO_MEMORY || t->model.oom) {
@@ -220,6 +225,17 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN); /* a closed stdout is seen as a write error */
     top_run t = {.o = &o, .view = top_view_new()};
     if (!t.view) return TOP_EXIT_INTERNAL;
+    /* The terminal is checked first: CMD must not run for a view that
+     * cannot be shown. The screen is taken at the first refresh. */
+    if (!o.batch && top_screen_open()) {
+        fprintf(stderr,
+                "%s: stdin and stdout must be a terminal (TERM set) for the view: use "
+                "--batch otherwise\n",
+                TOP_PROG);
+        top_view_free(t.view);
+        return TOP_EXIT_USAGE;
+    }
+    t.screen = !o.batch;
     fja_model_init(&t.model);
     fja_tracker_init(&t.tracker, &t.model);
     rc = o.cmd ? run_cmd(&t) : watch(&t, o.url, false);

@@ -5,15 +5,23 @@
 
 #include <curses.h>
 #include <string.h>
+#include <unistd.h>
+
+static SCREEN *screen;
 
 int top_screen_open(void)
 {
-    if (!initscr()) return -1;
+    /* newterm, not initscr: initscr exits the program when the terminal
+     * cannot be used (TERM unset, not a terminal). */
+    if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO) || !(screen = newterm(NULL, stdout, stdin)))
+        return -1;
+    set_term(screen);
     cbreak();
     noecho();
     nodelay(stdscr, TRUE);
     keypad(stdscr, TRUE);
     curs_set(0);
+    endwin(); /* until the first refresh: messages before it stay readable */
     return 0;
 }
 
@@ -55,5 +63,8 @@ int top_screen_draw(const char *text, const char *footer)
 
 void top_screen_close(void)
 {
-    if (!isendwin()) endwin();
+    if (!screen) return;
+    endwin();
+    delscreen(screen);
+    screen = NULL;
 }

@@ -71,6 +71,8 @@ int top_view_frame(top_view *v, const fja_model *m, const char *status);
 const char *top_view_text(const top_view *v);
 
 /* ---- screen.c: the interactive view (ncurses) */
+/* Sets the terminal up (-1 when stdin/stdout are not a usable terminal);
+ * the screen is taken at the first draw. */
 int top_screen_open(void);
 /* Draws the text; returns 'q' when the user asked to quit, else 0. */
 int top_screen_draw(const char *text, const char *footer);

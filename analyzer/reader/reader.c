@@ -327,6 +327,7 @@ static int stream_note_event(reader_ctx *r, const bt_stream *s)
     if (stream_had_events(r, s)) return 0;
     if (r->nwith_events == r->cap_with_events) {
         uint32_t cap = r->cap_with_events ? 2 * r->cap_with_events : 16;
+        // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers, as meant
         const bt_stream **a = realloc(r->with_events, cap * sizeof *a);
         if (!a) return -1;
         r->with_events = a;

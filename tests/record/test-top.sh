@@ -67,6 +67,12 @@ timeout 60 "$TOP" --batch -- "$TMP/no-such-cmd" >"$TMP/out" 2>"$TMP/err" || st=$
 [[ $st -eq 127 ]] && grep -q "command not found" "$TMP/err"
 check $? "CMD not found: fjtrace-record's 127 and its message (got $st)" "$TMP/err"
 
+# --- no terminal and no --batch: exit 2 before CMD runs
+st=0
+"$TOP" -- touch "$TMP/ran" </dev/null >"$TMP/out" 2>"$TMP/err" || st=$?
+[[ $st -eq 2 && ! -e $TMP/ran ]] && grep -q "use --batch" "$TMP/err"
+check $? "no terminal without --batch: exit 2, CMD not run (got $st)" "$TMP/err"
+
 # --- attach to a live session that fjtrace-record streams to our relay
 start_relayd "$TMP/relay"
 S=fjtrace-attach-$$
@@ -88,6 +94,15 @@ grep -q '^fjtrace-top: final report' "$TMP/out"
 check $? "attached: the final report when the session ends" "$TMP/out"
 wait "$rec"
 check $? "the recorder of the attached session exits 0" "$TMP/rec.err"
+# --- -- CMD through a relay given with --relayd / --live-port
+st=0
+timeout 300 "$TOP" --batch --interval 0.3 --relayd "net://127.0.0.1:$RELAY_C:$RELAY_D" \
+    --live-port "$RELAY_L" -- "$BURN" -p 2 --depth 8 --leaf-us 1000 >"$TMP/out" 2>"$TMP/err" || st=$?
+check $st "--relayd/--live-port: exit 0 like CMD" "$TMP/err"
+grep -Eq "^  tasks 511  forks 510 " "$TMP/out"
+check $? "--relayd/--live-port: the final report is exact (511 tasks)" "$TMP/out"
+ls -d "$TMP/relay/$(uname -n)"/fjtrace-top-* >/dev/null 2>&1
+check $? "--relayd: the trace is in the given relay's folder"
 st=0
 timeout 60 "$TOP" --batch "net://127.0.0.1:$RELAY_L/host/$(uname -n)/no-such-session" \
     >"$TMP/out" 2>"$TMP/err" || st=$?
