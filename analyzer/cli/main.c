@@ -3,6 +3,7 @@
  * (trace folders) -> reader (babeltrace2 -> fja_event) -> model and
  * pictures -> analyses -> report writers and pictures. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,6 +233,18 @@ static void baseline_free(baseline *b)
     fjs_free(b->maps);
 }
 
+/* Does a tree with root task id `root` exist in the report's pools (any
+ * window)? --root names one that must. */
+static bool report_has_root(const fja_report *r, uint64_t root)
+{
+    for (uint32_t i = 0; i < r->npools; i++) {
+        const fja_pool *p = r->pools[i].pool;
+        for (uint32_t t = 0; t < p->ntrees; t++)
+            if (p->trees[t].root_id == root) return true;
+    }
+    return false;
+}
+
 /* The second reading, with the off-CPU intervals replayed (offcpu.h), up
  * to where the first one stopped. Returns 0, or -1 when it could not be
  * made: the report then gives the wall-clock figures only. */
@@ -282,6 +295,9 @@ static int report_write(const cli_options *o, const fja_model *m, const fja_mode
     if (base) fja_sites_baseline(&r, &base->r);
     if (o->filter.pool_set && !r.npools)
         fprintf(stderr, "fjtrace-analyze: warning: no pool %u in the trace\n", o->filter.pool);
+    if (o->filter.root_set && !report_has_root(&r, o->filter.root))
+        fprintf(stderr, "fjtrace-analyze: warning: no tree with root %" PRIu64 " in the trace%s\n",
+                o->filter.root, o->filter.pool_set ? "'s selected pool" : "");
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     fja_run_info info = {.paths = (const char *const *)o->paths,

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "analysis.h"
 
@@ -175,7 +176,10 @@ void fja_advice_make(const fja_model *m, fja_pool_report *pr)
                    "--blocking",
                    (unsigned long long)m->discarded_events, pr->incomplete_trees);
     advise_pile_up(pr);
-    advise_dry(pr);
+    /* Tasks that pile up in the queues are the opposite of queues running
+     * dry: the one measure (queue depth) cannot say both. */
+    if (!pr->nadvice || strcmp(pr->advice[pr->nadvice - 1].kind, "tasks_pile_up") != 0)
+        advise_dry(pr);
     advise_late(pr);
     advise_serial(m, pr);
     advise_completion(pr);

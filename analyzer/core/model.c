@@ -513,6 +513,7 @@ static void on_task_end(fja_pool *p, const fja_change *c)
 {
     fja_task *t = task_at(p, c->task);
     p->exec_to_executed_ns += c->ts - c->since;
+    if (c->worker && c->worker->depth == 0) p->outermost_bodies_ns += c->ts - c->since;
     executed_account(p, c->task);
     task_done(p, c->task, c->ts, fja_task_done_span(t));
     tree_done(tree_of(p, t), c->task, c->ts, true);

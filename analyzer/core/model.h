@@ -186,7 +186,11 @@ typedef struct {
     /* totals */
     uint64_t forks, steals, joins_waited, parks, wakes, submits, results, execs;
     uint64_t lock_waits, lock_waits_outside; /* outside: no running task to charge */
-    uint64_t exec_to_executed_ns, completing_to_completed_ns, completions;
+    /* exec..executed summed over every body, nested ones inside their
+     * parents' too (the brief's EXEC->EXECUTED: not a time, it grows with
+     * nesting depth); the time inside outermost bodies (a time) */
+    uint64_t exec_to_executed_ns, outermost_bodies_ns;
+    uint64_t completing_to_completed_ns, completions;
     uint64_t orphans, unfinished;
     fja_hist self_hist, depth_hist[FJA_DEPTH_SLOTS], join_latency, steal_latency, gap_hist;
     uint64_t steal_depth[FJA_DEPTH_SLOTS];

@@ -205,6 +205,7 @@ static void j_totals(jw *w, const fja_pool_report *pr)
     j_u64(w, "submits", p->submits);
     j_u64(w, "results", p->results);
     j_u64(w, "exec_to_executed_ns", p->exec_to_executed_ns);
+    j_u64(w, "outermost_bodies_ns", p->outermost_bodies_ns);
     j_u64(w, "completing_to_completed_ns", p->completing_to_completed_ns);
     j_u64(w, "completions", p->completions);
     j_u64(w, "unfinished_tasks", p->unfinished);

@@ -144,8 +144,9 @@ static void t_totals(FILE *o, const fja_pool_report *pr)
             fprintf(o, " P=%u %.1f (%.1f)", 1u << k, pr->speedup_bound[k], pr->speedup_burdened[k]);
     }
     fprintf(o,
-            "\n  EXEC->EXECUTED %s  COMPLETING->COMPLETED %s  queue depth max %" PRId64
-            " mean %.2f\n",
+            "\n  time in task bodies %s (EXEC->EXECUTED summed with nesting: %s)  "
+            "COMPLETING->COMPLETED %s  queue depth max %" PRId64 " mean %.2f\n",
+            fja_report_duration(c, sizeof c, (double)p->outermost_bodies_ns),
             fja_report_duration(a, sizeof a, (double)p->exec_to_executed_ns),
             fja_report_duration(b, sizeof b, (double)p->completing_to_completed_ns),
             pr->max_queue_depth, pr->mean_queue_depth);

@@ -289,6 +289,9 @@ def test_several_traces_and_filters():
     ok(sorted(p["source"] for p in r["pools"]) == [0, 1], "two traces: one pool from each")
     _, r, err = analyze("breakeven-p2", "--pool", "7")
     ok(r["pools"] == [] and "no pool 7" in err, "--pool 7 keeps no pool and says no pool 7")
+    _, r, err = analyze("breakeven-p2", "--root", "999")
+    ok(all(p["trees"] == [] for p in r["pools"]) and "no tree with root 999" in err,
+       "--root 999 (no such root) keeps no tree and says so, like --pool", err)
     _, r, _ = analyze("breakeven-p2", "--root", "3")
     t = r["pools"][0]["trees"]
     ok(len(t) == 1 and t[0]["root"] == 3, "--root 3 keeps only the tree of root 3")

@@ -197,6 +197,11 @@ static void test_inline_and_helping(void)
     ok_eq_i64(root->subtree_ns, 58, "helping: the root's subtree work is all the work, 58 ns");
     ok_eq_i64(a->subtree_ns, 32, "helping: A's subtree work is A + D, 32 ns");
     ok_eq_i64(pool->joins_waited, 1, "helping: one join waited");
+    /* bodies: root 0-45 and A 14-40 outermost; B 15-20 and D 24-30 nested */
+    ok_eq_i64(pool->exec_to_executed_ns, 45 + 26 + 5 + 6,
+              "helping: EXEC->EXECUTED sums every body, nested ones again (82 ns)");
+    ok_eq_i64(pool->outermost_bodies_ns, 45 + 26,
+              "helping: the time in outermost bodies is 71 ns, a time (< 2 workers x 60 ns)");
     ok_eq_i64(pool->steals, 2, "helping: the pool stole twice (A, and D while helping)");
     done();
 }
@@ -871,6 +876,27 @@ static void test_offcpu(void)
     done();
 }
 
+/* Tasks pile up (deep queues, tiny tasks) and no-work gaps at once: the
+ * queue measure cannot say both "pile up" and "run dry". */
+static void test_advice_not_contradictory(void)
+{
+    static fja_model m;
+    static fja_pool pool;
+    fja_pool_report pr = {.pool = &pool,
+                          .workers = 2,
+                          .mean_queue_depth = 2.0,
+                          .granularity = {.n = 10, .p50 = 10},
+                          .fork_cost_ns = 100,
+                          .cutoff_size = UINT32_MAX,
+                          .lifetime_ns = 100,
+                          .parallelism = 1.5};
+    pr.gap_ns[FJA_GAP_NO_WORK] = 30;
+    fja_advice_make(&m, &pr);
+    ok(has_advice(&pr, "tasks_pile_up", "tasks pile up"), "advice: tasks pile up (queue depth 2)");
+    ok(!has_advice(&pr, "queues_run_dry", ""),
+       "advice: queues do not also run dry in the same pool");
+}
+
 int main(void)
 {
     test_steal_and_waited_join();
@@ -889,5 +915,6 @@ int main(void)
     test_lock_wait();
     test_partial_tree();
     test_offcpu();
+    test_advice_not_contradictory();
     return done_testing();
 }
