@@ -235,19 +235,38 @@ static void chrome_names(fjv_collector *c, fjv_pool *p, fjv_lane *l, int32_t wor
             chrome_pid(p), worker + 1, worker + 1);
 }
 
-/* Opens a slice named name on the lane (task: its record, or NULL). */
+/* A JSON string body: file and function names may hold anything. */
+static void chrome_str(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20 || ch == '<')
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+}
+
+/* Opens a slice named name on the lane (rec: its task's record in pool fp,
+ * or FJA_TASK_NONE). A task's slice is named by its creation site when the
+ * sites are resolved ("fib.c:23 (fib_split) n=13"). */
 static void chrome_begin(fjv_collector *c, const fjv_pool *p, fjv_lane *l, int32_t worker,
-                         const char *name, const fja_task *task, uint64_t ts)
+                         const char *name, const fja_pool *fp, uint32_t rec, uint64_t ts)
 {
     l->open++;
     if (!c->chrome) return;
+    const fja_task *task = rec == FJA_TASK_NONE ? NULL : fja_taskmap_get(&fp->tasks, rec);
+    char site[512];
+    const char *where = task ? fjv_site_label(c->o, fp, rec, site, sizeof site) : NULL;
     chrome_begin_event(c);
     fprintf(c->chrome, "{\"ph\":\"B\",\"pid\":%u,\"tid\":%d,\"ts\":%.3f", chrome_pid(p), worker + 1,
             chrome_us(c, ts));
-    if (task && task->size_hint)
-        fprintf(c->chrome, ",\"name\":\"task n=%u\"", task->size_hint);
-    else
-        fprintf(c->chrome, ",\"name\":\"%s\"", name);
+    fputs(",\"name\":\"", c->chrome);
+    chrome_str(c->chrome, where ? where : task ? "task" : name);
+    if (task && task->size_hint) fprintf(c->chrome, " n=%u", task->size_hint);
+    fputc('"', c->chrome);
     if (task)
         fprintf(c->chrome, ",\"cat\":\"task\",\"args\":{\"task\":\"0x%llx\",\"tree\":%d}",
                 (unsigned long long)task->id, task->tree == FJA_TASK_NONE ? -1 : (int)task->tree);
@@ -342,7 +361,7 @@ static void on_task_begin(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_
 {
     const fja_task *t = fja_taskmap_get(&ch->pool->tasks, ch->task);
     int32_t w = ch->worker->index;
-    chrome_begin(c, p, l, w, "task", t, ch->ts);
+    chrome_begin(c, p, l, w, "task", ch->pool, ch->task, ch->ts);
     if (!(t->flags & FJA_TF_FORKED) || !ch->since || ch->other < 0) return;
     chrome_flow(c, p, ch->other, ch->since, w, ch->ts, ch->stolen);
     fjv_slot *s = ch->stolen ? map_put(&c->delays, ch->pool_index, t->id) : NULL;
@@ -367,16 +386,16 @@ static void on_worker(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_chan
         on_task_begin(c, p, l, ch);
         break;
     case FJA_CHANGE_TASK_RESUME:
-        chrome_begin(c, p, l, w, "task", fja_taskmap_get(&ch->pool->tasks, ch->task), ch->ts);
+        chrome_begin(c, p, l, w, "task", ch->pool, ch->task, ch->ts);
         break;
     case FJA_CHANGE_STEAL:
         steal_sample(c, ch->pool_index, ch);
         break;
     case FJA_CHANGE_JOIN_BEGIN:
-        chrome_begin(c, p, l, w, "join wait", NULL, ch->ts);
+        chrome_begin(c, p, l, w, "join wait", ch->pool, FJA_TASK_NONE, ch->ts);
         break;
     case FJA_CHANGE_PARK:
-        if (ch->counted) chrome_begin(c, p, l, w, "parked", NULL, ch->ts);
+        if (ch->counted) chrome_begin(c, p, l, w, "parked", ch->pool, FJA_TASK_NONE, ch->ts);
         break;
     case FJA_CHANGE_UNPARK:
         if (ch->counted) chrome_end(c, p, l, w, ch->ts);
@@ -464,6 +483,7 @@ fjv_collector *fjv_collector_new(const fjv_options *o, char *err, size_t errlen)
         return NULL;
     }
     c->steal_stride = 1;
+    c->o = o;
     c->chrome_first = true;
     c->steals = malloc(MAX_STEAL_SAMPLES * sizeof *c->steals);
     if (!c->steals) {

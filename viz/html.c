@@ -259,11 +259,13 @@ int fjv_html(const fjv_options *o, const fjv_collector *c, const fja_report *r, 
     fjv_str_printf(&s, "<h1>fjtrace report");
     esc(&s, fjv_discard_note(r->model, note, sizeof note));
     fjv_str_printf(&s, "</h1>\n<p><a href=\"#summary\">summary</a> · <a href=\"#workers\">"
-                       "workers</a> · <a href=\"#trees\">trees</a> · <a href=\"#timeline\">"
+                       "workers</a> · <a href=\"#sites\">sites</a> · <a href=\"#trees\">trees</a> "
+                       "· <a href=\"#timeline\">"
                        "timeline</a> · <a href=\"#charts\">charts</a> · <a href=\"#advice\">"
                        "advice</a></p>\n");
     summary(&s, o, r);
     workers(&s, r);
+    fjv_html_sites(&s, r);
     trees(&s, o, c, r, &fig);
     pictures(&s, o, c, r, &fig);
     advice(&s, r);

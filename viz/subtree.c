@@ -296,6 +296,12 @@ static Agnode_t *task_node(builder *b, uint32_t n)
     fjv_str s = {0};
     /* Leaves are most of a drawing: one line keeps the picture compact. */
     const char *sep = nkids(tp, n) ? "\\n" : " · ";
+    char site[512];
+    /* where it was forked: the label is Graphviz escString, so "\\" is escaped */
+    if (fjv_site_label(b->o, tp->p, n, site, sizeof site)) {
+        fjv_str_label(&s, site);
+        fjv_str_printf(&s, "%s", sep);
+    }
     if (t->size_hint) fjv_str_printf(&s, "n=%u%s", t->size_hint, sep);
     fjv_str_printf(&s, "self %s", fja_report_duration(d, sizeof d, (double)t->self_ns));
     if (nkids(tp, n))

@@ -175,6 +175,16 @@ const char *fjv_discard_note(const fja_model *m, char *buf, size_t n)
     return buf;
 }
 
+const char *fjv_site_label(const fjv_options *o, const fja_pool *p, uint32_t rec, char *buf,
+                           size_t n)
+{
+    uint64_t site = fja_sites_address(&p->sites, rec);
+    fja_site_where w = {0};
+    if (!o->site_resolve || !site || o->site_resolve(o->site_ctx, p->pid, site, &w) != 0)
+        return NULL;
+    return fja_site_where_label(buf, n, site, &w);
+}
+
 const char *fjv_pool_name(uint32_t source, uint32_t id, char *buf, size_t n)
 {
     if (source)

@@ -36,6 +36,10 @@ typedef struct {
     const char *chrome_trace; /* --chrome-trace FILE.json */
     const char *const *paths; /* the traces, for titles */
     int npaths;
+    /* names creation sites (slices of the Chrome trace, diagram nodes);
+     * NULL: sites are not shown */
+    fja_site_resolver site_resolve;
+    void *site_ctx;
 } fjv_options;
 
 typedef struct fjv_collector fjv_collector;

@@ -77,7 +77,8 @@ struct fjv_collector {
     fjv_map delays; /* stolen tasks: fork -> exec delay, thief */
     fjv_steal *steals;
     uint32_t nsteals, steal_stride, steal_seen;
-    FILE *chrome; /* chrome_out.f while the Chrome trace is written */
+    const fjv_options *o; /* the options it was made with (site names) */
+    FILE *chrome;         /* chrome_out.f while the Chrome trace is written */
     fja_outfile chrome_out;
     bool chrome_first, chrome_err;
     uint64_t flow_id;
@@ -130,6 +131,10 @@ const char *fjv_state_name(fjv_lstate s);
 /* A pool's name in file names: "1" for pool 1 of the first trace, "t2.1"
  * for pool 1 of the third (pool ids restart in every process). */
 const char *fjv_pool_name(uint32_t source, uint32_t id, char *buf, size_t n);
+/* Where task record rec of pool p was created ("fib.c:23 (fib_split)"), in
+ * buf; NULL when no resolver was given or the task has no site. */
+const char *fjv_site_label(const fjv_options *o, const fja_pool *p, uint32_t rec, char *buf,
+                           size_t n);
 
 /* "WARNING: 12 events discarded" suffix for titles, "" when none. */
 const char *fjv_discard_note(const fja_model *m, char *buf, size_t n);
@@ -154,5 +159,7 @@ int fjv_chart_draw(fjv_chart k, const fjv_collector *c, const fja_report *r,
                    const fja_pool_report *pr, const char *path, char **out);
 int fjv_charts(const fjv_options *o, const fjv_collector *c, const fja_report *r, FILE *err);
 int fjv_html(const fjv_options *o, const fjv_collector *c, const fja_report *r, FILE *err);
+/* The sortable creation-sites section of the HTML report (html_sites.c). */
+void fjv_html_sites(fjv_str *s, const fja_report *r);
 
 #endif

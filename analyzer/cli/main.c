@@ -335,6 +335,7 @@ int main(int argc, char **argv)
     fja_offcpu_init(&offcpu);
     fja_tracker tracker;
     fja_tracker_init(&tracker, &m);
+    pictures_sites(fja_resolve_site, symbols);
     if (pictures_start(&o.filter, o.paths, o.npaths, &tracker)) {
         fja_model_free(&m);
         fjs_free(symbols);

@@ -21,6 +21,12 @@ void pictures_options_check(void)
     fjv_options_check(&options, stderr);
 }
 
+void pictures_sites(fja_site_resolver resolve, void *ctx)
+{
+    options.site_resolve = resolve;
+    options.site_ctx = ctx;
+}
+
 int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_tracker *t)
 {
     char err[4200];

@@ -18,6 +18,8 @@ int pictures_option(int i, const char *arg);
 /* After every option is parsed: warns about settings the pictures adjust
  * (a too large --max-nodes for a laid-out format). */
 void pictures_options_check(void);
+/* Names creation sites in the pictures with resolve (before pictures_start). */
+void pictures_sites(fja_site_resolver resolve, void *ctx);
 /* Called once the options are parsed: when a picture is asked for, starts
  * collecting as a listener of t. -1 when that cannot start (message on
  * stderr). */

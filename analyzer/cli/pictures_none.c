@@ -13,6 +13,12 @@ int pictures_option(int i, const char *arg)
 
 void pictures_options_check(void) {}
 
+void pictures_sites(fja_site_resolver resolve, void *ctx)
+{
+    (void)resolve;
+    (void)ctx;
+}
+
 int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_tracker *t)
 {
     (void)f;

@@ -128,6 +128,14 @@ void fja_sites_on_steal(fja_sites *s, uint32_t rec)
     if (st) st->steals++;
 }
 
+uint64_t fja_sites_address(const fja_sites *s, uint32_t rec)
+{
+    uint32_t c = rec >> CHUNK_BITS;
+    if (c >= s->nchunks || !s->of_task[c]) return 0;
+    uint16_t i = s->of_task[c][rec & (CHUNK - 1)];
+    return i < s->n ? s->v[i].site : 0;
+}
+
 size_t fja_sites_bytes(const fja_sites *s)
 {
     size_t b = s->cap * sizeof *s->v + s->index_cap * sizeof *s->index;

@@ -45,6 +45,8 @@ int fja_sites_on_task(fja_sites *s, uint32_t rec, uint64_t site, bool forked);
 void fja_sites_on_executed(fja_sites *s, uint32_t rec, uint64_t self_ns, uint32_t depth);
 void fja_sites_on_steal(fja_sites *s, uint32_t rec);
 size_t fja_sites_bytes(const fja_sites *s);
+/* The recorded site of task record rec, 0 when it has none. */
+uint64_t fja_sites_address(const fja_sites *s, uint32_t rec);
 
 /* A site's place in the program, as the resolver found it. The strings
  * must outlive the report; NULL when unknown. */
@@ -58,5 +60,9 @@ typedef struct {
 /* Names the site recorded in process pid (-1: unknown). Returns 0, or -1
  * when it cannot (out of memory): the site is then shown as an address. */
 typedef int (*fja_site_resolver)(void *ctx, int64_t pid, uint64_t site, fja_site_where *out);
+
+/* "fib.c:23 (fib_split)", "fj-fib+0x1c0f", or "0x5559ebf10c10": where a
+ * site is, in the fewest words its resolution allows. */
+const char *fja_site_where_label(char *buf, size_t n, uint64_t site, const fja_site_where *w);
 
 #endif

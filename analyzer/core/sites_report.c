@@ -80,14 +80,13 @@ int fja_sites_analyze(const fja_pool *p, fja_pool_report *pr)
     return 0;
 }
 
-const char *fja_site_label(char *buf, size_t n, const fja_site_report *s)
+const char *fja_site_where_label(char *buf, size_t n, uint64_t site, const fja_site_where *w)
 {
-    const fja_site_where *w = &s->where;
     const char *file = w->file, *slash;
     if (file && (slash = strrchr(file, '/'))) file = slash + 1;
     const char *bin = w->binary, *bslash;
     if (bin && (bslash = strrchr(bin, '/'))) bin = bslash + 1;
-    if (!s->site)
+    if (!site)
         snprintf(buf, n, "(no site recorded)");
     else if (file && w->function)
         snprintf(buf, n, "%s:%" PRIu32 " (%s)", file, w->line, w->function);
@@ -98,8 +97,13 @@ const char *fja_site_label(char *buf, size_t n, const fja_site_report *s)
     else if (bin)
         snprintf(buf, n, "%s+0x%" PRIx64, bin, w->offset);
     else
-        snprintf(buf, n, "0x%" PRIx64, s->site);
+        snprintf(buf, n, "0x%" PRIx64, site);
     return buf;
+}
+
+const char *fja_site_label(char *buf, size_t n, const fja_site_report *s)
+{
+    return fja_site_where_label(buf, n, s->site, &s->where);
 }
 
 static void advise_small(fja_pool_report *pr, const fja_site_report *s)

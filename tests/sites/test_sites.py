@@ -93,6 +93,29 @@ def check_fib(tmp):
     is_eq(len(sites), 2, "fib: two sites (fork, invoke)")
 
 
+def check_pictures(tmp):
+    """The Chrome/Perfetto slices, the subtree diagram and the HTML report
+    name tasks by the line that forked them."""
+    trace = record(tmp, "fib-pictures", [FIB, "10", "-p", "2", "--variant", "naive"])
+    fork_line = line_of(os.path.join(SRC, "samples", "fib.c"), "fj_fork(")
+    label = f"fib.c:{fork_line} (fib_split)"
+    out = os.path.join(tmp, "pictures")
+    a = subprocess.run([ANALYZER, "--no-progress", "--chrome-trace", out + ".json",
+                        "--subtrees", out, "--format", "dot", "--html", out + ".html", trace],
+                       capture_output=True, text=True, timeout=300)
+    ok(a.returncode == 0, "pictures: written", a.stderr)
+    with open(out + ".json") as f:
+        names = [e.get("name", "") for e in json.load(f)["traceEvents"] if e.get("ph") == "B"]
+    forked = [n for n in names if n.startswith(label)]
+    is_eq(len(forked), fib(11) - 1, f"chrome trace: every forked task's slice is named {label}")
+    dots = [os.path.join(out, f) for f in os.listdir(out) if f.endswith(".dot")]
+    text = "".join(open(d).read() for d in dots)
+    ok(label in text, "subtree diagram: nodes labelled with their site", dots)
+    html = open(out + ".html").read()
+    ok('id="sites"' in html and label in html and "<label for=" in html,
+       "html: a creation-sites table, sortable by its column headings")
+
+
 def check_qs(tmp, prog, name):
     trace = record(tmp, name, [prog, "qs", "100000"])
     r, _ = analyze(trace)
@@ -181,6 +204,7 @@ if not shutil.which("lttng"):
     tap.plan_skip_all("no lttng on PATH")
 with tempfile.TemporaryDirectory() as tmp:
     check_fib(tmp)
+    check_pictures(tmp)
     check_qs(tmp, PROG, "qs-pie")
     check_qs(tmp, PROG_NOPIE, "qs-nopie")
     check_lib(tmp, "lib")
