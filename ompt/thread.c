@@ -1,5 +1,6 @@
 /* Per-thread state: the worker index (threads numbered in thread_begin order,
  * the initial thread first), worker_begin/worker_end, and task records. */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "emit.h"
@@ -36,25 +37,67 @@ void fjomp_thread_end(void)
 }
 
 /* ---- task records: recycled through the freeing thread's own list, never
- * returned to malloc (the number alive at once bounds the memory). */
-#define CHUNK_TASKS 512
+ * returned to malloc. A thread that frees more than it makes (it runs
+ * tasks others created) hands batches back to a shared stack, where a
+ * thread that makes more than it frees takes them: the memory stays bounded
+ * by the records alive at once, plus two batches per thread. */
+#define BATCH_TASKS 512
 
-static fjomp_task *refill(fjomp_thread *t)
+static pthread_mutex_t batches_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Batches of BATCH_TASKS free records linked by next_free; a batch's first
+ * record links to the next batch through its parent field. */
+static fjomp_task *batches;
+
+static void take_batch(fjomp_thread *th)
 {
-    fjomp_task *chunk = calloc(CHUNK_TASKS, sizeof *chunk);
-    if (!chunk) return NULL;
-    for (int i = 0; i < CHUNK_TASKS; i++) {
-        chunk[i].next_free = t->free_tasks;
-        t->free_tasks = &chunk[i];
+    pthread_mutex_lock(&batches_lock);
+    fjomp_task *b = batches;
+    if (b) batches = b->parent;
+    pthread_mutex_unlock(&batches_lock);
+    if (b) {
+        b->parent = NULL;
+    } else {
+        b = calloc(BATCH_TASKS, sizeof *b);
+        if (!b) return;
+        for (int i = 0; i + 1 < BATCH_TASKS; i++)
+            b[i].next_free = &b[i + 1];
     }
-    return t->free_tasks;
+    fjomp_task *last = b;
+    while (last->next_free)
+        last = last->next_free;
+    last->next_free = th->free_tasks;
+    th->free_tasks = b;
+    th->nfree += BATCH_TASKS;
+}
+
+static void give_batch(fjomp_thread *th)
+{
+    fjomp_task *b = th->free_tasks, *last = b;
+    for (int i = 1; i < BATCH_TASKS; i++)
+        last = last->next_free;
+    th->free_tasks = last->next_free;
+    last->next_free = NULL;
+    th->nfree -= BATCH_TASKS;
+    pthread_mutex_lock(&batches_lock);
+    b->parent = batches;
+    batches = b;
+    pthread_mutex_unlock(&batches_lock);
+}
+
+static void recycle(fjomp_thread *th, fjomp_task *t)
+{
+    t->next_free = th->free_tasks;
+    th->free_tasks = t;
+    if (++th->nfree >= 2 * BATCH_TASKS) give_batch(th);
 }
 
 fjomp_task *fjomp_task_new(fjomp_thread *th, fjomp_task *parent)
 {
-    fjomp_task *t = th->free_tasks ? th->free_tasks : refill(th);
+    if (!th->free_tasks) take_batch(th);
+    fjomp_task *t = th->free_tasks;
     if (!t) return NULL; /* out of memory: the task goes untraced */
     th->free_tasks = t->next_free;
+    th->nfree--;
     /* Id: the creating thread's index + 1 above bit 40, then its count. */
     t->id = ((uint64_t)(th->worker + 1) << 40) | ++th->next_seq;
     t->parent = parent;
@@ -74,8 +117,7 @@ static void unref(fjomp_thread *th, fjomp_task *t)
     /* Acq_rel: the usual reference count, whoever drops the last one sees
      * every write made to the record before it recycles it. */
     if (atomic_fetch_sub_explicit(&t->refs, 1, memory_order_acq_rel) != 1) return;
-    t->next_free = th->free_tasks;
-    th->free_tasks = t;
+    recycle(th, t);
 }
 
 void fjomp_task_complete(fjomp_thread *th, fjomp_task *t)
@@ -88,8 +130,7 @@ void fjomp_task_complete(fjomp_thread *th, fjomp_task *t)
      * children, and it is done): recycle without a locked instruction, the
      * common case (every leaf task). */
     if (atomic_load_explicit(&t->refs, memory_order_acquire) == 1) {
-        t->next_free = th->free_tasks;
-        th->free_tasks = t;
+        recycle(th, t);
         return;
     }
     unref(th, t);

@@ -33,6 +33,7 @@ typedef struct {
     uint32_t wait_depth;
     uint32_t lock_waiting; /* lock id in lock_wait (0: none) */
     struct fjomp_task *free_tasks;
+    uint32_t nfree; /* records on free_tasks */
 } fjomp_thread;
 
 fjomp_thread *fjomp_self(void);
