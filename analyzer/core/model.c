@@ -161,8 +161,24 @@ static uint32_t pool_width(const fja_pool *p)
 
 /* ------------------------------------------------------------ queues */
 
+/* Brings each searching/parked worker's "work queued elsewhere" time up
+ * to ts; called before any queue changes. Elsewhere: another worker's
+ * deque or the submission queue, not its own deque (a worker with tasks in
+ * its own deque is about to pop them, not late to steal). */
+static void elsewhere_tick(fja_pool *p, uint64_t ts)
+{
+    if (!p->nowork_gaps) return;
+    for (uint32_t i = 0; i < p->nworkers; i++) {
+        fja_worker *w = &p->workers[i];
+        if (!w->in_gap || w->gap_class != FJA_GAP_NO_WORK || ts <= w->gap_else_ts) continue;
+        if (p->queued - w->qdepth > 0) w->gap_else_ns += ts - w->gap_else_ts;
+        w->gap_else_ts = ts;
+    }
+}
+
 static void queued_add(fja_pool *p, uint64_t ts, int64_t delta)
 {
+    elsewhere_tick(p, ts);
     if (p->queued > 0 && ts > p->queued_ts) p->queued_cum += ts - p->queued_ts;
     if (ts > p->queued_ts) p->queued_ts = ts;
     p->queued += delta;
@@ -278,9 +294,11 @@ static void gap_close(fja_pool *p, fja_worker *w, uint64_t ts)
     uint64_t len = wall > w->gap_off_ns ? wall - w->gap_off_ns : 0;
     fja_gap_class c = w->gap_class;
     if (c == FJA_GAP_NO_WORK) {
-        uint64_t q = queued_at(p, ts) - w->gap_queued_at_start;
+        elsewhere_tick(p, ts);
+        p->nowork_gaps--;
+        w->idle_queued_ns += queued_at(p, ts) - w->gap_queued_at_start;
+        uint64_t q = w->gap_else_ns;
         uint64_t h = holder_off_at(p, ts) - w->gap_holder_at_start;
-        w->idle_queued_ns += q;
         /* q and h are wall-clock time: take the gap's on-CPU share of them */
         if (wall > len) {
             q = (uint64_t)((double)q * (double)len / (double)wall);
@@ -311,6 +329,9 @@ static void gap_track(fja_pool *p, fja_worker *w, fja_wstate old, fja_wstate now
         w->gap_queued_at_start = queued_at(p, ts);
         w->gap_holder_at_start = holder_off_at(p, ts);
         w->gap_off_ns = 0;
+        w->gap_else_ns = 0;
+        w->gap_else_ts = ts;
+        if (w->gap_class == FJA_GAP_NO_WORK) p->nowork_gaps++;
     }
 }
 

@@ -99,6 +99,9 @@ typedef struct {
     uint64_t gap_ns[FJA_GAP_COUNT], gaps[FJA_GAP_COUNT];
     uint64_t idle_queued_ns;                  /* search/park time while work was queued */
     uint64_t gap_off_ns, gap_holder_at_start; /* the current gap's off-CPU time */
+    /* the current no-work gap's time with work queued somewhere else than
+     * on this worker's own deque (up to gap_else_ts) */
+    uint64_t gap_else_ns, gap_else_ts;
     /* Off-CPU time (replayed FJA_EV_OFFCPU_OUT/IN): off the CPU now, why,
      * whether that holds a running task up; time off the CPU outside parks
      * by kind (a parked worker sleeps by design: that is park time). */
@@ -178,6 +181,7 @@ typedef struct {
     uint32_t nqsince, cap_qsince, qfree;
     /* tasks queued anywhere: deques plus submitted roots not started */
     int64_t pending_roots, queued;
+    uint32_t nowork_gaps;           /* workers in a searching/parked gap now */
     uint64_t queued_cum, queued_ts; /* time with queued > 0, up to queued_ts */
     /* workers off the CPU in the middle of a task body, and the time with
      * at least one of them, up to holder_off_ts */

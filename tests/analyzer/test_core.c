@@ -897,6 +897,32 @@ static void test_advice_not_contradictory(void)
        "advice: queues do not also run dry in the same pool");
 }
 
+/* One worker, no steals: the gap between a body's end and its popping the
+ * next task of its own deque is not "work queued elsewhere" (a counted
+ * completer's children wait on the deque of the worker that forked them). */
+static void test_own_deque_not_elsewhere(void)
+{
+    start(1);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(5, FJA_EV_FORK, 0, 2, 1);
+    ev(6, FJA_EV_FORK, 0, 3, 1);
+    ev(10, FJA_EV_EXECUTED, 0, 1, 0); /* search 10-20, two tasks on its own deque */
+    ev(20, FJA_EV_EXEC, 0, 3, 0);
+    ev(25, FJA_EV_EXECUTED, 0, 3, 0);
+    ev(25, FJA_EV_EXEC, 0, 2, 0);
+    ev(30, FJA_EV_EXECUTED, 0, 2, 0);
+    stop(40, 1);
+    const fja_pool_report *p = analyze();
+    const fja_worker *w0 = &p->pool->workers[0];
+    ok_eq_i64(w0->gaps[FJA_GAP_WORK_QUEUED], 0,
+              "own deque: no work-queued gap for a lone worker with its own deque full");
+    ok_eq_i64(w0->gap_ns[FJA_GAP_NO_WORK], 10 + 10,
+              "own deque: its gaps (10-20, 30-40) are no-work");
+    ok(!has_advice(p, "steals_late", ""), "own deque: no 'stealing is late' advice");
+    done();
+}
+
 int main(void)
 {
     test_steal_and_waited_join();
@@ -916,5 +942,6 @@ int main(void)
     test_partial_tree();
     test_offcpu();
     test_advice_not_contradictory();
+    test_own_deque_not_elsewhere();
     return done_testing();
 }
