@@ -156,6 +156,23 @@ static int workers_sum(const fja_pool *p, fja_pool_report *pr)
         }
     }
     pr->mean_queue_depth = qn ? qsum / qn : 0;
+    fja_hist_log2(&p->gap_hist, pr->gap_log2);
+    return 0;
+}
+
+/* The locks of the pool's trace (lock ids are per process, so per trace). */
+static int locks_report(const fja_model *m, const fja_pool *p, fja_pool_report *pr)
+{
+    pr->locks = calloc(m->nlocks ? m->nlocks : 1, sizeof *pr->locks);
+    if (!pr->locks) return -1;
+    for (uint32_t i = 0; i < m->nlocks; i++) {
+        const fja_lock *l = &m->locks[i];
+        if (l->source != p->source) continue;
+        fja_lock_report *lr = &pr->locks[pr->nlocks++];
+        *lr = (fja_lock_report){.id = l->id, .waits = l->waits, .wait_ns = l->wait_ns};
+        snprintf(lr->name, sizeof lr->name, "%s", l->name);
+        lr->wait_pct = pr->lifetime_ns ? 100.0 * (double)l->wait_ns / (double)pr->lifetime_ns : 0;
+    }
     return 0;
 }
 
@@ -409,7 +426,9 @@ static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter 
     uint64_t to = p->has_end ? p->end_ts : p->last_ts;
     pr->duration_ns = to > from ? to - from : 0;
     pr->tasks = p->tasks.count;
-    if (trees_analyze(m, p, f, pr) || unfinished_collect(m, p, pr) || workers_sum(p, pr)) return -1;
+    if (trees_analyze(m, p, f, pr) || unfinished_collect(m, p, pr) || workers_sum(p, pr) ||
+        locks_report(m, p, pr))
+        return -1;
     speedup(p, pr);
     offcpu_sum(p, pr);
     granularity(p, pr);
@@ -460,6 +479,7 @@ void fja_analysis_free(fja_report *r)
         free(r->pools[i].trees);
         free(r->pools[i].unfinished);
         free(r->pools[i].per_worker);
+        free(r->pools[i].locks);
         free(r->pools[i].sites);
     }
     free(r->pools);

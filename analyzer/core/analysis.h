@@ -83,6 +83,14 @@ typedef struct {
     double offcpu_pct[FJA_OFFCPU_KINDS];
 } fja_worker_report;
 
+/* One fj_mutex of the pool's trace (docs/analyses.md, "Locks"). */
+typedef struct {
+    uint32_t id;
+    char name[FJA_LOCK_NAME_MAX];
+    uint64_t waits, wait_ns;
+    double wait_pct; /* 100 * wait_ns / the pool's summed worker lifetime */
+} fja_lock_report;
+
 typedef struct {
     /* narrowing, from the command line */
     bool pool_set, root_set, window_set;
@@ -130,6 +138,9 @@ typedef struct {
     int64_t max_queue_depth;
     fja_worker_report *per_worker; /* the workers seen, by index */
     uint32_t nper_worker;
+    uint64_t gap_log2[64];  /* idle gaps of length in [2^k, 2^(k+1)) ns */
+    fja_lock_report *locks; /* the locks of the pool's trace, as first seen */
+    uint32_t nlocks;
     fja_tree_report *trees;
     uint32_t ntrees; /* after --root / --window */
     uint32_t incomplete_trees;

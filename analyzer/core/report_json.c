@@ -283,8 +283,7 @@ static void j_idle(jw *w, const fja_pool_report *pr)
     j_u64(w, "lock_wait_ns", pr->lock_ns);
     j_u64(w, "idle_work_queued_ns", pr->idle_queued_ns);
     j_gaps(w, pr->gaps, pr->gap_ns, pr->offcpu == FJA_OFFCPU_RECORDED);
-    uint64_t lg[64];
-    fja_hist_log2(&pr->pool->gap_hist, lg);
+    const uint64_t *lg = pr->gap_log2;
     int top = 63;
     while (top > 0 && !lg[top])
         top--;
@@ -460,12 +459,11 @@ static void j_speedup(jw *w, const fja_pool_report *pr)
     j_close(w, '}');
 }
 
-static void j_locks(jw *w, const fja_model *m, uint32_t source)
+static void j_locks(jw *w, const fja_pool_report *pr)
 {
     j_open(w, "locks", '[');
-    for (uint32_t i = 0; i < m->nlocks; i++) {
-        const fja_lock *l = &m->locks[i];
-        if (l->source != source) continue;
+    for (uint32_t i = 0; i < pr->nlocks; i++) {
+        const fja_lock_report *l = &pr->locks[i];
         j_open(w, NULL, '{');
         j_u64(w, "id", l->id);
         j_str(w, "name", l->name);
@@ -572,7 +570,7 @@ static void j_openmp(jw *w, const fja_pool_report *pr)
     j_close(w, '}');
 }
 
-static void j_pool(jw *w, const fja_model *m, const fja_pool_report *pr)
+static void j_pool(jw *w, const fja_pool_report *pr)
 {
     const fja_pool *p = pr->pool;
     j_open(w, NULL, '{');
@@ -599,7 +597,7 @@ static void j_pool(jw *w, const fja_model *m, const fja_pool_report *pr)
     for (uint32_t i = 0; i < pr->nper_worker; i++)
         j_worker(w, &pr->per_worker[i], p->openmp);
     j_close(w, ']');
-    j_locks(w, m, p->source);
+    j_locks(w, pr);
     j_speedup(w, pr);
     j_pcts(w, "join_latency", &pr->join_latency);
     j_u64(w, "incomplete_trees", pr->incomplete_trees);
@@ -639,7 +637,7 @@ int fja_report_json(FILE *out, const fja_report *r, const fja_run_info *info)
     j_anomalies(&w, r);
     j_open(&w, "pools", '[');
     for (uint32_t i = 0; i < r->npools; i++)
-        j_pool(&w, r->model, &r->pools[i]);
+        j_pool(&w, &r->pools[i]);
     j_close(&w, ']');
     j_open(&w, "analyzer", '{');
     j_dbl(&w, "wall_s", info->wall_s);

@@ -282,8 +282,7 @@ static void t_idle(FILE *o, const fja_pool_report *pr)
     if (pr->offcpu == FJA_OFFCPU_RECORDED)
         fprintf(o, "  idle while a worker holding a task was off the CPU %" PRIu64 " (%.1f%%)\n",
                 pr->gaps[FJA_GAP_HOLDER_OFFCPU], pct(pr->gap_ns[FJA_GAP_HOLDER_OFFCPU], life));
-    uint64_t lg[64];
-    fja_hist_log2(&pr->pool->gap_hist, lg);
+    const uint64_t *lg = pr->gap_log2;
     fprintf(o, "  gap lengths:");
     for (int k = 0; k < 64; k++)
         if (lg[k]) fprintf(o, " [%llu ns..) %" PRIu64, 1ull << k, lg[k]);
@@ -344,15 +343,15 @@ static void t_sites(FILE *o, const fja_pool_report *pr)
 }
 
 /* The fj_mutexes of the pool's trace that workers waited for. */
-static void t_locks(FILE *o, const fja_model *m, const fja_pool_report *pr)
+static void t_locks(FILE *o, const fja_pool_report *pr)
 {
-    for (uint32_t i = 0; i < m->nlocks; i++) {
-        const fja_lock *l = &m->locks[i];
-        if (l->source != pr->pool->source || !l->waits) continue;
+    for (uint32_t i = 0; i < pr->nlocks; i++) {
+        const fja_lock_report *l = &pr->locks[i];
+        if (!l->waits) continue;
         char b[32];
         fprintf(o, "  lock \"%s\": %" PRIu64 " waits, %s waiting (%.1f%% of worker time)\n",
                 l->name, l->waits, fja_report_duration(b, sizeof b, (double)l->wait_ns),
-                pct(l->wait_ns, pr->lifetime_ns));
+                l->wait_pct);
     }
 }
 
@@ -383,7 +382,7 @@ int fja_report_text(FILE *o, const fja_report *r, const fja_run_info *info)
         t_unfinished(o, pr);
         t_trees(o, pr);
         t_idle(o, pr);
-        t_locks(o, r->model, pr);
+        t_locks(o, pr);
         t_granularity(o, pr);
         t_sites(o, pr);
         fprintf(o, "\n  advice:\n");
