@@ -58,7 +58,7 @@ test-tsan: deps $(BUILD_TSAN)/build.ninja
 	$(MESON_TEST) -C $(BUILD_TSAN) --suite concurrency
 
 bench: build
-	$(BUILD)/bench/bench-runtime
+	ninja -C $(BUILD) bench-all
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_TSAN)
