@@ -1,8 +1,12 @@
 /* The figures of one refresh. Shares and rates cover the trace time since
  * the previous frame (the time of the last event read), so they move with
  * the program; counts are totals so far. A worker's current state counts up
- * to that time. Off-CPU time needs the off-CPU events in the model: until
- * then it is n/a, never 0. */
+ * to that time. Off-CPU time comes from the runtime's offcpu events, which
+ * carry an interval and arrive late (a worker reports them when it drains
+ * its switch record): a frame counts the part of the intervals known by
+ * then that falls in its time span, so an interval reported after its
+ * frame is missed and the share is a lower bound (shown as such); n/a for a
+ * worker that does not record its switches. */
 #include "top.h"
 
 #include <stdio.h>
@@ -15,6 +19,14 @@ typedef struct {
     uint64_t tasks, steals;
 } worker_prev;
 
+/* The off-CPU intervals of one worker of one pool not yet wholly shown. */
+typedef struct {
+    uint32_t source, pool;
+    int32_t worker;
+    uint64_t (*iv)[2];
+    uint32_t n, cap;
+} off_sum;
+
 typedef struct {
     worker_prev *w;
     uint32_t nw;
@@ -25,6 +37,8 @@ struct top_view {
     pool_prev *p;
     uint32_t np;
     uint64_t prev_ts, prev_events;
+    off_sum *off;
+    uint32_t noff, cap_off;
     unsigned frame;
     char *text;
     size_t len;
@@ -41,8 +55,63 @@ void top_view_free(top_view *v)
     for (uint32_t i = 0; i < v->np; i++)
         free(v->p[i].w);
     free(v->p);
+    for (uint32_t i = 0; i < v->noff; i++)
+        free(v->off[i].iv);
+    free(v->off);
     free(v->text);
     free(v);
+}
+
+static off_sum *off_find(const top_view *v, uint32_t source, uint32_t pool, int32_t worker)
+{
+    for (uint32_t i = 0; i < v->noff; i++)
+        if (v->off[i].source == source && v->off[i].pool == pool && v->off[i].worker == worker)
+            return &v->off[i];
+    return NULL;
+}
+
+int top_view_event(top_view *v, const fja_event *ev)
+{
+    if (ev->kind != FJA_EV_OFFCPU || ev->worker < 0 || ev->end <= ev->begin) return 0;
+    off_sum *o = off_find(v, ev->source, ev->pool, ev->worker);
+    if (!o) {
+        if (v->noff == v->cap_off) {
+            uint32_t cap = v->cap_off ? 2 * v->cap_off : 16;
+            off_sum *a = realloc(v->off, cap * sizeof *a);
+            if (!a) return -1;
+            v->off = a;
+            v->cap_off = cap;
+        }
+        o = &v->off[v->noff++];
+        *o = (off_sum){.source = ev->source, .pool = ev->pool, .worker = ev->worker};
+    }
+    if (ev->end <= v->prev_ts) return 0; /* its frames are gone */
+    if (o->n == o->cap) {
+        uint32_t cap = o->cap ? 2 * o->cap : 8;
+        uint64_t(*a)[2] = realloc(o->iv, cap * sizeof *a);
+        if (!a) return -1;
+        o->iv = a;
+        o->cap = cap;
+    }
+    o->iv[o->n][0] = ev->begin;
+    o->iv[o->n][1] = ev->end;
+    o->n++;
+    return 0;
+}
+
+/* Off-CPU time of o within [from, to); drops the intervals over by then. */
+static uint64_t off_within(off_sum *o, uint64_t from, uint64_t to)
+{
+    uint64_t ns = 0;
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < o->n; i++) {
+        uint64_t b = o->iv[i][0] > from ? o->iv[i][0] : from;
+        uint64_t e = o->iv[i][1] < to ? o->iv[i][1] : to;
+        if (e > b) ns += e - b;
+        if (o->iv[i][1] > to) memcpy(o->iv[keep++], o->iv[i], sizeof o->iv[i]);
+    }
+    o->n = keep;
+    return ns;
 }
 
 const char *top_view_text(const top_view *v)
@@ -103,7 +172,24 @@ static void put_rate(FILE *f, double r)
         fprintf(f, " %9.0f", r);
 }
 
-static void worker_row(FILE *f, const fja_worker *w, worker_prev *prev, uint64_t now, uint64_t dt)
+/* The off-CPU share of the frame's span, at least (">"): n/a when the
+ * worker does not record its switches (an older libfj, perf_event_open
+ * refused). */
+static void put_offcpu(FILE *f, const top_view *v, const fja_pool *p, const fja_worker *w,
+                       uint64_t now, uint64_t total)
+{
+    off_sum *o = off_find(v, p->source, p->id, w->index);
+    uint64_t ns = o ? off_within(o, v->prev_ts, now) : 0;
+    if (!w->offcpu_started || w->offcpu_error || !total) {
+        fprintf(f, " %7s", "n/a");
+        return;
+    }
+    double share = 100.0 * (double)ns / (double)total;
+    fprintf(f, " >%5.1f%%", share > 100 ? 100 : share);
+}
+
+static void worker_row(FILE *f, const top_view *v, const fja_pool *p, const fja_worker *w,
+                       worker_prev *prev, uint64_t now, uint64_t dt)
 {
     static const fja_wstate shown[] = {FJA_WS_RUN, FJA_WS_JOIN, FJA_WS_SEARCH, FJA_WS_PARK,
                                        FJA_WS_LOCK};
@@ -120,7 +206,7 @@ static void worker_row(FILE *f, const fja_worker *w, worker_prev *prev, uint64_t
         else
             fprintf(f, " %7s", "n/a");
     }
-    fprintf(f, " %7s", "n/a"); /* off-CPU: not in the model yet */
+    put_offcpu(f, v, p, w, now, total);
     put_rate(f, per_s(w->tasks - prev->tasks, dt));
     put_rate(f, per_s(w->steals - prev->steals, dt));
     fprintf(f, " %6lld %6lld%s\n", (long long)w->qdepth, (long long)w->qmax,
@@ -147,8 +233,8 @@ static void trees_line(FILE *f, const fja_pool *p)
     fputc('\n', f);
 }
 
-static void pool_block(FILE *f, const fja_pool *p, pool_prev *prev, const fja_pool_report *pr,
-                       uint64_t now, uint64_t dt)
+static void pool_block(FILE *f, const top_view *v, const fja_pool *p, pool_prev *prev,
+                       const fja_pool_report *pr, uint64_t now, uint64_t dt)
 {
     uint64_t tasks = p->execs, steals = p->steals;
     fprintf(f, "pool %u", p->id);
@@ -166,7 +252,7 @@ static void pool_block(FILE *f, const fja_pool *p, pool_prev *prev, const fja_po
     fprintf(f, "  %6s %7s %7s %7s %7s %7s %7s %9s %9s %6s %6s\n", "worker", "run", "join", "search",
             "park", "lock", "offcpu", "tasks/s", "steals/s", "queue", "maxq");
     for (uint32_t i = 0; i < p->nworkers; i++)
-        if (p->workers[i].seen) worker_row(f, &p->workers[i], &prev->w[i], now, dt);
+        if (p->workers[i].seen) worker_row(f, v, p, &p->workers[i], &prev->w[i], now, dt);
     trees_line(f, p);
     if (!pr || !pr->nadvice) {
         fputs("  advice: none so far\n", f);
@@ -220,8 +306,8 @@ int top_view_frame(top_view *v, const fja_model *m, const char *status)
     header(f, v, m, dt, status);
     for (uint32_t i = 0; i < m->npools; i++) {
         fputc('\n', f);
-        pool_block(f, &m->pools[i], &v->p[i], have_report ? report_of(&r, &m->pools[i]) : NULL, now,
-                   dt);
+        pool_block(f, v, &m->pools[i], &v->p[i], have_report ? report_of(&r, &m->pools[i]) : NULL,
+                   now, dt);
     }
     if (!m->npools) fputs("\n(no fjtrace pool seen yet)\n", f);
     fja_analysis_free(&r);

@@ -139,27 +139,26 @@ static int relayd_start(top_launch *l, int ports[3])
     return TOP_EXIT_LAUNCH;
 }
 
-/* The recorder: $FJTRACE_RECORD, else fjtrace-record beside this program,
- * else on PATH. */
-static void recorder_path(char *buf, size_t n)
+/* A companion program: $ENV, else NAME beside this program (installed:
+ * one bindir), else in the build tree (top/ -> SUBDIR/), else on PATH. */
+void top_tool_path(const char *name, const char *env, const char *subdir, char *buf, size_t n)
 {
-    const char *env = getenv("FJTRACE_RECORD");
-    if (env && *env) {
-        snprintf(buf, n, "%s", env);
+    const char *e = getenv(env);
+    if (e && *e) {
+        snprintf(buf, n, "%s", e);
         return;
     }
     char self[512];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len > 0) {
-        self[len] = '\0';
-        char *slash = strrchr(self, '/');
-        if (slash) {
-            *slash = '\0';
-            int k = snprintf(buf, n, "%s/fjtrace-record", self);
-            if (k > 0 && (size_t)k < n && access(buf, X_OK) == 0) return;
-        }
+    char *slash = len > 0 ? (self[len] = '\0', strrchr(self, '/')) : NULL;
+    if (slash) {
+        *slash = '\0';
+        int k = snprintf(buf, n, "%s/%s", self, name);
+        if (k > 0 && (size_t)k < n && access(buf, X_OK) == 0) return;
+        k = snprintf(buf, n, "%s/../%s/%s", self, subdir, name);
+        if (k > 0 && (size_t)k < n && access(buf, X_OK) == 0) return;
     }
-    snprintf(buf, n, "fjtrace-record");
+    snprintf(buf, n, "%s", name);
 }
 
 /* net://HOST[:CTRL:DATA][/...] -> HOST (brackets kept for IPv6). */
@@ -210,7 +209,7 @@ int top_launch_start(top_launch *l, const top_options *o)
     /* The live timer: how often the relay gets the buffers' news. */
     long us = (long)(o->interval_s * 1e6 / 4);
     snprintf(live, sizeof live, "--live=%ld", us < 100000 ? 100000 : us > 1000000 ? 1000000 : us);
-    recorder_path(rec, sizeof rec);
+    top_tool_path("fjtrace-record", "FJTRACE_RECORD", "scripts", rec, sizeof rec);
     int n = 0;
     while (o->cmd[n])
         n++;
@@ -235,6 +234,23 @@ int top_launch_start(top_launch *l, const top_options *o)
         return TOP_EXIT_LAUNCH;
     }
     return 0;
+}
+
+int top_run_wait(const char *prog, const char *arg)
+{
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        execlp(prog, prog, "--no-progress", arg, (char *)NULL);
+        fprintf(stderr, "%s: cannot run %s: %s\n", TOP_PROG, prog, strerror(errno));
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 bool top_launch_recorder_done(top_launch *l)

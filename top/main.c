@@ -42,7 +42,8 @@ static double mono_s(void)
 
 static int sink_event(void *ctx, const fja_event *ev)
 {
-    return fja_tracker_feed(&((top_run *)ctx)->tracker, ev) ? 1 : 0;
+    top_run *t = ctx;
+    return top_view_event(t->view, ev) || fja_tracker_feed(&t->tracker, ev) ? 1 : 0;
 }
 
 static void sink_discarded(void *ctx, uint64_t count, uint64_t ts, uint32_t source)
@@ -125,9 +126,41 @@ static int tick(void *ctx, bool idle)
     return 0;
 }
 
+/* The live reading cannot place the off-CPU intervals (they arrive late;
+ * fjtrace-analyze replays them in a second reading): rather than report 0,
+ * the live report says its figures are wall-clock time. */
+static void offcpu_unplaced(fja_model *m)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < m->npools; i++)
+        for (uint32_t k = 0; k < m->pools[i].nworkers; k++)
+            if (m->pools[i].workers[k].offcpu_intervals) any = true;
+    if (!any) return;
+    for (uint32_t i = 0; i < m->npools; i++)
+        for (uint32_t k = 0; k < m->pools[i].nworkers; k++)
+            m->pools[i].workers[k].offcpu_started = false;
+    fputs("fjtrace-top: note: off-CPU intervals were recorded, but a live reading cannot place "
+          "them: the figures below are wall-clock time (fjtrace-analyze the trace for on-CPU "
+          "figures)\n",
+          stdout);
+}
+
+/* The final report: with the trace in a folder here, fjtrace-analyze's
+ * (both readings: on-CPU figures, creation sites); else the live model's. */
 static void final_report(top_run *t)
 {
+    if (t->launch && *t->launch->trace_dir && access(t->launch->trace_dir, F_OK) == 0) {
+        char analyze[600];
+        top_tool_path("fjtrace-analyze", "FJTRACE_ANALYZE", "analyzer", analyze, sizeof analyze);
+        fputs("fjtrace-top: final report\n", stdout);
+        fflush(stdout);
+        int st = top_run_wait(analyze, t->launch->trace_dir);
+        if (st >= 0 && st <= 1) return; /* 1: analysed, incomplete */
+        fprintf(stderr, "%s: %s could not analyse %s (status %d): the live report follows\n",
+                TOP_PROG, analyze, t->launch->trace_dir, st);
+    }
     fja_tracker_finish(&t->tracker);
+    offcpu_unplaced(&t->model);
     fja_report r;
     fja_filter all = {0};
     if (fja_analysis_run(&t->model, &all, &r)) {
@@ -169,11 +202,7 @@ static int watch(top_run *t, const char *url, bool wait_for_session)
         return TOP_EXIT_LIVE;
     }
     if (!t->out_failed) refresh(t); /* the last figures */
-    if (!stats.fjtrace_events) {
-        fprintf(stderr, "%s: no fjtrace event was received\n", TOP_PROG);
-        return 0;
-    }
-    final_report(t);
+    if (!stats.fjtrace_events) fprintf(stderr, "%s: no fjtrace event was received\n", TOP_PROG);
     return 0;
 }
 
@@ -197,7 +226,8 @@ static int run_cmd(top_run *t)
     }
     t->launch = &launch;
     rc = watch(t, launch.live_url, true);
-    top_launch_stop(&launch);
+    top_launch_stop(&launch); /* the relay has the whole trace now */
+    if (!rc && t->model.events) final_report(t);
     if (*launch.trace_dir && access(launch.trace_dir, F_OK) == 0)
         fprintf(stderr, "%s: trace: %s (fjtrace-analyze it for the full report)\n", TOP_PROG,
                 launch.trace_dir);
@@ -238,7 +268,10 @@ int main(int argc, char **argv)
     t.screen = !o.batch;
     fja_model_init(&t.model);
     fja_tracker_init(&t.tracker, &t.model);
-    rc = o.cmd ? run_cmd(&t) : watch(&t, o.url, false);
+    if (o.cmd)
+        rc = run_cmd(&t);
+    else if (!(rc = watch(&t, o.url, false)) && t.model.events)
+        final_report(&t);
     if (t.out_failed && !rc) {
         fprintf(stderr, "%s: cannot write the output: %s\n", TOP_PROG, strerror(errno));
         rc = TOP_EXIT_INTERNAL;

@@ -49,6 +49,12 @@ typedef struct {
     int recorder_status; /* -1 while it runs */
 } top_launch;
 
+/* Where a companion program is: $env, else name beside fjtrace-top, else
+ * in the build tree's subdir, else name (PATH). */
+void top_tool_path(const char *name, const char *env, const char *subdir, char *buf, size_t n);
+/* Runs `prog --no-progress arg` on our stdout/stderr and waits: its exit
+ * status, -1 when it could not be started. */
+int top_run_wait(const char *prog, const char *arg);
 /* Starts a private lttng-relayd on 127.0.0.1 (unless o->relayd names one)
  * and fjtrace-record --live on CMD. Returns 0, or an exit status after
  * printing why. */
@@ -68,6 +74,10 @@ void top_view_free(top_view *v);
  * shares and rates cover the trace time since the previous frame. status
  * is a line about the session (may be NULL). Returns 0, -1 out of memory. */
 int top_view_frame(top_view *v, const fja_model *m, const char *status);
+/* Sees every event before the tracker: keeps the off-CPU intervals the
+ * runtime reports (the model replays them only in a second reading).
+ * Returns -1 when out of memory. */
+int top_view_event(top_view *v, const fja_event *ev);
 const char *top_view_text(const top_view *v);
 
 /* ---- screen.c: the interactive view (ncurses) */

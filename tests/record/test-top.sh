@@ -30,7 +30,7 @@ moving() { awk '/^events /{e=$2} /^pool /{if (e != "") seen[e]=1; e=""} END{prin
 D=10
 st=0
 timeout 300 "$TOP" --batch --interval 0.3 --cmd-output "$TMP/cmd.log" -- \
-    "$BURN" -p 2 --depth "$D" --leaf-us 1000 >"$TMP/out" 2>"$TMP/err" || st=$?
+    "$BURN" -p 2 --depth "$D" --leaf-us 1000 --sleep-us 200 >"$TMP/out" 2>"$TMP/err" || st=$?
 check $st "fjtrace-top -- fj-burn exits 0 like CMD" "$TMP/err"
 n=$(frames "$TMP/out")
 [[ $n -ge 2 ]]
@@ -49,6 +49,16 @@ grep -Eq "^  tasks $want  forks $(( want - 1 )) " "$TMP/out"
 check $? "final report exact: $want tasks, $(( want - 1 )) forks" "$TMP/out"
 grep -q "trace complete" "$TMP/out"
 check $? "final report: the live trace is complete" "$TMP/out"
+# The leaves sleep: off the CPU. When the workers record their switches
+# (perf), a frame shows an off-CPU share (a lower bound, '>N%') and the
+# final report has the on-CPU figures; else both say n/a / not known.
+if grep -q "off-CPU time recorded" "$TMP/out"; then
+    grep -Eq '^ +[0-9]+ .* > *[0-9.]+% ' "$TMP/out"
+    check $? "off-CPU recorded: the frames show an off-CPU share (lower bound)" "$TMP/out"
+else
+    ! grep -Eq '^ +[0-9]+ .* > *[0-9.]+% ' "$TMP/out"
+    check $? "off-CPU not recorded: the frames show n/a, never a share" "$TMP/out"
+fi
 trace=$(sed -n 's/^fjtrace-top: trace: \(.*\) (fjtrace-analyze.*/\1/p' "$TMP/err")
 [[ -n $trace && -d $trace ]]
 check $? "it names the relay's folder with the trace ($trace)" "$TMP/err"
