@@ -76,7 +76,7 @@ int fja_sites_analyze(const fja_pool *p, fja_pool_report *pr)
         if (pr->fork_cost_ns && overhead)
             s->overhead_share = (double)s->overhead_ns / (double)overhead;
     }
-    qsort(pr->sites, pr->nsites, sizeof *pr->sites, by_work_desc);
+    if (pr->nsites) qsort(pr->sites, pr->nsites, sizeof *pr->sites, by_work_desc);
     return 0;
 }
 
@@ -199,6 +199,7 @@ static void merge_group(fja_site_report *v, uint32_t from, uint32_t to)
 
 static void sites_merge(fja_pool_report *pr)
 {
+    if (!pr->nsites) return; /* qsort on a NULL array, even empty, is undefined */
     qsort(pr->sites, pr->nsites, sizeof *pr->sites, by_place);
     uint32_t out = 0;
     for (uint32_t i = 0; i < pr->nsites;) {
