@@ -380,6 +380,21 @@ static int on_event(reader_ctx *r, const bt_message *msg, uint64_t ts)
     return r->sink->event(r->sink->ctx, &ev);
 }
 
+/* Whether a stream class (an LTTng channel) holds fjtrace events: a loss
+ * at the start of another channel's stream (the load maps) says nothing of
+ * where the fjtrace events begin (and a damaged events_discarded field in
+ * such a packet must not hide every fjtrace event). */
+static bool carries_fjtrace(const bt_stream_class *sc)
+{
+    uint64_t n = bt_stream_class_get_event_class_count(sc);
+    for (uint64_t i = 0; i < n; i++) {
+        const char *name =
+            bt_event_class_get_name(bt_stream_class_borrow_event_class_by_index_const(sc, i));
+        if (name && strncmp(name, "fjtrace:", 8) == 0) return true;
+    }
+    return false;
+}
+
 static void on_discarded(reader_ctx *r, const bt_message *msg)
 {
     uint64_t count = 0;
@@ -393,7 +408,7 @@ static void on_discarded(reader_ctx *r, const bt_message *msg)
     if (bt_stream_class_discarded_events_have_default_clock_snapshots(sc))
         ts = msg_ns(bt_message_discarded_events_borrow_end_default_clock_snapshot_const(msg));
     uint32_t src = source_of(r, s);
-    if (ts && !stream_had_events(r, s)) {
+    if (ts && !stream_had_events(r, s) && carries_fjtrace(sc)) {
         /* The stream's beginning is gone: what the trace holds before ts
          * misses this stream's events, so it is left out. */
         if (ts > r->window[src]) r->window[src] = ts;

@@ -2,7 +2,7 @@
 """Damaged copies of a recorded LTTng trace, run through fjtrace-analyze
 and, side by side, through babeltrace2 (TAP).
 
-    damage.py ANALYZE SESSION WORKDIR [--campaign N] [--seed S] [--keep]
+    damage.py ANALYZE SESSION WORKDIR [--campaign N] [--seed S] [--keep] [--only K]
 
 SESSION is an fjtrace-record output folder (one trace: ust/uid/U/64-bit).
 Without --campaign: the targeted mutation kinds of issue 18, each a few
@@ -42,6 +42,9 @@ ARGS = sys.argv[4:]
 CAMPAIGN = int(ARGS[ARGS.index("--campaign") + 1]) if "--campaign" in ARGS else 0
 SEED = int(ARGS[ARGS.index("--seed") + 1]) if "--seed" in ARGS else 1
 KEEP = "--keep" in ARGS
+# --only K: make the inputs up to K as the campaign does (same seed, same
+# draws) but judge, and keep, input K only: to look again at one failure.
+ONLY = int(ARGS[ARGS.index("--only") + 1]) if "--only" in ARGS else None
 TIMEOUT = 60
 U64 = (1 << 64) - 1
 
@@ -381,6 +384,11 @@ def main():
                 got, paths = got
             labels.append(got)
         label = "+".join(labels) or "original"
+        if ONLY is not None and i not in (0, ONLY):
+            shutil.rmtree(session, ignore_errors=True)
+            if os.path.islink(session + "-link"):
+                os.unlink(session + "-link")
+            continue
         why, rc, brc, err, events = judge(label, paths, t, stats)
         if i == 0:
             stats["original_events"], stats["original_rc"] = events, rc
@@ -411,7 +419,7 @@ def main():
             print(f"ok {i + 1} - {label}: fjtrace exit {rc}, babeltrace2 exit {brc}  "
                   f"# {first_line(err)}")
         sys.stdout.flush()
-        if not KEEP or not why:
+        if (not KEEP and ONLY is None) or not why:
             shutil.rmtree(session, ignore_errors=True)
             if os.path.islink(session + "-link"):
                 os.unlink(session + "-link")
