@@ -3,22 +3,25 @@
 #
 #   not recording: omp-fib with no tool vs with the tool loaded and no LTTng
 #     session (its callbacks run, its tracepoints are disabled), on fib with a
-#     cutoff at P=2 and P=1 (goal <= 1.05x) and on naive fib (a task per
-#     call, the worst case)
+#     cutoff (goal <= 1.05x) and on naive fib (a task per call, the worst
+#     case); and the tool's start-up (fib(1))
 #   recording, per event: (recorded - loaded not recording) / events, for
 #     omp-fib naive under the tool vs fj-fib naive under libfj's own
-#     tracepoints (goal: the tool <= 1.2x libfj's cost per event)
+#     tracepoints, (recorded - not recorded) / events (goal: <= 1.2x)
 #
-# Every configuration runs REPS times, interleaved; each program times its
-# own parallel part (elapsed_s of its summary line); the table shows medians.
-# usage: omp.sh [-r REPS] [BUILD_DIR]     (default: 7 reps, build/)
+# Times are the process's CPU time (cpu_s of the program's summary line,
+# CLOCK_PROCESS_CPUTIME_ID, start-up included), which a loaded machine
+# disturbs far less than wall-clock time; P=1 throughout, so no thread spins
+# waiting for another. Every configuration runs REPS times, interleaved;
+# the tables show medians (and min..max).
+# usage: omp.sh [-r REPS] [BUILD_DIR]     (default: 11 reps, build/)
 set -euo pipefail
 
-reps=7
+reps=11
 while getopts "r:h" opt; do
     case $opt in
         r) reps=$OPTARG ;;
-        h) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        h) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) exit 2 ;;
     esac
 done
@@ -37,56 +40,65 @@ tool=$(cd -- "$(dirname -- "$tool")" && pwd -P)/$(basename -- "$tool")
 tmp=$(mktemp -d /tmp/fjtrace-bench-omp.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-cutoff_args=(36 --variant cutoff --cutoff 20 -p 2)
-cutoff1_args=(34 --variant cutoff --cutoff 20 -p 1)
+start_args=(1 -p 1)
+cutoff_args=(36 --variant cutoff --cutoff 20 -p 1)
 naive_omp=(23 -p 1)
 naive_fj=(26 --variant naive -p 1)
 
-elapsed() { sed -n 's/^summary .*elapsed_s=\([0-9.]*\).*/\1/p'; }
-# run KEY CMD...: appends CMD's elapsed time to $tmp/KEY
-run() { local key=$1; shift; "$@" 2>/dev/null | elapsed >>"$tmp/$key"; }
-# rec KEY CMD...: records CMD; appends its elapsed time and the event count
+cpu_of() { sed -n 's/^summary .*cpu_s=\([0-9.]*\).*/\1/p'; }
+# cpu KEY CMD...: appends CMD's CPU time (ms) to $tmp/KEY
+cpu() {
+    local key=$1 out
+    shift
+    out=$("$@" 2>/dev/null) || { echo "$0: '$*' failed" >&2; exit 1; }
+    cpu_of <<<"$out" | awk '{ printf "%.3f\n", $1 * 1000 }' >>"$tmp/$key"
+}
+# tool KEY CMD...: the same with the tool loaded
+tool() { local key=$1; shift; OMP_TOOL_LIBRARIES=$tool cpu "$key" "$@"; }
+# rec KEY RECORDER-OPTIONS -- CMD...: records CMD; its CPU time, the events
 rec() {
     local key=$1 out
     shift
     rm -rf "$tmp/trace"
     out=$(FJTRACE_OMP_TOOL=$tool "$record" --cmd-only -o "$tmp/trace" "$@" 2>"$tmp/err") || {
         cat "$tmp/err" >&2; exit 1; }
-    elapsed <<<"$out" >>"$tmp/$key"
     grep -q 'WARNING: LTTng discarded' "$tmp/err" && { echo "$0: events discarded" >&2; exit 1; }
+    cpu_of <<<"$out" | awk '{ printf "%.3f\n", $1 * 1000 }' >>"$tmp/$key"
     sed -n 's/.*fjtrace-record: events: \([0-9]*\).*/\1/p' "$tmp/err" >"$tmp/$key.events"
 }
 median() { sort -g "$tmp/$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-spread() { sort -g "$tmp/$1" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.4f..%.4f", lo, hi }'; }
+spread() { sort -g "$tmp/$1" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.1f..%.1f", lo, hi }'; }
 
 echo "load before: $(uptime)"
 for ((i = 1; i <= reps; i++)); do
-    run cut_none "$ompfib" "${cutoff_args[@]}"
-    OMP_TOOL_LIBRARIES=$tool run cut_tool "$ompfib" "${cutoff_args[@]}"
-    run cut1_none "$ompfib" "${cutoff1_args[@]}"
-    OMP_TOOL_LIBRARIES=$tool run cut1_tool "$ompfib" "${cutoff1_args[@]}"
-    run naive_none "$ompfib" "${naive_omp[@]}"
-    OMP_TOOL_LIBRARIES=$tool run naive_tool "$ompfib" "${naive_omp[@]}"
+    cpu start_none "$ompfib" "${start_args[@]}"
+    tool start_tool "$ompfib" "${start_args[@]}"
+    cpu cut_none "$ompfib" "${cutoff_args[@]}"
+    tool cut_tool "$ompfib" "${cutoff_args[@]}"
+    cpu naive_none "$ompfib" "${naive_omp[@]}"
+    tool naive_tool "$ompfib" "${naive_omp[@]}"
     rec naive_rec --openmp -- "$ompfib" "${naive_omp[@]}"
-    run fj_norec "$fjfib" "${naive_fj[@]}"
+    cpu fj_norec "$fjfib" "${naive_fj[@]}"
     rec fj_rec -- "$fjfib" "${naive_fj[@]}"
 done
 echo "load after:  $(uptime)"
 
+s0=$(median start_none) s1=$(median start_tool)
 c0=$(median cut_none) c1=$(median cut_tool)
-d0=$(median cut1_none) d1=$(median cut1_tool)
-echo "spreads (min..max): cutoff P=2 $(spread cut_none) vs $(spread cut_tool); cutoff P=1 $(spread cut1_none) vs $(spread cut1_tool); naive $(spread naive_none) vs $(spread naive_tool)"
 n0=$(median naive_none) n1=$(median naive_tool) n2=$(median naive_rec)
 f0=$(median fj_norec) f1=$(median fj_rec)
 eo=$(cat "$tmp/naive_rec.events") ef=$(cat "$tmp/fj_rec.events")
-awk -v c0="$c0" -v c1="$c1" -v d0="$d0" -v d1="$d1" -v n0="$n0" -v n1="$n1" -v n2="$n2" -v f0="$f0" -v f1="$f1" \
-    -v eo="$eo" -v ef="$ef" -v reps="$reps" 'BEGIN {
-    printf "medians of %d runs (s)\n", reps
-    printf "omp-fib 36 cutoff 20 P=2   no tool %.4f  tool, not recording %.4f  ratio %.3fx (goal <= 1.05x)\n", c0, c1, c1 / c0
-    printf "omp-fib 34 cutoff 20 P=1   no tool %.4f  tool, not recording %.4f  ratio %.3fx (goal <= 1.05x)\n", d0, d1, d1 / d0
-    printf "omp-fib 23 naive P=1       no tool %.4f  tool, not recording %.4f  ratio %.3fx\n", n0, n1, n1 / n0
-    po = (n2 - n1) / eo * 1e9; pf = (f1 - f0) / ef * 1e9
-    printf "recording, omp-fib 23 naive: %.4f s, %d events: %.1f ns/event\n", n2, eo, po
-    printf "recording, fj-fib 26 naive:  %.4f s (not recording %.4f), %d events: %.1f ns/event\n", f1, f0, ef, pf
-    printf "per-event cost, tool / libfj: %.2fx (goal <= 1.2x)\n", po / pf
+echo "CPU ms of the process, medians of $reps runs (min..max):"
+printf '  start-up omp-fib 1          no tool %s (%s)  tool %s (%s)\n' "$s0" "$(spread start_none)" "$s1" "$(spread start_tool)"
+printf '  omp-fib 36 cutoff 20 P=1    no tool %s (%s)  tool, not recording %s (%s)\n' "$c0" "$(spread cut_none)" "$c1" "$(spread cut_tool)"
+printf '  omp-fib 23 naive P=1        no tool %s (%s)  tool, not recording %s (%s)\n' "$n0" "$(spread naive_none)" "$n1" "$(spread naive_tool)"
+printf '  omp-fib 23 naive recorded   %s (%s), %s events\n' "$n2" "$(spread naive_rec)" "$eo"
+printf '  fj-fib 26 naive             not recording %s (%s), recorded %s (%s), %s events\n' "$f0" "$(spread fj_norec)" "$f1" "$(spread fj_rec)" "$ef"
+awk -v s0="$s0" -v s1="$s1" -v c0="$c0" -v c1="$c1" -v n0="$n0" -v n1="$n1" -v n2="$n2" \
+    -v f0="$f0" -v f1="$f1" -v eo="$eo" -v ef="$ef" 'BEGIN {
+    printf "tool start-up: +%.2f ms CPU (loading the tool and LTTng-UST)\n", s1 - s0
+    printf "cutoff, whole process: %.3fx; without the start-up: %.3fx (goal <= 1.05x)\n", c1 / c0, (c1 - s1) / (c0 - s0)
+    printf "naive (a task per call), without the start-up: %.3fx, %.0f ns more per task\n", (n1 - s1) / (n0 - s0), (n1 - n0 - (s1 - s0)) * 1e6 / (2 * 46368 - 2)
+    po = (n2 - n1) / eo * 1e6; pf = (f1 - f0) / ef * 1e6
+    printf "recording cost per event: tool %.1f ns, libfj %.1f ns: %.2fx (goal <= 1.2x)\n", po, pf, po / pf
 }'

@@ -70,7 +70,12 @@ void sample_print_summary(FILE *out, const char *variant, const fj_pool *pool, d
 {
     fj_worker_stats t;
     fj_pool_stats_total(pool, &t);
-    fprintf(out, "summary variant=%s P=%d elapsed_s=%.6f forks=%llu steals=%llu\n", variant,
-            fj_pool_workers(pool), elapsed, (unsigned long long)t.forks,
-            (unsigned long long)t.steals);
+    /* cpu_s: the process's CPU time so far, all threads (start-up
+     * included): differences of it between runs are what a loaded machine
+     * disturbs least (bench/omp.sh). */
+    struct timespec cpu = {0, 0};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+    fprintf(out, "summary variant=%s P=%d elapsed_s=%.6f forks=%llu steals=%llu cpu_s=%.6f\n",
+            variant, fj_pool_workers(pool), elapsed, (unsigned long long)t.forks,
+            (unsigned long long)t.steals, (double)cpu.tv_sec + (double)cpu.tv_nsec / 1e9);
 }

@@ -165,7 +165,11 @@ int main(int argc, char **argv)
     double elapsed = omp_get_wtime() - t0;
     long want = fib_seq(n);
     printf("fib(%ld) = %ld\n", n, r);
-    printf("summary variant=%s P=%d elapsed_s=%.6f\n", variant_names[v], team, elapsed);
+    struct timespec cpu = {0, 0};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+    /* cpu_s: the process's CPU time so far (all threads, start-up included) */
+    printf("summary variant=%s P=%d elapsed_s=%.6f cpu_s=%.6f\n", variant_names[v], team, elapsed,
+           (double)cpu.tv_sec + (double)cpu.tv_nsec / 1e9);
     if (r != want) {
         fprintf(stderr, "omp-fib: wrong result %ld, expected %ld\n", r, want);
         return 1;
