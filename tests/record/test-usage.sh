@@ -3,7 +3,8 @@
 source "$(dirname "$0")/lib.sh"
 
 run_rec 0 --version
-is "$(cat "$TMP/out")" "fjtrace-record 0.1.0" "--version prints 'fjtrace-record 0.1.0'"
+version=$(cat "$(dirname "$0")/../../VERSION")
+is "$(cat "$TMP/out")" "fjtrace-record $version" "--version prints 'fjtrace-record $version' (the VERSION file's)"
 
 run_rec 0 --help
 for w in -o --output --blocking --cmd-only --all-processes --subbuf-size --num-subbuf --version --help; do
