@@ -229,7 +229,7 @@ static int run_cmd(top_run *t)
     top_launch_stop(&launch); /* the relay has the whole trace now */
     if (!rc && t->model.events) final_report(t);
     if (*launch.trace_dir && access(launch.trace_dir, F_OK) == 0)
-        fprintf(stderr, "%s: trace: %s (fjtrace-analyze it for the full report)\n", TOP_PROG,
+        fprintf(stderr, "%s: trace: %s (kept for fjtrace-analyze and its pictures)\n", TOP_PROG,
                 launch.trace_dir);
     fprintf(stderr, "%s: CMD's output: %s\n", TOP_PROG, launch.log);
     if (launch.recorder_status >= 120 && launch.recorder_status <= 127 &&

@@ -59,7 +59,7 @@ else
     ! grep -Eq '^ +[0-9]+ .* > *[0-9.]+% ' "$TMP/out"
     check $? "off-CPU not recorded: the frames show n/a, never a share" "$TMP/out"
 fi
-trace=$(sed -n 's/^fjtrace-top: trace: \(.*\) (fjtrace-analyze.*/\1/p' "$TMP/err")
+trace=$(sed -n 's/^fjtrace-top: trace: \(.*\) (kept for .*/\1/p' "$TMP/err")
 [[ -n $trace && -d $trace ]]
 check $? "it names the relay's folder with the trace ($trace)" "$TMP/err"
 [[ -s $TMP/cmd.log ]] && grep -q "fjtrace-record: session fjtrace-top-" "$TMP/cmd.log"
