@@ -3,11 +3,10 @@
  * (dl_iterate_phdr: base = dlpi_addr + first PT_LOAD, build id from the
  * PT_NOTE), then resolves return addresses taken in itself and in libc
  * with libdw, and checks the build-id guard, the fallbacks and the cache. */
+#include "selfmap.h"
 #include "symbols.h"
 #include "tap.h"
 
-#include <elf.h>
-#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,55 +14,6 @@
 
 static fjs_table *table;
 static int64_t self_pid;
-
-/* The build id in one object's PT_NOTE segments (0 when it has none). */
-static size_t note_build_id(const struct dl_phdr_info *info, uint8_t *out, size_t cap)
-{
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_NOTE) continue;
-        const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
-        while (p + sizeof(ElfW(Nhdr)) <= end) {
-            const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
-            const char *name = p + sizeof *n, *desc = name + ((n->n_namesz + 3) & ~3u);
-            if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && !memcmp(name, "GNU", 4) &&
-                n->n_descsz <= cap) {
-                memcpy(out, desc, n->n_descsz);
-                return n->n_descsz;
-            }
-            p = desc + ((n->n_descsz + 3) & ~3u);
-        }
-    }
-    return 0;
-}
-
-static int map_one(struct dl_phdr_info *info, size_t size, void *ctx)
-{
-    (void)size;
-    (void)ctx;
-    const char *path = info->dlpi_name;
-    char exe[4096];
-    if (!path || !path[0]) { /* the program itself */
-        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-        if (n <= 0) return 0;
-        exe[n] = '\0';
-        path = exe;
-    }
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD) continue;
-        if (ph->p_vaddr < lo) lo = ph->p_vaddr;
-        if (ph->p_vaddr + ph->p_memsz > hi) hi = ph->p_vaddr + ph->p_memsz;
-    }
-    if (hi <= lo) return 0;
-    uint64_t base = info->dlpi_addr + lo;
-    fjs_map_object(table, self_pid, base, hi - lo, path, info->dlpi_addr != 0);
-    uint8_t id[64];
-    size_t len = note_build_id(info, id, sizeof id);
-    if (len) fjs_map_build_id(table, self_pid, base, id, len);
-    return 0;
-}
 
 __attribute__((noinline)) static uint64_t return_address(void)
 {
@@ -76,7 +26,7 @@ int main(void)
     table = fjs_new();
     require(table);
     self_pid = getpid();
-    dl_iterate_phdr(map_one, NULL);
+    selfmap(table, self_pid);
     ok(fjs_processes(table) == 1, "one process mapped");
 
     /* A site in this program, resolved to the line of the call. */
@@ -121,7 +71,7 @@ int main(void)
     fjs_table *saved = table;
     table = fjs_new();
     require(table);
-    dl_iterate_phdr(map_one, NULL);
+    selfmap(table, self_pid);
     for (size_t i = 0; i < 1; i++) {
         char exe[4096];
         ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
