@@ -920,122 +920,123 @@ static void test_own_deque_not_elsewhere(void)
     ok_eq_i64(w0->gap_ns[FJA_GAP_NO_WORK], 10 + 10,
               "own deque: its gaps (10-20, 30-40) are no-work");
     ok(!has_advice(p, "steals_late", ""), "own deque: no 'stealing is late' advice");
-    /* One event with a creation site (fork, submit) of pool 1. */
-    static void ev_site(uint64_t ts, fja_kind k, int32_t worker, uint64_t task, uint64_t parent,
-                        uint64_t site)
-    {
-        fja_event e = {
-            .ts = ts, .kind = k, .worker = worker, .task = task, .pool = 1, .site = site};
-        fja_event_set_arg(&e, parent);
-        fja_model_feed(&M, &e);
-    }
+    done();
+}
 
-    /* A resolver for the test: 0x2001 and 0x2101 are one line (two inlined
-     * copies of a call), 0x3001 another; anything else is unknown. */
-    static int test_resolver(void *ctx, int64_t pid, uint64_t site, fja_site_where *out)
-    {
-        (void)ctx;
-        (void)pid;
-        *out = (fja_site_where){.binary = "/bin/prog", .status = "line"};
-        if (site == 0x2001 || site == 0x2101) {
-            out->file = "src/a.c";
-            out->line = 5;
-            out->function = "f";
-        } else if (site == 0x3001) {
-            out->file = "src/b.c";
-            out->line = 9;
-            out->function = "g";
-        } else {
-            *out = (fja_site_where){0};
-        }
-        return 0;
-    }
+/* One event with a creation site (fork, submit) of pool 1. */
+static void ev_site(uint64_t ts, fja_kind k, int32_t worker, uint64_t task, uint64_t parent,
+                    uint64_t site)
+{
+    fja_event e = {.ts = ts, .kind = k, .worker = worker, .task = task, .pool = 1, .site = site};
+    fja_event_set_arg(&e, parent);
+    fja_model_feed(&M, &e);
+}
 
-    static const fja_site_report *site_named(const fja_pool_report *pr, const char *file)
-    {
-        for (uint32_t i = 0; i < pr->nsites; i++)
-            if (pr->sites[i].where.file && !strcmp(pr->sites[i].where.file, file))
-                return &pr->sites[i];
-        return NULL;
+/* A resolver for the test: 0x2001 and 0x2101 are one line (two inlined
+ * copies of a call), 0x3001 another; anything else is unknown. */
+static int test_resolver(void *ctx, int64_t pid, uint64_t site, fja_site_where *out)
+{
+    (void)ctx;
+    (void)pid;
+    *out = (fja_site_where){.binary = "/bin/prog", .status = "line"};
+    if (site == 0x2001 || site == 0x2101) {
+        out->file = "src/a.c";
+        out->line = 5;
+        out->function = "f";
+    } else if (site == 0x3001) {
+        out->file = "src/b.c";
+        out->line = 9;
+        out->function = "g";
+    } else {
+        *out = (fja_site_where){0};
     }
+    return 0;
+}
 
-    /* Root 1 (submitted at 0x1000) forks 11, 12 at 0x2001, 13 at 0x2101 and
-     * 14 at 0x3001; 14 is stolen by worker 1 and runs 100 ns; worker 0 runs
-     * 13, 12, 11 inline for 10, 20, 30 ns. Root self: 180 - 60 = 120 ns. */
-    static void test_sites(void)
-    {
-        start(2);
-        ev_site(10, FJA_EV_SUBMIT, -1, 1, 0, 0x1000);
-        ev(20, FJA_EV_EXEC, 0, 1, 0);
-        ev_site(30, FJA_EV_FORK, 0, 11, 1, 0x2001);
-        ev_site(40, FJA_EV_FORK, 0, 12, 1, 0x2001);
-        ev_site(50, FJA_EV_FORK, 0, 13, 1, 0x2101);
-        ev_site(60, FJA_EV_FORK, 0, 14, 1, 0x3001);
-        ev(70, FJA_EV_STEAL, 1, 14, 0);
-        ev(80, FJA_EV_EXEC, 1, 14, 0);
-        ev(90, FJA_EV_EXEC, 0, 13, 0);
-        ev(100, FJA_EV_EXECUTED, 0, 13, 0);
-        ev(110, FJA_EV_EXEC, 0, 12, 0);
-        ev(130, FJA_EV_EXECUTED, 0, 12, 0);
-        ev(140, FJA_EV_EXEC, 0, 11, 0);
-        ev(170, FJA_EV_EXECUTED, 0, 11, 0);
-        ev(180, FJA_EV_EXECUTED, 1, 14, 0);
-        ev(200, FJA_EV_EXECUTED, 0, 1, 0);
-        ev(210, FJA_EV_RESULT, -1, 1, 0);
-        stop(300, 2);
-        const fja_pool_report *pr = analyze();
-        ok(pr->sites_known, "sites: a trace with sites has them");
-        ok_eq_u64(pr->nsites, 4, "sites: four recorded addresses before resolution");
-        fja_sites_resolve(&R, test_resolver, NULL);
-        ok_eq_u64(pr->nsites, 3, "sites: the two addresses of a.c:5 are merged into one site");
-        const fja_site_report *a = site_named(pr, "src/a.c"), *b = site_named(pr, "src/b.c");
-        require(a && b);
-        ok(a->forks == 3 && a->addresses == 2 && a->steals == 0, "sites: a.c:5 forked 3 tasks");
-        ok_eq_u64(a->work_ns, 60, "sites: a.c:5 work = 10 + 20 + 30");
-        ok(a->self.p50 == 20 && a->self.max == 30 && a->self.min == 10,
-           "sites: a.c:5 self time p50 20, min 10, max 30 (merged histograms)");
-        ok(b->forks == 1 && b->steals == 1 && b->work_ns == 100, "sites: b.c:9 one task, stolen");
-        ok(a->depth_min == 1 && a->depth_max == 1, "sites: a.c:5 tasks at depth 1");
-        ok_eq_u64(pr->sites[0].work_ns, 120, "sites: most work first (the root's submit site)");
-        ok(pr->sites[0].submits == 1 && !pr->sites[0].where.file,
-           "sites: the submit site, unresolved, keeps its address");
-        ok_near(a->work_share, 60.0 / 280.0, 1e-9, "sites: a.c:5 share of the work");
-        char buf[64];
-        ok(!strcmp(fja_site_label(buf, sizeof buf, a), "a.c:5 (f)"), "sites: label %s", buf);
-        ok(!strcmp(fja_site_label(buf, sizeof buf, &pr->sites[0]), "0x1000"),
-           "sites: an unresolved site is labelled by its address (%s)", buf);
-        done();
+static const fja_site_report *site_named(const fja_pool_report *pr, const char *file)
+{
+    for (uint32_t i = 0; i < pr->nsites; i++)
+        if (pr->sites[i].where.file && !strcmp(pr->sites[i].where.file, file)) return &pr->sites[i];
+    return NULL;
+}
 
-        /* A trace without sites (recorded before they existed). */
-        start(1);
-        ev(10, FJA_EV_SUBMIT, -1, 1, 0);
-        ev(20, FJA_EV_EXEC, 0, 1, 0);
-        ev(30, FJA_EV_EXECUTED, 0, 1, 0);
-        stop(40, 1);
-        ok(!analyze()->sites_known, "sites: unknown (null) when no event carries one");
-        done();
-    }
+/* Root 1 (submitted at 0x1000) forks 11, 12 at 0x2001, 13 at 0x2101 and
+ * 14 at 0x3001; 14 is stolen by worker 1 and runs 100 ns; worker 0 runs
+ * 13, 12, 11 inline for 10, 20, 30 ns. Root self: 180 - 60 = 120 ns. */
+static void test_sites(void)
+{
+    start(2);
+    ev_site(10, FJA_EV_SUBMIT, -1, 1, 0, 0x1000);
+    ev(20, FJA_EV_EXEC, 0, 1, 0);
+    ev_site(30, FJA_EV_FORK, 0, 11, 1, 0x2001);
+    ev_site(40, FJA_EV_FORK, 0, 12, 1, 0x2001);
+    ev_site(50, FJA_EV_FORK, 0, 13, 1, 0x2101);
+    ev_site(60, FJA_EV_FORK, 0, 14, 1, 0x3001);
+    ev(70, FJA_EV_STEAL, 1, 14, 0);
+    ev(80, FJA_EV_EXEC, 1, 14, 0);
+    ev(90, FJA_EV_EXEC, 0, 13, 0);
+    ev(100, FJA_EV_EXECUTED, 0, 13, 0);
+    ev(110, FJA_EV_EXEC, 0, 12, 0);
+    ev(130, FJA_EV_EXECUTED, 0, 12, 0);
+    ev(140, FJA_EV_EXEC, 0, 11, 0);
+    ev(170, FJA_EV_EXECUTED, 0, 11, 0);
+    ev(180, FJA_EV_EXECUTED, 1, 14, 0);
+    ev(200, FJA_EV_EXECUTED, 0, 1, 0);
+    ev(210, FJA_EV_RESULT, -1, 1, 0);
+    stop(300, 2);
+    const fja_pool_report *pr = analyze();
+    ok(pr->sites_known, "sites: a trace with sites has them");
+    ok_eq_u64(pr->nsites, 4, "sites: four recorded addresses before resolution");
+    fja_sites_resolve(&R, test_resolver, NULL);
+    ok_eq_u64(pr->nsites, 3, "sites: the two addresses of a.c:5 are merged into one site");
+    const fja_site_report *a = site_named(pr, "src/a.c"), *b = site_named(pr, "src/b.c");
+    require(a && b);
+    ok(a->forks == 3 && a->addresses == 2 && a->steals == 0, "sites: a.c:5 forked 3 tasks");
+    ok_eq_u64(a->work_ns, 60, "sites: a.c:5 work = 10 + 20 + 30");
+    ok(a->self.p50 == 20 && a->self.max == 30 && a->self.min == 10,
+       "sites: a.c:5 self time p50 20, min 10, max 30 (merged histograms)");
+    ok(b->forks == 1 && b->steals == 1 && b->work_ns == 100, "sites: b.c:9 one task, stolen");
+    ok(a->depth_min == 1 && a->depth_max == 1, "sites: a.c:5 tasks at depth 1");
+    ok_eq_u64(pr->sites[0].work_ns, 120, "sites: most work first (the root's submit site)");
+    ok(pr->sites[0].submits == 1 && !pr->sites[0].where.file,
+       "sites: the submit site, unresolved, keeps its address");
+    ok_near(a->work_share, 60.0 / 280.0, 1e-9, "sites: a.c:5 share of the work");
+    char buf[64];
+    ok(!strcmp(fja_site_label(buf, sizeof buf, a), "a.c:5 (f)"), "sites: label %s", buf);
+    ok(!strcmp(fja_site_label(buf, sizeof buf, &pr->sites[0]), "0x1000"),
+       "sites: an unresolved site is labelled by its address (%s)", buf);
+    done();
 
-    int main(void)
-    {
-        test_steal_and_waited_join();
-        test_inline_and_helping();
-        test_completers();
-        test_park();
-        test_many_submissions();
-        test_anomalies();
-        test_unfinished();
-        test_discarded();
-        test_percentiles();
-        test_advice_cutoff();
-        test_advice_pile_up();
-        test_advice_dry();
-        test_advice_dry_joins();
-        test_lock_wait();
-        test_partial_tree();
-        test_offcpu();
-        test_advice_not_contradictory();
-        test_own_deque_not_elsewhere();
-        test_sites();
-        return done_testing();
-    }
+    /* A trace without sites (recorded before they existed). */
+    start(1);
+    ev(10, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(20, FJA_EV_EXEC, 0, 1, 0);
+    ev(30, FJA_EV_EXECUTED, 0, 1, 0);
+    stop(40, 1);
+    ok(!analyze()->sites_known, "sites: unknown (null) when no event carries one");
+    done();
+}
+
+int main(void)
+{
+    test_steal_and_waited_join();
+    test_inline_and_helping();
+    test_completers();
+    test_park();
+    test_many_submissions();
+    test_anomalies();
+    test_unfinished();
+    test_discarded();
+    test_percentiles();
+    test_advice_cutoff();
+    test_advice_pile_up();
+    test_advice_dry();
+    test_advice_dry_joins();
+    test_lock_wait();
+    test_partial_tree();
+    test_offcpu();
+    test_advice_not_contradictory();
+    test_own_deque_not_elsewhere();
+    test_sites();
+    return done_testing();
+}
