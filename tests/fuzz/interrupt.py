@@ -8,7 +8,7 @@ both kinds of temporary exist, the analyzer is sent SIGINT (then, in a second
 run, SIGTERM): it must die of that signal, say what it removed, and leave
 neither temporaries nor outputs.
 
-    interrupt.py ANALYZE RECORD FIB     (exit 77: cannot record here)
+    interrupt.py ANALYZE RECORD FIB     (a TAP skip when it cannot record here)
 """
 import glob
 import os
@@ -83,7 +83,7 @@ def main():
                              capture_output=True, text=True)
         if rec.returncode != 0:
             print("1..0 # SKIP cannot record here:", rec.stderr.strip()[-200:])
-            sys.exit(77)
+            sys.exit(0)  # a TAP skip: meson takes any other status for an error
         meta = glob.glob(os.path.join(tmp, "orig", "**", "metadata"), recursive=True)[0]
         big, npackets = cut_mid_packet(os.path.dirname(meta))
         print(f"# {big} cut in packet {npackets // 2 + 1} of {npackets}")
