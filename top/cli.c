@@ -36,6 +36,8 @@ static void usage(FILE *f)
             "      --relayd URL     with -- CMD: use the relay daemon at\n"
             "                       net://HOST[:CTRL:DATA] instead of starting one\n"
             "      --live-port P    with --relayd: its live port (default 5344)\n"
+            "      --openmp         CMD is an OpenMP program (fjtrace-record --openmp: the\n"
+            "                       fjtrace OMPT tool is loaded into it)\n"
             "      --cmd-output F   where CMD's and fjtrace-record's output goes (default:\n"
             "                       a new file under $TMPDIR, named at the end)\n"
             "  -h, --help           show this help and exit\n"
@@ -70,7 +72,7 @@ static bool live_url_ok(const char *u)
            strlen(u) < 400;
 }
 
-enum { OPT_RELAYD = 256, OPT_LIVE_PORT, OPT_CMD_OUTPUT, OPT_VERSION };
+enum { OPT_RELAYD = 256, OPT_LIVE_PORT, OPT_CMD_OUTPUT, OPT_OPENMP, OPT_VERSION };
 
 static int option(int c, top_options *o)
 {
@@ -100,6 +102,9 @@ static int option(int c, top_options *o)
     case OPT_CMD_OUTPUT:
         o->cmd_output = optarg;
         return -1;
+    case OPT_OPENMP:
+        o->openmp = true;
+        return -1;
     case 'h':
         usage(stdout);
         return TOP_EXIT_OK;
@@ -119,6 +124,7 @@ int top_parse(int argc, char **argv, top_options *o)
         {"relayd", required_argument, NULL, OPT_RELAYD},
         {"live-port", required_argument, NULL, OPT_LIVE_PORT},
         {"cmd-output", required_argument, NULL, OPT_CMD_OUTPUT},
+        {"openmp", no_argument, NULL, OPT_OPENMP},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
@@ -144,6 +150,7 @@ int top_parse(int argc, char **argv, top_options *o)
         return usage_error("not a live session URL (net://HOST[:PORT]/host/HOSTNAME/SESSION):",
                            argv[optind]);
     if (o->relayd) return usage_error("--relayd goes with -- CMD, not with a URL", NULL);
+    if (o->openmp) return usage_error("--openmp goes with -- CMD, not with a URL", NULL);
     o->url = argv[optind];
     return -1;
 }

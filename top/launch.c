@@ -213,7 +213,7 @@ int top_launch_start(top_launch *l, const top_options *o)
     int n = 0;
     while (o->cmd[n])
         n++;
-    char **argv = calloc((size_t)n + 9, sizeof *argv);
+    char **argv = calloc((size_t)n + 10, sizeof *argv);
     if (!argv) return TOP_EXIT_INTERNAL;
     int k = 0;
     argv[k++] = rec;
@@ -221,6 +221,7 @@ int top_launch_start(top_launch *l, const top_options *o)
     argv[k++] = relay;
     argv[k++] = live;
     argv[k++] = "--cmd-only"; /* CMD's events, not other programs' of the user */
+    if (o->openmp) argv[k++] = "--openmp";
     argv[k++] = "--session-name";
     argv[k++] = session;
     argv[k++] = "--";

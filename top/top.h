@@ -28,6 +28,7 @@ enum {
 typedef struct {
     double interval_s;
     bool batch;
+    bool openmp;            /* -- CMD is an OpenMP program: fjtrace-record --openmp */
     const char *url;        /* attach: net://HOST[:PORT]/host/HOSTNAME/SESSION */
     const char *relayd;     /* -- CMD: an existing relay, net://HOST[:CTRL:DATA] */
     int live_port;          /* its live port (with relayd) */

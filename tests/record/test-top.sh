@@ -4,10 +4,12 @@
 # seconds shows frames whose figures move and a final report that is exact
 # (fj-burn --depth D runs 2^(D+1)-1 tasks); attaching to a live session
 # someone else records; the interactive view in tmux (send-keys q).
-#   bash test-top.sh FJTRACE_RECORD FJTRACE_TOP FJ_BURN
+#   bash test-top.sh FJTRACE_RECORD FJTRACE_TOP FJ_BURN [OMPT_TOOL OMP_FIB]
 source "$(dirname "$0")/relay-lib.sh"
 TOP=${2:?usage}
 BURN=${3:?usage}
+OMP_TOOL=${4:-}
+OMP_FIB=${5:-}
 need lttng lttng-relayd babeltrace2 python3 timeout
 export FJTRACE_RECORD=$REC
 
@@ -66,6 +68,21 @@ check $? "it names the relay's folder with the trace ($trace)" "$TMP/err"
 check $? "CMD's and the recorder's output went to --cmd-output" "$TMP/cmd.log"
 pgrep -f "lttng-relayd -o ${trace%/*/*}" >/dev/null && check 1 "its relay daemon is gone"
 [[ -n $trace ]] && rm -rf "${trace%/*/*}" "${trace%/*/*}.log"
+
+# --- an OpenMP program (the OMPT tool): OpenMP task fib(n) creates
+# 2F(n+1)-2 explicit tasks
+if [[ -n $OMP_TOOL && -n $OMP_FIB ]]; then
+    st=0
+    FJTRACE_OMP_TOOL=$OMP_TOOL timeout 300 "$TOP" --batch --openmp --interval 0.3 -- \
+        "$OMP_FIB" 18 -p 2 >"$TMP/out" 2>"$TMP/err" || st=$?
+    check $st "--openmp -- omp-fib 18: exit 0" "$TMP/err"
+    grep -q '^pool 1 omp-fib' "$TMP/out"
+    check $? "--openmp: the frames show the OpenMP pool" "$TMP/out"
+    grep -Eq "explicit $(( 2 * $(fib 19) - 2 ))\)" "$TMP/out"
+    check $? "--openmp: the final report counts 2F(19)-2 explicit tasks" "$TMP/out"
+else
+    skip 3 "no OMPT tool or clang-built omp-fib"
+fi
 
 # --- CMD's status; a CMD that cannot run
 st=0
