@@ -233,8 +233,9 @@ static void put_le64(unsigned char *b, uint64_t v)
 }
 
 /* A damaged header whose sizes and timestamps the index knows (an entry
- * at the same offset) is rebuilt from it; 1 when the rebuilt one is sound
- * (written to h). */
+ * at the same offset) is rebuilt from it, and one whose content_size is
+ * all ones gets its packet_size; 1 when the rebuilt one is sound (written
+ * to h). */
 static int repair(const layout *l, unsigned char *h, uint64_t off, uint64_t file_size,
                   const idx_entry *ix, size_t nix)
 {
@@ -251,7 +252,15 @@ static int repair(const layout *l, unsigned char *h, uint64_t off, uint64_t file
         memcpy(h, r, sizeof r);
         return 1;
     }
-    return 0;
+    /* Without the index: a content_size of all ones is what babeltrace2
+     * takes for "not set", the whole packet (CTF's default); said so. */
+    unsigned char r[PKT_HEADER];
+    memcpy(r, h, sizeof r);
+    if (le64(h + OFF_CONTENT) != UINT64_MAX) return 0;
+    put_le64(r + OFF_CONTENT, le64(h + OFF_SIZE));
+    if (packet_fault(l, r, off, file_size, why, sizeof why)) return 0;
+    memcpy(h, r, sizeof r);
+    return 1;
 }
 
 /* Walks the packets of one stream file from their headers: *whole gets
@@ -389,7 +398,7 @@ int packets_check(const char *dir, fja_packets *p)
         if (w.repaired && !p->repaired)
             note_printf(p->repair_note, sizeof p->repair_note,
                         "%s: packet %" PRIu64 " has a damaged header (%s): rebuilt from the LTTng "
-                        "index",
+                        "index (an unset content_size: the packet size)",
                         path, w.first_repair + 1, w.repair_why);
         p->repaired += w.repaired;
         /* A packet running past the end of the file is a recording cut

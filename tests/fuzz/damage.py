@@ -404,7 +404,14 @@ def main():
         whole = (stats["original_rc"], stats["original_events"])
         header_kinds = ("packet-size-huge", "content-size-huge", "timestamp-begin-max",
                         "timestamp-end-max", "timestamp-swapped")
-        if kinds and all(k.endswith("-no-index") for k in kinds) and (rc != 3 or not events):
+        # babeltrace2 (and so fjtrace) takes a content_size of all ones for
+        # "not set": the whole packet, read as undamaged.
+        unset = "content=0xffffffffffffffff" in label
+        if unset and len(kinds) == 1 and (rc, events) != whole:
+            why.append(f"an unset content_size (all ones): read whole as undamaged, exit "
+                       f"{whole[0]} with {whole[1]} events, not exit {rc} with {events}")
+        if (kinds and all(k.endswith("-no-index") for k in kinds) and not unset and
+                (rc != 3 or not events)):
             why.append("a damaged header without an index: exit 3 with a report of the "
                        f"packets before it expected, not exit {rc} with {events} events")
         for kind in ("metadata-padding-cut", "symlinks") + header_kinds:
