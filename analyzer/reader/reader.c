@@ -1023,6 +1023,7 @@ static void aborted_message(const decode_job *j)
 static struct {
     reader_ctx *r;
     plugins pl;
+    char why[768]; /* for a later reading, which cannot use the library */
 } abandoned;
 
 reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink *sink,
@@ -1075,6 +1076,13 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
     job.use = use;
     job.salv = salv;
     job.bad_index = bad_index;
+    if (abandoned.r) { /* an earlier reading made libbabeltrace2 abort */
+        note_printf(err, errlen, "%s", abandoned.why);
+        goto out;
+    }
+    /* An error left on this thread by an earlier reading (the causes of a
+     * decode error are taken, not always) makes the next call abort. */
+    bt_current_thread_clear_error();
     /* bt_plugin_put_ref(NULL) is a no-op: a half-loaded pair is released */
     if (plugins_load(&pl, err, errlen)) goto out_plugins;
     abortguard_run(decode, &job, &aborted);
@@ -1083,6 +1091,7 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
         aborted_message(&job);
         abandoned.r = r; /* libbabeltrace2's state is lost: left as it is */
         abandoned.pl = pl;
+        note_printf(abandoned.why, sizeof abandoned.why, "%s", stats->damage_note);
         goto out;
     }
     if (sink->progress && stats->fjtrace_events + stats->other_events >= 1000000)
@@ -1090,6 +1099,7 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
 out_plugins:
     bt_graph_put_ref(job.g);
     plugins_put(&pl);
+    bt_current_thread_clear_error();
 out:
     for (size_t i = 0; salv && i < ndirs; i++)
         salvage_remove(&salv[i]);
