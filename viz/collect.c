@@ -14,55 +14,23 @@
 
 /* ------------------------------------------------------------ steal delays */
 
-static uint64_t slot_hash(uint32_t pool, uint64_t task)
+static void delay_add(fjv_collector *c, uint32_t pool, uint64_t task, uint64_t ns)
 {
-    uint64_t h = task ^ ((uint64_t)pool << 56) ^ ((uint64_t)pool << 20);
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    return h;
-}
-
-fjv_slot *fjv_map_get(const fjv_map *m, uint32_t pool_index, uint64_t task)
-{
-    if (!m->s) return NULL;
-    uint32_t pool = pool_index + 1;
-    for (uint64_t i = slot_hash(pool, task) & m->mask;; i = (i + 1) & m->mask) {
-        fjv_slot *s = &m->s[i];
-        if (!s->pool) return NULL;
-        if (s->pool == pool && s->task == task) return s;
+    if (c->ndelays == c->cap_delays) {
+        size_t cap = c->cap_delays ? c->cap_delays * 2 : 1024;
+        fjv_delay *d = realloc(c->delays, cap * sizeof *d);
+        if (!d) return; /* the diagram then says "stolen" without a delay */
+        c->delays = d;
+        c->cap_delays = cap;
     }
+    c->delays[c->ndelays++] = (fjv_delay){.task = task, .ns = ns, .pool = pool};
 }
 
-static int map_grow(fjv_map *m)
+static int delay_cmp(const void *a, const void *b)
 {
-    uint64_t n = m->s ? (m->mask + 1) * 2 : 1024;
-    fjv_slot *ns = calloc(n, sizeof *ns);
-    if (!ns) return -1;
-    for (uint64_t i = 0; m->s && i <= m->mask; i++) {
-        fjv_slot *s = &m->s[i];
-        if (!s->pool) continue;
-        uint64_t j = slot_hash(s->pool, s->task) & (n - 1);
-        while (ns[j].pool)
-            j = (j + 1) & (n - 1);
-        ns[j] = *s;
-    }
-    free(m->s);
-    m->s = ns;
-    m->mask = n - 1;
-    return 0;
-}
-
-static fjv_slot *map_put(fjv_map *m, uint32_t pool_index, uint64_t task)
-{
-    if ((!m->s || (m->count + 1) * 4 > (m->mask + 1) * 3) && map_grow(m)) return NULL;
-    uint32_t pool = pool_index + 1;
-    uint64_t i = slot_hash(pool, task) & m->mask;
-    while (m->s[i].pool && !(m->s[i].pool == pool && m->s[i].task == task))
-        i = (i + 1) & m->mask;
-    if (!m->s[i].pool) m->count++;
-    m->s[i] = (fjv_slot){.task = task, .pool = pool};
-    return &m->s[i];
+    const fjv_delay *x = a, *y = b;
+    if (x->pool != y->pool) return x->pool < y->pool ? -1 : 1;
+    return x->task < y->task ? -1 : x->task > y->task;
 }
 
 /* ------------------------------------------------------------ pools, lanes */
@@ -77,9 +45,11 @@ fjv_pool *fjv_pool_find(const fjv_collector *c, uint32_t source, uint32_t id)
 
 bool fjv_steal_delay(const fjv_collector *c, const fjv_pool *p, uint64_t id, uint64_t *ns)
 {
-    fjv_slot *s = c ? fjv_map_get(&c->delays, (uint32_t)(p - c->pools), id) : NULL;
-    if (s) *ns = s->a;
-    return s != NULL;
+    if (!c || !c->delays_sorted) return false;
+    fjv_delay key = {.task = id, .pool = (uint32_t)(p - c->pools)};
+    const fjv_delay *d = bsearch(&key, c->delays, c->ndelays, sizeof key, delay_cmp);
+    if (d) *ns = d->ns;
+    return d != NULL;
 }
 
 /* The collector's pool for the model's pool `index`, its time axis starting
@@ -364,11 +334,7 @@ static void on_task_begin(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_
     chrome_begin(c, p, l, w, "task", ch->pool, ch->task, ch->ts);
     if (!(t->flags & FJA_TF_FORKED) || !ch->since || ch->other < 0) return;
     chrome_flow(c, p, ch->other, ch->since, w, ch->ts, ch->stolen);
-    fjv_slot *s = ch->stolen ? map_put(&c->delays, ch->pool_index, t->id) : NULL;
-    if (s) {
-        s->a = ch->ts - ch->since;
-        s->b = (uint32_t)w;
-    }
+    if (ch->stolen) delay_add(c, ch->pool_index, t->id, ch->ts - ch->since);
 }
 
 static void on_worker(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_change *ch)
@@ -504,7 +470,10 @@ fjv_collector *fjv_collector_new(const fjv_options *o, char *err, size_t errlen)
 
 int fjv_collect_finish(fjv_collector *c)
 {
-    if (!c || !c->chrome) return 0;
+    if (!c) return 0;
+    if (c->ndelays) qsort(c->delays, c->ndelays, sizeof *c->delays, delay_cmp);
+    c->delays_sorted = true;
+    if (!c->chrome) return 0;
     char err[4200];
     fputs("\n]}\n", c->chrome);
     c->chrome = NULL;
@@ -523,7 +492,7 @@ void fjv_collector_free(fjv_collector *c)
         free(c->pools[pi].lanes);
     }
     free(c->pools);
-    free(c->delays.s);
+    free(c->delays);
     free(c->steals);
     free(c);
 }

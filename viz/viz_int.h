@@ -58,23 +58,22 @@ typedef struct {
     bool started, named;
 } fjv_pool;
 
-/* Open-addressing map (pool, task id) -> two values; pool 0 = empty. */
+/* A stolen task's fork -> exec delay, for the subtree diagrams. */
 typedef struct {
-    uint64_t task, a;
-    uint32_t pool, b; /* pool = collector pool index + 1 */
-} fjv_slot;
-
-typedef struct {
-    fjv_slot *s;
-    uint64_t mask, count;
-} fjv_map;
+    uint64_t task, ns;
+    uint32_t pool; /* collector pool index */
+} fjv_delay;
 
 struct fjv_collector {
     fjv_pool *pools; /* index = the model's pool index */
     uint32_t npools;
     uint64_t t0; /* the first change: origin of the Chrome trace */
     bool started;
-    fjv_map delays; /* stolen tasks: fork -> exec delay, thief */
+    /* stolen tasks, appended at their exec, sorted by (pool, task) when
+     * the trace ends (fjv_collect_finish) */
+    fjv_delay *delays;
+    size_t ndelays, cap_delays;
+    bool delays_sorted;
     fjv_steal *steals;
     uint32_t nsteals, steal_stride, steal_seen;
     const fjv_options *o; /* the options it was made with (site names) */
@@ -87,7 +86,6 @@ struct fjv_collector {
 fjv_pool *fjv_pool_find(const fjv_collector *c, uint32_t source, uint32_t id);
 /* Steal delay of task id in pool, or false. */
 bool fjv_steal_delay(const fjv_collector *c, const fjv_pool *p, uint64_t id, uint64_t *ns);
-fjv_slot *fjv_map_get(const fjv_map *m, uint32_t pool_index, uint64_t task);
 
 /* ------------------------------------------------------------ formatting */
 
