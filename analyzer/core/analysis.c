@@ -293,7 +293,10 @@ static void u_record(const ucollect *c, uint32_t n, fja_unfinished *u)
                           .parent = record_id(p, t->parent),
                           .depth = t->depth,
                           .rec = n};
-    if (t->flags & FJA_TF_EXEC) {
+    if (t->flags & FJA_TF_SUSPENDED) {
+        /* an untied OpenMP task between its parts: on no thread */
+        u_set(c, u, FJA_UT_SUSPENDED, -1, TS_UNKNOWN);
+    } else if (t->flags & FJA_TF_EXEC) {
         u_set(c, u, FJA_UT_UNKNOWN, t->worker, TS_UNKNOWN);
     } else if (t->flags & FJA_TF_STOLEN) {
         const fja_worker *thief = (uint32_t)t->worker < p->nworkers ? &p->workers[t->worker] : NULL;
