@@ -82,6 +82,49 @@ static long fj_run_fib(fj_pool *pool, fib_fn fn, long n)
     return root.result;
 }
 
+/* Informative: naive fib written as docs/runtime.md's example, whose task
+ * body calls fib directly (samples/fib.c's body calls through the frame's
+ * function pointer, one indirect call more per task). Same forks. */
+struct direct_frame {
+    long n, result;
+};
+static void direct_body(void *arg);
+
+static long fib_direct(long n)
+{
+    if (n < 2) return n;
+    struct direct_frame child = {n - 2, 0};
+    fj_task t;
+    fj_task_init(&t, direct_body, &child);
+    fj_fork(&t);
+    long x = fib_direct(n - 1);
+    fj_join(&t);
+    return x + child.result;
+}
+
+static void direct_body(void *arg)
+{
+    struct direct_frame *f = arg;
+    f->result = fib_direct(f->n);
+}
+
+static void timed_direct_root(void *arg)
+{
+    double c0 = thread_cpu_now();
+    direct_body(arg);
+    root_cpu = thread_cpu_now() - c0;
+}
+
+static long fj_run_fib_direct(fj_pool *pool, long n)
+{
+    struct direct_frame root = {n, 0};
+    fj_task t;
+    fj_task_init(&t, timed_direct_root, &root);
+    int rc = fj_invoke(pool, &t);
+    if (rc != FJ_OK) die("fj_invoke", rc);
+    return root.result;
+}
+
 #ifdef BENCH_OPENMP
 static long omp_fib_naive(long n)
 {
@@ -260,13 +303,14 @@ enum cfg {
     SORT_FJ2,
     SORT_OMP1,
     SORT_OMP2,
+    FIB_DIRECT_FJ1,
     NCFG
 };
 
 static const char *const cfg_names[NCFG] = {
     "fib seq",     "fib naive fj1", "fib naive fj2", "fib naive omp1", "fib naive omp2",
     "fib cut fj1", "fib cut fj2",   "fib cut omp1",  "fib cut omp2",   "sort seq",
-    "sort fj1",    "sort fj2",      "sort omp1",     "sort omp2"};
+    "sort fj1",    "sort fj2",      "sort omp1",     "sort omp2",      "fib direct fj1"};
 
 #define MAX_REPS 64
 static double wall[NCFG][MAX_REPS], cpu[NCFG][MAX_REPS];
@@ -446,6 +490,12 @@ int main(int argc, char **argv)
         root_cpu = thread_cpu_now() - main_cpu;
         record_root(FIB_SEQ, r, t0, c0);
         check_fib("seq", res, n);
+        settle();
+        t0 = sample_now();
+        c0 = cpu_now();
+        res = fj_run_fib_direct(pool1, vn);
+        record_root(FIB_DIRECT_FJ1, r, t0, c0);
+        check_fib("libfj direct", res, n);
         for (int p = 1; p <= 2; p++) {
             settle();
             t0 = sample_now();
@@ -602,6 +652,10 @@ int main(int argc, char **argv)
            "(speedup); P=2 = libfj P=1 wall / libfj P=2 wall (speedup)\n");
     printf("omp/fj: libgomp time / libfj time (> 1: libfj faster)\n");
     printf("ns/fork = (t_libfj(P=1) - t_seq) / forks, CPU time\n");
+    printf("informative: naive fib P=1 with a direct task body (docs/runtime.md's example): "
+           "%.2f ms CPU, %.2fx sequential, %.2f ns per fork\n",
+           cpu_min[FIB_DIRECT_FJ1] * 1e3, cpu_min[FIB_DIRECT_FJ1] / cpu_min[FIB_SEQ],
+           (cpu_min[FIB_DIRECT_FJ1] - cpu_min[FIB_SEQ]) * 1e9 / (double)forks);
     printf("goal naive fib P=1 <= 1.5x sequential (CPU time): %.2fx %s\n",
            cpu_min[FIB_NAIVE_FJ1] / cpu_min[FIB_SEQ],
            pf(cpu_min[FIB_NAIVE_FJ1] <= 1.5 * cpu_min[FIB_SEQ]));
