@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The OMPT tool built with ASan+UBSan (the sanitizer build), loaded into
+# uninstrumented OpenMP programs with the ASan runtime preloaded first (a
+# sanitized library cannot be dlopen'ed otherwise), recording through
+# fjtrace-record: the tool's records, reference counts, batches and lock
+# table must draw no sanitizer report.
+# usage: test_openmp_asan.sh RECORD TOOL ASAN_RUNTIME OMP_FIB OMP_CASES
+. "$(dirname "$0")/../tap.sh"
+set -u
+RECORD=$1 TOOL=$2 ASAN=$3 FIB=$4 CASES=$5
+tmp=$(mktemp -d /tmp/fjtrace-omp-asan.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# run NAME CMD...: records CMD under the sanitized tool (--no-dlopen: the
+# ASan runtime must stay first in LD_PRELOAD)
+run() {
+    local name=$1 st=0
+    shift
+    LD_PRELOAD=$ASAN ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1 \
+        FJTRACE_OMP_TOOL=$TOOL "$RECORD" --openmp --no-dlopen --cmd-only -o "$tmp/$name" -- "$@" \
+        >"$tmp/$name.out" 2>"$tmp/$name.err" || st=$?
+    ok "$st" "$name: recorded under the sanitized tool (exit 0)" || tail -5 "$tmp/$name.err"
+    ! grep -q 'ERROR: AddressSanitizer\|runtime error:' "$tmp/$name.err" "$tmp/$name.out"
+    ok $? "$name: no ASan or UBSan report" || grep -A8 'ERROR: AddressSanitizer\|runtime error:' "$tmp/$name.err" | head -20
+    grep -q 'events: [1-9]' "$tmp/$name.err"
+    ok $? "$name: events were recorded"
+}
+
+run fib "$FIB" 18 -p 2
+for c in steal taskwait taskgroup depend undeferred untied lock critical nested; do
+    run "$c" "$CASES" "$c"
+done
+done_testing
