@@ -38,4 +38,15 @@ ok $? "the installed fjtrace-record records it" || diag "$(cat "$tmp/rec.err")"
 # 1,000,000 by halving to <= 1000: 1023 splits, one fork each.
 is "$(babeltrace2 "$tmp/trace" 2>/dev/null | grep -c 'fjtrace:fork:')" 1023 \
   "the traced external program forks 1023 times (1,000,000 halved down to 1000)"
+# OpenMP: the installed recorder finds the installed OMPT tool by itself.
+if [ -e "$libdir/libfjtrace-omp.so" ] && [ -x "$root/bin/omp-fib" ]; then
+  env -u FJTRACE_OMP_TOOL "$root/bin/fjtrace-record" --openmp --cmd-only -o "$tmp/omp" -- \
+    "$root/bin/omp-fib" 10 -p 2 >/dev/null 2>"$tmp/omp.err"
+  ok $? "the installed fjtrace-record --openmp finds the installed tool and records omp-fib" ||
+    diag "$(cat "$tmp/omp.err")"
+  is "$(babeltrace2 "$tmp/omp" 2>/dev/null | grep -c 'fjtrace:fork:')" 176 \
+    "the installed omp-fib 10 creates 2F(11)-2 = 176 tasks"
+else
+  skip 2 "built without the OMPT tool (-Dompt)"
+fi
 done_testing
