@@ -69,9 +69,38 @@ static void milestone_pcts(fja_pool_report *pr, uint64_t *buf, size_t field, fja
     fja_analysis_pcts(buf, n, out);
 }
 
+/* Trees that overlap in time run concurrently (nothing in libfj orders
+ * them): their spans do not add up, the longest one bounds the group. The
+ * pool's span is the sum, over groups of overlapping trees, of the largest
+ * span in each (docs/analyses.md). Trees come in creation (time) order. */
+typedef struct {
+    uint64_t end, max_span;
+    bool open;
+} span_group;
+
+static void span_group_close(fja_pool_report *pr, span_group *g)
+{
+    if (g->open) pr->span_ns += g->max_span;
+    g->open = false;
+}
+
+static void span_group_add(fja_pool_report *pr, span_group *g, const fja_tree *t)
+{
+    uint64_t start = t->has_submit ? t->submit_ts : t->first_exec_ts;
+    uint64_t end = t->done ? t->done_ts : UINT64_MAX; /* unfinished: overlaps what follows */
+    if (g->open && start < g->end) {
+        if (t->span_ns > g->max_span) g->max_span = t->span_ns;
+        if (end > g->end) g->end = end;
+        return;
+    }
+    span_group_close(pr, g);
+    *g = (span_group){.end = end, .max_span = t->span_ns, .open = true};
+}
+
 static int trees_analyze(const fja_model *m, const fja_pool *p, const fja_filter *f,
                          fja_pool_report *pr)
 {
+    span_group g = {0};
     pr->trees = calloc(p->ntrees ? p->ntrees : 1, sizeof *pr->trees);
     uint64_t *buf = malloc((p->ntrees ? p->ntrees : 1) * sizeof *buf);
     if (!pr->trees || !buf) {
@@ -88,8 +117,9 @@ static int trees_analyze(const fja_model *m, const fja_pool *p, const fja_filter
             continue;
         }
         pr->work_ns += p->trees[i].work_ns;
-        pr->span_ns += p->trees[i].span_ns;
+        span_group_add(pr, &g, &p->trees[i]);
     }
+    span_group_close(pr, &g);
     milestone_pcts(pr, buf, offsetof(fja_tree_report, latency_ns), &pr->latency);
     milestone_pcts(pr, buf, offsetof(fja_tree_report, first_task_ns), &pr->first_task);
     milestone_pcts(pr, buf, offsetof(fja_tree_report, final_handoff_ns), &pr->handoff);
@@ -197,6 +227,8 @@ static void speedup(const fja_pool *p, fja_pool_report *pr)
         pr->speedup_bound[k] = t > 0 ? work / t : 0;
         pr->speedup_burdened[k] = work > 0 ? work / (work / P + burden) : 0;
     }
+    /* One worker never steals nor waits at a join for a thief. */
+    pr->speedup_burdened[0] = work > 0 ? 1.0 : 0;
 }
 
 static void granularity(const fja_pool *p, fja_pool_report *pr)

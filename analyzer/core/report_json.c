@@ -126,15 +126,18 @@ static void j_bool(jw *w, const char *k, bool v)
     fputs(v ? "true" : "false", w->f);
 }
 
+/* Percentiles of nothing do not exist: null, with count 0. */
 static void j_pcts(jw *w, const char *k, const fja_pcts *p)
 {
+    static const char *const keys[] = {"min_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns"};
+    const uint64_t v[] = {p->min, p->p50, p->p90, p->p99, p->max};
     j_open(w, k, '{');
     j_u64(w, "count", p->n);
-    j_u64(w, "min_ns", p->min);
-    j_u64(w, "p50_ns", p->p50);
-    j_u64(w, "p90_ns", p->p90);
-    j_u64(w, "p99_ns", p->p99);
-    j_u64(w, "max_ns", p->max);
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        if (p->n)
+            j_u64(w, keys[i], v[i]);
+        else
+            j_null(w, keys[i]);
     j_close(w, '}');
 }
 
@@ -310,7 +313,7 @@ static void j_tree(jw *w, const fja_tree_report *t)
     j_u64(w, "workers_used", (uint64_t)__builtin_popcountll(tr->workers_mask));
     j_u64(w, "unfinished_tasks", tr->unfinished);
     j_u64(w, "work_ns", tr->work_ns);
-    if (t->partial) { /* began before the trace: unknown */
+    if (t->partial || !tr->span_ns) { /* began before the trace, or never ran: unknown */
         j_null(w, "span_ns");
         j_null(w, "parallelism");
     } else {
@@ -420,7 +423,7 @@ static void j_speedup(jw *w, const fja_pool_report *pr)
     j_str(w, "figures", pr->oncpu ? "on_cpu" : "wall_clock");
     j_offcpu(w, pr);
     /* every tree began before the trace: nothing whole to measure */
-    bool unknown = pr->ntrees && pr->partial_trees == pr->ntrees;
+    bool unknown = pr->partial_trees == pr->ntrees || !pr->span_ns; /* no whole tree, or no work */
     if (unknown) {
         j_null(w, "work_ns");
         j_null(w, "span_ns");

@@ -125,7 +125,12 @@ static void t_totals(FILE *o, const fja_pool_report *pr)
                 "  parks %" PRIu64 "  submissions %" PRIu64 "\n",
                 pr->tasks, p->forks, p->steals, p->joins_waited, p->parks, p->submits);
     t_offcpu(o, pr);
-    if (pr->ntrees && pr->partial_trees == pr->ntrees) {
+    if (!pr->ntrees || !pr->span_ns) {
+        fprintf(o,
+                "  work %s  span n/a  parallelism n/a (no task ran)\n"
+                "  speedup bound (burdened): n/a",
+                fja_report_duration(a, sizeof a, (double)pr->work_ns));
+    } else if (pr->partial_trees == pr->ntrees) {
         fprintf(o, "  work n/a  span n/a  parallelism n/a (every tree began before the trace)\n"
                    "  speedup bound (burdened): n/a");
     } else {
