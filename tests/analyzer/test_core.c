@@ -1015,75 +1015,78 @@ static void test_sites(void)
     ev(30, FJA_EV_EXECUTED, 0, 1, 0);
     stop(40, 1);
     ok(!analyze()->sites_known, "sites: unknown (null) when no event carries one");
-    /* Two roots submitted together run at the same time: the pool's span is
-     * the longer one (12), not the sum (22). */
-    static void test_concurrent_trees_span(void)
-    {
-        start(2);
-        ev(0, FJA_EV_SUBMIT, -1, 1, 0);
-        ev(1, FJA_EV_SUBMIT, -1, 2, 0);
-        ev(1, FJA_EV_EXEC, 0, 1, 0);
-        ev(2, FJA_EV_EXEC, 1, 2, 0);
-        ev(11, FJA_EV_EXECUTED, 0, 1, 0); /* span 10 */
-        ev(14, FJA_EV_EXECUTED, 1, 2, 0); /* span 12 */
-        ev(15, FJA_EV_RESULT, -1, 1, 0);
-        ev(15, FJA_EV_RESULT, -1, 2, 0);
-        ev(20, FJA_EV_SUBMIT, -1, 3, 0); /* later, alone: adds its own span */
-        ev(20, FJA_EV_EXEC, 0, 3, 0);
-        ev(25, FJA_EV_EXECUTED, 0, 3, 0); /* span 5 */
-        ev(26, FJA_EV_RESULT, -1, 3, 0);
-        stop(30, 2);
-        const fja_pool_report *p = analyze();
-        ok_eq_i64(p->work_ns, 10 + 12 + 5, "concurrent trees: the work adds up (27 ns)");
-        ok_eq_i64(p->span_ns, 12 + 5, "concurrent trees: overlapping spans do not add (12 + 5 ns)");
-        ok_near(p->parallelism, 27.0 / 17.0, 1e-9, "concurrent trees: parallelism 27 / 17");
-        ok_near(p->speedup_burdened[0], 1.0, 1e-12, "P=1 never steals: burdened speedup 1");
-        done();
-    }
+    done();
+}
 
-    /* A pool where no task ran: no span, no parallelism, no bounds, no
-     * milestones: null in JSON, never 0. */
-    static void test_empty_pool_nulls(void)
-    {
-        start(2);
-        stop(10, 2);
-        analyze();
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        fja_run_info info = {.version = "test"};
-        ok(f && fja_report_json(f, &R, &info) == 0, "empty pool: the JSON report is written");
-        if (f) fclose(f);
-        ok(buf && strstr(buf, "\"parallelism\": null") && strstr(buf, "\"span_ns\": null") &&
-               strstr(buf, "\"bound\": null") && strstr(buf, "\"p50_ns\": null") &&
-               !strstr(buf, "\"parallelism\": 0"),
-           "empty pool: parallelism, span, bounds and milestones are null, not 0");
-        free(buf);
-        done();
-    }
+/* Two roots submitted together run at the same time: the pool's span is
+ * the longer one (12), not the sum (22). */
+static void test_concurrent_trees_span(void)
+{
+    start(2);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(1, FJA_EV_SUBMIT, -1, 2, 0);
+    ev(1, FJA_EV_EXEC, 0, 1, 0);
+    ev(2, FJA_EV_EXEC, 1, 2, 0);
+    ev(11, FJA_EV_EXECUTED, 0, 1, 0); /* span 10 */
+    ev(14, FJA_EV_EXECUTED, 1, 2, 0); /* span 12 */
+    ev(15, FJA_EV_RESULT, -1, 1, 0);
+    ev(15, FJA_EV_RESULT, -1, 2, 0);
+    ev(20, FJA_EV_SUBMIT, -1, 3, 0); /* later, alone: adds its own span */
+    ev(20, FJA_EV_EXEC, 0, 3, 0);
+    ev(25, FJA_EV_EXECUTED, 0, 3, 0); /* span 5 */
+    ev(26, FJA_EV_RESULT, -1, 3, 0);
+    stop(30, 2);
+    const fja_pool_report *p = analyze();
+    ok_eq_i64(p->work_ns, 10 + 12 + 5, "concurrent trees: the work adds up (27 ns)");
+    ok_eq_i64(p->span_ns, 12 + 5, "concurrent trees: overlapping spans do not add (12 + 5 ns)");
+    ok_near(p->parallelism, 27.0 / 17.0, 1e-9, "concurrent trees: parallelism 27 / 17");
+    ok_near(p->speedup_burdened[0], 1.0, 1e-12, "P=1 never steals: burdened speedup 1");
+    done();
+}
 
-    int main(void)
-    {
-        test_steal_and_waited_join();
-        test_inline_and_helping();
-        test_completers();
-        test_park();
-        test_many_submissions();
-        test_anomalies();
-        test_unfinished();
-        test_discarded();
-        test_percentiles();
-        test_advice_cutoff();
-        test_advice_pile_up();
-        test_advice_dry();
-        test_advice_dry_joins();
-        test_lock_wait();
-        test_partial_tree();
-        test_offcpu();
-        test_advice_not_contradictory();
-        test_own_deque_not_elsewhere();
-        test_sites();
-        test_concurrent_trees_span();
-        test_empty_pool_nulls();
-        return done_testing();
-    }
+/* A pool where no task ran: no span, no parallelism, no bounds, no
+ * milestones: null in JSON, never 0. */
+static void test_empty_pool_nulls(void)
+{
+    start(2);
+    stop(10, 2);
+    analyze();
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    fja_run_info info = {.version = "test"};
+    ok(f && fja_report_json(f, &R, &info) == 0, "empty pool: the JSON report is written");
+    if (f) fclose(f);
+    ok(buf && strstr(buf, "\"parallelism\": null") && strstr(buf, "\"span_ns\": null") &&
+           strstr(buf, "\"bound\": null") && strstr(buf, "\"p50_ns\": null") &&
+           !strstr(buf, "\"parallelism\": 0"),
+       "empty pool: parallelism, span, bounds and milestones are null, not 0");
+    free(buf);
+    done();
+}
+
+int main(void)
+{
+    test_steal_and_waited_join();
+    test_inline_and_helping();
+    test_completers();
+    test_park();
+    test_many_submissions();
+    test_anomalies();
+    test_unfinished();
+    test_discarded();
+    test_percentiles();
+    test_advice_cutoff();
+    test_advice_pile_up();
+    test_advice_dry();
+    test_advice_dry_joins();
+    test_lock_wait();
+    test_partial_tree();
+    test_offcpu();
+    test_advice_not_contradictory();
+    test_own_deque_not_elsewhere();
+    test_sites();
+    test_concurrent_trees_span();
+    test_empty_pool_nulls();
+    return done_testing();
+}
