@@ -168,17 +168,52 @@ static const char *call_site(Dwarf_Die *die, Dwarf_Die *cu, int *line)
  * the program (fj_fork is a public inline function), the program's line
  * that called it: fills *file and *line then. The innermost function names
  * itself: fib_split inlined into fib_naive is fib_split. */
-static const char *dwarf_function(Dwfl_Module *mod, Dwarf_Addr addr, const char **file, int *line)
+/* The compile unit holding addr. dwfl_module_addrdie finds it through
+ * .debug_aranges or the units' ranges; clang 14's DWARF 5 units (no
+ * aranges, ranges through DW_FORM_rnglistx) are not found that way with
+ * elfutils 0.188, so the units are then scanned for a function containing
+ * addr. *bias: module address - DWARF address. */
+static Dwarf_Die *cu_of(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Die *mem, Dwarf_Addr *bias)
 {
-    Dwarf_Addr bias = 0;
-    Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
+    Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, bias);
+    if (cu) return cu;
+    Dwarf *dw = dwfl_module_getdwarf(mod, bias);
+    Dwarf_Off off = 0, next;
+    size_t hsize;
     Dwarf_Die scopes[MAX_SCOPES];
-    int n = cu ? function_scopes(cu, addr - bias, scopes, 0) : 0;
+    while (dw && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+        if (dwarf_offdie(dw, off + hsize, mem) && function_scopes(mem, addr - *bias, scopes, 0) > 0)
+            return mem;
+        off = next;
+    }
+    return NULL;
+}
+
+/* The function around addr in compile unit cu, and, when addr lies in
+ * libfj code inlined into the program (fj_fork is a public inline
+ * function), the program's line that called it: fills *file and *line then.
+ * The innermost function names itself: fib_split inlined into fib_naive is
+ * fib_split. */
+static const char *dwarf_function(Dwarf_Die *cu, Dwarf_Addr pc, const char **file, int *line)
+{
+    Dwarf_Die scopes[MAX_SCOPES];
+    int n = function_scopes(cu, pc, scopes, 0);
     int k = n - 1;
     while (k > 0 && libfj_inline(&scopes[k]))
         k--;
     if (k < n - 1) *file = call_site(&scopes[k + 1], cu, line);
     return k >= 0 ? scope_name(&scopes[k]) : NULL;
+}
+
+/* The line of pc: libdwfl's lookup, else the unit's own line table. */
+static const char *line_of(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Die *cu, Dwarf_Addr pc,
+                           int *line)
+{
+    Dwfl_Line *l = dwfl_module_getsrc(mod, addr);
+    if (l) return dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL);
+    Dwarf_Line *dl = cu ? dwarf_getsrc_die(cu, pc) : NULL;
+    if (!dl || dwarf_lineno(dl, line) != 0) return NULL;
+    return dwarf_linesrc(dl, NULL, NULL);
 }
 
 /* The ELF symbol containing addr, only when addr lies inside its size: a
@@ -199,13 +234,13 @@ fjs_status binary_lookup(fjs_binary *b, uint64_t vaddr, const char *(*intern)(vo
     *line = 0;
     if (!b->mod) return FJS_NO_FILE;
     Dwarf_Addr addr = vaddr + b->bias;
-    const char *src = NULL;
+    const char *src = NULL, *fn = NULL;
     int lineno = 0;
-    const char *fn = dwarf_function(b->mod, addr, &src, &lineno);
-    if (!src) {
-        Dwfl_Line *l = dwfl_module_getsrc(b->mod, addr);
-        src = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL) : NULL;
-    }
+    Dwarf_Die mem;
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cu = cu_of(b->mod, addr, &mem, &bias);
+    if (cu) fn = dwarf_function(cu, addr - bias, &src, &lineno);
+    if (!src) src = line_of(b->mod, addr, cu, addr - bias, &lineno);
     if (!fn) fn = symbol_function(b->mod, addr);
     if (fn) *function = intern(ictx, fn);
     if (src && lineno > 0) {

@@ -6,6 +6,7 @@ sources (the fj_fork line of samples/fib.c, the lines marked SITE:name in
 tests/sites/), never hard-coded. Skipped (TAP) without a usable lttng.
 
     test_sites.py ANALYZER FJTRACE_RECORD SRCDIR FJ_FIB SITES_PROG SITES_PROG_NOPIE SITES_LIB
+                  [LIBFJTRACE_OMP OMP_FIB]
 """
 import json
 import os
@@ -19,6 +20,7 @@ import tap  # noqa: E402
 from tap import ok, is_eq  # noqa: E402
 
 ANALYZER, RECORD, SRC, FIB, PROG, PROG_NOPIE, LIB = sys.argv[1:8]
+OMP_TOOL, OMP_FIB = (sys.argv[8:10] + [None, None])[:2]
 HERE = os.path.join(SRC, "tests", "sites")
 # Copies of the programs run from a temporary folder: find libfj and the
 # test library without the build tree's relative rpath.
@@ -173,6 +175,33 @@ def check_rebuilt(tmp):
     ok("rebuilt after the recording" in err and exe in err, "rebuilt: a warning says so", err)
 
 
+def check_openmp(tmp):
+    """OpenMP task fib: each of fib_naive's two '#pragma omp task' lines is a
+    site (the OMPT tool records codeptr_ra), F(n+1)-1 tasks each, 2F(n+1)-2
+    in all."""
+    if not OMP_FIB:
+        tap.skip(3, "the OMPT tool or omp-fib was not built")
+        return
+    n = 12
+    out = os.path.join(tmp, "omp")
+    env = dict(os.environ, FJTRACE_OMP_TOOL=OMP_TOOL)
+    rec = subprocess.run([RECORD, "-o", out, "--openmp", "--", OMP_FIB, str(n), "-p", "2"],
+                         capture_output=True, text=True, timeout=300, env=env)
+    ok(rec.returncode == 0, "openmp: omp-fib recorded with --openmp", rec.stderr)
+    r, _ = analyze(out)
+    src = os.path.join(SRC, "samples", "omp", "omp-fib.c")
+    with open(src) as f:
+        text = f.read().splitlines()
+    start = next(i for i, t in enumerate(text) if t.startswith("static long fib_naive("))
+    pragmas = [i + 1 for i in range(start, len(text)) if "#pragma omp task " in text[i]][:2]
+    sites = [site_at(sites_of(r), "omp-fib.c", line) for line in pragmas]
+    ok(all(sites), f"openmp: the task pragmas of fib_naive (omp-fib.c:{pragmas}) are sites",
+       sites_of(r))
+    if all(sites):
+        ok(all(s["tasks"] == fib(n + 1) - 1 and s["function"] == "fib_naive" for s in sites),
+           "openmp: F(n+1)-1 tasks at each pragma, 2F(n+1)-2 in all", sites)
+
+
 def check_baseline(tmp):
     """The share site does P^2 times the shared-line writes per task (its work
     grows with P on purpose: whether two workers really overlap on a loaded
@@ -212,4 +241,5 @@ with tempfile.TemporaryDirectory() as tmp:
     check_stripped(tmp)
     check_rebuilt(tmp)
     check_baseline(tmp)
+    check_openmp(tmp)
 sys.exit(tap.done_testing())
