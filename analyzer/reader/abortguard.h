@@ -2,15 +2,17 @@
  * the damage known to make its BT_ASSERTs fire, but a trace can be damaged
  * in other ways it does not check (an event's own 64-bit timestamp, a
  * field length), and the library then calls abort(). abortguard_run runs
- * the decoding with a SIGABRT handler that jumps back out instead, so the
+ * the decoding with a SIGABRT (and SIGSEGV, SIGBUS: a fault on damaged data
+ * in the ctf plugin) handler that jumps back out instead, so the
  * analyzer can still say which trace it was reading, report the events it
  * had and exit 3. The library's state is lost at that point: nothing of it
  * may be used or released afterwards (its memory is leaked on purpose). */
 #ifndef FJA_ABORTGUARD_H
 #define FJA_ABORTGUARD_H
 
-/* Runs fn(arg) and returns its result, or -1 with *aborted set when it
- * called abort(). */
+/* Runs fn(arg) and returns its result, or -1 with *aborted set to the
+ * signal when it called abort() or faulted (SIGSEGV, SIGBUS) inside the
+ * library. */
 int abortguard_run(int (*fn)(void *), void *arg, int *aborted);
 
 #endif

@@ -1004,15 +1004,17 @@ static void aborted_message(const decode_job *j)
         /* source.ctf.fs names its ports "TRACE-UUID | CLASS | STREAM" */
         const char *ids = strchr(r->port_names[i], '|');
         snprintf(j->err, j->errlen,
-                 "%s: libbabeltrace2 aborted while decoding its stream %s (in or after its packet "
+                 "%s: libbabeltrace2 aborted or crashed while decoding its stream %s (in or after "
+                 "its packet "
                  "%" PRIu64 "): the trace is damaged in a way the library does not check",
                  j->dirs[r->port_source[i]], ids ? ids + 2 : r->port_names[i],
                  r->ports[i].packets + 1);
     } else {
-        snprintf(j->err, j->errlen,
-                 "%s%s: libbabeltrace2 aborted while opening or decoding it: the trace is "
-                 "damaged in a way the library does not check",
-                 j->dirs[0], j->ndirs > 1 ? " (or another of the traces)" : "");
+        snprintf(
+            j->err, j->errlen,
+            "%s%s: libbabeltrace2 aborted or crashed while opening or decoding it: the trace is "
+            "damaged in a way the library does not check",
+            j->dirs[0], j->ndirs > 1 ? " (or another of the traces)" : "");
     }
     note_printf(j->stats->damage_note, sizeof j->stats->damage_note, "%s", j->err);
     j->stats->damaged = true;
