@@ -240,7 +240,8 @@ int fjv_chart_draw(fjv_chart k, const fjv_collector *c, const fja_report *r,
         break;
     case CH_QUEUE:
         snprintf(t, sizeof t, "pool %s: queue depth over time (max per interval)", pn);
-        frame(&p, t, "time since the first event", "tasks queued in the worker's deque", r->model);
+        frame(&p, t, "time since the pool's first event", "tasks queued in the worker's deque",
+              r->model);
         queue_depth(&p, c, cp);
         break;
     case CH_SPEEDUP:
