@@ -31,6 +31,14 @@ ok $? "the timeline SVG is drawn (exit $st)"
 out=$(python3 "$src/tests/viz/check_lock_waits.py" "$tmp/timeline.svg" shared-resource)
 ok $? "lock waits are drawn in their own colour, titled \"waiting for shared-resource\", never covered by running: $out"
 
+"$analyze" "$tmp/lock" -o /dev/null --html "$tmp/report.html" || [ $? = 1 ]
+marks=$(grep -o 'class="fjv-lock-wait"[^>]*><title>waiting for shared-resource</title>' \
+  "$tmp/report.html" | wc -l)
+[ "${marks:-0}" -gt 0 ]
+ok $? "the HTML report's timeline names the lock on hover too ($marks lock-wait marks)"
+grep -q '<th>lock wait</th>' "$tmp/report.html"
+ok $? "the HTML workers table has a lock-wait column"
+
 "$analyze" "$tmp/lock" -o /dev/null --timeline "$tmp/timeline.png" || [ $? = 1 ]
 [ -s "$tmp/timeline.png" ]
 ok $? "the PNG timeline of the same trace is drawn"
