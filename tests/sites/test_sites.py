@@ -93,6 +93,10 @@ def check_fib(tmp):
     ok(root and root["submits"] == 1 and root["forks"] == 0,
        f"fib: the root task is attributed to fj-fib.c:{invoke_line}, its fj_invoke", sites)
     is_eq(len(sites), 2, "fib: two sites (fork, invoke)")
+    adv = [a["message"] for a in r["pools"][0]["advice"] if a["kind"] == "site_too_small"]
+    ok(len(adv) == 1 and f"fib.c:{fork_line} (fib_split)" in adv[0],
+       "fib: one 'too small' advice, at the fj_fork line (naive fib's tasks are ~1 fork each)",
+       r["pools"][0]["advice"])
 
 
 def check_pictures(tmp):
