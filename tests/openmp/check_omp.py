@@ -172,9 +172,14 @@ def main():
         tap.is_eq(sorted(deps), chain, "5 tasks on one variable: a chain of 4 dependences")
     elif case == "undeferred":
         tap.is_eq(len(t.forks), 14, "10 if(0) tasks, a final task and its 3 included children")
-        seq = [(n, f.get("task")) for n, _, f in t.events if n in ("fork", "exec")]
-        after = [seq[i + 1] == ("exec", task) for i, (n, task) in enumerate(seq[:-1])
-                 if n == "fork"]
+        # per thread: the creating thread's next task event is the task's exec
+        by_thread = defaultdict(list)
+        for n, vtid, f in t.events:
+            if n in ("fork", "exec"):
+                by_thread[vtid].append((n, f.get("task")))
+        seq = [e for evs in by_thread.values() for e in evs + [None]]
+        after = [seq[i + 1] == ("exec", e[1]) for i, e in enumerate(seq[:-1])
+                 if e and e[0] == "fork"]
         tap.ok(sum(after) >= 13, "undeferred and included tasks run as soon as created",
                str(seq[:30]))
     elif case == "untied":

@@ -4,6 +4,7 @@
  * Built with clang (libomp) and gcc (libgomp, run on libomp).
  */
 #include <omp.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,18 +58,33 @@ static void taskgroup(void)
     }
 }
 
+/* Set once the single thread has made every task: a task waits for it, so
+ * every predecessor is still pending when its successor is created (the
+ * runtime reports only those edges), however the threads are scheduled.
+ * Seq_cst: a flag between threads, no hurry. */
+static atomic_int all_created;
+
+static void wait_all_created(void)
+{
+    while (!atomic_load(&all_created))
+        usleep(100);
+}
+
 /* A chain of 5 tasks on one variable: 4 dependence edges. */
 static void depend(void)
 {
     int x = 0;
 #pragma omp parallel num_threads(2)
 #pragma omp single
-    for (int i = 0; i < 5; i++) {
+    {
+        for (int i = 0; i < 5; i++) {
 #pragma omp task depend(inout : x) shared(x)
-        {
-            sleep_ms(1);
-            x++;
+            {
+                wait_all_created();
+                x++;
+            }
         }
+        atomic_store(&all_created, 1);
     }
     if (x != 5) exit(1);
 }
@@ -111,20 +127,48 @@ static void untied(void)
     }
 }
 
-/* Each of 2 threads holds the lock 2 ms at a time, 10 times, starting
- * together: the other one waits. */
+/* Contention for certain, however the threads are scheduled: thread 0
+ * holds the lock until thread 1 is about to take it, and 20 ms more.
+ * Seq_cst flags: a handshake between two threads. */
+static atomic_int held, coming;
+
+static void hold_until_other_comes(void)
+{
+    atomic_store(&held, 1);
+    while (!atomic_load(&coming))
+        usleep(100);
+    sleep_ms(20);
+}
+
+static void come(void)
+{
+    while (!atomic_load(&held))
+        usleep(100);
+    atomic_store(&coming, 1);
+}
+
+/* The handshake, then each of 2 threads holds the lock 2 ms at a time, 10
+ * times. */
 static void lock(void)
 {
     omp_lock_t l;
     omp_init_lock(&l);
 #pragma omp parallel num_threads(2)
-    for (int i = 0; i < 10; i++) {
-        if (i == 0) {
-#pragma omp barrier
+    {
+        if (omp_get_thread_num() == 0) {
+            omp_set_lock(&l);
+            hold_until_other_comes();
+            omp_unset_lock(&l);
+        } else {
+            come();
+            omp_set_lock(&l);
+            omp_unset_lock(&l);
         }
-        omp_set_lock(&l);
-        sleep_ms(2);
-        omp_unset_lock(&l);
+        for (int i = 0; i < 10; i++) {
+            omp_set_lock(&l);
+            sleep_ms(2);
+            omp_unset_lock(&l);
+        }
     }
     omp_destroy_lock(&l);
 }
@@ -132,12 +176,19 @@ static void lock(void)
 static void critical(void)
 {
 #pragma omp parallel num_threads(2)
-    for (int i = 0; i < 10; i++) {
-        if (i == 0) {
-#pragma omp barrier
-        }
+    {
+        if (omp_get_thread_num() == 0) {
 #pragma omp critical(shared_counter)
-        sleep_ms(2);
+            hold_until_other_comes();
+        } else {
+            come();
+#pragma omp critical(shared_counter)
+            sleep_ms(0);
+        }
+        for (int i = 0; i < 10; i++) {
+#pragma omp critical(shared_counter)
+            sleep_ms(2);
+        }
     }
 }
 
