@@ -3,9 +3,11 @@
 #   a lone worker running counted completers (fj-breakeven -p 1) never
 #   steals: its own deque full of a completer's children is not "work
 #   queued elsewhere" (at most a root waiting to be taken is).
-# usage: tracing_aggregates.sh FJTRACE-RECORD FJTRACE-ANALYZE FJ-BREAKEVEN
+#   two programs recorded together (--all-processes): one pool each, named
+#   by its process, with its own tree (naive fib(n): F(n+1) tasks).
+# usage: tracing_aggregates.sh FJTRACE-RECORD FJTRACE-ANALYZE FJ-BREAKEVEN FJ-FIB
 . "$(dirname "$0")/lib.sh" "$1"
-ANALYZE=$2 BREAKEVEN=$3
+ANALYZE=$2 BREAKEVEN=$3 FIB=$4
 record be1 "$BREAKEVEN" -p 1 -n 20000 -q 50 -r 10 --think 1
 "$ANALYZE" --no-progress --json "$tmp/be1" >"$tmp/be1.json" 2>"$tmp/be1.aerr"
 ok $? "fjtrace-analyze reads it (exit 0)" || cat "$tmp/be1.aerr" >&2
@@ -21,4 +23,19 @@ print(f"steals={p['totals']['steals']} work_queued_gaps={gaps} submissions={subs
 sys.exit(0 if p["totals"]["steals"] == 0 and gaps <= subs else 1)
 PY
 ok $? "P=1 counted completers: no steal; work-queued gaps only for waiting roots, none from its own deque ($(cat "$tmp/be1.check"))"
+# Two processes at once, each with its pool 1.
+"$RECORD" --all-processes -o "$tmp/two" -- sh -c '"$1" 18 -p 2 >/dev/null & "$1" 17 -p 2 >/dev/null; wait' sh "$FIB" \
+    >"$tmp/two.out" 2>"$tmp/two.err"
+ok $? "fjtrace-record --all-processes records two fj-fib processes" || cat "$tmp/two.err" >&2
+"$ANALYZE" --no-progress --json "$tmp/two" >"$tmp/two.json" 2>"$tmp/two.aerr"
+ok $? "fjtrace-analyze reads them (exit 0: complete, no anomaly)" || cat "$tmp/two.aerr" >&2
+python3 - "$tmp/two.json" >"$tmp/two.check" <<'PY'
+import json, sys
+pools = json.load(open(sys.argv[1]))["pools"]
+got = sorted((p["totals"]["tasks"], p["process"]["name"]) for p in pools)
+pids = {p["process"]["pid"] for p in pools}
+print(f"pools {got}, pids {sorted(pids)}")
+sys.exit(0 if got == [(2584, "fj-fib"), (4181, "fj-fib")] and len(pids) == 2 else 1)
+PY
+ok $? "one pool per process: F(18)=2584 and F(19)=4181 tasks, two pids ($(cat "$tmp/two.check"))"
 done_testing
