@@ -15,14 +15,30 @@ static void sleep_ms(int ms)
     usleep((useconds_t)ms * 1000);
 }
 
-/* 20 tasks of 2 ms made by one thread: the other one must steal some. */
+/* Set by a task run on another thread than the one that made it.
+ * Seq_cst: a flag between threads. */
+static atomic_int other_ran;
+
+/* 20 tasks made by one thread: the first one its maker runs waits (up to
+ * 10 s) until the other thread has run one, which it can only have taken
+ * from the maker's queue: a steal, however the threads are scheduled. */
 static void steal(void)
 {
 #pragma omp parallel num_threads(2)
 #pragma omp single
-    for (int i = 0; i < 20; i++) {
-#pragma omp task
-        sleep_ms(2);
+    {
+        int maker = omp_get_thread_num();
+        for (int i = 0; i < 20; i++) {
+#pragma omp task firstprivate(maker)
+            {
+                if (omp_get_thread_num() != maker)
+                    atomic_store(&other_ran, 1);
+                else
+                    for (int k = 0; k < 100000 && !atomic_load(&other_ran); k++)
+                        usleep(100);
+                sleep_ms(1);
+            }
+        }
     }
 }
 
