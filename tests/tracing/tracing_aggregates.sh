@@ -5,9 +5,12 @@
 #   queued elsewhere" (at most a root waiting to be taken is).
 #   two programs recorded together (--all-processes): one pool each, named
 #   by its process, with its own tree (naive fib(n): F(n+1) tasks).
-# usage: tracing_aggregates.sh FJTRACE-RECORD FJTRACE-ANALYZE FJ-BREAKEVEN FJ-FIB
+#   a task of pool A waiting in fj_invoke for pool B's 20 ms of CPU is not
+#   working: the work summed over both pools is the 20 ms (on-CPU time,
+#   off-CPU recorded), not twice that as the wall-clock figures say.
+# usage: tracing_aggregates.sh FJTRACE-RECORD FJTRACE-ANALYZE FJ-BREAKEVEN FJ-FIB NESTED-POOLS
 . "$(dirname "$0")/lib.sh" "$1"
-ANALYZE=$2 BREAKEVEN=$3 FIB=$4
+ANALYZE=$2 BREAKEVEN=$3 FIB=$4 NESTED=$5
 record be1 "$BREAKEVEN" -p 1 -n 20000 -q 50 -r 10 --think 1
 "$ANALYZE" --no-progress --json "$tmp/be1" >"$tmp/be1.json" 2>"$tmp/be1.aerr"
 ok $? "fjtrace-analyze reads it (exit 0)" || cat "$tmp/be1.aerr" >&2
@@ -45,4 +48,17 @@ print(f"pools of {sys.argv[2]}: tasks {got}, pids {sorted(pids)}")
 sys.exit(0 if got == [2584, 4181] and len(pids) == 2 else 1)
 PY
 ok $? "one pool per process: F(18)=2584 and F(19)=4181 tasks, two pids ($(cat "$tmp/two.check"))"
+record nested "$NESTED"
+"$ANALYZE" --no-progress --json "$tmp/nested" >"$tmp/nested.json" 2>"$tmp/nested.aerr"
+ok $? "fjtrace-analyze reads nested_pools (exit 0)" || cat "$tmp/nested.aerr" >&2
+python3 - "$tmp/nested.json" >"$tmp/nested.check" <<'PY'
+import json, sys
+pools = json.load(open(sys.argv[1]))["pools"]
+work = sum(p["work_ns"] for p in pools) / 1e6
+wall = sum(p["work_wall_ns"] for p in pools) / 1e6
+figs = {p["figures"] for p in pools}
+print(f"work on the CPU {work:.2f} ms, wall {wall:.2f} ms, figures {sorted(figs)}")
+sys.exit(0 if figs == {"on_cpu"} and 20.0 <= work <= 25.0 else 1)  # main: >= 40
+PY
+ok $? "work over both pools is the 20 ms burnt, not the waiting task's too ($(cat "$tmp/nested.check"))"
 done_testing
