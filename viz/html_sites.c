@@ -106,6 +106,7 @@ static void row(fjv_str *s, const fja_site_report *x, bool baseline)
 
 static void pool_sites(fjv_str *s, const fja_pool_report *pr, uint32_t g)
 {
+    // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers, as meant
     const fja_site_report **v = malloc(pr->nsites * sizeof *v);
     if (!v) {
         s->oom = true;
@@ -122,6 +123,7 @@ static void pool_sites(fjv_str *s, const fja_pool_report *pr, uint32_t g)
     for (int k = 0; k < BY_COUNT; k++) {
         if (k == BY_INFLATION && !pr->has_baseline) continue;
         cmp_key = (sort_key)k;
+        // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers, as meant
         qsort(v, pr->nsites, sizeof *v, by_key_desc);
         fjv_str_printf(s, "<table class=\"t%d\">", k);
         head(s, g, pr->has_baseline);
