@@ -26,7 +26,7 @@ static const char *const LAYOUT[] = {
     "uint64_clock_monotonic_t timestamp_end; uint64_t content_size; uint64_t packet_size; ",
     "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;",
 };
-enum { OFF_TS_BEGIN = 32, OFF_TS_END = 40, OFF_CONTENT = 48, OFF_SIZE = 56 };
+enum { OFF_TS_BEGIN = 32, OFF_TS_END = 40, OFF_CONTENT = 48, OFF_SIZE = 56, OFF_DISCARDED = 72 };
 
 typedef struct {
     bool known;        /* the layout above */
@@ -156,8 +156,27 @@ static void layout_read(const char *dir, layout *l)
 
 /* One packet's header: NULL when libbabeltrace2 can decode it, else what
  * is wrong (written into why). */
+/* The stream so far, for the checks that compare a packet with the one
+ * before it. */
+typedef struct {
+    uint64_t discarded; /* events_discarded of the last packet (a running total) */
+    uint64_t te;        /* its timestamp_end; 0 before the first packet */
+} prev_packet;
+
+/* events_discarded is a running total: it never falls, and no more events
+ * can have been lost since the last packet than clock cycles went by (plus
+ * a second's slack): LTTng cannot lose more than one event a nanosecond. A
+ * flipped high bit there made the analyzer take every event for lost. */
+static bool discarded_plausible(const unsigned char *h, const prev_packet *prev)
+{
+    uint64_t d = le64(h + OFF_DISCARDED), te = le64(h + OFF_TS_END);
+    uint64_t since = prev->te ? prev->te : le64(h + OFF_TS_BEGIN);
+    uint64_t cycles = te > since ? te - since : 0;
+    return d >= prev->discarded && d - prev->discarded <= cycles + UINT64_C(1000000000);
+}
+
 static const char *packet_fault(const layout *l, const unsigned char *h, uint64_t off,
-                                uint64_t file_size, char *why, size_t n)
+                                uint64_t file_size, const prev_packet *prev, char *why, size_t n)
 {
     uint64_t content = le64(h + OFF_CONTENT), size = le64(h + OFF_SIZE);
     uint64_t tb = le64(h + OFF_TS_BEGIN), te = le64(h + OFF_TS_END);
@@ -175,6 +194,9 @@ static const char *packet_fault(const layout *l, const unsigned char *h, uint64_
         snprintf(why, n, "timestamp_begin %#" PRIx64 " after timestamp_end %#" PRIx64, tb, te);
     else if (te >= l->ts_limit)
         snprintf(why, n, "timestamp_end %#" PRIx64 " overflows the clock", te);
+    else if (!discarded_plausible(h, prev))
+        snprintf(why, n, "events_discarded %" PRIu64 " after %" PRIu64 " (impossible)",
+                 le64(h + OFF_DISCARDED), prev->discarded);
     else
         return NULL;
     return why;
@@ -189,7 +211,7 @@ typedef enum {
 /* The entries of index/NAME.idx (lttng-tools' ctf-index.h, big-endian):
  * offset, packet_size, content_size, timestamp_begin, timestamp_end. */
 typedef struct {
-    uint64_t off, size, content, tb, te;
+    uint64_t off, size, content, tb, te, discarded;
 } idx_entry;
 
 typedef struct {
@@ -220,7 +242,8 @@ static size_t index_load(const char *dir, const char *name, idx_entry **out)
             if (!x) break;
             *out = x;
         }
-        (*out)[n++] = (idx_entry){be64(e), be64(e + 8), be64(e + 16), be64(e + 24), be64(e + 32)};
+        (*out)[n++] = (idx_entry){be64(e),      be64(e + 8),  be64(e + 16),
+                                  be64(e + 24), be64(e + 32), be64(e + 40)};
     }
     fclose(f);
     return n;
@@ -237,7 +260,7 @@ static void put_le64(unsigned char *b, uint64_t v)
  * all ones gets its packet_size; 1 when the rebuilt one is sound (written
  * to h). */
 static int repair(const layout *l, unsigned char *h, uint64_t off, uint64_t file_size,
-                  const idx_entry *ix, size_t nix)
+                  const prev_packet *prev, const idx_entry *ix, size_t nix)
 {
     char why[200];
     for (size_t i = 0; i < nix; i++) {
@@ -248,17 +271,21 @@ static int repair(const layout *l, unsigned char *h, uint64_t off, uint64_t file
         put_le64(r + OFF_CONTENT, ix[i].content);
         put_le64(r + OFF_TS_BEGIN, ix[i].tb);
         put_le64(r + OFF_TS_END, ix[i].te);
-        if (packet_fault(l, r, off, file_size, why, sizeof why)) return 0;
+        put_le64(r + OFF_DISCARDED, ix[i].discarded);
+        if (packet_fault(l, r, off, file_size, prev, why, sizeof why)) return 0;
         memcpy(h, r, sizeof r);
         return 1;
     }
     /* Without the index: a content_size of all ones is what babeltrace2
-     * takes for "not set", the whole packet (CTF's default); said so. */
+     * takes for "not set", the whole packet (CTF's default); an impossible
+     * events_discarded is taken as unchanged (a loss it may have counted
+     * is then not seen). Said so. */
     unsigned char r[PKT_HEADER];
     memcpy(r, h, sizeof r);
-    if (le64(h + OFF_CONTENT) != UINT64_MAX) return 0;
-    put_le64(r + OFF_CONTENT, le64(h + OFF_SIZE));
-    if (packet_fault(l, r, off, file_size, why, sizeof why)) return 0;
+    if (le64(h + OFF_CONTENT) == UINT64_MAX) put_le64(r + OFF_CONTENT, le64(h + OFF_SIZE));
+    if (!discarded_plausible(h, prev)) put_le64(r + OFF_DISCARDED, prev->discarded);
+    if (!memcmp(r, h, sizeof r) || packet_fault(l, r, off, file_size, prev, why, sizeof why))
+        return 0;
     memcpy(h, r, sizeof r);
     return 1;
 }
@@ -283,13 +310,14 @@ static walk_end walk(const layout *l, const char *dir, const char *name, walk_st
     uint64_t size = (uint64_t)st.st_size;
     walk_end end = WALK_WHOLE;
     unsigned char h[PKT_HEADER];
+    prev_packet prev = {0};
     while (w->whole < size && end == WALK_WHOLE) {
         if (fseeko(f, (off_t)w->whole, SEEK_SET) || fread(h, 1, sizeof h, f) != sizeof h) {
             end = WALK_CUT; /* not even a whole header */
             break;
         }
         char why[200];
-        if (packet_fault(l, h, w->whole, size, why, sizeof why)) {
+        if (packet_fault(l, h, w->whole, size, &prev, why, sizeof why)) {
             uint64_t bits = le64(h + OFF_SIZE);
             bool cut = le32(h) == PKT_MAGIC && bits < UINT64_C(1) << 63 && bits % 8 == 0 &&
                        bits / 8 > size - w->whole;
@@ -298,7 +326,7 @@ static walk_end walk(const layout *l, const char *dir, const char *name, walk_st
                 break;
             }
             bool room = !w->fix || w->nfix < w->maxfix;
-            if (!room || !repair(l, h, w->whole, size, ix, nix)) {
+            if (!room || !repair(l, h, w->whole, size, &prev, ix, nix)) {
                 snprintf(w->why, sizeof w->why, "%s", room ? why : "too many damaged headers");
                 end = WALK_DAMAGED;
                 break;
@@ -314,6 +342,7 @@ static walk_end walk(const layout *l, const char *dir, const char *name, walk_st
         }
         w->whole += le64(h + OFF_SIZE) / 8;
         w->count++;
+        prev = (prev_packet){.discarded = le64(h + OFF_DISCARDED), .te = le64(h + OFF_TS_END)};
     }
     free(ix);
     fclose(f);
@@ -398,7 +427,8 @@ int packets_check(const char *dir, fja_packets *p)
         if (w.repaired && !p->repaired)
             note_printf(p->repair_note, sizeof p->repair_note,
                         "%s: packet %" PRIu64 " has a damaged header (%s): rebuilt from the LTTng "
-                        "index (an unset content_size: the packet size)",
+                        "index (without one: an unset content_size is the packet size, an "
+                        "impossible events_discarded is taken as unchanged)",
                         path, w.first_repair + 1, w.repair_why);
         p->repaired += w.repaired;
         /* A packet running past the end of the file is a recording cut

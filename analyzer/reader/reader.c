@@ -990,8 +990,12 @@ static int decode(void *arg)
         j->st = r->stopped ? READER_STOPPED : READER_OK;
     else if (rs == BT_GRAPH_RUN_STATUS_MEMORY_ERROR)
         j->st = READER_NO_MEMORY;
-    else
-        take_error(j->err, j->errlen, "cannot decode the trace");
+    else {
+        char what[4200];
+        note_printf(what, sizeof what, "%s%s: cannot decode the trace", j->dirs[0],
+                    j->ndirs > 1 ? " (or another of the traces)" : "");
+        take_error(j->err, j->errlen, what);
+    }
     return 0;
 }
 
