@@ -1,6 +1,7 @@
 /* Threads, parallel regions and implicit tasks. Each implicit task of a
- * parallel region is a root task of the pool (submit + exec when it begins,
- * executed + result when it ends); the tasks it creates hang below it.
+ * parallel region is a root task of the pool (submit, with the parallel
+ * construct as its site, and exec when it begins; executed and result when
+ * it ends); the tasks it creates hang below it.
  * libomp reports the end of a worker's implicit task (and of its last
  * barrier wait) only when that thread is released for the next region or
  * at shutdown: until then the worker counts as waiting in that barrier,
@@ -28,13 +29,14 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
 {
     (void)encountering_task_data;
     (void)encountering_task_frame;
-    (void)parallel_data;
     (void)flags;
-    (void)codeptr_ra;
+    /* The parallel construct's return address: the creation site of the
+     * region's implicit tasks, which every thread of the team reads. */
+    if (parallel_data) parallel_data->value = (uint64_t)(uintptr_t)codeptr_ra;
     fjomp_pool_begin(requested_parallelism);
 }
 
-static void implicit_begin(ompt_data_t *task_data)
+static void implicit_begin(ompt_data_t *task_data, uint64_t site)
 {
     fjomp_thread *th = fjomp_self();
     fjomp_task *t = fjomp_task_new(th, NULL);
@@ -44,7 +46,7 @@ static void implicit_begin(ompt_data_t *task_data)
     if (!fjomp_pool_open()) return;
     int32_t w = fjomp_worker(th);
     t->emitted = true;
-    FJOMP_EMIT(submit, FJOMP_POOL, w, t->id, 0);
+    FJOMP_EMIT(submit, FJOMP_POOL, w, t->id, site);
     FJOMP_EMIT(exec, FJOMP_POOL, w, t->id);
 }
 
@@ -66,7 +68,6 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
                              ompt_data_t *task_data, unsigned int actual_parallelism,
                              unsigned int index, int flags)
 {
-    (void)parallel_data;
     (void)actual_parallelism;
     (void)index;
     if (!task_data) return;
@@ -84,7 +85,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         return;
     }
     if (endpoint == ompt_scope_begin)
-        implicit_begin(task_data);
+        implicit_begin(task_data, parallel_data ? parallel_data->value : 0);
     else if (endpoint == ompt_scope_end)
         implicit_end(task_data);
 }
