@@ -167,6 +167,23 @@ def check_stripped(tmp):
        "stripped: a warning names the binary", err)
 
 
+def check_debuglink(tmp):
+    """Debug information in a separate file, found through .gnu_debuglink
+    (next to the binary, as /usr/lib/debug is for packages): lines again."""
+    exe = os.path.join(tmp, "linked-prog")
+    shutil.copy(PROG, exe)
+    subprocess.run(["objcopy", "--only-keep-debug", exe, exe + ".debug"], check=True)
+    subprocess.run(["strip", "--strip-all", exe], check=True)
+    subprocess.run(["objcopy", "--add-gnu-debuglink=" + exe + ".debug", exe], check=True, cwd=tmp)
+    trace = record(tmp, "debuglink", [exe, "qs", "20000"])
+    r, err = analyze(trace)
+    src = os.path.join(HERE, "sites_prog.c")
+    left = site_at(sites_of(r), "sites_prog.c", line_of(src, "SITE:left"))
+    ok(left and left["binary"] == exe and left["resolution"] == "line",
+       "debuglink: a stripped binary's sites resolve to lines through its debug file",
+       sites_of(r), err)
+
+
 def check_rebuilt(tmp):
     exe = os.path.join(tmp, "rebuilt-prog")
     shutil.copy(PROG, exe)
@@ -243,6 +260,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check_lib(tmp, "lib")
     check_lib(tmp, "dlopen")
     check_stripped(tmp)
+    check_debuglink(tmp)
     check_rebuilt(tmp)
     check_baseline(tmp)
     check_openmp(tmp)
