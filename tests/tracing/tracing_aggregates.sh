@@ -34,10 +34,13 @@ ln -s "$(realpath "$FIB")" "$tmp/$me"
 "$RECORD" --all-processes -o "$tmp/two" -- sh -c '"$1" 18 -p 2 >/dev/null & "$1" 17 -p 2 >/dev/null; wait' sh "$tmp/$me" \
     >"$tmp/two.out" 2>"$tmp/two.err"
 ok $? "fjtrace-record --all-processes records two fj-fib processes" || cat "$tmp/two.err" >&2
-"$ANALYZE" --no-progress --json "$tmp/two" >"$tmp/two.json" 2>"$tmp/two.aerr"
+# Only our two processes' traces: a program of another test, killed while
+# it registered with LTTng, can leave a per-process trace babeltrace2
+# cannot open (exit 3), which says nothing about ours.
+"$ANALYZE" --no-progress --json "$tmp/two/ust/pid/$me"-* >"$tmp/two.json" 2>"$tmp/two.aerr"
 st=$?
-[ $st -le 1 ]
-ok $? "fjtrace-analyze reads them (exit $st: 0, or 1 if another program was cut)" || cat "$tmp/two.aerr" >&2
+[ $st -eq 0 ]
+ok $? "fjtrace-analyze reads our two processes' traces (exit $st)" || cat "$tmp/two.aerr" >&2
 python3 - "$tmp/two.json" "$me" >"$tmp/two.check" <<'PY'
 import json, sys
 pools = [p for p in json.load(open(sys.argv[1]))["pools"]
