@@ -53,6 +53,7 @@ run_rec 0 -o "$TMP/t5" --cmd-only -- sh -c '"$1" 1000' sh "$EMIT"
 err_has "events: 0"
 run_rec 0 -o "$TMP/t6" -- sh -c '"$1" 1000' sh "$EMIT"
 err_has "events: 0"
+err_has "warning: CMD itself emitted no fjtrace event: .* record with --all-processes"
 
 # CMD without fjtrace events: a trace path and 0 events, status kept
 run_rec 5 -o "$TMP/t3" --cmd-only -- sh -c 'exit 5'
