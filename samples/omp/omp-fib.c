@@ -9,13 +9,14 @@
  *   final   tasks at every call, final once n <= T (final clause): tasks
  *           below a final task are included (run at once)
  */
-#include <errno.h>
 #include <getopt.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "omp-sample.h"
 
 enum variant { NAIVE, CUTOFF, IF, FINAL };
 static const char *const variant_names[] = {"naive", "cutoff", "if", "final"};
@@ -99,23 +100,6 @@ static void usage(FILE *out)
                  "exit: 0 ok, 1 wrong result, 2 bad usage\n");
 }
 
-/* The name it was run as: omp-fib, or its gcc twin omp-fib-gcc. */
-static const char *prog_name(const char *argv0)
-{
-    const char *slash = strrchr(argv0, '/');
-    return slash ? slash + 1 : argv0;
-}
-
-static int parse_long(const char *s, long min, long max, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < min || v > max) return -1;
-    *out = v;
-    return 0;
-}
-
 static int bad(const char *what, const char *value)
 {
     fprintf(stderr, "omp-fib: bad %s '%s'\n", what, value);
@@ -134,8 +118,9 @@ int main(int argc, char **argv)
     enum variant v = NAIVE;
     int c;
     while ((c = getopt_long(argc, argv, "p:h", opts, NULL)) != -1) {
-        if (c == 'p' && parse_long(optarg, 1, 1024, &p)) return bad("thread count", optarg);
-        if (c == 'c' && parse_long(optarg, 0, 60, &cutoff)) return bad("cutoff", optarg);
+        if (c == 'p' && omp_sample_parse_long(optarg, 1, 1024, &p))
+            return bad("thread count", optarg);
+        if (c == 'c' && omp_sample_parse_long(optarg, 0, 60, &cutoff)) return bad("cutoff", optarg);
         if (c == 'v') {
             int found = -1;
             for (int i = 0; i < 4; i++)
@@ -144,11 +129,11 @@ int main(int argc, char **argv)
             v = (enum variant)found;
         }
         if (c == 'h') return usage(stdout), 0;
-        if (c == 'V') return printf("%s %s\n", prog_name(argv[0]), FJ_VERSION), 0;
+        if (c == 'V') return printf("%s %s\n", omp_sample_name(argv[0]), FJ_VERSION), 0;
         if (c == '?') return usage(stderr), 2;
     }
     if (optind != argc - 1) return usage(stderr), 2;
-    if (parse_long(argv[optind], 0, 60, &n)) return bad("N", argv[optind]);
+    if (omp_sample_parse_long(argv[optind], 0, 60, &n)) return bad("N", argv[optind]);
     if (p > 0) omp_set_num_threads((int)p);
 
     long r = 0;

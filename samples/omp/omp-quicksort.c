@@ -3,13 +3,13 @@
  * partition step makes one task per half longer than the cutoff, shorter
  * ones are sorted in place by the task that holds them (docs/openmp.md).
  */
-#include <errno.h>
 #include <getopt.h>
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+
+#include "omp-sample.h"
 
 static long cutoff = 1000;
 
@@ -80,23 +80,6 @@ static void usage(FILE *out)
                  "exit: 0 sorted, 1 not sorted, 2 bad usage, 3 out of memory\n");
 }
 
-/* The name it was run as: omp-fib, or its gcc twin omp-fib-gcc. */
-static const char *prog_name(const char *argv0)
-{
-    const char *slash = strrchr(argv0, '/');
-    return slash ? slash + 1 : argv0;
-}
-
-static int parse_long(const char *s, long min, long max, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < min || v > max) return -1;
-    *out = v;
-    return 0;
-}
-
 static int bad(const char *what, const char *value)
 {
     fprintf(stderr, "omp-quicksort: bad %s '%s'\n", what, value);
@@ -114,12 +97,16 @@ int main(int argc, char **argv)
     long n = 1000000, p = 0, seed = 1;
     int c;
     while ((c = getopt_long(argc, argv, "n:p:h", opts, NULL)) != -1) {
-        if (c == 'n' && parse_long(optarg, 1, 1L << 30, &n)) return bad("element count", optarg);
-        if (c == 'p' && parse_long(optarg, 1, 1024, &p)) return bad("thread count", optarg);
-        if (c == 'c' && parse_long(optarg, 16, 1L << 30, &cutoff)) return bad("cutoff", optarg);
-        if (c == 's' && parse_long(optarg, 0, 1L << 31, &seed)) return bad("seed", optarg);
+        if (c == 'n' && omp_sample_parse_long(optarg, 1, 1L << 30, &n))
+            return bad("element count", optarg);
+        if (c == 'p' && omp_sample_parse_long(optarg, 1, 1024, &p))
+            return bad("thread count", optarg);
+        if (c == 'c' && omp_sample_parse_long(optarg, 16, 1L << 30, &cutoff))
+            return bad("cutoff", optarg);
+        if (c == 's' && omp_sample_parse_long(optarg, 0, 1L << 31, &seed))
+            return bad("seed", optarg);
         if (c == 'h') return usage(stdout), 0;
-        if (c == 'V') return printf("%s %s\n", prog_name(argv[0]), FJ_VERSION), 0;
+        if (c == 'V') return printf("%s %s\n", omp_sample_name(argv[0]), FJ_VERSION), 0;
         if (c == '?') return usage(stderr), 2;
     }
     if (optind != argc) return usage(stderr), 2;
