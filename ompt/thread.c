@@ -47,6 +47,27 @@ static pthread_mutex_t batches_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Batches of BATCH_TASKS free records linked by next_free; a batch's first
  * record links to the next batch through its parent field. */
 static fjomp_task *batches;
+/* Every block of records ever allocated, linked here under batches_lock so
+ * that records stay reachable for the process's lifetime (they are recycled,
+ * never freed): the free records of a thread that ended are not a leak. */
+typedef struct block {
+    struct block *next;
+    fjomp_task tasks[BATCH_TASKS];
+} block;
+static block *blocks;
+
+static fjomp_task *new_block(void)
+{
+    block *blk = calloc(1, sizeof *blk);
+    if (!blk) return NULL;
+    pthread_mutex_lock(&batches_lock);
+    blk->next = blocks;
+    blocks = blk;
+    pthread_mutex_unlock(&batches_lock);
+    for (int i = 0; i + 1 < BATCH_TASKS; i++)
+        blk->tasks[i].next_free = &blk->tasks[i + 1];
+    return blk->tasks;
+}
 
 static void take_batch(fjomp_thread *th)
 {
@@ -56,11 +77,8 @@ static void take_batch(fjomp_thread *th)
     pthread_mutex_unlock(&batches_lock);
     if (b) {
         b->parent = NULL;
-    } else {
-        b = calloc(BATCH_TASKS, sizeof *b);
-        if (!b) return;
-        for (int i = 0; i + 1 < BATCH_TASKS; i++)
-            b[i].next_free = &b[i + 1];
+    } else if (!(b = new_block())) {
+        return;
     }
     fjomp_task *last = b;
     while (last->next_free)
