@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
+#include "perfetto.h"
 #include "viz_int.h"
 
 #define MAX_STEAL_SAMPLES 4096
@@ -164,10 +166,24 @@ static double chrome_us(const fjv_collector *c, uint64_t ts)
     return ts > c->t0 ? (double)(ts - c->t0) / 1e3 : 0;
 }
 
+/* Browsers (and the Perfetto UI's JSON import) give up on JSON traces of a
+ * few GB: said once, while there is time to stop and choose otherwise. */
+#define CHROME_WARN_BYTES (1ull << 30)
+
 static void chrome_begin_event(fjv_collector *c)
 {
     if (!c->chrome_first) fputs(",\n", c->chrome);
     c->chrome_first = false;
+    if (++c->chrome_events % 65536 || c->chrome_warned) return;
+    off_t at = ftello(c->chrome);
+    if (at < 0 || (uint64_t)at < CHROME_WARN_BYTES) return;
+    c->chrome_warned = true;
+    fprintf(stderr,
+            "fjtrace-analyze: warning: the Chrome trace %s passed 1 GiB (%llu events so far, "
+            "~%llu bytes each): too large for a browser; --perfetto FILE.pftrace writes the "
+            "compact protobuf trace, --window FROM:TO keeps a time range\n",
+            c->o->chrome_trace, (unsigned long long)c->chrome_events,
+            (unsigned long long)((uint64_t)at / c->chrome_events));
 }
 
 static uint32_t chrome_pid(const fjv_pool *p)
@@ -177,6 +193,7 @@ static uint32_t chrome_pid(const fjv_pool *p)
 
 static void chrome_names(fjv_collector *c, fjv_pool *p, fjv_lane *l, int32_t worker)
 {
+    if (c->pf) fjv_pf_lane(c->pf, p, l, worker);
     if (!c->chrome) return;
     if (!p->named) {
         p->named = true;
@@ -219,45 +236,85 @@ static void chrome_str(FILE *f, const char *s)
     }
 }
 
+/* The export window (--window): outside it the traces get no new slices,
+ * counters or flows. */
+static bool in_window(const fjv_collector *c, uint64_t ts)
+{
+    const fjv_options *o = c->o;
+    return !o->window_set ||
+           (ts - c->t0 >= o->window_from && ts - c->t0 <= o->window_to && ts >= c->t0);
+}
+
 /* Opens a slice named name on the lane (rec: its task's record in pool fp,
- * or FJA_TASK_NONE). A task's slice is named by its creation site when the
- * sites are resolved ("fib.c:23 (fib_split) n=13"). */
-static void chrome_begin(fjv_collector *c, const fjv_pool *p, fjv_lane *l, int32_t worker,
-                         const char *name, const fja_pool *fp, uint32_t rec, uint64_t ts)
+ * or FJA_TASK_NONE; flow: the Perfetto flow ending at it; lock: the lock
+ * waited for, -1: none). A task's slice is named by its creation site when
+ * the sites are resolved ("fib.c:23 (fib_split) n=13"). Slices are nested
+ * per lane: those opened before the window (below) and after it (above)
+ * are not written, nor are their ends. */
+static void chrome_begin(fjv_collector *c, fjv_pool *p, fjv_lane *l, int32_t worker,
+                         const char *name, const fja_pool *fp, uint32_t rec, uint64_t ts,
+                         uint64_t flow, int64_t lock)
 {
     l->open++;
-    if (!c->chrome) return;
+    if (!in_window(c, ts)) {
+        if (ts - c->t0 < c->o->window_from || ts < c->t0)
+            l->skip_below++;
+        else
+            l->skip_above++;
+        return;
+    }
+    if (!c->chrome && !c->pf) return;
     const fja_task *task = rec == FJA_TASK_NONE ? NULL : fja_taskmap_get(&fp->tasks, rec);
-    char site[512];
+    char site[512], full[600];
     const char *where = task ? fjv_site_label(c->o, fp, rec, site, sizeof site) : NULL;
+    const char *label = where ? where : task ? "task" : name;
+    if (task && task->size_hint) {
+        snprintf(full, sizeof full, "%s n=%u", label, task->size_hint);
+        label = full;
+    }
+    if (c->pf)
+        fjv_pf_begin(c->pf, p, l, worker, ts,
+                     &(fjv_pf_slice){.name = label, .task = task, .flow = flow, .lock = lock});
+    if (!c->chrome) return;
     chrome_begin_event(c);
     fprintf(c->chrome, "{\"ph\":\"B\",\"pid\":%u,\"tid\":%d,\"ts\":%.3f", chrome_pid(p), worker + 1,
             chrome_us(c, ts));
     fputs(",\"name\":\"", c->chrome);
-    chrome_str(c->chrome, where ? where : task ? "task" : name);
-    if (task && task->size_hint) fprintf(c->chrome, " n=%u", task->size_hint);
+    chrome_str(c->chrome, label);
     fputc('"', c->chrome);
     if (task)
         fprintf(c->chrome, ",\"cat\":\"task\",\"args\":{\"task\":\"0x%llx\",\"tree\":%d}",
                 (unsigned long long)task->id, task->tree == FJA_TASK_NONE ? -1 : (int)task->tree);
+    else if (lock >= 0)
+        fprintf(c->chrome, ",\"cat\":\"lock\",\"args\":{\"lock\":%lld}", (long long)lock);
     fputc('}', c->chrome);
 }
 
 /* Closes the lane's innermost open slice. */
-static void chrome_end(fjv_collector *c, const fjv_pool *p, fjv_lane *l, int32_t worker,
-                       uint64_t ts)
+static void chrome_end(fjv_collector *c, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts)
 {
     if (!l->open) return;
     l->open--;
+    if (l->skip_above) {
+        l->skip_above--;
+        return;
+    }
+    if (l->open < l->skip_below) {
+        l->skip_below--;
+        return;
+    }
+    if (c->pf) fjv_pf_end(c->pf, p, l, worker, ts);
     if (!c->chrome) return;
     chrome_begin_event(c);
     fprintf(c->chrome, "{\"ph\":\"E\",\"pid\":%u,\"tid\":%d,\"ts\":%.3f}", chrome_pid(p),
             worker + 1, chrome_us(c, ts));
 }
 
-static void chrome_counter(fjv_collector *c, const fjv_pool *p, const char *name, int32_t worker,
-                           uint64_t v, uint64_t ts)
+static void chrome_counter(fjv_collector *c, fjv_pool *p, fjv_lane *l, const char *name,
+                           int32_t worker, uint64_t v, uint64_t ts)
 {
+    if (!in_window(c, ts)) return;
+    if (c->pf) fjv_pf_counter(c->pf, p, l, worker, ts, (int64_t)v);
     if (!c->chrome) return;
     chrome_begin_event(c);
     if (worker >= 0)
@@ -277,7 +334,7 @@ static void chrome_counter(fjv_collector *c, const fjv_pool *p, const char *name
 static void chrome_flow(fjv_collector *c, const fjv_pool *p, int32_t from, uint64_t from_ts,
                         int32_t to, uint64_t to_ts, bool stolen)
 {
-    if (!c->chrome) return;
+    if (!c->chrome || !in_window(c, from_ts) || !in_window(c, to_ts)) return;
     uint64_t id = ++c->flow_id;
     const char *name = stolen ? "steal" : "fork";
     chrome_begin_event(c);
@@ -322,6 +379,7 @@ static void on_settled(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_cha
     l->tree = ch->task == FJA_TASK_NONE ? FJA_TASK_NONE
                                         : fja_taskmap_get(&ch->pool->tasks, ch->task)->tree;
     l->lock = w->lock_id;
+    if (w->state == FJA_WS_OFF) l->in_lock = false;
     if (w->state == FJA_WS_OFF)
         while (l->open)
             chrome_end(c, p, l, w->index, ch->ts);
@@ -331,8 +389,16 @@ static void on_task_begin(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_
 {
     const fja_task *t = fja_taskmap_get(&ch->pool->tasks, ch->task);
     int32_t w = ch->worker->index;
-    chrome_begin(c, p, l, w, "task", ch->pool, ch->task, ch->ts);
-    if (!(t->flags & FJA_TF_FORKED) || !ch->since || ch->other < 0) return;
+    bool forked = (t->flags & FJA_TF_FORKED) && ch->since && ch->other >= 0;
+    /* Perfetto: a steal's arrow leaves the victim now (its sequence cannot
+     * go back to the fork); a worker's own forks need no arrow */
+    uint64_t flow = 0;
+    fjv_lane *victim = forked && ch->stolen && c->pf && in_window(c, ch->ts) && ch->other != w
+                           ? lane_get(p, ch->other)
+                           : NULL;
+    if (victim) flow = fjv_pf_steal(c->pf, p, victim, ch->other, w, ch->ts);
+    chrome_begin(c, p, l, w, "task", ch->pool, ch->task, ch->ts, flow, -1);
+    if (!forked) return;
     chrome_flow(c, p, ch->other, ch->since, w, ch->ts, ch->stolen);
     if (ch->stolen) delay_add(c, ch->pool_index, t->id, ch->ts - ch->since);
 }
@@ -346,22 +412,41 @@ static void on_worker(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_chan
         break;
     case FJA_CHANGE_QUEUE:
         lane_qdepth(p, l, (uint64_t)ch->depth, ch->ts);
-        chrome_counter(c, p, "queue", w, (uint64_t)ch->depth, ch->ts);
+        chrome_counter(c, p, l, "queue", w, (uint64_t)ch->depth, ch->ts);
         break;
     case FJA_CHANGE_TASK_BEGIN:
         on_task_begin(c, p, l, ch);
         break;
     case FJA_CHANGE_TASK_RESUME:
-        chrome_begin(c, p, l, w, "task", ch->pool, ch->task, ch->ts);
+        chrome_begin(c, p, l, w, "task", ch->pool, ch->task, ch->ts, 0, -1);
         break;
     case FJA_CHANGE_STEAL:
         steal_sample(c, ch->pool_index, ch);
         break;
     case FJA_CHANGE_JOIN_BEGIN:
-        chrome_begin(c, p, l, w, "join wait", ch->pool, FJA_TASK_NONE, ch->ts);
+        chrome_begin(c, p, l, w, "join wait", ch->pool, FJA_TASK_NONE, ch->ts, 0, -1);
+        break;
+    case FJA_CHANGE_LOCK_BEGIN:
+        if (l->in_lock) break;
+        l->in_lock = true;
+        chrome_begin(c, p, l, w, "lock wait", ch->pool, FJA_TASK_NONE, ch->ts, 0, ch->lock);
+        break;
+    case FJA_CHANGE_LOCK_END:
+        if (!l->in_lock) break; /* the wait began before the trace */
+        l->in_lock = false;
+        chrome_end(c, p, l, w, ch->ts);
+        break;
+    case FJA_CHANGE_OFFCPU_OUT:
+        if (c->pf && in_window(c, ch->ts))
+            fjv_pf_offcpu(c->pf, p, l, w, ch->ts,
+                          ch->offcpu == FJA_OFFCPU_PREEMPTED ? "off-CPU: preempted"
+                                                             : "off-CPU: blocked");
+        break;
+    case FJA_CHANGE_OFFCPU_IN:
+        if (c->pf) fjv_pf_oncpu(c->pf, p, l, w, ch->ts);
         break;
     case FJA_CHANGE_PARK:
-        if (ch->counted) chrome_begin(c, p, l, w, "parked", ch->pool, FJA_TASK_NONE, ch->ts);
+        if (ch->counted) chrome_begin(c, p, l, w, "parked", ch->pool, FJA_TASK_NONE, ch->ts, 0, -1);
         break;
     case FJA_CHANGE_UNPARK:
         if (ch->counted) chrome_end(c, p, l, w, ch->ts);
@@ -386,7 +471,7 @@ static void on_client(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_chan
     else if (ch->kind == FJA_CHANGE_TASK_NEW)
         p->outstanding++;
     l->state = p->outstanding ? LS_JOIN : -1;
-    chrome_counter(c, p, "requests outstanding", -1, p->outstanding, ch->ts);
+    chrome_counter(c, p, l, "requests outstanding", -1, p->outstanding, ch->ts);
 }
 
 /* End of the trace: every lane is booked up to the pool's end. */
@@ -397,8 +482,10 @@ static void on_pool_end(fjv_collector *c, fjv_pool *p, uint64_t end)
         fjv_lane *l = &p->lanes[li];
         if (!l->b) continue;
         lane_advance(p, l, p->last_ts);
+        l->in_lock = false;
         while (l->open) /* slices still open when the trace stopped end with it */
             chrome_end(c, p, l, (int32_t)li - 1, p->last_ts);
+        if (c->pf) fjv_pf_oncpu(c->pf, p, l, (int32_t)li - 1, p->last_ts);
     }
 }
 
@@ -465,6 +552,10 @@ fjv_collector *fjv_collector_new(const fjv_options *o, char *err, size_t errlen)
         setvbuf(c->chrome, NULL, _IOFBF, 1 << 20);
         fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", c->chrome);
     }
+    if (o->perfetto && !(c->pf = fjv_pf_open(o->perfetto, err, errlen))) {
+        fjv_collector_free(c);
+        return NULL;
+    }
     return c;
 }
 
@@ -473,19 +564,22 @@ int fjv_collect_finish(fjv_collector *c)
     if (!c) return 0;
     if (c->ndelays) qsort(c->delays, c->ndelays, sizeof *c->delays, delay_cmp);
     c->delays_sorted = true;
-    if (!c->chrome) return 0;
+    int pf_rc = fjv_pf_close(c->pf, stderr);
+    c->pf = NULL;
+    if (!c->chrome) return pf_rc;
     char err[4200];
     fputs("\n]}\n", c->chrome);
     c->chrome = NULL;
     int rc = fja_outfile_commit(&c->chrome_out, err, sizeof err);
     if (rc) fprintf(stderr, "fjtrace-analyze: %s\n", err);
-    return rc;
+    return rc || pf_rc ? -1 : 0;
 }
 
 void fjv_collector_free(fjv_collector *c)
 {
     if (!c) return;
     if (c->chrome) fja_outfile_abort(&c->chrome_out); /* the run failed before the end */
+    fjv_pf_abort(c->pf);
     for (uint32_t pi = 0; pi < c->npools; pi++) {
         for (uint32_t li = 0; li < c->pools[pi].nlanes; li++)
             free(c->pools[pi].lanes[li].b);

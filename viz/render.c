@@ -7,7 +7,8 @@
 
 bool fjv_wanted(const fjv_options *o)
 {
-    return o->subtrees_dir || o->timeline || o->charts_dir || o->html || o->chrome_trace;
+    return o->subtrees_dir || o->timeline || o->charts_dir || o->html || o->chrome_trace ||
+           o->perfetto;
 }
 
 int fjv_parse_format(const char *s, unsigned *formats)
@@ -64,8 +65,15 @@ int fjv_option(fjv_options *o, int i, const char *arg)
     case 6:
         o->html = arg;
         return 0;
-    case 7:
-        o->chrome_trace = arg;
+    case 7: /* --chrome-trace, --perfetto: the extension, else the option, decides */
+    case 8:
+        if (ends_with(arg, ".json"))
+            o->chrome_trace = arg;
+        else if (i == 8 || ends_with(arg, ".pftrace") || ends_with(arg, ".perfetto-trace") ||
+                 ends_with(arg, ".pb"))
+            o->perfetto = arg;
+        else
+            o->chrome_trace = arg;
         return 0;
     default:
         return -1;

@@ -30,10 +30,14 @@ typedef struct {
     uint32_t depth;           /* 0 = no depth limit */
     bool root_set;            /* --root ID: also a task inside a tree */
     uint64_t root;
+    bool window_set;      /* --window FROM:TO, ns since the first event: */
+    uint64_t window_from; /* the Chrome and Perfetto traces keep that time */
+    uint64_t window_to;
     const char *timeline;     /* --timeline FILE.png|svg */
     const char *charts_dir;   /* --charts DIR */
     const char *html;         /* --html FILE */
     const char *chrome_trace; /* --chrome-trace FILE.json */
+    const char *perfetto;     /* --perfetto FILE.pftrace: Perfetto's protobuf trace */
     const char *const *paths; /* the traces, for titles */
     int npaths;
     /* names creation sites (slices of the Chrome trace, diagram nodes);
@@ -46,7 +50,7 @@ typedef struct fjv_collector fjv_collector;
 
 /* The command-line options of the pictures, for getopt_long: entry i has
  * val base + i, and fjv_option(o, i, optarg) parses it. */
-#define FJV_NOPTIONS 8
+#define FJV_NOPTIONS 9
 #define FJV_LONG_OPTIONS(base)                                                                     \
     {"subtrees", required_argument, NULL, (base)},                                                 \
         {"format", required_argument, NULL, (base) + 1},                                           \
@@ -55,7 +59,8 @@ typedef struct fjv_collector fjv_collector;
         {"timeline", required_argument, NULL, (base) + 4},                                         \
         {"charts", required_argument, NULL, (base) + 5},                                           \
         {"html", required_argument, NULL, (base) + 6},                                             \
-        {"chrome-trace", required_argument, NULL, (base) + 7},
+        {"chrome-trace", required_argument, NULL, (base) + 7},                                     \
+        {"perfetto", required_argument, NULL, (base) + 8},
 #define FJV_USAGE                                                                                  \
     "Pictures:\n"                                                                                  \
     "  --subtrees DIR     a Graphviz diagram per tree: DIR/tree-POOL-ROOT.EXT (with --root ID:\n"  \
@@ -67,7 +72,11 @@ typedef struct fjv_collector fjv_collector;
     "  --timeline FILE    worker timeline, FILE.png or FILE.svg (by the extension)\n"              \
     "  --charts DIR       granularity, queue depth and speedup charts (PNG and SVG)\n"             \
     "  --html FILE        one self-contained HTML report with every picture\n"                     \
-    "  --chrome-trace F   Chrome/Perfetto Trace Event Format JSON (ui.perfetto.dev)\n"
+    "  --chrome-trace F   Chrome/Perfetto Trace Event Format JSON (ui.perfetto.dev), ~160\n"       \
+    "                     bytes per event: for large traces use --perfetto or --window\n"          \
+    "  --perfetto F       Perfetto's protobuf trace (TrackEvent, ui.perfetto.dev), ~10x\n"         \
+    "                     smaller; F.json writes the JSON instead (either option: the\n"           \
+    "                     extension .json, .pftrace, .perfetto-trace or .pb decides)\n"
 
 /* Option i of FJV_LONG_OPTIONS with its argument. -1 if the value is bad. */
 int fjv_option(fjv_options *o, int i, const char *arg);

@@ -38,8 +38,13 @@ typedef struct {
     uint32_t tree; /* the running task's tree */
     uint32_t lock; /* LS_LOCK: the lock id */
     uint64_t state_ts;
-    uint32_t open; /* Chrome trace slices open on it */
+    uint32_t open; /* Chrome/Perfetto trace slices open on it */
     bool named;    /* Chrome trace thread name written */
+    bool in_lock;  /* a lock wait's slice is open */
+    /* of the open slices, those begun before the export window (the
+     * bottom of the nest) and after it (the top): not written */
+    uint32_t skip_below, skip_above;
+    uint32_t pf_seq; /* its Perfetto packet sequence, 0: none yet */
 } fjv_lane;
 
 typedef struct {
@@ -55,6 +60,7 @@ typedef struct {
     uint32_t outstanding; /* client requests submitted, no result yet */
     uint64_t t0, res;     /* the pool's own time axis: its first event, ns per bucket */
     uint64_t last_ts;
+    uint64_t pf_uuid; /* its Perfetto process track, 0: none yet */
     bool started, named;
 } fjv_pool;
 
@@ -81,6 +87,9 @@ struct fjv_collector {
     fja_outfile chrome_out;
     bool chrome_first, chrome_err;
     uint64_t flow_id;
+    uint64_t chrome_events; /* written: the size warning looks every 2^16 */
+    bool chrome_warned;
+    struct fjv_pf *pf; /* the Perfetto protobuf trace while it is written */
 };
 
 fjv_pool *fjv_pool_find(const fjv_collector *c, uint32_t source, uint32_t id);

@@ -32,6 +32,9 @@ int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_trac
     char err[4200];
     options.root_set = f->root_set;
     options.root = f->root;
+    options.window_set = f->window_set;
+    options.window_from = f->window_from;
+    options.window_to = f->window_to;
     options.paths = (const char *const *)paths;
     options.npaths = npaths;
     if (!fjv_wanted(&options)) return 0;

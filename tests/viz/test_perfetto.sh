@@ -1,0 +1,100 @@
+#!/bin/bash
+# fjtrace-analyze --perfetto through the real stack: record naive fj-fib with
+# fjtrace-record, export Perfetto's protobuf trace and the Chrome JSON trace
+# of the same run, read the protobuf back with pf-read (the same protobuf-c
+# code, trace_processor is not available here) and check known answers: one
+# task slice per task, F(N+1) of them (the forked tasks and the root), one
+# track per worker, slices nested, names interned, and the same slices at
+# the same times as the Chrome trace. Then a large trace (over a million
+# events) is written and read back whole.
+#   test_perfetto.sh SRCDIR ANALYZE PFREAD FIB
+. "$(dirname "$0")/../tap.sh"
+set -uo pipefail
+src=$1 analyze=$2 pfread=$3 fib=$4
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# rec DIR N: records naive fib(N) on 2 workers; prints the event count
+rec() {
+  "$src/scripts/fjtrace-record" --cmd-only -o "$1" -- "$fib" "$2" -p 2 --variant naive \
+    >/dev/null 2>"$tmp/rec.err" || bail_out "recording: $(cat "$tmp/rec.err")"
+  sed -n 's/^fjtrace-record: events: \([0-9]*\)$/\1/p' "$tmp/rec.err"
+}
+fibo() { local a=0 b=1 i; for ((i = 0; i < $1; i++)); do ((b += a, a = b - a)); done; echo "$a"; }
+val() { sed -n "s/^$1 //p" "$2"; }
+
+n=16
+rec "$tmp/small" $n >/dev/null
+"$analyze" "$tmp/small" -o /dev/null --perfetto "$tmp/t.pftrace" --chrome-trace "$tmp/t.json" \
+  2>"$tmp/an.err"
+ok $? "fjtrace-analyze writes the protobuf and the JSON trace of one run" || diag "$(cat "$tmp/an.err")"
+"$pfread" "$tmp/t.pftrace" --dump >"$tmp/dump" 2>"$tmp/read.err"
+ok $? "pf-read parses every packet: sequences cleared first, names and keys interned before use, clocks, nested slices, flows with both ends" ||
+  diag "$(cat "$tmp/read.err")"
+grep -v '^[BE] ' "$tmp/dump" >"$tmp/stats"
+is "$(val task_slices "$tmp/stats")" "$(fibo $((n + 1)))" "one task slice per task of fib($n): F($((n + 1))) (forked tasks + root)"
+is "$(val distinct_tasks "$tmp/stats")" "$(fibo $((n + 1)))" "the task slices annotate F($((n + 1))) distinct task ids"
+is "$(val worker_tracks "$tmp/stats")" 2 "one thread track per worker of the -p 2 pool"
+is "$(val process_tracks "$tmp/stats")" 1 "one process track for the pool"
+python3 - "$tmp/t.json" "$tmp/dump" <<'PY'
+import json, sys
+from collections import defaultdict
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+chrome, pf = defaultdict(list), defaultdict(list)
+for e in ev:
+    if e["ph"] in "BE":
+        chrome[(e["pid"], e["tid"])].append((e["ph"], e["ts"], e.get("name")))
+steals = defaultdict(dict)
+for e in ev:
+    if e["ph"] in "sf" and e["name"] == "steal":
+        steals[e["id"]][e["ph"]] = e["tid"]
+cross = sum(1 for s in steals.values() if s.get("s") != s.get("f"))
+flows = 0
+for line in open(sys.argv[2]):
+    f = line.rstrip("\n").split(" ", 4)
+    if f[0] in "BE" and len(f) >= 4:
+        pf[(int(f[1]), int(f[2]) % 100000)].append((f[0], int(f[3]), f[4] if f[0] == "B" else None))
+    elif f[0] == "flows":
+        flows = int(f[1])
+bad = []
+if set(chrome) != set(pf):
+    bad.append(f"tracks differ: {sorted(chrome)} vs {sorted(pf)}")
+off = None
+for k in chrome:
+    a, b = chrome[k], pf.get(k, [])
+    if len(a) != len(b):
+        bad.append(f"{k}: {len(a)} JSON events, {len(b)} protobuf events")
+        continue
+    for (pa, ta, na), (pb, tb, nb) in zip(a, b):
+        if off is None:
+            off = tb - round(ta * 1000)
+        if pa != pb or na != nb or abs(tb - off - ta * 1000) > 1:
+            bad.append(f"{k}: JSON {pa} {ta} {na} vs protobuf {pb} {tb - off} {nb}")
+            break
+if flows != cross:
+    bad.append(f"{flows} protobuf flows, {cross} JSON steal flows across workers")
+print("\n".join(bad) if bad else f"{sum(map(len, pf.values()))} slice events, {flows} steal flows match")
+sys.exit(1 if bad else 0)
+PY
+ok $? "the protobuf trace has the JSON trace's slices, names and times (+-1 ns) per track, a flow per steal"
+js=$(stat -c %s "$tmp/t.json") pb=$(val bytes "$tmp/stats")
+diag "fib($n): JSON $js bytes, protobuf $pb bytes ($((js / pb))x smaller)"
+
+"$pfread" "$tmp/t.json" >/dev/null 2>&1
+is $? 1 "pf-read refuses a file that is not a protobuf trace (exit 1)"
+head -c $(($(val bytes "$tmp/stats") - 3)) "$tmp/t.pftrace" >"$tmp/cut.pftrace"
+"$pfread" "$tmp/cut.pftrace" >/dev/null 2>&1
+is $? 1 "pf-read refuses a truncated trace (exit 1)"
+
+# Large: fib(28), ~1.5M events, read back whole.
+n=28
+events=$(rec "$tmp/large" $n)
+"$analyze" "$tmp/large" -o /dev/null --perfetto "$tmp/large.pftrace" 2>"$tmp/an.err"
+ok $? "fjtrace-analyze writes the protobuf trace of fib($n), $events events" || diag "$(cat "$tmp/an.err")"
+(( events >= 1000000 ))
+ok $? "the large trace has over a million events ($events)"
+"$pfread" "$tmp/large.pftrace" >"$tmp/large.stats" 2>"$tmp/read.err"
+ok $? "pf-read parses the large protobuf trace whole" || diag "$(cat "$tmp/read.err")"
+is "$(val task_slices "$tmp/large.stats")" "$(fibo $((n + 1)))" "fib($n): F($((n + 1))) task slices read back"
+pb=$(val bytes "$tmp/large.stats")
+diag "fib($n): $events events, protobuf $pb bytes, $((pb / events)) bytes/event, $(val track_events "$tmp/large.stats") track events"
+done_testing
