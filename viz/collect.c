@@ -498,12 +498,12 @@ static bool is_client(const fja_change *ch)
 
 static void collect_change(void *ctx, fja_model *m, const fja_change *ch)
 {
-    (void)m;
     fjv_collector *c = ctx;
     if (!ch->pool) return; /* lock names: the model keeps them */
     if (!c->started) {
+        /* the trace's first event, as --window counts from it */
         c->started = true;
-        c->t0 = ch->ts;
+        c->t0 = m->first_ts && m->first_ts < ch->ts ? m->first_ts : ch->ts;
     }
     fjv_pool *p = pool_get(c, ch->pool, ch->pool_index, ch->ts);
     if (!p || ch->ts < p->t0) return; /* out of order before the pool's first event */

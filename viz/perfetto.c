@@ -30,15 +30,17 @@ typedef Perfetto__Protos__DebugAnnotation annotation_t;
 enum { AN_TASK, AN_TREE, AN_LOCK, AN_COUNT };
 static const char *const annotation_names[AN_COUNT] = {"task", "tree", "lock"};
 
-/* A lane's packet sequence: its thread track and, when used, its counter
- * and off-CPU tracks. */
+/* A packet sequence: a lane's, on its thread track (and, when used, its
+ * off-CPU track), or its counter's, on the counter track. */
 typedef struct {
-    uint64_t uuid, counter_uuid, offcpu_uuid;
-    uint64_t last_ts; /* the delta clock's value */
-    bool timed;       /* its clock snapshot is written */
-    bool off;         /* an off-CPU slice is open */
-    uint64_t *sent;   /* bit iid: that name is interned on this sequence */
-    uint32_t nsent;   /* words in sent */
+    uint64_t uuid;        /* its default track */
+    uint64_t offcpu_uuid; /* 0: none yet */
+    uint32_t counter_seq; /* the lane's counter's sequence, 0: none yet */
+    uint64_t last_ts;     /* the delta clock's value */
+    bool timed;           /* its clock snapshot is written */
+    bool off;             /* an off-CPU slice is open */
+    uint64_t *sent;       /* bit iid: that name is interned on this sequence */
+    uint32_t nsent;       /* words in sent */
 } pf_seq;
 
 typedef struct {
@@ -200,42 +202,27 @@ static void process_track(fjv_pf *w, fjv_pool *p, uint32_t seq)
     put_descriptor(w, seq, &d, SEQ_NEEDS, NULL, NULL);
 }
 
-/* A new sequence for lane l: its thread track, the sequence's defaults
- * (that track, the delta clock) and the annotation keys. */
-static int seq_new(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker)
+/* A new packet sequence whose first packet describes track d, makes it the
+ * sequence's default track, sets the delta clock as its timestamps' clock
+ * and interns the annotation keys. Its id, 0 when out of memory. */
+static uint32_t seq_open(fjv_pf *w, Perfetto__Protos__TrackDescriptor *d)
 {
     if (w->nseqs == w->cap_seqs) {
         uint32_t cap = w->cap_seqs ? w->cap_seqs * 2 : 16;
         pf_seq *s = realloc(w->seqs, cap * sizeof *s);
-        if (!s) return -1;
+        if (!s) {
+            w->oom = true;
+            return 0;
+        }
         w->seqs = s;
         w->cap_seqs = cap;
     }
     uint32_t seq = ++w->nseqs;
-    pf_seq *s = &w->seqs[seq - 1];
-    *s = (pf_seq){.uuid = ++w->next_uuid};
-    l->pf_seq = seq;
-
-    char name[48];
-    if (worker < 0)
-        snprintf(name, sizeof name, "client threads");
-    else
-        snprintf(name, sizeof name, "worker %d", worker);
-    Perfetto__Protos__ThreadDescriptor td = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
-    td.has_pid = td.has_tid = td.has_legacy_sort_index = true;
-    td.pid = (int32_t)chrome_pid(p);
-    /* unique over the trace: Perfetto tells threads apart by tid */
-    td.tid = (int32_t)(chrome_pid(p) * 100000 + (uint32_t)(worker + 1));
-    td.legacy_sort_index = worker + 1;
-    td.thread_name = name;
-    Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-    d.has_uuid = true;
-    d.uuid = s->uuid;
-    d.thread = &td;
+    w->seqs[seq - 1] = (pf_seq){.uuid = d->uuid};
 
     Perfetto__Protos__TrackEventDefaults ted = PERFETTO__PROTOS__TRACK_EVENT_DEFAULTS__INIT;
     ted.has_track_uuid = true;
-    ted.track_uuid = s->uuid;
+    ted.track_uuid = d->uuid;
     Perfetto__Protos__TracePacketDefaults def = PERFETTO__PROTOS__TRACE_PACKET_DEFAULTS__INIT;
     def.has_timestamp_clock_id = true;
     def.timestamp_clock_id = CLOCK_DELTA;
@@ -253,18 +240,33 @@ static int seq_new(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker)
     Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
     in.n_debug_annotation_names = AN_COUNT;
     in.debug_annotation_names = anp;
-    put_descriptor(w, seq, &d, SEQ_CLEARED, &def, &in);
-    process_track(w, p, seq);
-    return 0;
+    put_descriptor(w, seq, d, SEQ_CLEARED, &def, &in);
+    return seq;
 }
 
-static pf_seq *lane_seq(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker)
+/* Lane l's sequence, made with its thread track on first use. 0: none. */
+static uint32_t lane_seq(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker)
 {
-    if (!l->pf_seq && seq_new(w, p, l, worker)) {
-        w->oom = true;
-        return NULL;
-    }
-    return &w->seqs[l->pf_seq - 1];
+    if (l->pf_seq) return l->pf_seq;
+    char name[48];
+    if (worker < 0)
+        snprintf(name, sizeof name, "client threads");
+    else
+        snprintf(name, sizeof name, "worker %d", worker);
+    Perfetto__Protos__ThreadDescriptor td = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+    td.has_pid = td.has_tid = td.has_legacy_sort_index = true;
+    td.pid = (int32_t)chrome_pid(p);
+    /* unique over the trace: Perfetto tells threads apart by tid */
+    td.tid = (int32_t)(chrome_pid(p) * 100000 + (uint32_t)(worker + 1));
+    td.legacy_sort_index = worker + 1;
+    td.thread_name = name;
+    Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+    d.has_uuid = true;
+    d.uuid = ++w->next_uuid;
+    d.thread = &td;
+    if (!(l->pf_seq = seq_open(w, &d))) return 0;
+    process_track(w, p, l->pf_seq);
+    return l->pf_seq;
 }
 
 /* Stamps pk for sequence s at ts: the first timed packet of a sequence is
@@ -313,13 +315,11 @@ static void stamp(fjv_pf *w, pf_seq *s, uint32_t seq, packet_t *pk, uint64_t ts)
     pk->sequence_flags = SEQ_NEEDS;
 }
 
-/* Writes event ev on lane l's sequence at ts, interning its name. */
-static void put_event(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts, event_t *ev,
-                      const char *name)
+/* Writes event ev on sequence seq (0: none) at ts, interning its name. */
+static void put_event(fjv_pf *w, uint32_t seq, uint64_t ts, event_t *ev, const char *name)
 {
-    pf_seq *s = lane_seq(w, p, l, worker);
-    if (!s) return;
-    uint32_t seq = l->pf_seq;
+    if (!seq) return;
+    pf_seq *s = &w->seqs[seq - 1];
     packet_t pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
     Perfetto__Protos__EventName en = PERFETTO__PROTOS__EVENT_NAME__INIT, *enp = &en;
     Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
@@ -444,7 +444,7 @@ void fjv_pf_begin(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t 
         ev.n_terminating_flow_ids = 1;
         ev.terminating_flow_ids = &flow;
     }
-    put_event(w, p, l, worker, ts, &ev, s->name);
+    put_event(w, lane_seq(w, p, l, worker), ts, &ev, s->name);
 }
 
 void fjv_pf_end(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts)
@@ -452,48 +452,48 @@ void fjv_pf_end(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts
     event_t ev = PERFETTO__PROTOS__TRACK_EVENT__INIT;
     ev.has_type = true;
     ev.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
-    put_event(w, p, l, worker, ts, &ev, NULL);
+    put_event(w, lane_seq(w, p, l, worker), ts, &ev, NULL);
 }
 
-/* A track of lane l's (its counter, its off-CPU slices), made on first use
- * under the pool's process. */
-static uint64_t side_track(fjv_pf *w, fjv_pool *p, uint32_t seq, const char *name, bool counter)
+/* A track of the lane's, under the pool's process: its counter, or its
+ * off-CPU slices. */
+static void side_track(Perfetto__Protos__TrackDescriptor *d, uint64_t uuid, const fjv_pool *p,
+                       char *name)
 {
-    uint64_t uuid = ++w->next_uuid;
-    Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
-    cd.has_unit = true;
-    cd.unit = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__UNIT__UNIT_COUNT;
-    Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-    d.has_uuid = d.has_parent_uuid = true;
-    d.uuid = uuid;
-    d.parent_uuid = p->pf_uuid;
-    d.name = (char *)name;
-    if (counter) d.counter = &cd;
-    put_descriptor(w, seq, &d, SEQ_NEEDS, NULL, NULL);
-    return uuid;
+    d->has_uuid = d->has_parent_uuid = true;
+    d->uuid = uuid;
+    d->parent_uuid = p->pf_uuid;
+    d->name = name;
 }
 
 void fjv_pf_counter(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts, int64_t v)
 {
-    pf_seq *s = lane_seq(w, p, l, worker);
-    if (!s) return;
-    if (!s->counter_uuid) {
+    uint32_t seq = lane_seq(w, p, l, worker);
+    if (!seq) return;
+    if (!w->seqs[seq - 1].counter_seq) {
+        /* Its own sequence, the counter track as default: a value is then
+         * only a time and a number (counters are as many as slices). */
         char name[48];
         if (worker < 0)
             snprintf(name, sizeof name, "requests outstanding");
         else
             snprintf(name, sizeof name, "queue w%d", worker);
-        uint64_t uuid = side_track(w, p, l->pf_seq, name, true);
-        s = &w->seqs[l->pf_seq - 1];
-        s->counter_uuid = uuid;
+        Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+        cd.has_unit = true;
+        cd.unit = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__UNIT__UNIT_COUNT;
+        Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+        side_track(&d, ++w->next_uuid, p, name);
+        d.counter = &cd;
+        uint32_t cseq = seq_open(w, &d);
+        if (!cseq) return;
+        w->seqs[seq - 1].counter_seq = cseq;
     }
     event_t ev = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-    ev.has_type = ev.has_track_uuid = true;
+    ev.has_type = true;
     ev.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER;
-    ev.track_uuid = s->counter_uuid;
     ev.counter_value_field_case = PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
     ev.counter_value = v;
-    put_event(w, p, l, worker, ts, &ev, NULL);
+    put_event(w, w->seqs[seq - 1].counter_seq, ts, &ev, NULL);
 }
 
 uint64_t fjv_pf_steal(fjv_pf *w, fjv_pool *p, fjv_lane *victim, int32_t victim_worker,
@@ -507,39 +507,41 @@ uint64_t fjv_pf_steal(fjv_pf *w, fjv_pool *p, fjv_lane *victim, int32_t victim_w
     ev.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT;
     ev.n_flow_ids = 1;
     ev.flow_ids = &flow;
-    put_event(w, p, victim, victim_worker, ts, &ev, name);
+    put_event(w, lane_seq(w, p, victim, victim_worker), ts, &ev, name);
     return flow;
 }
 
 void fjv_pf_offcpu(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts,
                    const char *why)
 {
-    pf_seq *s = lane_seq(w, p, l, worker);
-    if (!s || s->off) return;
+    uint32_t seq = lane_seq(w, p, l, worker);
+    if (!seq || w->seqs[seq - 1].off) return;
+    pf_seq *s = &w->seqs[seq - 1];
     if (!s->offcpu_uuid) {
         char name[48];
         snprintf(name, sizeof name, "worker %d off-CPU", worker);
-        uint64_t uuid = side_track(w, p, l->pf_seq, name, false);
-        s = &w->seqs[l->pf_seq - 1];
-        s->offcpu_uuid = uuid;
+        Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+        side_track(&d, ++w->next_uuid, p, name);
+        put_descriptor(w, seq, &d, SEQ_NEEDS, NULL, NULL);
+        s->offcpu_uuid = d.uuid;
     }
     s->off = true;
     event_t ev = PERFETTO__PROTOS__TRACK_EVENT__INIT;
     ev.has_type = ev.has_track_uuid = true;
     ev.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
     ev.track_uuid = s->offcpu_uuid;
-    put_event(w, p, l, worker, ts, &ev, why);
+    put_event(w, seq, ts, &ev, why);
 }
 
 void fjv_pf_oncpu(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts)
 {
-    if (!l->pf_seq) return;
+    (void)p, (void)worker;
+    if (!l->pf_seq || !w->seqs[l->pf_seq - 1].off) return;
     pf_seq *s = &w->seqs[l->pf_seq - 1];
-    if (!s->off) return;
     s->off = false;
     event_t ev = PERFETTO__PROTOS__TRACK_EVENT__INIT;
     ev.has_type = ev.has_track_uuid = true;
     ev.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
     ev.track_uuid = s->offcpu_uuid;
-    put_event(w, p, l, worker, ts, &ev, NULL);
+    put_event(w, l->pf_seq, ts, &ev, NULL);
 }

@@ -73,7 +73,7 @@ typedef struct {
 struct fjv_collector {
     fjv_pool *pools; /* index = the model's pool index */
     uint32_t npools;
-    uint64_t t0; /* the first change: origin of the Chrome trace */
+    uint64_t t0; /* the trace's first event: origin of the Chrome trace and --window */
     bool started;
     /* stolen tasks, appended at their exec, sorted by (pool, task) when
      * the trace ends (fjv_collect_finish) */

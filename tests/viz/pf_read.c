@@ -378,7 +378,7 @@ int main(int argc, char **argv)
     fclose(f);
     free(buf);
 
-    uint64_t threads = 0, processes = 0, counters = 0, worker_tracks = 0, slices = 0;
+    uint64_t threads = 0, processes = 0, counters = 0, worker_tracks = 0, slices = 0, side = 0;
     for (size_t i = 0; i < ntracks; i++) {
         track *t = &tracks[i];
         if (t->depth) fail("%zu slices left open on %s", t->depth, t->name);
@@ -387,6 +387,7 @@ int main(int argc, char **argv)
         counters += t->is_counter;
         worker_tracks += t->is_thread && t->name && !strncmp(t->name, "worker ", 7);
         slices += t->slices;
+        if (!t->is_thread && !t->is_process && !t->is_counter) side += t->slices;
         bool grouped = !t->is_thread;
         for (size_t j = 0; j < ntracks && !grouped; j++)
             grouped = tracks[j].is_process && tracks[j].pid == t->pid;
@@ -410,6 +411,7 @@ int main(int argc, char **argv)
     printf("counter_tracks %" PRIu64 "\n", counters);
     printf("slices %" PRIu64 "\n", slices);
     printf("task_slices %" PRIu64 "\n", task_slices);
+    printf("side_track_slices %" PRIu64 "\n", side); /* off-CPU */
     printf("distinct_tasks %zu\n", distinct(task_ids, ntask_ids));
     printf("flows %zu\n", nflow_starts);
     return 0;

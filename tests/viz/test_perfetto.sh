@@ -35,10 +35,18 @@ is "$(val task_slices "$tmp/stats")" "$(fibo $((n + 1)))" "one task slice per ta
 is "$(val distinct_tasks "$tmp/stats")" "$(fibo $((n + 1)))" "the task slices annotate F($((n + 1))) distinct task ids"
 is "$(val worker_tracks "$tmp/stats")" 2 "one thread track per worker of the -p 2 pool"
 is "$(val process_tracks "$tmp/stats")" 1 "one process track for the pool"
-python3 - "$tmp/t.json" "$tmp/dump" <<'PY'
+# same.py JSON DUMP [FROM_US TO_US]: the protobuf dump has the JSON's slices
+# per track (names, times to the ns), a flow per steal across workers; with
+# a window, no JSON slice begins outside it.
+cat >"$tmp/same.py" <<'PY'
 import json, sys
 from collections import defaultdict
 ev = json.load(open(sys.argv[1]))["traceEvents"]
+lo, hi = (float(x) for x in sys.argv[3:5]) if len(sys.argv) > 3 else (0, float("inf"))
+early = [e for e in ev if e["ph"] == "B" and not lo <= e["ts"] <= hi]
+if early:
+    print(f"{len(early)} JSON slices begin outside [{lo}, {hi}] us, e.g. {early[0]}")
+    sys.exit(1)
 chrome, pf = defaultdict(list), defaultdict(list)
 for e in ev:
     if e["ph"] in "BE":
@@ -75,9 +83,29 @@ if flows != cross:
 print("\n".join(bad) if bad else f"{sum(map(len, pf.values()))} slice events, {flows} steal flows match")
 sys.exit(1 if bad else 0)
 PY
+python3 "$tmp/same.py" "$tmp/t.json" "$tmp/dump"
 ok $? "the protobuf trace has the JSON trace's slices, names and times (+-1 ns) per track, a flow per steal"
 js=$(stat -c %s "$tmp/t.json") pb=$(val bytes "$tmp/stats")
 diag "fib($n): JSON $js bytes, protobuf $pb bytes ($((js / pb))x smaller)"
+
+# --window over the middle third of the slices' time (ns since the first
+# event, the JSON's origin): both traces keep what begins in it, still sound
+read -r from to < <(python3 -c 'import json, sys
+ts = [e["ts"] for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "B"]
+lo, hi = min(ts), max(ts)
+print(int((lo + (hi - lo) / 3) * 1000), int((lo + 2 * (hi - lo) / 3) * 1000))' "$tmp/t.json")
+"$analyze" "$tmp/small" -o /dev/null --window "$from:$to" --perfetto "$tmp/w.pftrace" \
+  --chrome-trace "$tmp/w.json" 2>"$tmp/an.err" && "$pfread" "$tmp/w.pftrace" --dump >"$tmp/wdump" &&
+  python3 "$src/tests/viz/check_outputs.py" chrome "$tmp/w.json" &&
+  python3 "$tmp/same.py" "$tmp/w.json" "$tmp/wdump" "$((from / 1000))" "$((to / 1000 + 1))"
+ok $? "--window $from:$to: both traces sound, the same slices, all beginning in the window"
+wn=$(grep -c '^B' "$tmp/wdump") an=$(grep -c '^B' "$tmp/dump")
+(( wn > 0 && wn < an ))
+ok $? "the window keeps some slices but not all ($wn of $an)"
+# the extension decides the format, whichever option names the file
+"$analyze" "$tmp/small" -o /dev/null --chrome-trace "$tmp/x.pftrace" --perfetto "$tmp/y.json" &&
+  "$pfread" "$tmp/x.pftrace" >/dev/null && python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/y.json"
+ok $? "--chrome-trace F.pftrace writes protobuf, --perfetto F.json writes JSON"
 
 "$pfread" "$tmp/t.json" >/dev/null 2>&1
 is $? 1 "pf-read refuses a file that is not a protobuf trace (exit 1)"
