@@ -74,7 +74,7 @@ typedef struct fjv_collector fjv_collector;
     "  --html FILE        one self-contained HTML report with every picture\n"                     \
     "  --chrome-trace F   Chrome/Perfetto Trace Event Format JSON (ui.perfetto.dev), ~160\n"       \
     "                     bytes per event: for large traces use --perfetto or --window\n"          \
-    "  --perfetto F       Perfetto's protobuf trace (TrackEvent, ui.perfetto.dev), ~6x\n"         \
+    "  --perfetto F       Perfetto's protobuf trace (TrackEvent, ui.perfetto.dev), ~6x\n"          \
     "                     smaller; F.json writes the JSON instead (either option: the\n"           \
     "                     extension .json, .pftrace, .perfetto-trace or .pb decides)\n"
 
