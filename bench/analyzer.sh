@@ -1,42 +1,61 @@
 #!/bin/bash
 # bench-analyzer: fjtrace-analyze vs babeltrace2's decode-only floor
-# (`babeltrace2 TRACE -c sink.utils.dummy`) on one recorded trace of about
-# 20 M events, interleaved repetitions in the same run, medians; plus the
-# analyzer's peak RSS per task.
-#   bench/analyzer.sh [BUILD] [FIB_N] [REPS]     (defaults: build 33 3)
+# (`babeltrace2 TRACE -c sink.utils.dummy`) on recorded naive fib traces
+# (fib(30): ~4 M events; fib(32): ~10.6 M), interleaved repetitions in the
+# same run, medians; the analyzer with --jobs 1 and with the default (one
+# decoding thread per online core); plus its peak RSS per task and the load
+# (uptime) before and after.
+#   bench/analyzer.sh [BUILD] [FIB_NS] [REPS]     (defaults: build "30 32" 3)
 set -euo pipefail
-build=${1:-build} n=${2:-33} reps=${3:-3}
+build=${1:-build} ns=${2:-30 32} reps=${3:-3}
 analyze=$build/analyzer/fjtrace-analyze
 tmp=$(mktemp -d /tmp/fjtrace-bench-analyzer.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-
-# Blocking: a benchmark trace must be whole (the recording is not timed).
-scripts/fjtrace-record --cmd-only --blocking -o "$tmp/trace" -- \
-  "$build/samples/fj-fib" "$n" --variant naive -p 2 >/dev/null 2>"$tmp/rec.err"
-events=$(sed -n 's/.*events: \([0-9]*\).*/\1/p' "$tmp/rec.err" | tail -n 1)
-# naive fib(n): F(n+1)-1 forked tasks plus the root
-tasks=$(python3 -c "a, b = 0, 1
-for _ in range($n + 1): a, b = b, a + b
-print(a)")
-size=$(du -sm "$tmp/trace" | cut -f1)
 
 run() { # run CMD...: prints "seconds maxrss_kb"
   /usr/bin/time -f '%e %M' -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" || [ $? = 1 ]
   cat "$tmp/t"
 }
-floor=() mine=() rss=()
-for ((i = 0; i < reps; i++)); do
-  read -r s _ < <(run babeltrace2 "$tmp/trace" -c sink.utils.dummy); floor+=("$s")
-  read -r s k < <(run "$analyze" --no-progress "$tmp/trace" -o /dev/null); mine+=("$s"); rss+=("$k")
-done
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-f=$(median "${floor[@]}") a=$(median "${mine[@]}") k=$(median "${rss[@]}")
-awk -v f="$f" -v a="$a" -v k="$k" -v e="$events" -v t="$tasks" -v mb="$size" -v r="$reps" 'BEGIN {
-  printf "bench-analyzer: naive fib trace, %d events, %d tasks, %d MB; %d interleaved runs, medians\n", e, t, mb, r
-  printf "%-46s %9s %12s\n", "", "seconds", "M events/s"
-  printf "%-46s %9.2f %12.2f\n", "babeltrace2 -c sink.utils.dummy (floor)", f, e / f / 1e6
-  printf "%-46s %9.2f %12.2f\n", "fjtrace-analyze (text report)", a, e / a / 1e6
-  printf "ratio analyzer / floor: %.2f (goal <= 1.0)\n", a / f
-  goal = 32 * 1024 * 1024 + 64 * t
-  printf "peak RSS %.1f MiB = %.1f bytes/task; goal 32 MiB + 64 B/task = %.1f MiB: %s\n", k / 1024, (k * 1024 - 32 * 1024 * 1024) / t, goal / 1048576, (k * 1024 <= goal) ? "PASS" : "MISS"
-}'
+
+bench_one() { # bench_one N
+  local n=$1 trace=$tmp/trace-$1
+  # Blocking: a benchmark trace must be whole (the recording is not timed).
+  scripts/fjtrace-record --cmd-only --blocking -o "$trace" -- \
+    "$build/samples/fj-fib" "$n" --variant naive -p 2 >/dev/null 2>"$tmp/rec.err"
+  local events tasks size
+  events=$(sed -n 's/.*events: \([0-9]*\).*/\1/p' "$tmp/rec.err" | head -n 1)
+  # naive fib(n): F(n+1)-1 forked tasks plus the root
+  tasks=$(python3 -c "a, b = 0, 1
+for _ in range($n + 1): a, b = b, a + b
+print(a)")
+  size=$(du -sm "$trace" | cut -f1)
+  local floor=() one=() all=() rss1=() rss=() s k
+  for ((i = 0; i < reps; i++)); do
+    read -r s _ < <(run babeltrace2 "$trace" -c sink.utils.dummy); floor+=("$s")
+    read -r s k < <(run "$analyze" --no-progress --jobs 1 "$trace" -o /dev/null)
+    one+=("$s"); rss1+=("$k")
+    read -r s k < <(run "$analyze" --no-progress "$trace" -o /dev/null); all+=("$s"); rss+=("$k")
+  done
+  local f a1 a k1 kd
+  f=$(median "${floor[@]}") a1=$(median "${one[@]}") a=$(median "${all[@]}")
+  k1=$(median "${rss1[@]}") kd=$(median "${rss[@]}")
+  awk -v f="$f" -v a1="$a1" -v a="$a" -v k1="$k1" -v k="$kd" -v e="$events" -v t="$tasks" \
+    -v mb="$size" -v r="$reps" -v n="$n" -v j="$(nproc)" 'BEGIN {
+    printf "\nfib(%d) naive P=2: %d events, %d tasks, %d MB; %d interleaved runs, medians\n", n, e, t, mb, r
+    printf "%-46s %9s %12s %7s %9s\n", "", "seconds", "M events/s", "ratio", "peak MiB"
+    printf "%-46s %9.2f %12.2f %7s %9s\n", "babeltrace2 -c sink.utils.dummy (floor)", f, e / f / 1e6, "1.00", "-"
+    printf "%-46s %9.2f %12.2f %7.2f %9.1f\n", "fjtrace-analyze --jobs 1", a1, e / a1 / 1e6, a1 / f, k1 / 1024
+    printf "%-46s %9.2f %12.2f %7.2f %9.1f\n", "fjtrace-analyze (default: " j " decoding threads)", a, e / a / 1e6, a / f, k / 1024
+    printf "ratio analyzer / floor: %.2f (goal <= 0.6): %s\n", a / f, (a / f <= 0.6) ? "PASS" : "MISS"
+    goal = 32 * 1024 * 1024 + 64 * t
+    printf "peak RSS %.1f MiB = %.1f bytes/task over 32 MiB; goal 32 MiB + 64 B/task = %.1f MiB: %s\n", k / 1024, (k * 1024 - 32 * 1024 * 1024) / t, goal / 1048576, (k * 1024 <= goal) ? "PASS" : "MISS"
+  }'
+  rm -rf "$trace"
+}
+
+echo "bench-analyzer: load before: $(uptime)"
+for n in $ns; do
+  bench_one "$n"
+done
+echo "bench-analyzer: load after: $(uptime)"

@@ -32,8 +32,10 @@ static void usage(FILE *o)
           "  --baseline BASE    compare with BASE, a trace of the same program (usually at\n"
           "                     P=1): work inflation per creation site (self time per task\n"
           "                     here / in BASE), flagged where it grows\n"
-          "  --muxer            order events with babeltrace2's filter.utils.muxer instead\n"
-          "                     of the analyzer's own (faster) merge of the streams\n",
+          "  -j, --jobs N       decode the trace's streams in N threads (default: one per\n"
+          "                     online core); the report is the same whatever N\n"
+          "  --muxer            order events with babeltrace2's filter.utils.muxer in one\n"
+          "                     thread instead of the analyzer's own (faster) merge\n",
           o);
     fputs(pictures_usage, o);
     fputs("  -h, --help         show this help\n"
@@ -158,6 +160,7 @@ int cli_parse(int argc, char **argv, cli_options *o)
         OPT_NOPROG,
         OPT_VERSION,
         OPT_MUXER,
+        OPT_JOBS,
         OPT_TASKS,
         OPT_BASELINE,
         OPT_VIZ
@@ -171,6 +174,7 @@ int cli_parse(int argc, char **argv, cli_options *o)
                                         {"help", no_argument, NULL, 'h'},
                                         {"version", no_argument, NULL, OPT_VERSION},
                                         {"muxer", no_argument, NULL, OPT_MUXER},
+                                        {"jobs", required_argument, NULL, 'j'},
                                         {"tasks", required_argument, NULL, OPT_TASKS},
                                         {"baseline", required_argument, NULL, OPT_BASELINE},
                                         {0, 0, 0, 0}};
@@ -180,7 +184,7 @@ int cli_parse(int argc, char **argv, cli_options *o)
     opterr = 0;
     int c, li = 0;
     uint64_t v;
-    while ((c = getopt_long(argc, argv, ":ho:", longs, &li)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ho:j:", longs, &li)) != -1) {
         switch (c) {
         case OPT_JSON:
             o->json = true;
@@ -210,6 +214,11 @@ int cli_parse(int argc, char **argv, cli_options *o)
             break;
         case OPT_MUXER:
             o->muxer = true;
+            break;
+        case 'j':
+            if (parse_u64(optarg, &v) || v < 1 || v > 1024)
+                return usage_error("bad job count '%s' (want 1 to 1024)", optarg);
+            o->jobs = (unsigned)v;
             break;
         case OPT_TASKS:
             o->tasks = optarg;

@@ -22,6 +22,7 @@ enum {
 
 typedef struct {
     bool json, progress, muxer;
+    unsigned jobs; /* decoding threads; 0: one per online core */
     const char *output, *tasks;
     const char *baseline; /* --baseline BASE: a trace to compare the sites with */
     fja_filter filter;

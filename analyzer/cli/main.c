@@ -84,7 +84,8 @@ static int traces_read(const cli_options *o, const find_list *dirs, fja_tracker 
                             .discarded = sink_discarded,
                             .ctx = &rd,
                             .progress = o->progress,
-                            .use_muxer = o->muxer};
+                            .use_muxer = o->muxer,
+                            .jobs = o->jobs};
     fja_reader_stats stats;
     reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
     if (st == READER_UNREADABLE) {
@@ -256,8 +257,11 @@ static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_mod
     fja_tracker_init(&t, m);
     fja_offcpu_seal(offcpu);
     readings rd = {&t, offcpu};
-    fja_reader_sink sink = {
-        .event = sink_event_oncpu, .discarded = sink_discarded, .ctx = &rd, .use_muxer = o->muxer};
+    fja_reader_sink sink = {.event = sink_event_oncpu,
+                            .discarded = sink_discarded,
+                            .ctx = &rd,
+                            .use_muxer = o->muxer,
+                            .jobs = o->jobs};
     fja_reader_stats stats;
     m->oncpu = true;
     reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);

@@ -12,7 +12,9 @@
 
 /* Runs fn(arg) and returns its result, or -1 with *aborted set to the
  * signal when it called abort() or faulted (SIGSEGV, SIGBUS) inside the
- * library. */
+ * library. Threads may each run under their own guard at once (the way
+ * back is per thread); a signal in a thread outside any guard kills the
+ * process as usual. */
 int abortguard_run(int (*fn)(void *), void *arg, int *aborted);
 
 #endif

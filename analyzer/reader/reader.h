@@ -1,10 +1,11 @@
 /* The trace reader: decodes CTF traces with libbabeltrace2 in one
  * streaming pass and in timestamp order, and hands each fjtrace event to a
- * callback as an fja_event. By default each stream of source.ctf.fs goes
- * to its own input port of our sink, which merges them itself (a binary
- * heap on timestamps); that skips the generic filter.utils.muxer, the
- * costliest stage after decoding. use_muxer selects source.ctf.fs ->
- * muxer -> simple sink instead (for comparison). */
+ * callback as an fja_event. By default the streams are decoded by `jobs`
+ * threads, one babeltrace2 graph each, and merged by timestamp in the
+ * calling thread, which runs the callbacks (pread.h): the order, and so
+ * the report, is the same whatever jobs is. use_muxer selects one graph
+ * source.ctf.fs -> filter.utils.muxer -> simple sink instead (for
+ * comparison). */
 #ifndef FJA_READER_H
 #define FJA_READER_H
 
@@ -40,6 +41,7 @@ typedef struct {
     void *ctx;
     int progress;  /* print progress on stderr */
     int use_muxer; /* order with filter.utils.muxer instead of our own merge */
+    unsigned jobs; /* decoding threads (0: one per online core) */
 } fja_reader_sink;
 
 typedef struct {

@@ -1,0 +1,102 @@
+#include "deliver.h"
+
+#include <stdlib.h>
+
+void deliver_init(deliver_ctx *d, const fja_reader_sink *sink, fja_reader_stats *stats)
+{
+    *d = (deliver_ctx){.sink = sink, .stats = stats};
+}
+
+void deliver_free(deliver_ctx *d)
+{
+    free(d->with_events);
+    d->with_events = NULL;
+}
+
+/* The index of the trace a record belongs to, in order of first sight:
+ * pool ids are only unique per process, and a trace is one process's (or
+ * one user's) recording. */
+static uint32_t source_of(deliver_ctx *d, uintptr_t trace)
+{
+    for (uint32_t i = 0; i < d->ntraces; i++)
+        if (d->traces[i] == trace) return i;
+    if (d->ntraces == MAX_TRACES) return MAX_TRACES - 1;
+    d->traces[d->ntraces] = trace;
+    d->stats->traces = d->ntraces + 1;
+    return d->ntraces++;
+}
+
+static bool stream_had_events(const deliver_ctx *d, uintptr_t s)
+{
+    for (uint32_t i = d->nwith_events; i-- > 0;)
+        if (d->with_events[i] == s) return true;
+    return false;
+}
+
+/* Remembers that s delivered an event; -1 when out of memory. */
+static int stream_note_event(deliver_ctx *d, uintptr_t s)
+{
+    if (d->nwith_events && d->with_events[d->nwith_events - 1] == s) return 0;
+    if (stream_had_events(d, s)) return 0;
+    if (d->nwith_events == d->cap_with_events) {
+        uint32_t cap = d->cap_with_events ? 2 * d->cap_with_events : 16;
+        uintptr_t *a = realloc(d->with_events, cap * sizeof *a);
+        if (!a) return -1;
+        d->with_events = a;
+        d->cap_with_events = cap;
+    }
+    d->with_events[d->nwith_events++] = s;
+    return 0;
+}
+
+static int deliver_event(deliver_ctx *d, const reader_rec *rec)
+{
+    if (stream_note_event(d, rec->stream)) return -1;
+    uint32_t src = source_of(d, rec->trace);
+    if ((uint64_t)rec->head < d->window[src]) { /* before every stream has its events */
+        d->stats->window_events++;
+        return 0;
+    }
+    if (rec->type != REC_FJTRACE) {
+        d->stats->other_events++;
+        if (rec->type == REC_MAP) {
+            d->stats->map_events++;
+            if (d->sink->map && rec->map_valid) d->sink->map(d->sink->map_ctx, &rec->u.map);
+        }
+        return 0;
+    }
+    d->stats->fjtrace_events++;
+    fja_event ev = rec->u.ev;
+    ev.source = src;
+    if (d->sink->event(d->sink->ctx, &ev)) d->stopped = true;
+    return 0;
+}
+
+static void deliver_discarded(deliver_ctx *d, const reader_rec *rec)
+{
+    if (!rec->count_known) d->stats->discarded_unknown++;
+    uint32_t src = source_of(d, rec->trace);
+    if (rec->ts && !stream_had_events(d, rec->stream) && rec->carries_fjtrace) {
+        /* The stream's beginning is gone: what the trace holds before ts
+         * misses this stream's events, so it is left out. */
+        if (rec->ts > d->window[src]) d->window[src] = rec->ts;
+        if (rec->ts > d->stats->window_start) d->stats->window_start = rec->ts;
+        d->stats->window_lost += rec->count;
+        return;
+    }
+    d->sink->discarded(d->sink->ctx, rec->count, rec->ts, src);
+}
+
+int deliver(deliver_ctx *d, const reader_rec *rec)
+{
+    if (rec->type == REC_DISCARDED) {
+        deliver_discarded(d, rec);
+        return 0;
+    }
+    if (d->stopped) return 0;
+    if (deliver_event(d, rec)) {
+        d->stopped = true;
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,36 @@
+/* The consumer side of the reader: takes records (convert.h) in merge
+ * order and hands them to the sink (reader.h) -- the counts, the trace
+ * numbering, the window of a snapshot trace. One thread only. */
+#ifndef FJA_DELIVER_H
+#define FJA_DELIVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "convert.h"
+#include "reader.h"
+
+#define MAX_TRACES 4096
+
+typedef struct {
+    const fja_reader_sink *sink;
+    fja_reader_stats *stats;
+    bool stopped; /* the event callback asked to stop */
+    uintptr_t traces[MAX_TRACES];
+    uint32_t ntraces;
+    /* Streams that have delivered an event: a discarded-events notice on a
+     * stream before its first event means its beginning was overwritten (a
+     * snapshot of overwrite-mode buffers); the trace is then read from the
+     * latest such beginning on, when every stream has its events. */
+    uintptr_t *with_events;
+    uint32_t nwith_events, cap_with_events;
+    uint64_t window[MAX_TRACES]; /* per source: first time kept (0: all) */
+} deliver_ctx;
+
+void deliver_init(deliver_ctx *d, const fja_reader_sink *sink, fja_reader_stats *stats);
+void deliver_free(deliver_ctx *d);
+
+/* Hands rec to the sink. Returns -1 when out of memory (d->stopped set). */
+int deliver(deliver_ctx *d, const reader_rec *rec);
+
+#endif

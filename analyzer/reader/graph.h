@@ -1,0 +1,22 @@
+/* What reader.c and pread.c share to build babeltrace2 graphs. */
+#ifndef FJA_GRAPH_H
+#define FJA_GRAPH_H
+
+#include <babeltrace2/babeltrace.h>
+#include <stddef.h>
+
+typedef struct {
+    const bt_plugin *ctf, *utils;
+    const bt_component_class_source *fs;
+    const bt_component_class_filter *muxer;
+} plugins;
+
+/* One source.ctf.fs per trace directory into srcs[0..ndirs). */
+int add_sources(bt_graph *g, const plugins *pl, char *const *dirs, size_t ndirs,
+                const bt_component_source **srcs, char *err, size_t errlen);
+
+/* babeltrace2's error causes of this thread, innermost first, after what,
+ * as one line (and the error is cleared). */
+void take_error(char *err, size_t errlen, const char *what);
+
+#endif

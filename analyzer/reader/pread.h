@@ -1,0 +1,63 @@
+/* Parallel reading. babeltrace2 runs a graph in one thread, but an LTTng
+ * trace is a set of independent stream files (one per CPU and channel):
+ * the streams (the ports of source.ctf.fs) are dealt round-robin to
+ * `jobs` decoding threads, each with a graph of its own holding the
+ * sources and a sink that takes only its streams. A decoding thread turns
+ * messages into records (convert.h) and pushes them into a bounded ring
+ * per stream; the calling thread merges the rings by timestamp (a heap on
+ * (time, stream number): the order of the single-graph merge, so the
+ * report does not depend on jobs) and hands them to deliver.h.
+ *
+ * Memory is bounded: a ring holds at most RING_BYTES / streams records
+ * (at least 64). A thread blocks only when all of its rings are full, and
+ * the merge only on a stream whose ring is empty, so they cannot wait for
+ * each other. */
+#ifndef FJA_PREAD_H
+#define FJA_PREAD_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "deliver.h"
+#include "graph.h"
+
+typedef struct preader preader;
+
+/* How a stream ended; PORT_RUNNING while its thread may push more. */
+enum { PORT_RUNNING, PORT_END, PORT_ERROR, PORT_NO_MEMORY, PORT_ABORTED, PORT_LOST };
+
+/* jobs: decoding threads wanted (0: one per online core). */
+preader *pread_create(unsigned jobs);
+
+/* Graph 0, its sources srcs (one per trace folder) just added: numbers the
+ * streams, deals them to the threads and adds graph 0's sink. Returns -1
+ * with err set on failure. */
+int pread_build_first(preader *p, bt_graph *g, const bt_component_source **srcs, size_t ndirs,
+                      char *err, size_t errlen);
+
+/* The other threads' graphs, on the same folders. */
+int pread_build_rest(preader *p, const plugins *pl, char *const *dirs, size_t ndirs, char *err,
+                     size_t errlen);
+
+/* Total bytes of stream files, for the progress line (0: no line). */
+void pread_set_total_bytes(preader *p, uint64_t bytes, bool progress);
+
+typedef struct {
+    int status;       /* PORT_END: read whole; else how the stream that stopped it ended */
+    uint32_t port;    /* that stream */
+    uint64_t packets; /* its packets begun */
+    size_t source;    /* its trace folder */
+    const char *port_name;
+    const char *error; /* PORT_ERROR: babeltrace2's reason */
+    bool aborted;      /* some thread's library state is lost (abortguard.h) */
+} pread_result;
+
+/* Starts the threads, merges into d, joins them. */
+void pread_run(preader *p, deliver_ctx *d, pread_result *res);
+
+/* Frees p and its graphs; after an abort (res->aborted) the library's
+ * objects are left as they are (abortguard.h) and p is kept reachable. */
+void pread_free(preader *p, bool aborted);
+
+#endif
