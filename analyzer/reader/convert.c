@@ -357,15 +357,3 @@ int rec_own_strings(reader_rec *rec)
     }
     return 0;
 }
-
-uint64_t convert_packet_bytes(const bt_message *msg)
-{
-    const bt_packet *p = bt_message_packet_beginning_borrow_packet_const(msg);
-    const bt_field *ctx = p ? bt_packet_borrow_context_field_const(p) : NULL;
-    if (!ctx || bt_field_get_class_type(ctx) != BT_FIELD_CLASS_TYPE_STRUCTURE) return 0;
-    const bt_field *f = bt_field_structure_borrow_member_field_by_name_const(ctx, "packet_size");
-    if (!f ||
-        !bt_field_class_type_is(bt_field_get_class_type(f), BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
-        return 0;
-    return bt_field_integer_unsigned_get_value(f) / 8; /* bits */
-}

@@ -70,8 +70,4 @@ int convert_message(convert_ctx *c, const bt_message *msg, reader_rec *rec);
  * its message. Returns -1 when out of memory. */
 int rec_own_strings(reader_rec *rec);
 
-/* The size in bytes a packet-beginning message covers (its packet_size
- * context field), 0 when unknown: for the progress line. */
-uint64_t convert_packet_bytes(const bt_message *msg);
-
 #endif

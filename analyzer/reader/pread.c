@@ -52,8 +52,8 @@ typedef struct {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     _Atomic int waiting;
-    /* bytes of packets begun: the progress line's measure */
-    _Atomic uint64_t bytes;
+    /* packets begun: the progress line's measure */
+    _Atomic uint64_t packets;
     char err[2048];
 } decoder;
 
@@ -71,8 +71,8 @@ struct preader {
     _Atomic int merge_waiting;
     _Atomic int quit; /* the merge is done: decoding threads stop */
     /* progress */
-    uint64_t total_bytes;
-    bool progress;
+    uint64_t total_bytes, total_packets;
+    bool progress, progress_shown;
     uint64_t next_progress;
     struct timespec t0;
 };
@@ -155,7 +155,7 @@ static uint64_t push_message(decoder *d, port *pt, const bt_message *m, uint64_t
     if (bt_message_get_type(m) == BT_MESSAGE_TYPE_PACKET_BEGINNING) {
         pt->packets++;
         /* relaxed: a figure for the progress line, ordering nothing */
-        atomic_fetch_add_explicit(&d->bytes, convert_packet_bytes(m), memory_order_relaxed);
+        atomic_fetch_add_explicit(&d->packets, 1, memory_order_relaxed);
     }
     reader_rec *rec = &pt->recs[tail & pt->mask];
     if (!convert_message(&d->conv, m, rec)) return tail;
@@ -452,10 +452,11 @@ int pread_build_rest(preader *p, const plugins *pl, char *const *dirs, size_t nd
     return rc;
 }
 
-void pread_set_total_bytes(preader *p, uint64_t bytes, bool progress)
+void pread_set_progress(preader *p, bool progress, uint64_t bytes, uint64_t packets)
 {
-    p->total_bytes = bytes;
     p->progress = progress;
+    p->total_bytes = bytes;
+    p->total_packets = packets;
 }
 
 /* ------------------------------------------------------------ merging */
@@ -650,34 +651,39 @@ void pread_run(preader *p, deliver_ctx *d, pread_result *res)
         res->port_name = pt->name;
         res->error = p->dec[pt->thread].err;
     }
-    if (p->progress && d->stats->fjtrace_events + d->stats->other_events >= 1000000)
-        fputc('\n', stderr);
+    if (p->progress_shown) fputc('\n', stderr);
 }
 
 /* ------------------------------------------------------------ progress */
 
-static uint64_t bytes_read(const preader *p)
+/* The bytes decoded: the packets begun times the mean packet size (an
+ * LTTng channel's packets are its sub-buffers, all of a size). */
+static double bytes_read(const preader *p)
 {
-    uint64_t b = 0;
+    uint64_t n = 0;
     for (uint32_t t = 0; t < p->ndec; t++)
         /* relaxed: an estimate for the user */
-        b += atomic_load_explicit(&p->dec[t].bytes, memory_order_relaxed);
-    return b;
+        n += atomic_load_explicit(&p->dec[t].packets, memory_order_relaxed);
+    if (!p->total_packets) return 0;
+    return (double)p->total_bytes * (double)(n < p->total_packets ? n : p->total_packets) /
+           (double)p->total_packets;
 }
 
 /* "[####.....]  42% 12 M events, 85 MB/s, 3 s left": the share of the
  * stream files' bytes decoded (the threads read ahead of the merge by at
- * most the rings), the rate since the start and the time left at it. */
+ * most the rings), the rate since the start and the time left at it;
+ * without the packet count, the events read only. */
 static void progress_line(preader *p, const deliver_ctx *d)
 {
     uint64_t n = d->stats->fjtrace_events + d->stats->other_events;
     if (!p->progress || n < p->next_progress) return;
     p->next_progress = n + 1000000;
+    p->progress_shown = true;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     double secs =
         (double)(now.tv_sec - p->t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - p->t0.tv_nsec);
-    double done = (double)bytes_read(p), total = (double)p->total_bytes;
+    double done = bytes_read(p), total = (double)p->total_bytes;
     double f = total > 0 ? done / total : 0;
     f = f < 0 ? 0 : f > 1 ? 1 : f;
     double rate = secs > 0 ? done / secs : 0;
@@ -686,7 +692,9 @@ static void progress_line(preader *p, const deliver_ctx *d)
     for (int i = 0; i < 40; i++)
         bar[i] = i < full ? '#' : '.';
     bar[40] = '\0';
-    if (rate > 0)
+    if (!p->total_packets)
+        fprintf(stderr, "\rfjtrace-analyze: %llu M events", (unsigned long long)(n / 1000000));
+    else if (rate > 0)
         fprintf(stderr, "\rfjtrace-analyze: [%s] %3.0f%% %llu M events, %.0f MB/s, %.0f s left ",
                 bar, 100 * f, (unsigned long long)(n / 1000000), rate / 1e6,
                 (total - done > 0 ? total - done : 0) / rate);

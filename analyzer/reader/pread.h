@@ -40,8 +40,10 @@ int pread_build_first(preader *p, bt_graph *g, const bt_component_source **srcs,
 int pread_build_rest(preader *p, const plugins *pl, char *const *dirs, size_t ndirs, char *err,
                      size_t errlen);
 
-/* Total bytes of stream files, for the progress line (0: no line). */
-void pread_set_total_bytes(preader *p, uint64_t bytes, bool progress);
+/* The progress line, if wanted: the total bytes of the stream files and
+ * their number of packets (0: unknown); the bytes read are estimated from
+ * the packets begun. */
+void pread_set_progress(preader *p, bool progress, uint64_t bytes, uint64_t packets);
 
 typedef struct {
     int status;       /* PORT_END: read whole; else how the stream that stopped it ended */

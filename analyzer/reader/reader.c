@@ -294,12 +294,14 @@ static bt_graph *graph_open(const plugins *pl, char **use, fja_salvage *salv, si
  * number of whole packets of dir (all of them when their layout is not
  * known), or -1 when the copy cannot be made. */
 static int64_t precheck(const char *dir, fja_salvage *salv, char **use, bool *bad_index,
-                        fja_reader_stats *stats)
+                        bool *known, fja_reader_stats *stats)
 {
     fja_packets pk;
+    *known = false;
     /* For the tests of abortguard.h: hand libbabeltrace2 the trace as is. */
     if (getenv("FJTRACE_ANALYZE_NO_PACKET_CHECK")) return 1;
     if (packets_check(dir, &pk)) return 0;
+    *known = pk.layout_known;
     *bad_index = pk.index_damaged;
     if (!pk.damaged && !pk.index_damaged && !pk.repaired)
         return pk.layout_known ? (int64_t)pk.whole : 1;
@@ -349,6 +351,7 @@ typedef struct {
     size_t errlen;
     bt_graph *g;
     reader_status st;
+    uint64_t packets; /* whole packets of all streams (0: not known) */
 } decode_job;
 
 /* Builds the graphs; the muxer's one is run here too, the parallel ones
@@ -412,7 +415,7 @@ static reader_status parallel_read(decode_job *j, pread_result *res)
     uint64_t bytes = 0;
     for (size_t i = 0; i < j->ndirs; i++)
         bytes += stream_bytes(j->use[i]);
-    pread_set_total_bytes(j->r->pr, bytes, j->sink->progress);
+    pread_set_progress(j->r->pr, j->sink->progress, bytes, j->packets);
     pread_run(j->r->pr, &j->r->d, res);
     switch (res->status) {
     case PORT_END:
@@ -438,16 +441,20 @@ static struct {
     char why[768]; /* for a later reading, which cannot use the library */
 } abandoned;
 
-/* Checks and salvages the folders (precheck); the number of whole packets,
- * or -1 with err set. */
+/* Checks and salvages the folders (precheck); the number of whole packets
+ * (*known: of every folder, not a guess), or -1 with err set. */
 static int64_t prepare(char *const *dirs, size_t ndirs, char **use, fja_salvage *salv,
-                       bool *bad_index, fja_reader_stats *stats, char *err, size_t errlen)
+                       bool *bad_index, bool *all_known, fja_reader_stats *stats, char *err,
+                       size_t errlen)
 {
     int64_t packets = 0;
+    *all_known = true;
     for (size_t i = 0; i < ndirs; i++) {
         if (find_check_metadata(dirs[i], err, errlen)) return -1;
         use[i] = dirs[i];
-        int64_t n = precheck(dirs[i], &salv[i], &use[i], &bad_index[i], stats);
+        bool known;
+        int64_t n = precheck(dirs[i], &salv[i], &use[i], &bad_index[i], &known, stats);
+        *all_known &= known;
         if (n < 0) {
             snprintf(err, errlen, "%s: %s (and no copy without it can be made)", dirs[i],
                      stats->damage_note);
@@ -496,7 +503,10 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
         st = READER_NO_MEMORY;
         goto out;
     }
-    if (prepare(dirs, ndirs, use, salv, bad_index, stats, err, errlen) < 0) goto out;
+    bool known;
+    int64_t packets = prepare(dirs, ndirs, use, salv, bad_index, &known, stats, err, errlen);
+    if (packets < 0) goto out;
+    job.packets = known ? (uint64_t)packets : 0;
     job.use = use;
     job.salv = salv;
     job.bad_index = bad_index;
