@@ -7,6 +7,7 @@
 # Interleaved repetitions in the same run, medians.
 #   bench/perfetto.sh [BUILD] [FIB_N] [REPS]     (defaults: build 28 3)
 set -euo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build} n=${2:-28} reps=${3:-3}
 analyze=$build/analyzer/fjtrace-analyze
 pfread=$build/tests/viz/pf-read
@@ -14,7 +15,7 @@ pfread=$build/tests/viz/pf-read
 tmp=$(mktemp -d /tmp/fjtrace-bench-perfetto.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-scripts/fjtrace-record --cmd-only --blocking -o "$tmp/trace" -- \
+"$src/scripts/fjtrace-record" --cmd-only --blocking -o "$tmp/trace" -- \
   "$build/samples/fj-fib" "$n" --variant naive -p 2 >/dev/null 2>"$tmp/rec.err"
 events=$(sed -n 's/^fjtrace-record: events: \([0-9]*\)$/\1/p' "$tmp/rec.err")
 tasks=$(python3 -c "a, b = 0, 1

@@ -6,6 +6,7 @@
 #include "perfetto.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -256,8 +257,10 @@ static uint32_t lane_seq(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker)
     Perfetto__Protos__ThreadDescriptor td = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
     td.has_pid = td.has_tid = td.has_legacy_sort_index = true;
     td.pid = (int32_t)chrome_pid(p);
-    /* unique over the trace: Perfetto tells threads apart by tid */
-    td.tid = (int32_t)(chrome_pid(p) * 100000 + (uint32_t)(worker + 1));
+    /* unique over the trace (Perfetto tells threads apart by tid), the
+     * worker readable in it; past int32, unique only */
+    uint64_t tid = (uint64_t)chrome_pid(p) * 100000 + (uint64_t)(worker + 1);
+    td.tid = tid <= INT32_MAX ? (int32_t)tid : INT32_MAX - (int32_t)w->nseqs;
     td.legacy_sort_index = worker + 1;
     td.thread_name = name;
     Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;

@@ -340,6 +340,7 @@ static int cmp_u64(const void *a, const void *b)
 
 static size_t distinct(uint64_t *a, size_t n)
 {
+    if (!n) return 0; /* qsort wants an array, even empty */
     qsort(a, n, sizeof *a, cmp_u64);
     size_t d = 0;
     for (size_t i = 0; i < n; i++)

@@ -113,6 +113,20 @@ head -c $(($(val bytes "$tmp/stats") - 3)) "$tmp/t.pftrace" >"$tmp/cut.pftrace"
 "$pfread" "$tmp/cut.pftrace" >/dev/null 2>&1
 is $? 1 "pf-read refuses a truncated trace (exit 1)"
 
+# Every committed trace (tests/data: OpenMP, untied tasks, locks, discarded
+# events, a killed run...) exports to a sound protobuf trace.
+bad=
+for d in "$src"/tests/data/*/; do
+  [[ -d $d/ust ]] || continue
+  "$analyze" "$d" -o /dev/null --perfetto "$tmp/d.pftrace" 2>/dev/null
+  rc=$?
+  (( rc == 4 )) && continue # no fjtrace event: nothing to export
+  (( rc <= 1 )) && "$pfread" "$tmp/d.pftrace" >/dev/null 2>"$tmp/read.err" ||
+    bad+=" $(basename "$d") (exit $rc: $(cat "$tmp/read.err"))"
+done
+[[ -z $bad ]]
+ok $? "every trace in tests/data exports to a protobuf trace pf-read finds sound" || diag "$bad"
+
 # Large: fib(28), ~1.5M events, read back whole.
 n=28
 events=$(rec "$tmp/large" $n)
