@@ -205,9 +205,14 @@ static uint64_t packet_ts(sequence *s, const packet_t *pk)
     return ts;
 }
 
+static uint64_t inline_names; /* events named in full, not interned */
+
 static const char *event_name(const sequence *s, const event_t *e)
 {
-    if (e->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME) return e->name;
+    if (e->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME) {
+        inline_names++;
+        return e->name;
+    }
     if (e->name_field_case != PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID) return NULL;
     if (!marked(s->names, s->nnames, e->name_iid))
         fail("name iid %" PRIu64 " not interned on sequence %u", e->name_iid, s->id);
@@ -332,6 +337,14 @@ static bool read_varint(FILE *f, uint64_t *v, uint64_t *bytes)
     fail("varint longer than 10 bytes");
 }
 
+static size_t distinct_names(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < names_cap; i++)
+        n += names[i] != NULL;
+    return n;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -415,5 +428,7 @@ int main(int argc, char **argv)
     printf("side_track_slices %" PRIu64 "\n", side); /* off-CPU */
     printf("distinct_tasks %zu\n", distinct(task_ids, ntask_ids));
     printf("flows %zu\n", nflow_starts);
+    printf("inline_names %" PRIu64 "\n", inline_names);
+    printf("interned_names %zu\n", distinct_names());
     return 0;
 }

@@ -7,10 +7,10 @@
 # track per worker, slices nested, names interned, and the same slices at
 # the same times as the Chrome trace. Then a large trace (over a million
 # events) is written and read back whole.
-#   test_perfetto.sh SRCDIR ANALYZE PFREAD FIB
+#   test_perfetto.sh SRCDIR ANALYZE PFREAD FIB PFWRITE
 . "$(dirname "$0")/../tap.sh"
 set -uo pipefail
-src=$1 analyze=$2 pfread=$3 fib=$4
+src=$1 analyze=$2 pfread=$3 fib=$4 pfwrite=$5
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # rec DIR N: records naive fib(N) on 2 workers; prints the event count
@@ -126,6 +126,21 @@ for d in "$src"/tests/data/*/; do
 done
 [[ -z $bad ]]
 ok $? "every trace in tests/data exports to a protobuf trace pf-read finds sound" || diag "$bad"
+
+# The writer's own paths that a recorded fib does not take (pf-write):
+# lock wait, off-CPU track, a timestamp going back, names past the table.
+"$pfwrite" "$tmp/u.pftrace" 70000 2>"$tmp/w.err"
+ok $? "pf-write drives the writer through lock waits, off-CPU, a steal, 70000 names"
+grep -q "1 timestamps went back" "$tmp/w.err"
+ok $? "a timestamp going back on its track is written at the track's last time, with a warning" ||
+  diag "$(cat "$tmp/w.err")"
+"$pfread" "$tmp/u.pftrace" >"$tmp/u.stats" 2>"$tmp/read.err"
+ok $? "pf-read finds it sound" || diag "$(cat "$tmp/read.err")"
+is "$(val side_track_slices "$tmp/u.stats")" 2 "two off-CPU slices on their own track (a second begin while off is ignored)"
+is "$(val slices "$tmp/u.stats")" $((4 + 2 + 70000)) "every slice read back: 2 tasks, the lock wait, the late one, 2 off-CPU, 70000 named"
+is "$(val flows "$tmp/u.stats")" 1 "the steal is one flow with both ends"
+is "$(val interned_names "$tmp/u.stats")" 65536 "slice names interned up to the table's 65536"
+is "$(val inline_names "$tmp/u.stats")" $((70000 + 6 - 65536)) "the names past it written in full"
 
 # Large: fib(28), ~1.5M events, read back whole.
 n=28
