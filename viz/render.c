@@ -44,6 +44,12 @@ static bool ends_with(const char *s, const char *suffix)
     return n > k && strcmp(s + n - k, suffix) == 0;
 }
 
+/* A file name that asks for Perfetto's protobuf trace. */
+static bool is_protobuf_name(const char *s)
+{
+    return ends_with(s, ".pftrace") || ends_with(s, ".perfetto-trace") || ends_with(s, ".pb");
+}
+
 int fjv_option(fjv_options *o, int i, const char *arg)
 {
     switch (i) {
@@ -67,10 +73,7 @@ int fjv_option(fjv_options *o, int i, const char *arg)
         return 0;
     case 7: /* --chrome-trace, --perfetto: the extension, else the option, decides */
     case 8:
-        if (ends_with(arg, ".json"))
-            o->chrome_trace = arg;
-        else if (i == 8 || ends_with(arg, ".pftrace") || ends_with(arg, ".perfetto-trace") ||
-                 ends_with(arg, ".pb"))
+        if (i == 8 ? !ends_with(arg, ".json") : is_protobuf_name(arg))
             o->perfetto = arg;
         else
             o->chrome_trace = arg;

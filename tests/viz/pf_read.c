@@ -132,7 +132,7 @@ static void on_interned(sequence *s, const Perfetto__Protos__InternedData *in)
         const Perfetto__Protos__EventName *e = in->event_names[i];
         if (!e->has_iid || !e->iid || !e->name) fail("event name without iid or name");
         names = grow(names, &names_cap, e->iid + 1, sizeof *names);
-        if (names[e->iid] && strcmp(names[e->iid], e->name))
+        if (names[e->iid] && strcmp(names[e->iid], e->name) != 0)
             fail("iid %" PRIu64 " names both '%s' and '%s'", e->iid, names[e->iid], e->name);
         if (!names[e->iid] && !(names[e->iid] = strdup(e->name))) fail("out of memory");
         mark(&s->names, &s->nnames, e->iid);
@@ -363,7 +363,7 @@ static size_t distinct(uint64_t *a, size_t n)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "--dump"))) {
+    if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "--dump") != 0)) {
         fprintf(stderr, "usage: pf-read FILE [--dump]\n");
         return 2;
     }
@@ -413,7 +413,7 @@ int main(int argc, char **argv)
     }
     if (nflow_starts != nflow_ends || distinct(flow_starts, nflow_starts) != nflow_starts ||
         distinct(flow_ends, nflow_ends) != nflow_ends ||
-        (nflow_starts && memcmp(flow_starts, flow_ends, nflow_starts * sizeof *flow_starts)))
+        (nflow_starts && memcmp(flow_starts, flow_ends, nflow_starts * sizeof *flow_starts) != 0))
         fail("flows: %zu starts, %zu ends, not one of each per id", nflow_starts, nflow_ends);
     printf("bytes %" PRIu64 "\n", bytes);
     printf("packets %" PRIu64 "\n", packet_no);
