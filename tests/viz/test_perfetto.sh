@@ -107,6 +107,23 @@ ok $? "the window keeps some slices but not all ($wn of $an)"
   "$pfread" "$tmp/x.pftrace" >/dev/null && python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/y.json"
 ok $? "--chrome-trace F.pftrace writes protobuf, --perfetto F.json writes JSON"
 
+# Output faults: as every output, whole or not at all (exit 6)
+touch "$tmp/file"
+"$analyze" "$tmp/small" -o /dev/null --perfetto "$tmp/file/t.pftrace" 2>"$tmp/err"
+rc=$?
+[[ $rc == 6 ]] && grep -q "Not a directory" "$tmp/err"
+ok $? "--perfetto under a file: exit 6, Not a directory" || diag "exit $rc: $(cat "$tmp/err")"
+mkdir "$tmp/full"
+rc=0
+(
+  ulimit -f 64 # KiB: the protobuf trace of fib($n) is larger
+  trap '' XFSZ
+  exec "$analyze" "$tmp/small" -o /dev/null --perfetto "$tmp/full/t.pftrace"
+) 2>"$tmp/err" || rc=$?
+[[ $rc == 6 ]] && grep -q "File too large" "$tmp/err" && [[ -z $(ls -A "$tmp/full") ]]
+ok $? "the disk filling up: exit 6, File too large, no file and no temporary left" ||
+  diag "exit $rc: $(cat "$tmp/err"); left: $(ls -A "$tmp/full")"
+
 "$pfread" "$tmp/t.json" >/dev/null 2>&1
 is $? 1 "pf-read refuses a file that is not a protobuf trace (exit 1)"
 head -c $(($(val bytes "$tmp/stats") - 3)) "$tmp/t.pftrace" >"$tmp/cut.pftrace"
