@@ -37,7 +37,8 @@ is "$(val worker_tracks "$tmp/stats")" 2 "one thread track per worker of the -p 
 is "$(val process_tracks "$tmp/stats")" 1 "one process track for the pool"
 # same.py JSON DUMP [FROM_US TO_US]: the protobuf dump has the JSON's slices
 # per track (names, times to the ns), a flow per steal across workers; with
-# a window, no JSON slice begins outside it.
+# a window, no JSON slice begins outside it (and the JSON may lack the
+# arrows of steals forked before it).
 cat >"$tmp/same.py" <<'PY'
 import json, sys
 from collections import defaultdict
@@ -78,7 +79,9 @@ for k in chrome:
         if pa != pb or na != nb or abs(tb - off - ta * 1000) > 1:
             bad.append(f"{k}: JSON {pa} {ta} {na} vs protobuf {pb} {tb - off} {nb}")
             break
-if flows != cross:
+# a window drops the JSON arrows of tasks forked before it, not the
+# protobuf's (they leave the victim at the exec)
+if flows != cross and not (len(sys.argv) > 3 and flows > cross):
     bad.append(f"{flows} protobuf flows, {cross} JSON steal flows across workers")
 print("\n".join(bad) if bad else f"{sum(map(len, pf.values()))} slice events, {flows} steal flows match")
 sys.exit(1 if bad else 0)
