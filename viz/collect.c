@@ -390,13 +390,14 @@ static void on_task_begin(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_
     const fja_task *t = fja_taskmap_get(&ch->pool->tasks, ch->task);
     int32_t w = ch->worker->index;
     bool forked = (t->flags & FJA_TF_FORKED) && ch->since && ch->other >= 0;
-    /* Perfetto: a steal's arrow leaves the victim now (its sequence cannot
-     * go back to the fork); a worker's own forks need no arrow */
+    /* Perfetto: an arrow for each steal, from the fork, as in the JSON;
+     * none for a worker's own forks (the nesting shows them) */
     uint64_t flow = 0;
-    fjv_lane *victim = forked && ch->stolen && c->pf && in_window(c, ch->ts) && ch->other != w
+    fjv_lane *forker = forked && ch->stolen && c->pf && ch->other != w && in_window(c, ch->since) &&
+                               in_window(c, ch->ts)
                            ? lane_get(p, ch->other)
                            : NULL;
-    if (victim) flow = fjv_pf_steal(c->pf, p, victim, ch->other, w, ch->ts);
+    if (forker) flow = fjv_pf_steal(c->pf, p, forker, ch->other, ch->since);
     chrome_begin(c, p, l, w, "task", ch->pool, ch->task, ch->ts, flow, -1);
     if (!forked) return;
     chrome_flow(c, p, ch->other, ch->since, w, ch->ts, ch->stolen);

@@ -39,6 +39,7 @@ typedef struct {
     uint32_t counter_seq; /* the lane's counter's sequence, 0: none yet */
     uint64_t last_ts;     /* the delta clock's value */
     bool timed;           /* its clock snapshot is written */
+    bool absolute;        /* the flows' sequence: absolute timestamps, any order */
     bool off;             /* an off-CPU slice is open */
     uint64_t *sent;       /* bit iid: that name is interned on this sequence */
     uint32_t nsent;       /* words in sent */
@@ -55,7 +56,8 @@ struct fjv_pf {
     pf_seq *seqs; /* sequence id - 1 */
     uint32_t nseqs, cap_seqs;
     uint64_t next_uuid, next_flow;
-    pf_name *names; /* open addressing on the name's hash */
+    uint32_t flow_seq; /* the sequence of the steals' fork ends, 0: none yet */
+    pf_name *names;    /* open addressing on the name's hash */
     uint32_t names_cap, nnames;
     uint8_t *buf; /* one packed packet */
     size_t cap_buf;
@@ -277,7 +279,10 @@ static uint32_t lane_seq(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker)
  * to BOOTTIME at the same value: the trace keeps the recording's times). */
 static void stamp(fjv_pf *w, pf_seq *s, uint32_t seq, packet_t *pk, uint64_t ts)
 {
-    if (!s->timed) {
+    if (s->absolute) {
+        pk->has_timestamp = true;
+        pk->timestamp = ts;
+    } else if (!s->timed) {
         Perfetto__Protos__ClockSnapshot__Clock ck[2] = {
             PERFETTO__PROTOS__CLOCK_SNAPSHOT__CLOCK__INIT,
             PERFETTO__PROTOS__CLOCK_SNAPSHOT__CLOCK__INIT};
@@ -304,13 +309,15 @@ static void stamp(fjv_pf *w, pf_seq *s, uint32_t seq, packet_t *pk, uint64_t ts)
         s->timed = true;
         s->last_ts = ts;
     }
-    if (ts < s->last_ts) { /* the tracker's changes come in time order */
-        w->clamped++;
-        ts = s->last_ts;
+    if (!s->absolute) {
+        if (ts < s->last_ts) { /* the tracker's changes come in time order */
+            w->clamped++;
+            ts = s->last_ts;
+        }
+        pk->has_timestamp = true;
+        pk->timestamp = ts - s->last_ts;
+        s->last_ts = ts;
     }
-    pk->has_timestamp = true;
-    pk->timestamp = ts - s->last_ts;
-    s->last_ts = ts;
     pk->optional_trusted_packet_sequence_id_case =
         PERFETTO__PROTOS__TRACE_PACKET__OPTIONAL_TRUSTED_PACKET_SEQUENCE_ID_TRUSTED_PACKET_SEQUENCE_ID;
     pk->trusted_packet_sequence_id = seq;
@@ -499,18 +506,50 @@ void fjv_pf_counter(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_
     put_event(w, w->seqs[seq - 1].counter_seq, ts, &ev, NULL);
 }
 
-uint64_t fjv_pf_steal(fjv_pf *w, fjv_pool *p, fjv_lane *victim, int32_t victim_worker,
-                      int32_t thief, uint64_t ts)
+/* The sequence of the steals' fork ends: written when the task begins on
+ * the thief, at the earlier fork time, so its timestamps are absolute (on
+ * the trace clock) and may go back; Perfetto sorts packets by time. Its
+ * first packet clears its state. */
+static uint32_t flow_seq(fjv_pf *w)
 {
+    if (w->flow_seq) return w->flow_seq;
+    if (w->nseqs == w->cap_seqs) {
+        uint32_t cap = w->cap_seqs ? w->cap_seqs * 2 : 16;
+        pf_seq *s = realloc(w->seqs, cap * sizeof *s);
+        if (!s) {
+            w->oom = true;
+            return 0;
+        }
+        w->seqs = s;
+        w->cap_seqs = cap;
+    }
+    w->flow_seq = ++w->nseqs;
+    w->seqs[w->flow_seq - 1] = (pf_seq){.absolute = true};
+    packet_t pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+    pk.optional_trusted_packet_sequence_id_case =
+        PERFETTO__PROTOS__TRACE_PACKET__OPTIONAL_TRUSTED_PACKET_SEQUENCE_ID_TRUSTED_PACKET_SEQUENCE_ID;
+    pk.trusted_packet_sequence_id = w->flow_seq;
+    pk.has_sequence_flags = pk.has_first_packet_on_sequence = pk.first_packet_on_sequence = true;
+    pk.sequence_flags = SEQ_CLEARED;
+    Perfetto__Protos__TracePacketDefaults def = PERFETTO__PROTOS__TRACE_PACKET_DEFAULTS__INIT;
+    pk.trace_packet_defaults = &def; /* none: the trace clock, no default track */
+    put_packet(w, &pk);
+    return w->flow_seq;
+}
+
+uint64_t fjv_pf_steal(fjv_pf *w, fjv_pool *p, fjv_lane *forker, int32_t forker_worker,
+                      uint64_t fork_ts)
+{
+    uint32_t seq = lane_seq(w, p, forker, forker_worker), fseq = flow_seq(w);
+    if (!seq || !fseq) return 0;
     uint64_t flow = ++w->next_flow;
-    char name[48];
-    snprintf(name, sizeof name, "stolen by worker %d", thief);
     event_t ev = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-    ev.has_type = true;
+    ev.has_type = ev.has_track_uuid = true;
     ev.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT;
+    ev.track_uuid = w->seqs[seq - 1].uuid;
     ev.n_flow_ids = 1;
     ev.flow_ids = &flow;
-    put_event(w, lane_seq(w, p, victim, victim_worker), ts, &ev, name);
+    put_event(w, fseq, fork_ts, &ev, "steal");
     return flow;
 }
 

@@ -6,7 +6,9 @@
  * Layout: a process track per pool, a thread track per worker (and one for
  * the client threads), each lane its own packet sequence with its track as
  * the sequence's default, slice names and annotation keys interned per
- * sequence, timestamps as deltas on a sequence-scoped incremental clock.
+ * sequence, timestamps as deltas on a sequence-scoped incremental clock;
+ * the fork ends of the steals' flows, written late, on a sequence of their
+ * own with absolute timestamps.
  * Built only with protobuf-c (perfetto.c); perfetto_none.c says why not. */
 #ifndef FJV_PERFETTO_H
 #define FJV_PERFETTO_H
@@ -44,10 +46,12 @@ void fjv_pf_end(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts
 /* The lane's counter (a worker's deque depth, the clients' outstanding
  * requests) is v from ts on. */
 void fjv_pf_counter(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts, int64_t v);
-/* A steal: an instant on the victim's lane at ts whose flow ends at the
- * thief's next slice (pass the id returned in fjv_pf_slice.flow). */
-uint64_t fjv_pf_steal(fjv_pf *w, fjv_pool *p, fjv_lane *victim, int32_t victim_worker,
-                      int32_t thief, uint64_t ts);
+/* A steal: a "steal" instant on the forker's lane at the fork time, whose
+ * flow ends at the thief's slice of the task (pass the id returned in
+ * fjv_pf_slice.flow); 0 when it could not be written. */
+uint64_t fjv_pf_steal(fjv_pf *w, fjv_pool *p, fjv_lane *forker, int32_t forker_worker,
+                      uint64_t fork_ts);
+
 /* The lane's thread is off the CPU from ts (begin) or back (end at ts), on
  * a track of its own next to the lane's: its events come from the
  * scheduler, not the runtime, so they need not nest in its slices. */

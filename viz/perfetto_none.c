@@ -44,10 +44,10 @@ void fjv_pf_counter(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_
     (void)w, (void)p, (void)l, (void)worker, (void)ts, (void)v;
 }
 
-uint64_t fjv_pf_steal(fjv_pf *w, fjv_pool *p, fjv_lane *victim, int32_t victim_worker,
-                      int32_t thief, uint64_t ts)
+uint64_t fjv_pf_steal(fjv_pf *w, fjv_pool *p, fjv_lane *forker, int32_t forker_worker,
+                      uint64_t fork_ts)
 {
-    (void)w, (void)p, (void)victim, (void)victim_worker, (void)thief, (void)ts;
+    (void)w, (void)p, (void)forker, (void)forker_worker, (void)fork_ts;
     return 0;
 }
 

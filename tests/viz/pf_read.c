@@ -3,7 +3,8 @@
  * checks what Perfetto relies on: every packet parses; a sequence starts by
  * clearing its incremental state; every interned name and annotation key is
  * defined on the sequence before use, and no interning id means two names;
- * delta timestamps start from a clock snapshot; every event's track is
+ * delta timestamps start from a clock snapshot (and never wrap: time only
+ * goes forward on such a sequence); every event's track is
  * described; slices nest per track (no end without a begin, none left
  * open, none ending before it began); every flow has one start and one end.
  *
@@ -51,7 +52,6 @@ typedef struct {
     bool timed;
     uint8_t *names, *keys; /* iid defined on this sequence */
     size_t nnames, nkeys;
-    uint64_t last_abs;
 } sequence;
 
 static track *tracks;
@@ -63,6 +63,7 @@ static size_t names_cap;
 static uint64_t *flow_starts, *flow_ends, *task_ids;
 static size_t nflow_starts, nflow_ends, ntask_ids, cap_fs, cap_fe, cap_ti;
 static uint64_t packet_no;
+static uint64_t absolute_events; /* timed on the trace clock, not a delta */
 static bool dump;
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -190,19 +191,17 @@ static uint64_t packet_ts(sequence *s, const packet_t *pk)
 {
     uint32_t clock = pk->has_timestamp_clock_id ? pk->timestamp_clock_id : s->clock_id;
     if (!pk->has_timestamp) fail("track event without timestamp");
-    uint64_t ts;
     if (clock && s->has_delta_clock && clock == s->delta_clock) {
-        ts = s->last + pk->timestamp;
+        uint64_t ts = s->last + pk->timestamp;
+        if (ts < s->last) fail("delta clock wraps on sequence %u", s->id);
         s->last = ts;
         s->timed = true;
-    } else if (clock >= 64 && clock <= 127) {
-        fail("timestamp on sequence clock %u before its snapshot", clock);
-    } else {
-        ts = pk->timestamp;
+        return ts;
     }
-    if (ts < s->last_abs) fail("time goes back on sequence %u", s->id);
-    s->last_abs = ts;
-    return ts;
+    if (clock >= 64 && clock <= 127)
+        fail("timestamp on sequence clock %u before its snapshot", clock);
+    absolute_events++; /* the trace clock: any order, Perfetto sorts */
+    return pk->timestamp;
 }
 
 static uint64_t inline_names; /* events named in full, not interned */
@@ -294,7 +293,7 @@ static void on_packet(const packet_t *pk, uint64_t *task_slices)
     if (pk->sequence_flags & SEQ_CLEARED) {
         free(s->names);
         free(s->keys);
-        *s = (sequence){.id = s->id, .cleared = true, .last_abs = s->last_abs};
+        *s = (sequence){.id = s->id, .cleared = true};
     }
     if (!s->cleared) fail("sequence %u used before its incremental state is cleared", s->id);
     if (pk->trace_packet_defaults) {
@@ -314,8 +313,9 @@ static void on_packet(const packet_t *pk, uint64_t *task_slices)
     case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT:
         on_event(s, pk, pk->track_event, task_slices);
         break;
-    default:
-        fail("packet with no data");
+    default: /* state only (a sequence's first packet) */
+        if (!(pk->sequence_flags & SEQ_CLEARED) && !pk->trace_packet_defaults && !pk->interned_data)
+            fail("packet with no data");
     }
 }
 
@@ -429,6 +429,7 @@ int main(int argc, char **argv)
     printf("distinct_tasks %zu\n", distinct(task_ids, ntask_ids));
     printf("flows %zu\n", nflow_starts);
     printf("inline_names %" PRIu64 "\n", inline_names);
+    printf("absolute_events %" PRIu64 "\n", absolute_events);
     printf("interned_names %zu\n", distinct_names());
     return 0;
 }

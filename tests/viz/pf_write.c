@@ -1,7 +1,8 @@
 /* pf-write: drives the Perfetto writer (viz/perfetto.c) directly with
  * synthetic calls that a recorded fib does not make, for test_perfetto.sh
  * to read back with pf-read: a lock wait inside a task, off-CPU slices on
- * their own track (one begun twice: the second is ignored), a steal's flow,
+ * their own track (one begun twice: the second is ignored), two steals' flows
+ * (the second forked before the first),
  * a timestamp that goes back (written at the track's last time, with a
  * warning), and more distinct slice names than are interned (the rest are
  * written in full).
@@ -36,7 +37,7 @@ int main(int argc, char **argv)
     fjv_pf_end(w, &p, &l0, 0, 1600);
     fjv_pf_end(w, &p, &l0, 0, 2000);
 
-    uint64_t flow = fjv_pf_steal(w, &p, &l0, 0, 1, 3000);
+    uint64_t flow = fjv_pf_steal(w, &p, &l0, 0, 1200); /* forked at 1200 */
     fjv_pf_begin(w, &p, &l1, 1, 3000,
                  &(fjv_pf_slice){.name = "fib", .task = &task, .flow = flow, .lock = -1});
     fjv_pf_offcpu(w, &p, &l1, 1, 3100, "off-CPU: blocked");
@@ -46,6 +47,13 @@ int main(int argc, char **argv)
     fjv_pf_offcpu(w, &p, &l1, 1, 3700, "off-CPU: preempted");
     fjv_pf_oncpu(w, &p, &l1, 1, 3800);
     fjv_pf_end(w, &p, &l1, 1, 4000);
+
+    /* a second steal forked earlier than the first: its fork end goes back
+     * in time on the flows' sequence (absolute timestamps) */
+    flow = fjv_pf_steal(w, &p, &l0, 0, 1050);
+    fjv_pf_begin(w, &p, &l1, 1, 4100,
+                 &(fjv_pf_slice){.name = "fib", .task = &task, .flow = flow, .lock = -1});
+    fjv_pf_end(w, &p, &l1, 1, 4200);
 
     fjv_pf_begin(w, &p, &l0, 0, 5000, &(fjv_pf_slice){.name = "late", .lock = -1});
     fjv_pf_end(w, &p, &l0, 0, 4900); /* back in time: clamped to 5000 */

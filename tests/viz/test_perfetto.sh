@@ -37,8 +37,7 @@ is "$(val worker_tracks "$tmp/stats")" 2 "one thread track per worker of the -p 
 is "$(val process_tracks "$tmp/stats")" 1 "one process track for the pool"
 # same.py JSON DUMP [FROM_US TO_US]: the protobuf dump has the JSON's slices
 # per track (names, times to the ns), a flow per steal across workers; with
-# a window, no JSON slice begins outside it (and the JSON may lack the
-# arrows of steals forked before it).
+# a window, no JSON slice begins outside it.
 cat >"$tmp/same.py" <<'PY'
 import json, sys
 from collections import defaultdict
@@ -79,9 +78,7 @@ for k in chrome:
         if pa != pb or na != nb or abs(tb - off - ta * 1000) > 1:
             bad.append(f"{k}: JSON {pa} {ta} {na} vs protobuf {pb} {tb - off} {nb}")
             break
-# a window drops the JSON arrows of tasks forked before it, not the
-# protobuf's (they leave the victim at the exec)
-if flows != cross and not (len(sys.argv) > 3 and flows > cross):
+if flows != cross:
     bad.append(f"{flows} protobuf flows, {cross} JSON steal flows across workers")
 print("\n".join(bad) if bad else f"{sum(map(len, pf.values()))} slice events, {flows} steal flows match")
 sys.exit(1 if bad else 0)
@@ -150,15 +147,16 @@ ok $? "every trace in tests/data exports to a protobuf trace pf-read finds sound
 # The writer's own paths that a recorded fib does not take (pf-write):
 # lock wait, off-CPU track, a timestamp going back, names past the table.
 "$pfwrite" "$tmp/u.pftrace" 70000 2>"$tmp/w.err"
-ok $? "pf-write drives the writer through lock waits, off-CPU, a steal, 70000 names"
+ok $? "pf-write drives the writer through lock waits, off-CPU, steals, 70000 names"
 grep -q "1 timestamps went back" "$tmp/w.err"
 ok $? "a timestamp going back on its track is written at the track's last time, with a warning" ||
   diag "$(cat "$tmp/w.err")"
 "$pfread" "$tmp/u.pftrace" >"$tmp/u.stats" 2>"$tmp/read.err"
 ok $? "pf-read finds it sound" || diag "$(cat "$tmp/read.err")"
 is "$(val side_track_slices "$tmp/u.stats")" 2 "two off-CPU slices on their own track (a second begin while off is ignored)"
-is "$(val slices "$tmp/u.stats")" $((4 + 2 + 70000)) "every slice read back: 2 tasks, the lock wait, the late one, 2 off-CPU, 70000 named"
-is "$(val flows "$tmp/u.stats")" 1 "the steal is one flow with both ends"
+is "$(val slices "$tmp/u.stats")" $((5 + 2 + 70000)) "every slice read back: 3 tasks, the lock wait, the late one, 2 off-CPU, 70000 named"
+is "$(val flows "$tmp/u.stats")" 2 "each steal is one flow with both ends"
+is "$(val absolute_events "$tmp/u.stats")" 2 "the steals' fork ends are timed on the trace clock (the second one earlier)"
 is "$(val interned_names "$tmp/u.stats")" 65536 "slice names interned up to the table's 65536"
 is "$(val inline_names "$tmp/u.stats")" $((70000 + 6 - 65536)) "the names past it written in full"
 
