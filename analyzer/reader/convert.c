@@ -17,6 +17,21 @@ static int64_t member_index(const bt_field_class *payload, const char *name)
     return -1;
 }
 
+/* How the first members of payload are read (ci->how). */
+static void member_kinds(class_info *ci, const bt_field_class *payload)
+{
+    uint64_t n = bt_field_class_structure_get_member_count(payload);
+    for (uint64_t i = 0; i < n && i < sizeof ci->how; i++) {
+        const bt_field_class *f = bt_field_class_structure_member_borrow_field_class_const(
+            bt_field_class_structure_borrow_member_by_index_const(payload, i));
+        bt_field_class_type t = bt_field_class_get_type(f);
+        ci->how[i] = bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER) ? MEMBER_SIGNED
+                     : bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER)
+                         ? MEMBER_UNSIGNED
+                         : MEMBER_NOT_INT;
+    }
+}
+
 /* The load-map events the symbols stage uses (docs/events.md). */
 static void map_class_resolve(class_info *ci, const char *name, const bt_field_class *payload)
 {
@@ -41,6 +56,7 @@ static void map_class_resolve(class_info *ci, const char *name, const bt_field_c
         ci->path = member_index(payload, "path");
         ci->is_pic = member_index(payload, "is_pic");
         ci->build_id = member_index(payload, "build_id");
+        member_kinds(ci, payload);
         ci->map =
             ci->baddr >= 0 && (known[i].kind == FJA_MAP_BUILD_ID ? ci->build_id >= 0
                                                                  : ci->memsz >= 0 && ci->path >= 0);
@@ -67,6 +83,7 @@ static void fjtrace_class_resolve(class_info *ci, const bt_field_class *payload)
                                        "pred",   "kind",   "lost",   "error"};
     for (size_t i = 0; i < sizeof args / sizeof *args && ci->arg < 0; i++)
         ci->arg = member_index(payload, args[i]);
+    member_kinds(ci, payload);
 }
 
 static void class_resolve(class_info *ci, const bt_event_class *cls)
@@ -81,6 +98,8 @@ static void class_resolve(class_info *ci, const bt_event_class *cls)
     ci->fjtrace = true;
     ci->kind = fja_event_kind_from_name(name + 8);
     fjtrace_class_resolve(ci, bt_event_class_borrow_payload_field_class_const(cls));
+    ci->rich = ci->name >= 0 || ci->runtime >= 0 || ci->kind == FJA_EV_POOL_BEGIN ||
+               ci->kind == FJA_EV_OFFCPU;
 }
 
 static class_info *class_get(convert_ctx *c, const bt_event_class *cls)
@@ -97,8 +116,10 @@ static class_info *class_get(convert_ctx *c, const bt_event_class *cls)
     return NULL; /* more classes than slots: treated as foreign */
 }
 
-/* Integer member idx of a structure, signed or not; 0 when absent. */
-static uint64_t int_member(const bt_field *payload, int64_t idx, bool *ok)
+/* Integer member idx of a structure of class ci, signed or not; 0 when
+ * absent. The first members' kinds are known from the class: no type
+ * query per event. */
+static uint64_t int_member(const class_info *ci, const bt_field *payload, int64_t idx, bool *ok)
 {
     if (idx < 0) {
         *ok = false;
@@ -106,11 +127,17 @@ static uint64_t int_member(const bt_field *payload, int64_t idx, bool *ok)
     }
     const bt_field *f =
         bt_field_structure_borrow_member_field_by_index_const(payload, (uint64_t)idx);
-    bt_field_class_type t = bt_field_get_class_type(f);
-    if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
-        return (uint64_t)bt_field_integer_signed_get_value(f);
-    if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
-        return bt_field_integer_unsigned_get_value(f);
+    int how = MEMBER_NOT_INT;
+    if ((size_t)idx < sizeof ci->how) {
+        how = ci->how[idx];
+    } else {
+        bt_field_class_type t = bt_field_get_class_type(f);
+        how = bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER)     ? MEMBER_SIGNED
+              : bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER) ? MEMBER_UNSIGNED
+                                                                                : MEMBER_NOT_INT;
+    }
+    if (how == MEMBER_SIGNED) return (uint64_t)bt_field_integer_signed_get_value(f);
+    if (how == MEMBER_UNSIGNED) return bt_field_integer_unsigned_get_value(f);
     *ok = false;
     return 0;
 }
@@ -199,74 +226,133 @@ static size_t bytes_member(const bt_field *payload, int64_t idx, uint8_t *out, s
     return (size_t)n;
 }
 
-/* A load-map event; map_valid when its fields read well. */
-static void convert_map(convert_ctx *c, const class_info *ci, const bt_event *e, reader_rec *rec)
+/* A new extra with room for n bytes of strings (at *at); NULL when out
+ * of memory. */
+static rec_extra *extra_new(size_t n, char **at)
+{
+    rec_extra *x = calloc(1, sizeof *x + n);
+    if (x) *at = x->strings;
+    return x;
+}
+
+/* Copies n bytes of s to *at, returning where they now are. */
+static const void *keep(char **at, const void *s, size_t n)
+{
+    char *here = *at;
+    if (!s) return NULL;
+    memcpy(here, s, n);
+    *at += n;
+    return here;
+}
+
+static size_t str_size(const char *s)
+{
+    return s ? strlen(s) + 1 : 0;
+}
+
+/* A load-map event; map_valid when its fields read well. -1: no memory. */
+static int convert_map(const class_info *ci, const bt_event *e, reader_rec *rec)
 {
     rec->type = REC_MAP;
-    rec->map_valid = false;
     const bt_field *payload = bt_event_borrow_payload_field_const(e);
-    if (!payload) return;
-    bool ok = true;
+    bool ok = payload != NULL;
+    uint8_t id[64];
     fja_map_event m = {.kind = ci->map_kind, .pid = vpid_of(e)};
-    m.baddr = int_member(payload, ci->baddr, &ok);
-    if (ci->map_kind == FJA_MAP_OBJECT) {
-        m.memsz = int_member(payload, ci->memsz, &ok);
-        m.path = string_member(payload, ci->path);
-        m.is_pic = ci->map_pic || (ci->is_pic >= 0 && int_member(payload, ci->is_pic, &ok) != 0);
-        if (!m.path) return;
-    } else {
-        m.build_id_len = bytes_member(payload, ci->build_id, c->build_id, sizeof c->build_id);
-        m.build_id = c->build_id;
-        if (!m.build_id_len) return;
+    if (ok) {
+        m.baddr = int_member(ci, payload, ci->baddr, &ok);
+        if (ci->map_kind == FJA_MAP_OBJECT) {
+            m.memsz = int_member(ci, payload, ci->memsz, &ok);
+            m.path = string_member(payload, ci->path);
+            m.is_pic =
+                ci->map_pic || (ci->is_pic >= 0 && int_member(ci, payload, ci->is_pic, &ok) != 0);
+            ok &= m.path != NULL;
+        } else {
+            m.build_id_len = bytes_member(payload, ci->build_id, id, sizeof id);
+            m.build_id = id;
+            ok &= m.build_id_len > 0;
+        }
     }
-    if (!ok) return;
-    rec->map_valid = true;
-    rec->u.map = m;
+    char *at;
+    size_t plen = ok ? str_size(m.path) : 0;
+    rec_extra *x = rec->extra = extra_new(plen + (ok ? m.build_id_len : 0), &at);
+    if (!x) return -1;
+    if (!ok) return 0;
+    x->map_valid = true;
+    x->map = m;
+    x->map.path = keep(&at, m.path, plen);
+    x->map.build_id = m.build_id_len ? keep(&at, m.build_id, m.build_id_len) : NULL;
+    return 0;
 }
 
-static void convert_fjtrace(const class_info *ci, const bt_event *e, reader_rec *rec)
+/* An fjtrace event whose class needs extra: the whole fja_event, with
+ * copies of its strings. -1: no memory. */
+static int convert_rich(const class_info *ci, const bt_event *e, const bt_field *payload,
+                        reader_rec *rec)
 {
-    const bt_field *payload = bt_event_borrow_payload_field_const(e);
-    fja_event *ev = &rec->u.ev;
-    *ev = (fja_event){.kind = ci->kind, .ts = (uint64_t)rec->head};
+    fja_event ev = {.kind = ci->kind, .ts = (uint64_t)rec->head};
     if (payload) {
         bool ok = true;
-        ev->pool = (uint32_t)int_member(payload, ci->pool, &ok);
-        ev->worker = ci->worker >= 0 ? (int32_t)int_member(payload, ci->worker, &ok) : -1;
-        ev->task = ci->task >= 0 ? int_member(payload, ci->task, &ok) : 0;
-        fja_event_set_arg(ev, ci->arg >= 0 ? int_member(payload, ci->arg, &ok) : 0);
-        ev->size_hint = ci->size_hint >= 0 ? int_member(payload, ci->size_hint, &ok) : 0;
-        ev->name = ci->name >= 0 ? string_member(payload, ci->name) : NULL;
+        ev.pool = (uint32_t)int_member(ci, payload, ci->pool, &ok);
+        ev.worker = ci->worker >= 0 ? (int32_t)int_member(ci, payload, ci->worker, &ok) : -1;
+        ev.task = ci->task >= 0 ? int_member(ci, payload, ci->task, &ok) : 0;
+        fja_event_set_arg(&ev, ci->arg >= 0 ? int_member(ci, payload, ci->arg, &ok) : 0);
+        ev.size_hint = ci->size_hint >= 0 ? int_member(ci, payload, ci->size_hint, &ok) : 0;
+        ev.name = ci->name >= 0 ? string_member(payload, ci->name) : NULL;
         /* optional: traces recorded before sites existed have none */
-        ev->site = ci->site >= 0 ? int_member(payload, ci->site, &ok) : 0;
-        ev->runtime = ci->runtime >= 0 ? string_member(payload, ci->runtime) : NULL;
-        if (ev->kind == FJA_EV_OFFCPU) {
-            ev->begin = clock_ns(e, int_member(payload, ci->begin, &ok));
-            ev->end = clock_ns(e, int_member(payload, ci->end, &ok));
+        ev.site = ci->site >= 0 ? int_member(ci, payload, ci->site, &ok) : 0;
+        ev.runtime = ci->runtime >= 0 ? string_member(payload, ci->runtime) : NULL;
+        if (ev.kind == FJA_EV_OFFCPU) {
+            ev.begin = clock_ns(e, int_member(ci, payload, ci->begin, &ok));
+            ev.end = clock_ns(e, int_member(ci, payload, ci->end, &ok));
         }
-        if (!ok) ev->kind = FJA_EV_UNKNOWN; /* schema changed: do not guess */
+        if (!ok) ev.kind = FJA_EV_UNKNOWN; /* schema changed: do not guess */
     }
-    if (ev->kind == FJA_EV_POOL_BEGIN) process_of(e, ev);
+    if (ev.kind == FJA_EV_POOL_BEGIN) process_of(e, &ev);
+    size_t n[3] = {str_size(ev.name), str_size(ev.runtime), str_size(ev.procname)};
+    char *at;
+    rec_extra *x = rec->extra = extra_new(n[0] + n[1] + n[2], &at);
+    if (!x) return -1;
+    x->ev = ev;
+    x->ev.name = keep(&at, ev.name, n[0]);
+    x->ev.runtime = keep(&at, ev.runtime, n[1]);
+    x->ev.procname = keep(&at, ev.procname, n[2]);
+    return 0;
 }
 
-static void convert_event(convert_ctx *c, const bt_message *msg, reader_rec *rec)
+/* An fjtrace event: the common ones fit the compact record. */
+static int convert_fjtrace(const class_info *ci, const bt_event *e, reader_rec *rec)
+{
+    const bt_field *payload = bt_event_borrow_payload_field_const(e);
+    rec->type = REC_FJTRACE;
+    if (ci->rich) return convert_rich(ci, e, payload, rec);
+    rec->kind = (uint8_t)ci->kind;
+    rec->pool = 0;
+    rec->worker = -1;
+    rec->task = rec->arg = rec->size_hint = rec->site = 0;
+    if (!payload) return 0;
+    bool ok = true;
+    rec->pool = (uint32_t)int_member(ci, payload, ci->pool, &ok);
+    if (ci->worker >= 0) rec->worker = (int32_t)int_member(ci, payload, ci->worker, &ok);
+    if (ci->task >= 0) rec->task = int_member(ci, payload, ci->task, &ok);
+    if (ci->arg >= 0) rec->arg = int_member(ci, payload, ci->arg, &ok);
+    if (ci->size_hint >= 0) rec->size_hint = int_member(ci, payload, ci->size_hint, &ok);
+    /* optional: traces recorded before sites existed have none */
+    if (ci->site >= 0) rec->site = int_member(ci, payload, ci->site, &ok);
+    if (!ok) rec->kind = FJA_EV_UNKNOWN; /* schema changed: do not guess */
+    return 0;
+}
+
+static int convert_event(convert_ctx *c, const bt_message *msg, reader_rec *rec)
 {
     const bt_event *e = bt_message_event_borrow_event_const(msg);
-    const bt_stream *stream = bt_event_borrow_stream_const(e);
-    rec->stream = (uintptr_t)stream;
-    rec->trace = (uintptr_t)bt_stream_borrow_trace_const(stream);
     const class_info *ci = class_get(c, bt_event_borrow_class_const(e));
     /* an event of a stream without a clock counts as time 0 */
     rec->head = ci && ci->clock
                     ? (int64_t)msg_ns(bt_message_event_borrow_default_clock_snapshot_const(msg))
                     : 0;
-    if (!ci || !ci->fjtrace) {
-        rec->type = REC_OTHER;
-        if (ci && ci->map) convert_map(c, ci, e, rec);
-        return;
-    }
-    rec->type = REC_FJTRACE;
-    convert_fjtrace(ci, e, rec);
+    if (ci && ci->fjtrace) return convert_fjtrace(ci, e, rec);
+    rec->type = REC_OTHER;
+    return ci && ci->map ? convert_map(ci, e, rec) : 0;
 }
 
 /* Whether a stream class (an LTTng channel) holds fjtrace events: a loss
@@ -284,76 +370,49 @@ static bool carries_fjtrace(const bt_stream_class *sc)
     return false;
 }
 
-static void convert_discarded(const bt_message *msg, reader_rec *rec)
+static int convert_discarded(const bt_message *msg, reader_rec *rec)
 {
     rec->type = REC_DISCARDED;
     rec->head = INT64_MIN;
-    rec->count_known = bt_message_discarded_events_get_count(msg, &rec->count) ==
-                       BT_PROPERTY_AVAILABILITY_AVAILABLE;
-    if (!rec->count_known) rec->count = 0;
-    const bt_stream *s = bt_message_discarded_events_borrow_stream_const(msg);
-    const bt_stream_class *sc = bt_stream_borrow_class_const(s);
-    rec->stream = (uintptr_t)s;
-    rec->trace = (uintptr_t)bt_stream_borrow_trace_const(s);
-    rec->ts = 0;
+    char *at;
+    rec_extra *x = rec->extra = extra_new(0, &at);
+    if (!x) return -1;
+    x->count_known =
+        bt_message_discarded_events_get_count(msg, &x->count) == BT_PROPERTY_AVAILABILITY_AVAILABLE;
+    if (!x->count_known) x->count = 0;
+    const bt_stream_class *sc =
+        bt_stream_borrow_class_const(bt_message_discarded_events_borrow_stream_const(msg));
     if (bt_stream_class_discarded_events_have_default_clock_snapshots(sc))
-        rec->ts = msg_ns(bt_message_discarded_events_borrow_end_default_clock_snapshot_const(msg));
-    rec->carries_fjtrace = carries_fjtrace(sc);
+        x->ts = msg_ns(bt_message_discarded_events_borrow_end_default_clock_snapshot_const(msg));
+    x->carries_fjtrace = carries_fjtrace(sc);
+    return 0;
 }
 
 int convert_message(convert_ctx *c, const bt_message *msg, reader_rec *rec)
 {
-    rec->strings = NULL;
+    rec->extra = NULL;
     switch (bt_message_get_type(msg)) {
     case BT_MESSAGE_TYPE_EVENT:
-        convert_event(c, msg, rec);
-        return 1;
+        return convert_event(c, msg, rec) ? -1 : 1;
     case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
-        convert_discarded(msg, rec);
-        return 1;
+        return convert_discarded(msg, rec) ? -1 : 1;
     default:
         return 0;
     }
 }
 
-/* Appends s (NUL included) at *at, returning where it now is. */
-static const char *keep(char **at, const char *s, size_t n)
+void convert_keys(const bt_message *msg, uintptr_t *stream, uintptr_t *trace)
 {
-    char *here = *at;
-    memcpy(here, s, n);
-    *at += n;
-    return here;
+    const bt_stream *s =
+        bt_message_get_type(msg) == BT_MESSAGE_TYPE_EVENT
+            ? bt_event_borrow_stream_const(bt_message_event_borrow_event_const(msg))
+            : bt_message_discarded_events_borrow_stream_const(msg);
+    *stream = (uintptr_t)s;
+    *trace = (uintptr_t)bt_stream_borrow_trace_const(s);
 }
 
-int rec_own_strings(reader_rec *rec)
+void rec_free(reader_rec *rec)
 {
-    const char *s[3] = {NULL, NULL, NULL};
-    size_t n[3] = {0, 0, 0}, total = 0;
-    if (rec->type == REC_FJTRACE) {
-        s[0] = rec->u.ev.name, s[1] = rec->u.ev.runtime, s[2] = rec->u.ev.procname;
-    } else if (rec->type == REC_MAP && rec->map_valid) {
-        s[0] = rec->u.map.path;
-        s[1] = (const char *)rec->u.map.build_id;
-    } else {
-        return 0;
-    }
-    for (int i = 0; i < 3; i++) {
-        if (rec->type == REC_MAP && i == 1)
-            n[i] = s[i] ? rec->u.map.build_id_len : 0;
-        else
-            n[i] = s[i] ? strlen(s[i]) + 1 : 0;
-        total += n[i];
-    }
-    if (!total) return 0;
-    char *at = rec->strings = malloc(total);
-    if (!at) return -1;
-    for (int i = 0; i < 3; i++)
-        if (s[i]) s[i] = keep(&at, s[i], n[i]);
-    if (rec->type == REC_FJTRACE) {
-        rec->u.ev.name = s[0], rec->u.ev.runtime = s[1], rec->u.ev.procname = s[2];
-    } else {
-        rec->u.map.path = s[0];
-        rec->u.map.build_id = (const uint8_t *)s[1];
-    }
-    return 0;
+    free(rec->extra);
+    rec->extra = NULL;
 }

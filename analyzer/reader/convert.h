@@ -13,30 +13,34 @@
 #include "reader.h"
 
 typedef enum {
-    REC_FJTRACE,   /* an fjtrace event: ev */
+    REC_FJTRACE,   /* an fjtrace event */
     REC_OTHER,     /* another provider's event, counted only */
-    REC_MAP,       /* a load-map event (counted as other too): map, when map_valid */
-    REC_DISCARDED, /* a discarded-events notice: count, ts, carries_fjtrace */
+    REC_MAP,       /* a load-map event (counted as other too): extra->map, if map_valid */
+    REC_DISCARDED, /* a discarded-events notice: extra's count, ts, carries_fjtrace */
 } rec_type;
 
-/* One message the merge and the consumer need. Strings point into the
- * message (valid while it is held) or into strings, a block the record
- * owns once rec_own_strings copied them. */
+/* What the few records that need more than a compact one carry. */
 typedef struct {
-    int64_t head; /* merge key: the event's time; INT64_MIN: deliver at once */
-    rec_type type;
+    fja_event ev; /* REC_FJTRACE: the whole event (strings, pid, an interval) */
+    fja_map_event map;
+    bool map_valid;       /* map: its fields could all be read */
     bool count_known;     /* discarded */
     bool carries_fjtrace; /* discarded: its stream class holds fjtrace events */
-    bool map_valid;       /* map: its fields could all be read */
     uint64_t count, ts;   /* discarded */
-    /* Which stream and trace it came from (the bt_stream and bt_trace;
-     * pread.h puts its own numbers there): keys the consumer compares. */
-    uintptr_t stream, trace;
-    union {
-        fja_event ev;
-        fja_map_event map;
-    } u;
-    char *strings;
+    char strings[];       /* what ev's and map's strings and build id point to */
+} rec_extra;
+
+/* One message the merge and the consumer need, compact (64 bytes: the
+ * rings move millions): an fjtrace event's fields are here unless the
+ * event needs extra (pool_begin, lock_init, pool_runtime, offcpu); maps and
+ * discarded notices always have it. */
+typedef struct {
+    int64_t head; /* merge key: the event's time; INT64_MIN: deliver at once */
+    uint64_t task, arg, size_hint, site;
+    uint32_t pool;
+    int32_t worker;
+    uint8_t type, kind; /* rec_type, fja_kind */
+    rec_extra *extra;   /* owned (NULL: none) */
 } reader_rec;
 
 /* Member indices of one event class, resolved once: looking fields up by
@@ -45,7 +49,9 @@ typedef struct {
     const bt_event_class *cls;
     fja_kind kind;
     bool fjtrace;
-    bool clock; /* its stream class has a default clock */
+    bool rich;       /* its records need extra */
+    bool clock;      /* its stream class has a default clock */
+    uint8_t how[16]; /* how member i is read (convert.c), for the first 16 */
     int64_t pool, worker, task, arg, size_hint, name, site, runtime, begin, end; /* -1: absent */
     /* a load-map event (lttng_ust_statedump / lttng_ust_dl) */
     bool map;
@@ -59,15 +65,18 @@ typedef struct {
 /* One decoding thread's cache of event classes (each graph has its own). */
 typedef struct {
     class_info classes[CLASS_SLOTS];
-    uint8_t build_id[64]; /* a map record's build id until it is owned */
 } convert_ctx;
 
-/* Fills rec from an event or discarded-events message. Returns 1 when the
- * message is one of those, 0 for the others (stream and packet bounds). */
+/* Fills rec from an event or discarded-events message (owning copies of
+ * what it needs: it outlives the message). Returns 1 when the message is
+ * one of those, 0 for the others (stream and packet bounds), -1 when out
+ * of memory. */
 int convert_message(convert_ctx *c, const bt_message *msg, reader_rec *rec);
 
-/* Copies the strings rec points to into rec->strings, so that it outlives
- * its message. Returns -1 when out of memory. */
-int rec_own_strings(reader_rec *rec);
+/* The stream and trace objects of an event or discarded-events message. */
+void convert_keys(const bt_message *msg, uintptr_t *stream, uintptr_t *trace);
+
+/* Frees what rec owns. */
+void rec_free(reader_rec *rec);
 
 #endif

@@ -49,10 +49,25 @@ static int stream_note_event(deliver_ctx *d, uintptr_t s)
     return 0;
 }
 
-static int deliver_event(deliver_ctx *d, const reader_rec *rec)
+/* The event of a compact record (convert.h). */
+static fja_event event_of(const reader_rec *rec)
 {
-    if (stream_note_event(d, rec->stream)) return -1;
-    uint32_t src = source_of(d, rec->trace);
+    if (rec->extra) return rec->extra->ev;
+    fja_event ev = {.kind = (fja_kind)rec->kind,
+                    .ts = (uint64_t)rec->head,
+                    .task = rec->task,
+                    .size_hint = rec->size_hint,
+                    .site = rec->site,
+                    .pool = rec->pool,
+                    .worker = rec->worker};
+    fja_event_set_arg(&ev, rec->arg);
+    return ev;
+}
+
+static int deliver_event(deliver_ctx *d, const reader_rec *rec, uintptr_t stream, uintptr_t trace)
+{
+    if (stream_note_event(d, stream)) return -1;
+    uint32_t src = source_of(d, trace);
     if ((uint64_t)rec->head < d->window[src]) { /* before every stream has its events */
         d->stats->window_events++;
         return 0;
@@ -61,40 +76,41 @@ static int deliver_event(deliver_ctx *d, const reader_rec *rec)
         d->stats->other_events++;
         if (rec->type == REC_MAP) {
             d->stats->map_events++;
-            if (d->sink->map && rec->map_valid) d->sink->map(d->sink->map_ctx, &rec->u.map);
+            if (d->sink->map && rec->extra->map_valid)
+                d->sink->map(d->sink->map_ctx, &rec->extra->map);
         }
         return 0;
     }
     d->stats->fjtrace_events++;
-    fja_event ev = rec->u.ev;
+    fja_event ev = event_of(rec);
     ev.source = src;
     if (d->sink->event(d->sink->ctx, &ev)) d->stopped = true;
     return 0;
 }
 
-static void deliver_discarded(deliver_ctx *d, const reader_rec *rec)
+static void deliver_discarded(deliver_ctx *d, const rec_extra *x, uintptr_t stream, uintptr_t trace)
 {
-    if (!rec->count_known) d->stats->discarded_unknown++;
-    uint32_t src = source_of(d, rec->trace);
-    if (rec->ts && !stream_had_events(d, rec->stream) && rec->carries_fjtrace) {
+    if (!x->count_known) d->stats->discarded_unknown++;
+    uint32_t src = source_of(d, trace);
+    if (x->ts && !stream_had_events(d, stream) && x->carries_fjtrace) {
         /* The stream's beginning is gone: what the trace holds before ts
          * misses this stream's events, so it is left out. */
-        if (rec->ts > d->window[src]) d->window[src] = rec->ts;
-        if (rec->ts > d->stats->window_start) d->stats->window_start = rec->ts;
-        d->stats->window_lost += rec->count;
+        if (x->ts > d->window[src]) d->window[src] = x->ts;
+        if (x->ts > d->stats->window_start) d->stats->window_start = x->ts;
+        d->stats->window_lost += x->count;
         return;
     }
-    d->sink->discarded(d->sink->ctx, rec->count, rec->ts, src);
+    d->sink->discarded(d->sink->ctx, x->count, x->ts, src);
 }
 
-int deliver(deliver_ctx *d, const reader_rec *rec)
+int deliver(deliver_ctx *d, const reader_rec *rec, uintptr_t stream, uintptr_t trace)
 {
     if (rec->type == REC_DISCARDED) {
-        deliver_discarded(d, rec);
+        deliver_discarded(d, rec->extra, stream, trace);
         return 0;
     }
     if (d->stopped) return 0;
-    if (deliver_event(d, rec)) {
+    if (deliver_event(d, rec, stream, trace)) {
         d->stopped = true;
         return -1;
     }

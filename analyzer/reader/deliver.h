@@ -30,7 +30,8 @@ typedef struct {
 void deliver_init(deliver_ctx *d, const fja_reader_sink *sink, fja_reader_stats *stats);
 void deliver_free(deliver_ctx *d);
 
-/* Hands rec to the sink. Returns -1 when out of memory (d->stopped set). */
-int deliver(deliver_ctx *d, const reader_rec *rec);
+/* Hands rec, of the stream and trace known by those keys, to the sink.
+ * Returns -1 when out of memory (d->stopped set). */
+int deliver(deliver_ctx *d, const reader_rec *rec, uintptr_t stream, uintptr_t trace);
 
 #endif

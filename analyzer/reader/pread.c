@@ -158,12 +158,9 @@ static uint64_t push_message(decoder *d, port *pt, const bt_message *m, uint64_t
         atomic_fetch_add_explicit(&d->packets, 1, memory_order_relaxed);
     }
     reader_rec *rec = &pt->recs[tail & pt->mask];
-    if (!convert_message(&d->conv, m, rec)) return tail;
-    /* each graph has its own bt_stream and bt_trace objects: the merge
-     * knows a stream by its port, a trace by its folder */
-    rec->stream = (uintptr_t)(pt - d->p->ports) + 1;
-    rec->trace = pt->source + 1;
-    if (rec_own_strings(rec)) return UINT64_MAX;
+    int rc = convert_message(&d->conv, m, rec);
+    if (rc < 0) return UINT64_MAX;
+    if (!rc) return tail;
     return tail + 1;
 }
 
@@ -520,9 +517,7 @@ static reader_rec *port_next(preader *p, port *pt, int *state)
 /* Done with pt's current record. */
 static void port_take(preader *p, port *pt)
 {
-    reader_rec *rec = &pt->recs[pt->taken & pt->mask];
-    free(rec->strings);
-    rec->strings = NULL;
+    rec_free(&pt->recs[pt->taken & pt->mask]);
     pt->taken++;
     /* release: the decoding thread may reuse the place once it sees head */
     atomic_store_explicit(&pt->head, pt->taken, memory_order_release);
@@ -587,7 +582,9 @@ static void merge(preader *p, deliver_ctx *d, merge_heap *h, pread_result *res)
     while (h->n && res->status == PORT_END && !d->stopped) {
         uint32_t k = h->heap[0];
         port *pt = &p->ports[k];
-        deliver(d, &pt->recs[pt->taken & pt->mask]);
+        /* each graph has its own bt_stream and bt_trace objects: the
+         * merge knows a stream by its port, a trace by its folder */
+        deliver(d, &pt->recs[pt->taken & pt->mask], k + 1, pt->source + 1);
         port_take(p, pt);
         if (!heap_refresh(h, k, res)) h->heap[0] = h->heap[--h->n];
         heap_down(h, 0);
@@ -603,7 +600,7 @@ static void rings_drain(preader *p)
         /* acquire: the decoding threads have ended (joined) */
         uint64_t tail = atomic_load_explicit(&pt->tail, memory_order_acquire);
         for (uint64_t i = pt->taken; i < tail; i++)
-            free(pt->recs[i & pt->mask].strings);
+            rec_free(&pt->recs[i & pt->mask]);
         pt->taken = tail;
     }
 }

@@ -77,11 +77,20 @@ static bt_graph_simple_sink_component_consume_func_status sink_consume(bt_messag
     default:
         return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
     }
+    bool oom = false;
     for (uint64_t i = 0; i < count; i++) {
         reader_rec rec;
-        if (convert_message(&r->conv, msgs[i], &rec)) deliver(&r->d, &rec);
+        int rc = convert_message(&r->conv, msgs[i], &rec);
+        if (rc > 0) {
+            uintptr_t stream, trace;
+            convert_keys(msgs[i], &stream, &trace);
+            deliver(&r->d, &rec, stream, trace);
+            rec_free(&rec);
+        }
+        oom |= rc < 0;
         bt_message_put_ref(msgs[i]);
     }
+    if (oom) return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
     progress(r);
     return r->d.stopped ? BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END
                         : BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
