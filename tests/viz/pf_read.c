@@ -12,8 +12,9 @@
  *
  * Prints "key value" lines (packets, bytes, tracks, task slices, ...) for
  * the test to compare with known answers; --dump also prints each slice
- * begin and end of a thread track as "B|E PID TID TS_NS [NAME]" in file
- * order, to compare with the Chrome JSON trace of the same run. Exit 0 when
+ * begin and end of a thread track as "B|E PID TID TS_NS [NAME]" and each
+ * counter value as "C PID TS_NS VALUE TRACK" in file order, to compare with
+ * the Chrome JSON trace of the same run. Exit 0 when
  * the file is sound, 1 with the first problem on stderr, 2 on usage. */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -164,6 +165,8 @@ static void on_descriptor(const Perfetto__Protos__TrackDescriptor *d)
     } else {
         t.is_counter = d->counter != NULL;
         t.name = d->name ? strdup(d->name) : NULL;
+        const track *parent = d->has_parent_uuid ? track_find(d->parent_uuid) : NULL;
+        if (parent) t.pid = parent->pid; /* the process it is grouped under */
     }
     tracks[ntracks++] = t;
 }
@@ -277,6 +280,8 @@ static void on_event(sequence *s, const packet_t *pk, const event_t *e, uint64_t
         if (e->counter_value_field_case !=
             PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE)
             fail("counter event without a value");
+        if (dump)
+            printf("C %d %" PRIu64 " %" PRId64 " %s\n", t->pid, ts, e->counter_value, t->name);
         break;
     default:
         fail("track event of type %d", e->type);

@@ -36,7 +36,8 @@ is "$(val distinct_tasks "$tmp/stats")" "$(fibo $((n + 1)))" "the task slices an
 is "$(val worker_tracks "$tmp/stats")" 2 "one thread track per worker of the -p 2 pool"
 is "$(val process_tracks "$tmp/stats")" 1 "one process track for the pool"
 # same.py JSON DUMP [FROM_US TO_US]: the protobuf dump has the JSON's slices
-# per track (names, times to the ns), a flow per steal across workers; with
+# per track (names, times to the ns), its counter values (same times), a
+# flow per steal across workers; with
 # a window, no JSON slice begins outside it.
 cat >"$tmp/same.py" <<'PY'
 import json, sys
@@ -48,6 +49,10 @@ if early:
     print(f"{len(early)} JSON slices begin outside [{lo}, {hi}] us, e.g. {early[0]}")
     sys.exit(1)
 chrome, pf = defaultdict(list), defaultdict(list)
+jc, pc = defaultdict(list), defaultdict(list)
+for e in ev:
+    if e["ph"] == "C" and lo <= e["ts"] <= hi:
+        jc[(e["pid"], e["name"])].append((e["ts"], list(e["args"].values())[0]))
 for e in ev:
     if e["ph"] in "BE":
         chrome[(e["pid"], e["tid"])].append((e["ph"], e["ts"], e.get("name")))
@@ -61,6 +66,8 @@ for line in open(sys.argv[2]):
     f = line.rstrip("\n").split(" ", 4)
     if f[0] in "BE" and len(f) >= 4:
         pf[(int(f[1]), int(f[2]) % 100000)].append((f[0], int(f[3]), f[4] if f[0] == "B" else None))
+    elif f[0] == "C":
+        pc[(int(f[1]), f[4])].append((int(f[2]), int(f[3])))
     elif f[0] == "flows":
         flows = int(f[1])
 bad = []
@@ -78,13 +85,21 @@ for k in chrome:
         if pa != pb or na != nb or abs(tb - off - ta * 1000) > 1:
             bad.append(f"{k}: JSON {pa} {ta} {na} vs protobuf {pb} {tb - off} {nb}")
             break
+for k in set(jc) | set(pc):
+    a, b = jc.get(k, []), pc.get(k, [])
+    if off is None and a and b:
+        off = b[0][0] - round(a[0][0] * 1000)
+    if [v for _, v in a] != [v for _, v in b] or any(
+            abs(tb - off - ta * 1000) > 1 for (ta, _), (tb, _) in zip(a, b)):
+        bad.append(f"counter {k}: JSON {len(a)} values, protobuf {len(b)}, first {a[:3]} vs {b[:3]}")
 if flows != cross:
     bad.append(f"{flows} protobuf flows, {cross} JSON steal flows across workers")
-print("\n".join(bad) if bad else f"{sum(map(len, pf.values()))} slice events, {flows} steal flows match")
+print("\n".join(bad) if bad else f"{sum(map(len, pf.values()))} slice events, "
+      f"{sum(map(len, pc.values()))} counter values, {flows} steal flows match")
 sys.exit(1 if bad else 0)
 PY
 python3 "$tmp/same.py" "$tmp/t.json" "$tmp/dump"
-ok $? "the protobuf trace has the JSON trace's slices, names and times (+-1 ns) per track, a flow per steal"
+ok $? "the protobuf trace has the JSON trace's slices, names, counter values and times (+-1 ns) per track, a flow per steal"
 js=$(stat -c %s "$tmp/t.json") pb=$(val bytes "$tmp/stats")
 diag "fib($n): JSON $js bytes, protobuf $pb bytes ($((js / pb))x smaller)"
 
