@@ -244,6 +244,22 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, dependence,
     )
 )
 
+/* exec of a task that its own parent's join runs (popped from the parent's
+ * worker's deque inside fj_join): instead of exec, same meaning, plus
+ * ahead = the ns the parent ran its own code between its fj_fork of task
+ * returning and its call to fj_join (runtime/src/sched.c). The rest of the
+ * time from fork to this exec is the fork's and the join's own cost: the
+ * parent waited, and the analyzer's span says so. */
+LTTNG_UST_TRACEPOINT_EVENT(fjtrace, exec_joined,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task, uint64_t, ahead),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
+        lttng_ust_field_integer(uint64_t, task, task)
+        lttng_ust_field_integer(uint64_t, ahead, ahead)
+    )
+)
+
 #endif /* FJTRACE_TP_H */
 
 #include <lttng/tracepoint-event.h>

@@ -38,6 +38,9 @@ typedef enum {
     FJA_EV_OFFCPU_START,
     FJA_EV_OFFCPU_LOST,        /* arg: records lost */
     FJA_EV_OFFCPU_UNAVAILABLE, /* arg: errno */
+    /* exec by the task's parent's own join; arg.ahead: how long the parent
+     * ran its own code between the fork's return and the join */
+    FJA_EV_EXEC_JOINED,
     /* Not in traces: the boundaries of the off-CPU intervals, replayed in
      * time order by fja_offcpu_replay (offcpu.h); arg.offcpu the kind. */
     FJA_EV_OFFCPU_OUT,
@@ -60,6 +63,7 @@ typedef union {
     uint64_t offcpu;  /* offcpu, offcpu_out: FJA_OFFCPU_PREEMPTED or _BLOCKED */
     uint64_t lost;    /* offcpu_lost: switch records lost */
     uint64_t error;   /* offcpu_unavailable: the errno perf gave */
+    uint64_t ahead;   /* exec_joined: ns of the parent's own code from fork to join */
 } fja_event_arg;
 
 /* Why a worker was off the CPU (the offcpu event's kind). */

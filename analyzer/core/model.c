@@ -502,9 +502,25 @@ static void on_root(fja_pool *p, const fja_change *c)
     queued_add(p, c->ts, 1);
 }
 
+/* Run by its parent's own join (exec_joined), right on top of it: the
+ * parent's strand from the fork to here, less the code it ran ahead of its
+ * join (c->ahead, wall-clock), was the fork's and the join's own cost while
+ * the parent waited: it comes before the child on the path, not beside it
+ * (a chain of empty tasks has span = work, not half of it). A sibling done
+ * meanwhile is taken as joined at once, as everywhere (task_done). */
+static void joined_start(fja_pool *p, const fja_worker *w, const fja_change *c)
+{
+    fja_task *t = task_at(p, c->task);
+    if (!c->joined || t->parent == FJA_TASK_NONE || w->depth < 2) return;
+    if (w->stack[w->depth - 2].task != t->parent) return;
+    int64_t base = (int64_t)span_now(p, t->parent, c->ts) - (int64_t)c->ahead;
+    if (base > t->sp_base) t->sp_base = base;
+}
+
 static void on_task_begin(fja_pool *p, fja_worker *w, const fja_change *c)
 {
     fja_task *t = task_at(p, c->task);
+    joined_start(p, w, c);
     if (!c->stolen && (t->flags & FJA_TF_SUBMITTED)) {
         p->pending_roots--;
         queued_add(p, c->ts, -1);

@@ -378,6 +378,8 @@ static void on_exec(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_
     int32_t self = w->index;
     fja_change c = change_of(t, FJA_CHANGE_TASK_BEGIN, p, w, ev->ts);
     c.task = n;
+    c.joined = ev->kind == FJA_EV_EXEC_JOINED;
+    c.ahead = c.joined ? ev->arg.ahead : 0;
     exec_dequeue(t, p, w, k, ev, &c);
     w = &p->workers[self]; /* fja_pool_worker may have moved the array */
     c.worker = w;
@@ -703,6 +705,7 @@ static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, co
         on_fork(t, p, w, ev);
         break;
     case FJA_EV_EXEC:
+    case FJA_EV_EXEC_JOINED:
         on_exec(t, p, w, ev);
         break;
     case FJA_EV_EXECUTED:

@@ -68,6 +68,8 @@ typedef struct {
     uint64_t parent_id;   /* TASK_NEW of a fork: the parent named by the event (0: none) */
     const char *name;     /* LOCK_NAME, valid during the call */
     uint8_t offcpu;       /* OFFCPU_*: FJA_OFFCPU_PREEMPTED or _BLOCKED */
+    bool joined;          /* TASK_BEGIN: run by its parent's own join (exec_joined) */
+    uint64_t ahead;       /* TASK_BEGIN, joined: the parent's own code from fork to join (ns) */
     uint32_t source;      /* LOCK_NAME */
 } fja_change;
 

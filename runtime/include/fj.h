@@ -64,8 +64,13 @@ struct fj_task {
     _Atomic int32_t thief;  /* index + 1 of the worker that stole it, 0 if none */
     uint32_t flags;
     /* Set only where they are used (roots, completers): */
-    struct fj_pool *pool;    /* set for root tasks */
-    struct fj_task *next;    /* submission queue link */
+    struct fj_pool *pool; /* set for root tasks */
+    union {
+        struct fj_task *next; /* submission queue link (a root waiting to be taken) */
+        /* A forked task while a session records: when its fj_fork returned
+         * (CLOCK_MONOTONIC ns, the trace's clock), for exec_joined. */
+        uint64_t forked_ns;
+    };
     struct fj_completer *cc; /* owning completer, if any */
 };
 

@@ -110,7 +110,7 @@ def main():
             lost += f["lost"]
         elif name == "offcpu":
             offcpu[vtid].append((f["begin"], f["end"], f["kind"], ts))
-        elif name == "exec":
+        elif name in ("exec", "exec_joined"):
             open_exec[vtid].append(ts)
         elif name == "executed" and open_exec[vtid]:
             bodies[vtid].append((open_exec[vtid].pop(), ts))

@@ -51,8 +51,12 @@ def check(events):
     stolen_before_exec = set()
     submitted = {}
     for name, vtid, f in events:
-        counts[name] += 1
         key = (f.get("pool"), f.get("task", f.get("lock")))
+        if name == "exec_joined":  # an exec by the parent's own join
+            if key in stolen_before_exec or forked_on.get(key) != f["worker"]:
+                fail(f"exec_joined of {key} on worker {f['worker']}: stolen or forked elsewhere")
+            name = "exec"
+        counts[name] += 1
         if name == "fork":
             if key in forked_on:
                 fail(f"task {key} forked twice")

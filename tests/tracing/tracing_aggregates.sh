@@ -8,9 +8,13 @@
 #   a task of pool A waiting in fj_invoke for pool B's 20 ms of CPU is not
 #   working: the work summed over both pools is the 20 ms (on-CPU time,
 #   off-CPU recorded), not twice that as the wall-clock figures say.
-# usage: tracing_aggregates.sh FJTRACE-RECORD FJTRACE-ANALYZE FJ-BREAKEVEN FJ-FIB NESTED-POOLS
+#   strictly sequential chains of empty tasks (each task forks one and
+#   joins it at once; a loop of fork+join) have parallelism 1, not the ~2
+#   of the fork's and join's own costs taken as parallel strands, and a
+#   burdened speedup of 1 at P=1.
+# usage: tracing_aggregates.sh FJTRACE-RECORD FJTRACE-ANALYZE FJ-BREAKEVEN FJ-FIB NESTED-POOLS CHAIN
 . "$(dirname "$0")/lib.sh" "$1"
-ANALYZE=$2 BREAKEVEN=$3 FIB=$4 NESTED=$5
+ANALYZE=$2 BREAKEVEN=$3 FIB=$4 NESTED=$5 CHAIN=$6
 record be1 "$BREAKEVEN" -p 1 -n 20000 -q 50 -r 10 --think 1
 "$ANALYZE" --no-progress --json "$tmp/be1" >"$tmp/be1.json" 2>"$tmp/be1.aerr"
 ok $? "fjtrace-analyze reads it (exit 0)" || cat "$tmp/be1.aerr" >&2
@@ -64,4 +68,23 @@ print(f"work on the CPU {work:.2f} ms, wall {wall:.2f} ms, figures {sorted(figs)
 sys.exit(0 if figs == {"on_cpu"} and 20.0 <= work <= 25.0 else 1)  # main: >= 40
 PY
 ok $? "work over both pools is the 20 ms burnt, not the waiting task's too ($(cat "$tmp/nested.check"))"
+for shape in "link 2000" "loop 10000"; do
+    name=chain-${shape%% *}
+    # shellcheck disable=SC2086 # the shape is two words on purpose
+    record "$name" "$CHAIN" $shape
+    "$ANALYZE" --no-progress --json "$tmp/$name" >"$tmp/$name.json" 2>"$tmp/$name.aerr"
+    ok $? "fjtrace-analyze reads chain $shape (exit 0)" || cat "$tmp/$name.aerr" >&2
+    python3 - "$tmp/$name.json" >"$tmp/$name.check" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["pools"][0]
+s1 = p["speedup"][0]
+print(f"tasks {p['totals']['tasks']}, work {p['work_ns']} ns, span {p['span_ns']} ns, "
+      f"parallelism {p['parallelism']}, P=1 bound {s1['bound']} burdened {s1['burdened']}")
+# main: parallelism 2.1 (link) and 1.4 (loop): the strand from each fork to
+# the join that ran the child inline was taken as parallel to the child.
+sys.exit(0 if 1.0 <= p["parallelism"] <= 1.05 and s1["workers"] == 1
+         and abs(s1["burdened"] - 1) < 1e-9 and abs(s1["bound"] - 1) < 1e-9 else 1)
+PY
+    ok $? "a sequential chain ($shape) has parallelism within 5% of 1 and P=1 speedups 1 ($(cat "$tmp/$name.check"))"
+done
 done_testing
