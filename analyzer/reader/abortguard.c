@@ -12,8 +12,10 @@ static _Thread_local volatile sig_atomic_t armed;
 
 /* abort() (its BT_ASSERTs), and the faults of a write through a pointer
  * computed from damaged data: a flipped byte in an lttng_ust_statedump
- * stream made the ctf plugin crash in bt_field_integer_unsigned_set_value. */
-static const int guarded[] = {SIGABRT, SIGSEGV, SIGBUS};
+ * stream made the ctf plugin crash in bt_field_integer_unsigned_set_value.
+ * SIGTRAP: glib's g_error (an allocation that failed: a damaged length
+ * under a memory limit) stops at a breakpoint instruction. */
+static const int guarded[] = {SIGABRT, SIGSEGV, SIGBUS, SIGTRAP};
 #define NGUARDED (sizeof guarded / sizeof *guarded)
 
 /* The handlers are the process's: installed by the first guarded thread,

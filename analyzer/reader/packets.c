@@ -218,6 +218,7 @@ typedef struct {
     uint64_t whole, count; /* bytes and number of the packets before the end */
     uint64_t repaired;     /* headers rebuilt from the index */
     uint64_t first_repair; /* number of the first (0-based) */
+    uint64_t longest;      /* bits of the largest packet before the end */
     char why[200];         /* what is wrong with the damaged header */
     char repair_why[200];  /* and with the first rebuilt one */
     packets_fix *fix;      /* the rebuilt headers, when wanted */
@@ -312,6 +313,8 @@ static walk_end walk(const layout *l, const char *dir, const char *name, walk_st
     unsigned char h[PKT_HEADER];
     prev_packet prev = {0};
     while (w->whole < size && end == WALK_WHOLE) {
+        /* a packet cut short holds no more than the rest of the file */
+        uint64_t rest = (size - w->whole) * 8;
         if (fseeko(f, (off_t)w->whole, SEEK_SET) || fread(h, 1, sizeof h, f) != sizeof h) {
             end = WALK_CUT; /* not even a whole header */
             break;
@@ -323,6 +326,7 @@ static walk_end walk(const layout *l, const char *dir, const char *name, walk_st
                        bits / 8 > size - w->whole;
             if (cut) {
                 end = WALK_CUT;
+                if (rest > w->longest) w->longest = rest;
                 break;
             }
             bool room = !w->fix || w->nfix < w->maxfix;
@@ -340,6 +344,7 @@ static walk_end walk(const layout *l, const char *dir, const char *name, walk_st
                 memcpy(w->fix[w->nfix++].header, h, PKT_HEADER);
             }
         }
+        if (le64(h + OFF_SIZE) > w->longest) w->longest = le64(h + OFF_SIZE);
         w->whole += le64(h + OFF_SIZE) / 8;
         w->count++;
         prev = (prev_packet){.discarded = le64(h + OFF_DISCARDED), .te = le64(h + OFF_TS_END)};
@@ -418,9 +423,15 @@ int packets_check(const char *dir, fja_packets *p)
         char path[PATH_MAX + 256];
         if (!is_stream(dir, e->d_name, path, sizeof path)) continue;
         p->streams++;
-        if (!l.known) continue;
+        if (!l.known) {
+            struct stat st;
+            uint64_t bits = stat(path, &st) ? 0 : (uint64_t)st.st_size * 8;
+            if (bits > p->longest) p->longest = bits;
+            continue;
+        }
         walk_state w = {0};
         walk_end end = walk(&l, dir, e->d_name, &w);
+        if (w.longest > p->longest) p->longest = w.longest;
         bool agrees = index_agrees(dir, e->d_name);
         p->whole += w.count;
         p->index_damaged |= !agrees;
@@ -445,4 +456,47 @@ int packets_check(const char *dir, fja_packets *p)
     }
     closedir(d);
     return 0;
+}
+
+/* The byte offset of packet number packet (1-based) of the stream file f
+ * of size bytes, from the packet sizes before it. */
+static uint64_t packet_offset(FILE *f, uint64_t size, uint64_t packet)
+{
+    unsigned char h[PKT_HEADER];
+    uint64_t off = 0;
+    for (uint64_t k = 1; k < packet; k++) {
+        if (fseeko(f, (off_t)off, SEEK_SET) || fread(h, 1, sizeof h, f) != sizeof h)
+            return UINT64_MAX;
+        uint64_t bits = le64(h + OFF_SIZE);
+        if (bits % 8 || bits < 8 * PKT_HEADER || bits / 8 > size - off) return UINT64_MAX;
+        off += bits / 8;
+    }
+    return off < size ? off : UINT64_MAX;
+}
+
+int packets_locate(const char *dir, uint64_t cls, uint64_t inst, uint64_t packet, char *name,
+                   size_t n, uint64_t *offset)
+{
+    layout l;
+    layout_read(dir, &l);
+    DIR *d = l.known ? opendir(dir) : NULL;
+    int found = -1;
+    for (struct dirent *e; d && found && (e = readdir(d));) {
+        char path[PATH_MAX + 256];
+        unsigned char h[PKT_HEADER];
+        struct stat st;
+        if (!is_stream(dir, e->d_name, path, sizeof path)) continue;
+        FILE *f = fopen(path, "rb");
+        if (!f) continue;
+        /* header: magic, uuid[16], stream_id (u32), stream_instance_id (u64) */
+        if (fread(h, 1, sizeof h, f) == sizeof h && le32(h + 20) == cls && le64(h + 24) == inst &&
+            !fstat(fileno(f), &st)) {
+            snprintf(name, n, "%s", e->d_name);
+            *offset = packet_offset(f, (uint64_t)st.st_size, packet);
+            found = 0;
+        }
+        fclose(f);
+    }
+    if (d) closedir(d);
+    return found;
 }

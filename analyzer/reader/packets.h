@@ -28,6 +28,9 @@ typedef struct {
     uint64_t streams; /* stream files */
     uint64_t whole;   /* packets that can be decoded, over all files */
     uint64_t dropped; /* bytes of the damaged packets and after them */
+    /* Bits of the largest packet that can be decoded (of the largest stream
+     * file when the layout is not known): no field is longer. */
+    uint64_t longest;
 } fja_packets;
 
 /* Checks the stream files of trace folder dir. Returns 0 (p filled), or -1
@@ -48,5 +51,13 @@ typedef struct {
  * is not known. */
 uint64_t packets_plan(const char *dir, const char *name, packets_fix *fix, size_t maxfix,
                       size_t *nfix);
+
+/* The stream file of dir whose packets carry stream class id cls and
+ * stream instance id inst (the ids libbabeltrace2 names a stream by),
+ * into name, and the byte offset of its packet number packet (1-based) in
+ * it, walking the packet sizes (UINT64_MAX when the walk does not reach
+ * it). Returns 0, or -1 when no stream file carries these ids. */
+int packets_locate(const char *dir, uint64_t cls, uint64_t inst, uint64_t packet, char *name,
+                   size_t n, uint64_t *offset);
 
 #endif

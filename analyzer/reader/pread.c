@@ -1,6 +1,7 @@
 #include "pread.h"
 
 #include "abortguard.h"
+#include "lengthguard.h"
 
 #include <pthread.h>
 #include <stdalign.h>
@@ -37,6 +38,7 @@ typedef struct {
     uint32_t thread, index_in_thread;
     size_t source;
     char *name;
+    char refused[300]; /* PORT_REFUSED: what (lengthguard.h) */
 } port;
 
 typedef struct {
@@ -72,6 +74,7 @@ struct preader {
     _Atomic int quit; /* the merge is done: decoding threads stop */
     /* progress */
     uint64_t total_bytes, total_packets;
+    uint64_t guard_bits; /* lengthguard.h's bound, for every thread */
     bool progress, progress_shown;
     uint64_t next_progress;
     struct timespec t0;
@@ -114,6 +117,15 @@ static void port_finish(preader *p, port *pt, int state)
     wake_merge(p);
 }
 
+/* Whether the port's error is an array length lengthguard.h refused (what,
+ * in pt->refused): then this stream ends there, the others are read on. */
+static bool refused(port *pt)
+{
+    if (!lengthguard_take(pt->refused, sizeof pt->refused)) return false;
+    bt_current_thread_clear_error();
+    return true;
+}
+
 /* Next batch of a port's messages: PORT_RUNNING with some, else how the
  * port ends. */
 static int port_refill(decoder *d, port *pt)
@@ -130,9 +142,11 @@ static int port_refill(decoder *d, port *pt)
             continue; /* files never block */
         case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
             pt->count = pt->pos = 0;
+            if (refused(pt)) return PORT_REFUSED;
             return PORT_NO_MEMORY;
         default:
             pt->count = pt->pos = 0;
+            if (refused(pt)) return PORT_REFUSED;
             take_error(d->err, sizeof d->err, "cannot decode the trace");
             return PORT_ERROR;
         }
@@ -317,6 +331,7 @@ static void *decoder_main(void *arg)
 {
     decoder *d = arg;
     int aborted = 0;
+    lengthguard_begin(d->p->guard_bits);
     abortguard_run(run_graph, d, &aborted);
     if (aborted) /* the port being read is the culprit; the others are lost */
         for (uint32_t i = 0; i < d->nports; i++) {
@@ -449,6 +464,11 @@ int pread_build_rest(preader *p, const plugins *pl, char *const *dirs, size_t nd
     return rc;
 }
 
+void pread_set_guard(preader *p, uint64_t max_bits)
+{
+    p->guard_bits = max_bits;
+}
+
 void pread_set_progress(preader *p, bool progress, uint64_t bytes, uint64_t packets)
 {
     p->progress = progress;
@@ -562,6 +582,18 @@ static int heap_refresh(merge_heap *h, uint32_t k, pread_result *res)
     if (rec) {
         h->key[k] = rec->head;
         return 1;
+    }
+    if (state == PORT_REFUSED) { /* that stream ends there, the others go on */
+        /* its thread wrote refused and packets before the state, which
+         * port_ready loaded with acquire */
+        if (!res->refused) {
+            port *pt = &h->p->ports[k];
+            res->refused = pt->refused;
+            res->refused_port_name = pt->name;
+            res->refused_packets = pt->packets;
+            res->refused_source = pt->source;
+        }
+        return 0;
     }
     if (state != PORT_END && res->status == PORT_END) {
         res->status = state;

@@ -25,7 +25,7 @@
 typedef struct preader preader;
 
 /* How a stream ended; PORT_RUNNING while its thread may push more. */
-enum { PORT_RUNNING, PORT_END, PORT_ERROR, PORT_NO_MEMORY, PORT_ABORTED, PORT_LOST };
+enum { PORT_RUNNING, PORT_END, PORT_ERROR, PORT_NO_MEMORY, PORT_ABORTED, PORT_LOST, PORT_REFUSED };
 
 /* jobs: decoding threads wanted (0: one per online core). */
 preader *pread_create(unsigned jobs);
@@ -40,6 +40,11 @@ int pread_build_first(preader *p, bt_graph *g, const bt_component_source **srcs,
 int pread_build_rest(preader *p, const plugins *pl, char *const *dirs, size_t ndirs, char *err,
                      size_t errlen);
 
+/* Each decoding thread refuses a dynamic array longer than max_bits
+ * (lengthguard.h); 0: no guard. A stream where one is refused ends there
+ * (PORT_REFUSED), the others are read on. */
+void pread_set_guard(preader *p, uint64_t max_bits);
+
 /* The progress line, if wanted: the total bytes of the stream files and
  * their number of packets (0: unknown); the bytes read are estimated from
  * the packets begun. */
@@ -53,6 +58,12 @@ typedef struct {
     const char *port_name;
     const char *error; /* PORT_ERROR: babeltrace2's reason */
     bool aborted;      /* some thread's library state is lost (abortguard.h) */
+    /* The first stream that ended at an array lengthguard.h refused (NULL:
+     * none): what was refused, its stream, packets begun and folder. */
+    const char *refused;
+    const char *refused_port_name;
+    uint64_t refused_packets;
+    size_t refused_source;
 } pread_result;
 
 /* Starts the threads, merges into d, joins them. */

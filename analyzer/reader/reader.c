@@ -5,6 +5,7 @@
 #include "deliver.h"
 #include "find.h"
 #include "graph.h"
+#include "lengthguard.h"
 #include "packets.h"
 #include "pread.h"
 #include "salvage.h"
@@ -303,13 +304,15 @@ static bt_graph *graph_open(const plugins *pl, char **use, fja_salvage *salv, si
  * number of whole packets of dir (all of them when their layout is not
  * known), or -1 when the copy cannot be made. */
 static int64_t precheck(const char *dir, fja_salvage *salv, char **use, bool *bad_index,
-                        bool *known, fja_reader_stats *stats)
+                        bool *known, uint64_t *longest, fja_reader_stats *stats)
 {
     fja_packets pk;
     *known = false;
+    int unreadable = packets_check(dir, &pk);
+    if (!unreadable && pk.longest > *longest) *longest = pk.longest; /* lengthguard.h */
     /* For the tests of abortguard.h: hand libbabeltrace2 the trace as is. */
     if (getenv("FJTRACE_ANALYZE_NO_PACKET_CHECK")) return 1;
-    if (packets_check(dir, &pk)) return 0;
+    if (unreadable) return 0;
     *known = pk.layout_known;
     *bad_index = pk.index_damaged;
     if (!pk.damaged && !pk.index_damaged && !pk.repaired)
@@ -386,12 +389,43 @@ static int decode(void *arg)
     else if (rs == BT_GRAPH_RUN_STATUS_MEMORY_ERROR)
         j->st = READER_NO_MEMORY;
     else {
-        char what[4200];
+        char what[4200], why[300];
         note_printf(what, sizeof what, "%s%s: cannot decode the trace", j->dirs[0],
                     j->ndirs > 1 ? " (or another of the traces)" : "");
-        take_error(j->err, j->errlen, what);
+        if (lengthguard_take(why, sizeof why)) { /* the muxer cannot go on without a stream */
+            bt_current_thread_clear_error();
+            note_printf(j->err, j->errlen, "%s: %s", what, why);
+        } else {
+            take_error(j->err, j->errlen, what);
+        }
     }
     return 0;
+}
+
+/* A stream that ended at an array lengthguard.h refused: the trace is
+ * damaged, the note names the stream file and packet. source.ctf.fs names
+ * its ports "TRACE-UUID | STREAM-CLASS-ID | STREAM-ID"; the packet holding
+ * the array has begun (the ctf iterator delivers what it decoded before
+ * an error, the packet's beginning included). */
+static void refused_note(const decode_job *j, const pread_result *res)
+{
+    fja_reader_stats *stats = j->stats;
+    char file[256], byte[48] = "";
+    const char *ids = res->refused_port_name ? strchr(res->refused_port_name, '|') : NULL;
+    const char *dir = j->dirs[res->refused_source];
+    uint64_t cls, inst, off, packet = res->refused_packets ? res->refused_packets : 1;
+    if (stats->damaged) return; /* the first damage is the one named */
+    stats->damaged = true;
+    if (!ids || sscanf(ids, "| %" SCNu64 " | %" SCNu64, &cls, &inst) != 2 ||
+        packets_locate(j->use[res->refused_source], cls, inst, packet, file, sizeof file, &off)) {
+        note_printf(stats->damage_note, sizeof stats->damage_note, "%s: stream %s: %s", dir,
+                    ids ? ids + 2 : "?", res->refused);
+        return;
+    }
+    if (off != UINT64_MAX) snprintf(byte, sizeof byte, " (byte %" PRIu64 ")", off);
+    note_printf(stats->damage_note, sizeof stats->damage_note,
+                "%s/%s: packet %" PRIu64 "%s cannot be decoded: %s", dir, file, packet, byte,
+                res->refused);
 }
 
 /* After libbabeltrace2 aborted: what it was reading (port: NULL when not
@@ -426,6 +460,7 @@ static reader_status parallel_read(decode_job *j, pread_result *res)
         bytes += stream_bytes(j->use[i]);
     pread_set_progress(j->r->pr, j->sink->progress, bytes, j->packets);
     pread_run(j->r->pr, &j->r->d, res);
+    if (res->refused) refused_note(j, res);
     switch (res->status) {
     case PORT_END:
         return j->r->d.stopped ? READER_STOPPED : READER_OK;
@@ -453,16 +488,17 @@ static struct {
 /* Checks and salvages the folders (precheck); the number of whole packets
  * (*known: of every folder, not a guess), or -1 with err set. */
 static int64_t prepare(char *const *dirs, size_t ndirs, char **use, fja_salvage *salv,
-                       bool *bad_index, bool *all_known, fja_reader_stats *stats, char *err,
-                       size_t errlen)
+                       bool *bad_index, bool *all_known, uint64_t *longest, fja_reader_stats *stats,
+                       char *err, size_t errlen)
 {
     int64_t packets = 0;
     *all_known = true;
+    *longest = 0;
     for (size_t i = 0; i < ndirs; i++) {
         if (find_check_metadata(dirs[i], err, errlen)) return -1;
         use[i] = dirs[i];
         bool known;
-        int64_t n = precheck(dirs[i], &salv[i], &use[i], &bad_index[i], &known, stats);
+        int64_t n = precheck(dirs[i], &salv[i], &use[i], &bad_index[i], &known, longest, stats);
         *all_known &= known;
         if (n < 0) {
             snprintf(err, errlen, "%s: %s (and no copy without it can be made)", dirs[i],
@@ -513,7 +549,9 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
         goto out;
     }
     bool known;
-    int64_t packets = prepare(dirs, ndirs, use, salv, bad_index, &known, stats, err, errlen);
+    uint64_t longest; /* bits of the largest packet: lengthguard.h's bound */
+    int64_t packets =
+        prepare(dirs, ndirs, use, salv, bad_index, &known, &longest, stats, err, errlen);
     if (packets < 0) goto out;
     job.packets = known ? (uint64_t)packets : 0;
     job.use = use;
@@ -528,7 +566,10 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
     bt_current_thread_clear_error();
     /* bt_plugin_put_ref(NULL) is a no-op: a half-loaded pair is released */
     if (plugins_load(&pl, err, errlen)) goto out_plugins;
+    lengthguard_begin(longest); /* this thread: the muxer's graph */
+    if (r->pr) pread_set_guard(r->pr, longest);
     abortguard_run(decode, &job, &aborted);
+    lengthguard_begin(0);
     st = job.st;
     if (aborted) {
         aborted_message(&job, NULL);

@@ -32,6 +32,7 @@ import json
 import os
 import random
 import re
+import resource
 import shutil
 import struct
 import subprocess
@@ -241,6 +242,36 @@ def m_foreign(t, rng):
     return f"foreign-bytes@{s}"
 
 
+def build_id_lengths(path):
+    """Offsets of the build-id lengths in a load-map stream file: the
+    dynamic array's length (u64, 1 to 64) right after the object's
+    page-aligned base address (lttng_ust_statedump:build_id and
+    lttng_ust_dl:build_id: baddr, _build_id_length, build_id[]; fields
+    byte-aligned)."""
+    d = open(path, "rb").read()
+    out = []
+    for o, n, content in packets(path):
+        for i in range(o + 92, o + min(content // 8, n) - 8):
+            length, baddr = struct.unpack_from("<QQ", d, i)[0], struct.unpack_from("<Q", d, i - 8)[0]
+            if 1 <= length <= 64 and baddr % 4096 == 0 and 0x1000 <= baddr < 1 << 47:
+                out.append(i)
+    return out
+
+
+def m_array_length(t, rng):
+    """A huge length in a build id's dynamic array: libbabeltrace2 makes
+    that many element fields before reading one (2^30: 16 GB of pointers,
+    minutes of work or the kernel's OOM killer)."""
+    found = [(s, i) for s in STREAMS if s.startswith("fjtrace_maps")
+             for i in build_id_lengths(os.path.join(t, s))]
+    s, i = rng.choice(found)  # IndexError when there is none: "nothing to damage"
+    p = os.path.join(t, s)
+    old = struct.unpack_from("<Q", open(p, "rb").read(), i)[0]
+    v = old | rng.choice([1 << 20, 1 << 30, 1 << 31, 1 << 40, U64])
+    patch(p, i, "<Q", v)
+    return f"array-length={v:#x}@{s}+{i}"
+
+
 def without_index(m):
     """The same damage with the index gone: nothing to rebuild the header from."""
     def n(t, rng):
@@ -267,6 +298,8 @@ TARGETED = {
     "symlinks": m_symlinks,
     "metadata-padding-cut": m_metadata_padding,
     "all-streams-cut": m_streams_cut,
+    "array-length-huge": m_array_length,
+    "array-length-huge-no-index": without_index(m_array_length),
 }
 RANDOM = dict(TARGETED, flip=m_flip, truncate=m_truncate, packets=m_packets,
               foreign=m_foreign)
@@ -274,12 +307,27 @@ RANDOM = dict(TARGETED, flip=m_flip, truncate=m_truncate, packets=m_packets,
 
 # --------------------------------------------------------------- running
 PRIVATE_TMP = os.path.join(os.path.abspath(WORK), "tmpdir")  # salvage copies go here
-ENV = dict(os.environ, TMPDIR=PRIVATE_TMP)
+# Each run may use 4 GiB: a damaged array length makes libbabeltrace2
+# (babeltrace2 itself; the analyzer without its guard) allocate until the
+# kernel's OOM killer picks some process of the machine. Over the limit,
+# glib's allocation fails (SIGTRAP). An analyzer built with ASan maps
+# terabytes of shadow memory: ASan's own limits instead, which report.
+MEMORY = 4 << 30
+ASAN = b"__asan_init" in open(ANALYZE, "rb").read()
+ENV = dict(os.environ, TMPDIR=PRIVATE_TMP,
+           ASAN_OPTIONS=":".join(filter(None, [os.environ.get("ASAN_OPTIONS"),
+                                               f"hard_rss_limit_mb={MEMORY >> 20}",
+                                               f"max_allocation_size_mb={MEMORY >> 20}"])))
+
+
+def limit_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
 def run(cmd, env=None):
     try:
-        p = subprocess.run(cmd, capture_output=True, timeout=TIMEOUT, env=env or ENV)
+        p = subprocess.run(cmd, capture_output=True, timeout=TIMEOUT, env=env or ENV,
+                           preexec_fn=None if ASAN and cmd[0] == ANALYZE else limit_memory)
         return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
     except subprocess.TimeoutExpired:
         return "timeout", b"", ""
@@ -416,6 +464,16 @@ def main():
             # (a first packet damaged may leave no fjtrace event before it)
             why.append("a damaged header without an index: exit 3 with a report of the "
                        f"packets before it expected, not exit {rc} with {events} events")
+        if kinds and all(k.startswith("array-length-huge") for k in kinds):
+            # the guard (lengthguard.h): that load-map stream ends at the
+            # array, every fjtrace event is read, exit 3 naming the file
+            if "nothing to damage" in label:
+                why.append("no build id's length found to damage in the load-map streams")
+            elif (rc != 3 or events != whole[1]
+                  or not re.search(r"fjtrace_maps_\d+: packet \d+ .*dynamic array", err)):
+                why.append(f"a huge array length: exit 3 naming the load-map stream file and "
+                           f"packet, with all {whole[1]} events, expected; not exit {rc} with "
+                           f"{events} events")
         for kind in ("metadata-padding-cut", "symlinks") + header_kinds:
             if kinds and all(k == kind for k in kinds) and (rc, events) != whole:
                 why.append(f"{kind}: the trace must read whole, as undamaged: exit {whole[0]} "
