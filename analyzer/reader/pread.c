@@ -131,7 +131,15 @@ static bool refused(port *pt)
 static int port_refill(decoder *d, port *pt)
 {
     for (;;) {
-        switch (bt_message_iterator_next(pt->it, &pt->msgs, &pt->count)) {
+        bt_message_iterator_next_status st =
+            bt_message_iterator_next(pt->it, &pt->msgs, &pt->count);
+        /* The ctf plugin may succeed and still leave an error on the thread
+         * (an event cut by the end of a packet's content: a load-map packet
+         * whose unset content_size is the packet size): the next call of
+         * the library in this thread, for another stream, would abort. */
+        if (st == BT_MESSAGE_ITERATOR_NEXT_STATUS_OK || st == BT_MESSAGE_ITERATOR_NEXT_STATUS_END)
+            bt_current_thread_clear_error();
+        switch (st) {
         case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
             pt->pos = 0;
             return PORT_RUNNING;

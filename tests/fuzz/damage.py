@@ -272,6 +272,18 @@ def m_array_length(t, rng):
     return f"array-length={v:#x}@{s}+{i}"
 
 
+def m_maps_content_unset(t, rng):
+    """content_size all ones ("not set": the whole packet) in a load-map
+    packet holding events: the ctf plugin decodes the padding as events,
+    stops at the packet's end and leaves an error on the thread though it
+    succeeds (a later call of the library in that thread aborted)."""
+    full = [(s, k) for s in STREAMS if s.startswith("fjtrace_maps")
+            for k, (o, n, content) in enumerate(packets(os.path.join(t, s))) if content > 8 * 84]
+    s, k = rng.choice(full)
+    patch(os.path.join(t, s), packets(os.path.join(t, s))[k][0] + OFF["content"], "<Q", U64)
+    return f"content=0xffffffffffffffff@{s}#{k}"
+
+
 def without_index(m):
     """The same damage with the index gone: nothing to rebuild the header from."""
     def n(t, rng):
@@ -298,6 +310,7 @@ TARGETED = {
     "symlinks": m_symlinks,
     "metadata-padding-cut": m_metadata_padding,
     "all-streams-cut": m_streams_cut,
+    "maps-content-unset-no-index": without_index(m_maps_content_unset),
     "array-length-huge": m_array_length,
     "array-length-huge-no-index": without_index(m_array_length),
 }
@@ -474,7 +487,7 @@ def main():
                 why.append(f"a huge array length: exit 3 naming the load-map stream file and "
                            f"packet, with all {whole[1]} events, expected; not exit {rc} with "
                            f"{events} events")
-        for kind in ("metadata-padding-cut", "symlinks") + header_kinds:
+        for kind in ("metadata-padding-cut", "symlinks", "maps-content-unset-no-index") + header_kinds:
             if kinds and all(k == kind for k in kinds) and (rc, events) != whole:
                 why.append(f"{kind}: the trace must read whole, as undamaged: exit {whole[0]} "
                            f"with {whole[1]} events, not exit {rc} with {events}")
