@@ -205,6 +205,7 @@ typedef struct {
 static int baseline_load(const cli_options *o, baseline *b)
 {
     fja_model_init(&b->m);
+    fja_model_recycle(&b->m); /* only its sites are compared */
     b->started = true;
     if (!(b->maps = fjs_new())) return EXIT_INTERNAL;
     find_list dirs = {0};
@@ -335,6 +336,12 @@ int main(int argc, char **argv)
         return EXIT_INTERNAL;
     }
     fja_model_init(&oncpu);
+    /* Memory follows the tasks under way, not the tasks made, unless an
+     * output shows every task (recycle.h). */
+    if (!o.tasks && !pictures_need_tasks()) {
+        fja_model_recycle(&m);
+        fja_model_recycle(&oncpu);
+    }
     fja_offcpu offcpu;
     fja_offcpu_init(&offcpu);
     fja_tracker tracker;

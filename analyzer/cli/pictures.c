@@ -50,6 +50,11 @@ int pictures_finish(void)
     return fjv_collect_finish(collector);
 }
 
+bool pictures_need_tasks(void)
+{
+    return options.subtrees_dir || options.html;
+}
+
 int pictures_render(const fja_report *r)
 {
     return fjv_wanted(&options) ? fjv_render(&options, collector, r, stderr) : 0;

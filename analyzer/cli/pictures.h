@@ -5,6 +5,7 @@
 #define FJA_CLI_PICTURES_H
 
 #include <getopt.h>
+#include <stdbool.h>
 
 #include "fja.h"
 
@@ -26,6 +27,9 @@ void pictures_sites(fja_site_resolver resolve, void *ctx);
 int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_tracker *t);
 /* After fja_tracker_finish (closes the Chrome trace). -1 if it failed. */
 int pictures_finish(void);
+/* Whether a picture asked for draws the decomposition trees (subtree
+ * diagrams, alone or in the HTML report): those need every task's record. */
+bool pictures_need_tasks(void);
 /* Draws every picture asked for; -1 if one could not be written. */
 int pictures_render(const fja_report *r);
 void pictures_free(void);

@@ -33,6 +33,11 @@ int pictures_finish(void)
     return 0;
 }
 
+bool pictures_need_tasks(void)
+{
+    return false;
+}
+
 int pictures_render(const fja_report *r)
 {
     (void)r;

@@ -403,7 +403,7 @@ static int unfinished_collect(const fja_model *m, const fja_pool *p, fja_pool_re
     ucollect c = {
         .p = p, .first = m->first_ts, .end = p->has_end ? p->end_ts : m->last_ts, .pr = pr};
     for (uint32_t n = 0; n < p->tasks.count && pr->nunfinished < p->unfinished; n++)
-        if (!fja_task_finished(fja_taskmap_get(&p->tasks, n)))
+        if (!fja_task_finished(fja_taskmap_get(&p->tasks, n)) && !fja_taskmap_is_free(&p->tasks, n))
             u_record(&c, n, &pr->unfinished[pr->nunfinished++]);
     for (uint32_t i = 0; i < p->nworkers; i++)
         u_frames(&c, &p->workers[i]);
@@ -460,7 +460,7 @@ static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter 
     uint64_t from = p->has_begin ? p->begin_ts : p->first_ts;
     uint64_t to = p->has_end ? p->end_ts : p->last_ts;
     pr->duration_ns = to > from ? to - from : 0;
-    pr->tasks = p->tasks.count;
+    pr->tasks = p->tasks.made;
     if (trees_analyze(m, p, f, pr) || unfinished_collect(m, p, pr) || workers_sum(p, pr) ||
         locks_report(m, p, pr))
         return -1;

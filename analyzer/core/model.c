@@ -47,6 +47,11 @@ void fja_model_init(fja_model *m)
     *m = (fja_model){.last_pool = UINT32_MAX};
 }
 
+void fja_model_recycle(fja_model *m)
+{
+    m->recycle = true;
+}
+
 static void pool_free(fja_pool *p)
 {
     for (uint32_t i = 0; i < p->nworkers; i++)
@@ -125,6 +130,7 @@ fja_pool *fja_model_pool(fja_model *m, uint32_t source, uint32_t id)
         m->cap_pools = cap;
     }
     pool_init(&m->pools[m->npools], source, id);
+    if (m->recycle) fja_taskmap_recycle(&m->pools[m->npools].tasks);
     m->last_pool = m->npools;
     return &m->pools[m->npools++];
 }
@@ -642,7 +648,7 @@ static void on_pool_end(fja_pool *p)
     }
     for (uint32_t n = 0; n < p->tasks.count; n++) {
         fja_task *t = task_at(p, n);
-        if (fja_task_finished(t)) continue;
+        if (fja_task_finished(t) || (t->flags & FJA_TF_FREE)) continue;
         p->unfinished++;
         fja_tree *tr = tree_of(p, t);
         if (!tr) continue;

@@ -237,9 +237,15 @@ typedef struct {
     /* fed the off-CPU boundaries (offcpu.h): self times, work, span, the
      * time split and idle gaps are on-CPU time */
     bool oncpu;
+    bool recycle; /* fja_model_recycle */
 } fja_model;
 
 void fja_model_init(fja_model *m);
+/* Before the first event: finished tasks give their records back
+ * (recycle.h), so memory follows the tasks under way. The reports are the
+ * same; what needs every task's record (the --tasks list, the subtree
+ * pictures) must not ask for it. */
+void fja_model_recycle(fja_model *m);
 /* The pool (source, id), made on first use; NULL when out of memory. */
 fja_pool *fja_model_pool(fja_model *m, uint32_t source, uint32_t id);
 /* Worker `index` of p, growing the array; NULL for index < 0 or no memory.

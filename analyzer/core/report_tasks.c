@@ -13,6 +13,7 @@ int fja_report_tasks_csv(FILE *o, const fja_report *r)
         const fja_pool *p = r->pools[i].pool;
         for (uint32_t n = 0; n < p->tasks.count; n++) {
             const fja_task *t = fja_taskmap_get(&p->tasks, n);
+            if (t->flags & FJA_TF_FREE) continue; /* a recycling model lists what is left */
             uint64_t root = t->tree != FJA_TASK_NONE ? p->trees[t->tree].root_id : 0;
             uint64_t parent =
                 t->parent != FJA_TASK_NONE ? fja_taskmap_get(&p->tasks, t->parent)->id : 0;

@@ -6,14 +6,22 @@
 
 void fja_taskmap_init(fja_taskmap *m)
 {
-    *m = (fja_taskmap){0};
+    *m = (fja_taskmap){.free_head = FJA_TASK_NONE};
+}
+
+void fja_taskmap_recycle(fja_taskmap *m)
+{
+    m->recycle = true;
 }
 
 void fja_taskmap_free(fja_taskmap *m)
 {
-    for (uint32_t i = 0; i < m->nchunks; i++)
+    for (uint32_t i = 0; i < m->nchunks; i++) {
         free(m->chunks[i]);
+        if (m->links) free(m->links[i]);
+    }
     free(m->chunks);
+    free(m->links);
     free(m->slots);
     free(m->tags);
     *m = (fja_taskmap){0};
@@ -68,7 +76,7 @@ static int index_grow(fja_taskmap *m)
         return -1;
     }
     for (uint32_t n = 0; n < m->count; n++)
-        slot_insert(s, t, len - 1, fja_taskmap_get(m, n)->id, n);
+        if (!fja_taskmap_is_free(m, n)) slot_insert(s, t, len - 1, fja_taskmap_get(m, n)->id, n);
     free(m->slots);
     free(m->tags);
     m->slots = s;
@@ -85,30 +93,89 @@ static int chunk_add(fja_taskmap *m)
         fja_task **c = realloc(m->chunks, cap * sizeof *c);
         if (!c) return -1;
         m->chunks = c;
+        if (m->recycle) {
+            // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers, as meant
+            fja_task_link **l = realloc(m->links, cap * sizeof *l);
+            if (!l) return -1;
+            m->links = l;
+        }
         m->cap_chunks = cap;
     }
-    m->chunks[m->nchunks] = malloc(CHUNK * sizeof(fja_task));
-    if (!m->chunks[m->nchunks]) return -1;
+    fja_task *c = malloc(CHUNK * sizeof *c);
+    fja_task_link *l = m->recycle ? malloc(CHUNK * sizeof *l) : NULL;
+    if (!c || (m->recycle && !l)) {
+        free(c);
+        free(l);
+        return -1;
+    }
+    m->chunks[m->nchunks] = c;
+    if (m->recycle) m->links[m->nchunks] = l;
     m->nchunks++;
     return 0;
 }
 
+/* A record number for a new task: a free one first. */
+static uint32_t record_take(fja_taskmap *m)
+{
+    uint32_t n = m->free_head;
+    if (n != FJA_TASK_NONE) {
+        m->free_head = fja_taskmap_get(m, n)->parent;
+        return n;
+    }
+    if (m->count == UINT32_MAX - 1) return FJA_TASK_NONE;
+    if (m->count == m->nchunks * CHUNK && chunk_add(m)) return FJA_TASK_NONE;
+    return m->count++;
+}
+
 uint32_t fja_taskmap_add(fja_taskmap *m, uint64_t id)
 {
-    if (m->count == UINT32_MAX - 1) return FJA_TASK_NONE;
     /* Keep the index at most 2/3 full so probes stay short. */
-    if ((!m->slots || (uint64_t)(m->count + 1) * 3 > (m->mask + 1) * 2) && index_grow(m))
+    if ((!m->slots || (uint64_t)(m->live + 1) * 3 > (m->mask + 1) * 2) && index_grow(m))
         return FJA_TASK_NONE;
-    if (m->count == m->nchunks * CHUNK && chunk_add(m)) return FJA_TASK_NONE;
-    uint32_t n = m->count++;
+    uint32_t n = record_take(m);
+    if (n == FJA_TASK_NONE) return n;
+    m->live++;
+    m->made++;
     fja_task *t = fja_taskmap_get(m, n);
     *t = (fja_task){.id = id, .parent = FJA_TASK_NONE, .tree = FJA_TASK_NONE, .worker = -1};
+    if (m->recycle)
+        *fja_taskmap_link(m, n) =
+            (fja_task_link){.done_head = FJA_TASK_NONE, .done_next = FJA_TASK_NONE};
     slot_insert(m->slots, m->tags, m->mask, id, n);
     return n;
 }
 
+/* Whether slot k's entry, whose probe starts at home, may stay where it is
+ * once slot hole is emptied: hole is not on its way from home to k. */
+static bool probe_keeps(uint64_t hole, uint64_t home, uint64_t k)
+{
+    return hole <= k ? hole < home && home <= k : hole < home || home <= k;
+}
+
+void fja_taskmap_remove(fja_taskmap *m, uint32_t n)
+{
+    fja_task *t = fja_taskmap_get(m, n);
+    uint64_t i = hash_id(t->id) & m->mask;
+    while (m->slots[i] != n + 1)
+        i = (i + 1) & m->mask;
+    /* Linear probing without tombstones: the entries after the hole that
+     * probed past it move back into it (Knuth's algorithm R). */
+    for (uint64_t k = (i + 1) & m->mask; m->slots[k]; k = (k + 1) & m->mask) {
+        uint64_t home = hash_id(fja_taskmap_get(m, m->slots[k] - 1)->id) & m->mask;
+        if (probe_keeps(i, home, k)) continue;
+        m->slots[i] = m->slots[k];
+        m->tags[i] = m->tags[k];
+        i = k;
+    }
+    m->slots[i] = 0;
+    *t = (fja_task){.flags = FJA_TF_FREE, .parent = m->free_head, .tree = FJA_TASK_NONE};
+    m->free_head = n;
+    m->live--;
+}
+
 size_t fja_taskmap_bytes(const fja_taskmap *m)
 {
-    return (size_t)m->nchunks * CHUNK * sizeof(fja_task) +
+    size_t per = sizeof(fja_task) + (m->recycle ? sizeof(fja_task_link) : 0);
+    return (size_t)m->nchunks * CHUNK * per +
            (m->slots ? (m->mask + 1) * (sizeof(uint32_t) + sizeof(uint16_t)) : 0);
 }

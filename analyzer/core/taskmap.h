@@ -1,7 +1,14 @@
 /* Per-pool task records, keyed by the 64-bit task id. Records live in
  * fixed-size chunks (never moved, so growing never copies or doubles the
  * peak), and an open-addressing index of 32-bit record numbers finds them:
- * about 64 bytes per record plus 6-12 bytes of index per task. */
+ * about 64 bytes per record plus 6-12 bytes of index per record.
+ *
+ * By default every task keeps its record. A map that recycles (recycle.h)
+ * takes records back once their tasks can no longer be named by an event
+ * and their figures are folded into their parents: record numbers are then
+ * reused (no longer in creation order), and only the tasks still under way
+ * (and the roots) hold records, with 12 more bytes each for the links that
+ * tell when. */
 #ifndef FJA_TASKMAP_H
 #define FJA_TASKMAP_H
 
@@ -21,6 +28,8 @@ enum {
     FJA_TF_COMPLETED = 1 << 6,
     FJA_TF_PROPAGATED = 1 << 7, /* its subtree work was added to its parent */
     FJA_TF_SUSPENDED = 1 << 8,  /* an untied task between suspend and resume */
+    FJA_TF_LISTED = 1 << 9,     /* recycling: in its parent's list of done children */
+    FJA_TF_FREE = 1 << 10,      /* recycling: a free record, no task's */
 };
 
 typedef struct {
@@ -62,16 +71,30 @@ static inline uint64_t fja_task_done_span(const fja_task *t)
     return body > t->child_max ? body : t->child_max;
 }
 
+/* Beside each record of a recycling map: when its task may go (recycle.c). */
+typedef struct {
+    uint32_t live_kids; /* children that still hold a record */
+    uint32_t done_head; /* its first done child waiting for it to finish */
+    uint32_t done_next; /* the next one in its parent's list */
+} fja_task_link;
+
 typedef struct {
     fja_task **chunks;
+    fja_task_link **links; /* one chunk beside each record chunk; NULL: no recycling */
     uint32_t nchunks, cap_chunks;
-    uint32_t count;
-    uint32_t *slots; /* record number + 1, 0 = empty */
-    uint16_t *tags;  /* hash bits of each slot's id: probes skip records */
-    uint64_t mask;   /* slots length - 1 */
+    uint32_t count;     /* record numbers in use, free ones included (0..count-1) */
+    uint32_t live;      /* records that hold a task */
+    uint32_t free_head; /* free records, chained through their parent field */
+    uint64_t made;      /* records ever made: the pool's task count */
+    uint32_t *slots;    /* record number + 1, 0 = empty */
+    uint16_t *tags;     /* hash bits of each slot's id: probes skip records */
+    uint64_t mask;      /* slots length - 1 */
+    bool recycle;
 } fja_taskmap;
 
 void fja_taskmap_init(fja_taskmap *m);
+/* Makes an empty map recycle records (recycle.h). */
+void fja_taskmap_recycle(fja_taskmap *m);
 void fja_taskmap_free(fja_taskmap *m);
 /* Record number of id, or FJA_TASK_NONE. */
 uint32_t fja_taskmap_find(const fja_taskmap *m, uint64_t id);
@@ -82,6 +105,20 @@ static inline fja_task *fja_taskmap_get(const fja_taskmap *m, uint32_t n)
 {
     return &m->chunks[n >> 16][n & 0xffff];
 }
+/* Its links, in a recycling map only. */
+static inline fja_task_link *fja_taskmap_link(const fja_taskmap *m, uint32_t n)
+{
+    return &m->links[n >> 16][n & 0xffff];
+}
+/* Whether record n is free (a recycling map's; every n < count otherwise
+ * holds a task). */
+static inline bool fja_taskmap_is_free(const fja_taskmap *m, uint32_t n)
+{
+    return fja_taskmap_get(m, n)->flags & FJA_TF_FREE;
+}
+/* Takes record n back: its task is no longer found, and the number goes
+ * to the next record added. */
+void fja_taskmap_remove(fja_taskmap *m, uint32_t n);
 size_t fja_taskmap_bytes(const fja_taskmap *m);
 
 #endif

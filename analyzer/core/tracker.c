@@ -1,5 +1,7 @@
 #include "tracker.h"
 
+#include "recycle.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,6 +302,7 @@ static void fork_link(fja_pool *p, fja_worker *w, uint32_t n, const fja_event *e
     k->depth = par->depth < UINT16_MAX ? par->depth + 1 : UINT16_MAX;
     k->tree = par->tree;
     if (par->nchildren < UINT16_MAX) par->nchildren++;
+    fja_recycle_child(p, pn);
 }
 
 static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
@@ -414,6 +417,7 @@ static void on_executed(const fja_tracker *t, fja_pool *p, fja_worker *w, const 
     c.since = f->exec_ts;
     tell(t, &c);
     join_notify(p, n, ev->ts);
+    fja_recycle_settle(p, n);
     if ((f = top_frame(w))) frame_resume(f, ev->ts);
 }
 
@@ -602,6 +606,7 @@ static void on_completed(const fja_tracker *t, fja_pool *p, const fja_event *ev)
     c.task = n;
     tell(t, &c);
     join_notify(p, n, ev->ts);
+    fja_recycle_settle(p, n);
 }
 
 /* ------------------------------------------------------------ off the CPU */
