@@ -18,16 +18,19 @@ void deliver_free(deliver_ctx *d)
  * one user's) recording. */
 static uint32_t source_of(deliver_ctx *d, uintptr_t trace)
 {
+    if (trace < SMALL_KEYS && d->small_source[trace]) return d->small_source[trace] - 1;
     for (uint32_t i = 0; i < d->ntraces; i++)
         if (d->traces[i] == trace) return i;
     if (d->ntraces == MAX_TRACES) return MAX_TRACES - 1;
     d->traces[d->ntraces] = trace;
     d->stats->traces = d->ntraces + 1;
+    if (trace < SMALL_KEYS) d->small_source[trace] = d->ntraces + 1;
     return d->ntraces++;
 }
 
 static bool stream_had_events(const deliver_ctx *d, uintptr_t s)
 {
+    if (s < SMALL_KEYS) return d->small_had_events[s];
     for (uint32_t i = d->nwith_events; i-- > 0;)
         if (d->with_events[i] == s) return true;
     return false;
@@ -36,6 +39,10 @@ static bool stream_had_events(const deliver_ctx *d, uintptr_t s)
 /* Remembers that s delivered an event; -1 when out of memory. */
 static int stream_note_event(deliver_ctx *d, uintptr_t s)
 {
+    if (s < SMALL_KEYS) {
+        d->small_had_events[s] = true;
+        return 0;
+    }
     if (d->nwith_events && d->with_events[d->nwith_events - 1] == s) return 0;
     if (stream_had_events(d, s)) return 0;
     if (d->nwith_events == d->cap_with_events) {

@@ -11,6 +11,9 @@
 #include "reader.h"
 
 #define MAX_TRACES 4096
+/* Keys below this (the parallel reader's stream and trace numbers) are
+ * looked up in tables, not lists. */
+#define SMALL_KEYS 4096
 
 typedef struct {
     const fja_reader_sink *sink;
@@ -24,7 +27,9 @@ typedef struct {
      * latest such beginning on, when every stream has its events. */
     uintptr_t *with_events;
     uint32_t nwith_events, cap_with_events;
-    uint64_t window[MAX_TRACES]; /* per source: first time kept (0: all) */
+    uint64_t window[MAX_TRACES];       /* per source: first time kept (0: all) */
+    bool small_had_events[SMALL_KEYS]; /* with_events, for small stream keys */
+    uint32_t small_source[SMALL_KEYS]; /* source + 1 of a small trace key (0: none yet) */
 } deliver_ctx;
 
 void deliver_init(deliver_ctx *d, const fja_reader_sink *sink, fja_reader_stats *stats);

@@ -13,9 +13,8 @@
 
 #define RING_BYTES (8u << 20) /* all rings together */
 #define RING_MIN 64u
-#define RING_MAX 4096u
+#define RING_MAX 16384u
 #define PUSH_BUDGET 256u /* records pushed to one ring before the next is served */
-#define WAKE_EVERY 64u   /* records taken from a ring between wake-up checks */
 
 /* One stream: a ring its thread fills and the merge empties. */
 typedef struct {
@@ -547,9 +546,14 @@ static void port_take(preader *p, port *pt)
 {
     rec_free(&pt->recs[pt->taken & pt->mask]);
     pt->taken++;
+    /* the records were written on another core: ask for a later one's
+     * cache line now, not when the merge needs it */
+    __builtin_prefetch(&pt->recs[(pt->taken + 2) & pt->mask]);
     /* release: the decoding thread may reuse the place once it sees head */
     atomic_store_explicit(&pt->head, pt->taken, memory_order_release);
-    if (++pt->since_wake == WAKE_EVERY) {
+    /* a quarter of the ring between wake-up checks: a thread woken has
+     * room for a batch, not for one record (no ping-pong) */
+    if (++pt->since_wake > pt->mask / 4) {
         pt->since_wake = 0;
         wake_decoder(&p->dec[pt->thread]);
     }
