@@ -358,6 +358,10 @@ static int ring_alloc(preader *p)
     uint64_t cap = RING_MIN;
     while (cap * 2 <= per && cap < RING_MAX)
         cap *= 2;
+    /* For the tests (analyzer-jobs): tiny rings, so that the threads wait
+     * for each other all the time. */
+    const char *tiny = getenv("FJTRACE_ANALYZE_TINY_RINGS");
+    if (tiny && *tiny == '1') cap = 4;
     for (uint32_t i = 0; i < p->nports; i++) {
         p->ports[i].recs = malloc(cap * sizeof(reader_rec));
         if (!p->ports[i].recs) return -1;

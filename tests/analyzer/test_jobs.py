@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The parallel reader (analyzer/reader/pread.h) gives the same report
-whatever the number of decoding threads: text and JSON with --jobs 1, 2, 3
-and the default (one per online core) are compared byte for byte, with the
+whatever the number of decoding threads: text and JSON with --jobs 1, 2, 3,
+the default (one per online core) and --jobs 2 with 4-record rings (the
+threads wait on each other all the time) are compared byte for byte, with the
 exit status and the warnings, on every trace in tests/data, on several
 traces at once, and on traces recorded here through the real stack
 (fjtrace-record, LTTng; that part is skipped without lttng).
@@ -21,16 +22,18 @@ from tap import ok  # noqa: E402
 
 ANALYZER, DATA = sys.argv[1:3]
 RECORD, FIB = (sys.argv[3:5] + [None, None])[:2]
-JOBS = [["--jobs", "1"], ["--jobs", "2"], ["-j", "3"], []]  # [] is the default
+# [] is the default; "tiny": 4-record rings, the threads wait on each other
+JOBS = [["--jobs", "1"], ["--jobs", "2"], ["-j", "3"], [], ["tiny", "-j", "2"]]
+TINY = dict(os.environ, FJTRACE_ANALYZE_TINY_RINGS="1")
 
 
 # what differs from run to run: the analyzer's own time and peak memory
 VARYING = re.compile(r'^ *"(wall_s|peak_rss_bytes)": .*$', re.M)
 
 
-def run(args):
+def run(args, tiny=False):
     p = subprocess.run([ANALYZER, "--no-progress", *args], capture_output=True, text=True,
-                       timeout=300)
+                       timeout=300, env=TINY if tiny else None)
     return p.returncode, VARYING.sub("", p.stdout), p.stderr
 
 
@@ -39,13 +42,14 @@ def same_reports(what, paths, extra=()):
     with --jobs 1's."""
     for fmt in ([], ["--json"]):
         kind = "JSON" if fmt else "text"
-        runs = [run([*fmt, *extra, *j, *paths]) for j in JOBS]
+        runs = [run([*fmt, *extra, *(j[1:] if j[:1] == ["tiny"] else j), *paths],
+                    tiny=j[:1] == ["tiny"]) for j in JOBS]
         ref = runs[0]
         same = all(r == ref for r in runs[1:])
         diff = next((f"{' '.join(j) or 'default'}: rc {r[0]}, {r[2]!r}"
                      for j, r in zip(JOBS, runs) if r != ref), "")
         ok(same and (ref[1] or ref[0] >= 3), f"{what}: {kind} report, exit status and warnings the same with "
-           "--jobs 1, 2, 3 and the default", diff)
+           "--jobs 1, 2, 3, the default and tiny rings", diff)
 
 
 def data_traces():
