@@ -2,7 +2,7 @@
 
 #include <stdlib.h>
 
-#define CHUNK (1u << 16)
+#define CHUNK (1u << FJA_TASK_CHUNK_BITS)
 
 void fja_taskmap_init(fja_taskmap *m)
 {

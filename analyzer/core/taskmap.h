@@ -78,6 +78,10 @@ typedef struct {
     uint32_t done_next; /* the next one in its parent's list */
 } fja_task_link;
 
+/* Records per chunk: 256 KiB of them, small enough that a recycling map
+ * (a few records in use) holds one barely touched chunk. */
+#define FJA_TASK_CHUNK_BITS 12
+
 typedef struct {
     fja_task **chunks;
     fja_task_link **links; /* one chunk beside each record chunk; NULL: no recycling */
@@ -103,12 +107,12 @@ uint32_t fja_taskmap_find(const fja_taskmap *m, uint64_t id);
 uint32_t fja_taskmap_add(fja_taskmap *m, uint64_t id);
 static inline fja_task *fja_taskmap_get(const fja_taskmap *m, uint32_t n)
 {
-    return &m->chunks[n >> 16][n & 0xffff];
+    return &m->chunks[n >> FJA_TASK_CHUNK_BITS][n & ((1u << FJA_TASK_CHUNK_BITS) - 1)];
 }
 /* Its links, in a recycling map only. */
 static inline fja_task_link *fja_taskmap_link(const fja_taskmap *m, uint32_t n)
 {
-    return &m->links[n >> 16][n & 0xffff];
+    return &m->links[n >> FJA_TASK_CHUNK_BITS][n & ((1u << FJA_TASK_CHUNK_BITS) - 1)];
 }
 /* Whether record n is free (a recycling map's; every n < count otherwise
  * holds a task). */
