@@ -15,6 +15,7 @@
 #include "fja.h"
 #include "interrupt.h"
 #include "pictures.h"
+#include "preread.h"
 #include "reader.h"
 #include "resolve.h"
 
@@ -22,25 +23,33 @@
 static fjs_table *symbols;
 
 /* Every event goes through the one tracker, which tells its listeners
- * (the model, and the pictures when asked for) what changed. The first
- * reading also collects the off-CPU intervals; when there are any, a
- * second reading replays them in time order into a second tracker and
- * model (on-CPU time; the first gives the wall-clock figures). */
+ * (the model, and the pictures when asked for) what changed. The reading
+ * also collects the off-CPU intervals. When they were read ahead from
+ * their own channel (preread.h), the same reading replays them in time
+ * order into a second tracker and model (on-CPU time; the first gives the
+ * wall-clock figures); else, when there are any, a second reading does. */
 typedef struct {
     fja_tracker *tracker;
     fja_offcpu *offcpu;
+    fja_tracker *oncpu; /* NULL: no intervals read ahead */
+    fja_offcpu *ahead;  /* the intervals read ahead, replayed into oncpu */
+    bool oncpu_failed;  /* the on-CPU tracker ran out of memory */
 } readings;
+
+static int feed_tracker(void *ctx, const fja_event *ev)
+{
+    return fja_tracker_feed(ctx, ev) ? 1 : 0;
+}
 
 static int sink_event(void *ctx, const fja_event *ev)
 {
     readings *rd = ctx;
     if (rd->offcpu) fja_offcpu_collect(rd->offcpu, ev); /* no memory: wall-clock report only */
+    if (rd->oncpu && !rd->oncpu_failed &&
+        (fja_offcpu_replay(rd->ahead, ev->ts, feed_tracker, rd->oncpu) ||
+         fja_tracker_feed(rd->oncpu, ev)))
+        rd->oncpu_failed = true;
     return fja_tracker_feed(rd->tracker, ev) ? 1 : 0;
-}
-
-static int feed_tracker(void *ctx, const fja_event *ev)
-{
-    return fja_tracker_feed(ctx, ev) ? 1 : 0;
 }
 
 static int sink_event_oncpu(void *ctx, const fja_event *ev)
@@ -54,7 +63,9 @@ static int sink_event_oncpu(void *ctx, const fja_event *ev)
 
 static void sink_discarded(void *ctx, uint64_t count, uint64_t ts, uint32_t source)
 {
-    fja_model_discarded(((readings *)ctx)->tracker->model, count, ts, source);
+    readings *rd = ctx;
+    fja_model_discarded(rd->tracker->model, count, ts, source);
+    if (rd->oncpu) fja_model_discarded(rd->oncpu->model, count, ts, source);
 }
 
 static int traces_find(char *const *paths, int npaths, find_list *dirs)
@@ -72,17 +83,16 @@ static int traces_find(char *const *paths, int npaths, find_list *dirs)
 
 /* Returns -1 to go on (*damaged: the report must end with exit 3), or the
  * exit status. */
-static int traces_read(const cli_options *o, const find_list *dirs, fja_tracker *t, fjs_table *maps,
-                       fja_offcpu *offcpu, bool *damaged)
+static int traces_read(const cli_options *o, const find_list *dirs, readings *rd, fjs_table *maps,
+                       bool *damaged)
 {
     char err[4096] = "";
-    fja_model *m = t->model;
-    readings rd = {t, offcpu};
+    fja_model *m = rd->tracker->model;
     fja_reader_sink sink = {.map = fja_resolve_map_event,
                             .map_ctx = maps,
                             .event = sink_event,
                             .discarded = sink_discarded,
-                            .ctx = &rd,
+                            .ctx = rd,
                             .progress = o->progress,
                             .use_muxer = o->muxer,
                             .jobs = o->jobs};
@@ -214,8 +224,9 @@ static int baseline_load(const cli_options *o, baseline *b)
     fja_tracker_init(&t, &b->m);
     fprintf(stderr, "fjtrace-analyze: baseline %s\n", o->baseline);
     int rc = traces_find(paths, 1, &dirs);
-    bool damaged = false; /* a damaged baseline is still compared with, as a report is */
-    if (rc < 0) rc = traces_read(o, &dirs, &t, b->maps, NULL, &damaged); /* wall-clock */
+    bool damaged = false;          /* a damaged baseline is still compared with, as a report is */
+    readings rd = {.tracker = &t}; /* wall-clock */
+    if (rc < 0) rc = traces_read(o, &dirs, &rd, b->maps, &damaged);
     find_list_free(&dirs);
     if (rc >= 0) return rc;
     fja_tracker_finish(&t);
@@ -257,7 +268,7 @@ static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_mod
     fja_tracker t;
     fja_tracker_init(&t, m);
     fja_offcpu_seal(offcpu);
-    readings rd = {&t, offcpu};
+    readings rd = {.tracker = &t, .offcpu = offcpu};
     fja_reader_sink sink = {.event = sink_event_oncpu,
                             .discarded = sink_discarded,
                             .ctx = &rd,
@@ -271,6 +282,46 @@ static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_mod
     fja_offcpu_replay(offcpu, UINT64_MAX, feed_tracker, &t);
     fja_tracker_finish(&t);
     return 0;
+}
+
+/* Before the reading: one trace whose off-CPU intervals can be read ahead
+ * from their own channel gets its on-CPU model made in the same reading
+ * (rd->oncpu). Several traces (per-process buffers) are not: the reader
+ * numbers them in the order it first sees them, which a reading of the
+ * off-CPU streams alone need not share. */
+static void oncpu_ahead(const cli_options *o, const find_list *dirs, fja_offcpu *ahead,
+                        fja_tracker *t, fja_model *m, readings *rd)
+{
+    fja_reader_sink like = {.use_muxer = o->muxer, .jobs = o->jobs};
+    if (dirs->n != 1 || fja_offcpu_preread(dirs->dirs[0], &like, ahead) || !ahead->intervals) {
+        fja_offcpu_free(ahead);
+        return;
+    }
+    fja_offcpu_seal(ahead);
+    fja_tracker_init(t, m);
+    m->oncpu = true;
+    rd->oncpu = t;
+    rd->ahead = ahead;
+}
+
+/* After the reading: the on-CPU model, made in the same reading when the
+ * intervals read ahead are exactly those the reading met, else by a second
+ * reading when there are any. Returns whether there is one. */
+static bool oncpu_done(const cli_options *o, const find_list *dirs, const fja_model *wall,
+                       readings *rd, fja_model *oncpu)
+{
+    fja_offcpu *all = rd->offcpu;
+    if (rd->oncpu) {
+        bool same = !rd->oncpu_failed && !all->oom && rd->ahead->intervals == all->intervals;
+        if (same && !fja_offcpu_replay(rd->ahead, UINT64_MAX, feed_tracker, rd->oncpu)) {
+            fja_tracker_finish(rd->oncpu);
+            if (*wall->decode_error) fja_model_decode_stopped(oncpu, wall->decode_error);
+            return true;
+        }
+        fja_model_free(oncpu); /* not the same intervals: read again */
+        fja_model_init(oncpu);
+    }
+    return all->intervals && !all->oom && !oncpu_read(o, dirs, wall, all, oncpu);
 }
 
 /* The report of m; with oncpu (the on-CPU reading), its figures are
@@ -354,11 +405,17 @@ int main(int argc, char **argv)
     }
     bool damaged = false;
     baseline base = {0};
-    if ((rc = traces_find(o.paths, o.npaths, &dirs)) < 0 &&
-        (rc = traces_read(&o, &dirs, &tracker, symbols, &offcpu, &damaged)) < 0 &&
-        (!o.baseline || (rc = baseline_load(&o, &base)) < 0)) {
+    readings rd = {.tracker = &tracker, .offcpu = &offcpu};
+    fja_offcpu ahead;
+    fja_offcpu_init(&ahead);
+    fja_tracker oncpu_tracker;
+    if ((rc = traces_find(o.paths, o.npaths, &dirs)) < 0) {
+        oncpu_ahead(&o, &dirs, &ahead, &oncpu_tracker, &oncpu, &rd);
+        rc = traces_read(&o, &dirs, &rd, symbols, &damaged);
+    }
+    if (rc < 0 && (!o.baseline || (rc = baseline_load(&o, &base)) < 0)) {
         fja_tracker_finish(&tracker);
-        bool two = offcpu.intervals && !offcpu.oom && !oncpu_read(&o, &dirs, &m, &offcpu, &oncpu);
+        bool two = oncpu_done(&o, &dirs, &m, &rd, &oncpu);
         /* a failed Chrome trace still lets the other outputs be written */
         bool chrome_failed = pictures_finish() != 0;
         rc = report_write(&o, &m, two ? &oncpu : NULL, o.baseline ? &base : NULL, t0);
@@ -371,6 +428,7 @@ int main(int argc, char **argv)
     if (o.baseline) baseline_free(&base);
     fja_model_free(&oncpu);
     fja_offcpu_free(&offcpu);
+    fja_offcpu_free(&ahead);
     find_list_free(&dirs);
     return rc;
 }

@@ -12,10 +12,14 @@ docs/analyses.md "Off-CPU time") against the wall-clock ones.
 Raw clock values (--clock-cycles, ns of CLOCK_MONOTONIC) are compared with
 the begin/end payloads, which perf timed on the same clock. Prints TAP.
 """
+import glob
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections import defaultdict
 
 LINE = re.compile(r"^\[(\d+)\].*fjtrace:(\w+): .*\{ vtid = (\d+)[^}]*\}, \{ (.*) \}$")
@@ -58,10 +62,35 @@ def near(x, lo, hi):
     return x is not None and lo <= x <= hi
 
 
+def one_reading(analyzer, trace, pool):
+    """The intervals come in their own channel, read ahead, so one reading
+    gives the on-CPU figures: the same as two readings (what the analyzer
+    still does for several traces at once: here the trace, and a copy
+    without that channel beside it)."""
+    chan = [f for f in glob.glob(os.path.join(trace, "**", "fjtrace_offcpu_*"), recursive=True)
+            if not f.endswith(".idx")]
+    ok(chan, f"fjtrace-record put the off-CPU events in their own channel ({len(chan)} streams)")
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copytree(trace, os.path.join(tmp, "a"))
+        shutil.copytree(trace, os.path.join(tmp, "b"))
+        for f in glob.glob(os.path.join(tmp, "b", "**", "fjtrace_offcpu_*"), recursive=True):
+            os.remove(f)
+        out = subprocess.run([analyzer, "--no-progress", "--json", tmp], capture_output=True,
+                             text=True)
+        pools = json.loads(out.stdout)["pools"] if out.returncode == 0 else []
+    two = [p for p in pools if p["figures"] == "on_cpu"]
+    keys = ("work_ns", "span_ns", "parallelism", "work_wall_ns", "span_wall_ns", "offcpu", "time")
+    ok(len(two) == 1 and all(two[0][k] == pool[k] for k in keys),
+       "one reading (channel read ahead) gives the figures of two readings "
+       f"({[(k, pool[k]) for k in keys[:3]]} vs {[(k, two[0][k]) for k in keys[:3]] if two else out.stderr[:200]})")
+
+
 def analyzed(mode, analyzer, trace):
     pool = report(analyzer, trace)
     if not pool:
         return
+    if mode != "unavailable":
+        one_reading(analyzer, trace, pool)
     off, ms = pool["offcpu"], 1e6
     if mode == "unavailable":
         ok(off["state"] == "unknown" and off["error"] == int(sys.argv[3])
