@@ -445,6 +445,8 @@ static bool off_is_state(fja_wstate s, uint8_t kind)
 static void on_offcpu_in(fja_pool *p, fja_worker *w, const fja_change *c)
 {
     if (c->counted) holder_off_add(p, c->ts, -1);
+    w->last_off_out = c->since;
+    w->last_off_in = c->ts;
     if (c->ts <= c->since || off_is_state(w->state, c->offcpu)) return;
     uint64_t dt = c->ts - c->since;
     w->off_ns[c->offcpu] += dt;
@@ -508,6 +510,18 @@ static void on_root(fja_pool *p, const fja_change *c)
     queued_add(p, c->ts, 1);
 }
 
+/* ahead is wall-clock time: the worker's last stay off the CPU, if it
+ * falls in the parent's run ahead of its join, was none of its code (the
+ * on-CPU span it is taken from does not hold it either). */
+static uint64_t oncpu_ahead(const fja_worker *w, const fja_change *c)
+{
+    uint64_t from = c->ts > c->ahead ? c->ts - c->ahead : 0;
+    if (w->last_off_in <= from || w->last_off_out >= c->ts) return c->ahead;
+    uint64_t b = w->last_off_out > from ? w->last_off_out : from;
+    uint64_t e = w->last_off_in < c->ts ? w->last_off_in : c->ts;
+    return c->ahead > e - b ? c->ahead - (e - b) : 0;
+}
+
 /* Run by its parent's own join (exec_joined), right on top of it: the
  * parent's strand from the fork to here, less the code it ran ahead of its
  * join (c->ahead, wall-clock), was the fork's and the join's own cost while
@@ -519,7 +533,7 @@ static void joined_start(fja_pool *p, const fja_worker *w, const fja_change *c)
     fja_task *t = task_at(p, c->task);
     if (!c->joined || t->parent == FJA_TASK_NONE || w->depth < 2) return;
     if (w->stack[w->depth - 2].task != t->parent) return;
-    int64_t base = (int64_t)span_now(p, t->parent, c->ts) - (int64_t)c->ahead;
+    int64_t base = (int64_t)span_now(p, t->parent, c->ts) - (int64_t)oncpu_ahead(w, c);
     if (base > t->sp_base) t->sp_base = base;
 }
 

@@ -108,8 +108,9 @@ typedef struct {
     bool off, holder_off;
     uint8_t off_kind;
     uint64_t off_ns[FJA_OFFCPU_KINDS];
-    uint64_t off_ts;       /* when it left the CPU */
-    uint64_t state_off_ns; /* off-CPU time booked apart within the current state */
+    uint64_t off_ts;                    /* when it left the CPU */
+    uint64_t state_off_ns;              /* off-CPU time booked apart within the current state */
+    uint64_t last_off_out, last_off_in; /* the worker's last stay off the CPU */
     /* its off-CPU recording: started, refused (errno, 0 if not), records lost */
     bool offcpu_started;
     int32_t offcpu_error;

@@ -808,6 +808,46 @@ static void test_lock_wait(void)
 
 /* Off-CPU boundaries (replayed as offcpu.h does): worker 0 is preempted
  * 10-90 in the middle of the root, worker 1 blocks 60-70 while searching. */
+/* A child run by its parent's own join (exec_joined): the parent's strand
+ * from the fork to the join, less its code run ahead of the join, comes
+ * before the child on the path (the fork's and the join's own cost). */
+static void test_exec_joined(void)
+{
+    start(1);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(10, FJA_EV_FORK, 0, 2, 1);
+    ev(30, FJA_EV_EXEC_JOINED, 0, 2, 5); /* 5 of the 20 ns were the parent's own code */
+    ev(40, FJA_EV_EXECUTED, 0, 2, 0);
+    ev(45, FJA_EV_EXECUTED, 0, 1, 0);
+    stop(50, 1);
+    const fja_pool_report *p = analyze();
+    ok_eq_i64(p->trees[0].tree->work_ns, 45, "exec_joined: work 45 ns");
+    ok_eq_i64(p->trees[0].tree->span_ns, 40,
+              "exec_joined: span 40 ns = work less the 5 ns run ahead (an exec: 35)");
+    done();
+
+    /* The parent was off the CPU 15 of the 20 wall-clock ns it ran ahead:
+     * 5 ns of its own code, on-CPU span 25 of work 30 (without taking the
+     * stay out of ahead: 20). */
+    start(1);
+    ev(0, FJA_EV_OFFCPU_START, 0, 0, 0);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(5, FJA_EV_FORK, 0, 2, 1);
+    ev(12, FJA_EV_OFFCPU_OUT, 0, 0, FJA_OFFCPU_PREEMPTED);
+    ev(27, FJA_EV_OFFCPU_IN, 0, 0, 0);
+    ev(30, FJA_EV_EXEC_JOINED, 0, 2, 20);
+    ev(40, FJA_EV_EXECUTED, 0, 2, 0);
+    ev(45, FJA_EV_EXECUTED, 0, 1, 0);
+    stop(50, 1);
+    p = analyze();
+    ok_eq_i64(p->trees[0].tree->work_ns, 30, "exec_joined off-CPU: work 30 ns on the CPU");
+    ok_eq_i64(p->trees[0].tree->span_ns, 25,
+              "exec_joined off-CPU: span 25 ns: the stay off the CPU is none of the ahead");
+    done();
+}
+
 static void test_offcpu(void)
 {
     start(2);
@@ -1083,6 +1123,7 @@ int main(void)
     test_lock_wait();
     test_partial_tree();
     test_offcpu();
+    test_exec_joined();
     test_advice_not_contradictory();
     test_own_deque_not_elsewhere();
     test_sites();
