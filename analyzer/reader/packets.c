@@ -266,6 +266,10 @@ static int repair(const layout *l, unsigned char *h, uint64_t off, uint64_t file
     char why[200];
     for (size_t i = 0; i < nix; i++) {
         if (ix[i].off != off) continue;
+        /* An entry that starts before the packet before it ended describes
+         * another packet: the stream lost or swapped packets since it was
+         * indexed (its content_size would cut this one's events wrong). */
+        if (ix[i].tb < prev->te) break;
         unsigned char r[PKT_HEADER];
         memcpy(r, h, sizeof r);
         put_le64(r + OFF_SIZE, ix[i].size);

@@ -284,6 +284,23 @@ def m_maps_content_unset(t, rng):
     return f"content=0xffffffffffffffff@{s}#{k}"
 
 
+def m_stale_index(t, rng):
+    """A packet dropped from a stream (its index now describes, at each
+    later offset, the packet before), then an impossible events_discarded
+    in a later packet: the index must not rebuild that header (its
+    content_size belongs to another packet)."""
+    s = max(STREAMS, key=lambda x: len(packets(os.path.join(t, x))))
+    p = os.path.join(t, s)
+    d, pk = open(p, "rb").read(), packets(p)
+    i = rng.randrange(len(pk) - 2)
+    blobs = [d[o:o + n] for o, n, _ in pk]
+    del blobs[i]
+    open(p, "wb").write(b"".join(blobs))
+    j = rng.randrange(i + 1, len(blobs))
+    patch(p, sum(map(len, blobs[:j])) + OFF["discarded"], "<Q", 1 << 63)
+    return f"packet-drop#{i}+discarded=0x8000000000000000@{s}#{j}"
+
+
 def without_index(m):
     """The same damage with the index gone: nothing to rebuild the header from."""
     def n(t, rng):
@@ -311,6 +328,7 @@ TARGETED = {
     "metadata-padding-cut": m_metadata_padding,
     "all-streams-cut": m_streams_cut,
     "maps-content-unset-no-index": without_index(m_maps_content_unset),
+    "stale-index-discarded-huge": m_stale_index,
     "array-length-huge": m_array_length,
     "array-length-huge-no-index": without_index(m_array_length),
 }
