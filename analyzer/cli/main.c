@@ -269,9 +269,11 @@ static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_mod
     fja_tracker_init(&t, m);
     fja_offcpu_seal(offcpu);
     readings rd = {.tracker = &t, .offcpu = offcpu};
+    /* its own progress line: this reading takes as long as the first */
     fja_reader_sink sink = {.event = sink_event_oncpu,
                             .discarded = sink_discarded,
                             .ctx = &rd,
+                            .progress = o->progress,
                             .use_muxer = o->muxer,
                             .jobs = o->jobs};
     fja_reader_stats stats;

@@ -53,8 +53,8 @@ typedef struct {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     _Atomic int waiting;
-    /* packets begun: the progress line's measure */
-    _Atomic uint64_t packets;
+    /* packets decoded whole: the progress line's measure */
+    _Atomic uint64_t packets_done;
     char err[2048];
 } decoder;
 
@@ -173,11 +173,11 @@ static uint64_t ring_free(port *pt, uint64_t tail)
  * UINT64_MAX when out of memory. */
 static uint64_t push_message(decoder *d, port *pt, const bt_message *m, uint64_t tail)
 {
-    if (bt_message_get_type(m) == BT_MESSAGE_TYPE_PACKET_BEGINNING) {
-        pt->packets++;
+    bt_message_type t = bt_message_get_type(m);
+    pt->packets += t == BT_MESSAGE_TYPE_PACKET_BEGINNING;
+    if (t == BT_MESSAGE_TYPE_PACKET_END)
         /* relaxed: a figure for the progress line, ordering nothing */
-        atomic_fetch_add_explicit(&d->packets, 1, memory_order_relaxed);
-    }
+        atomic_fetch_add_explicit(&d->packets_done, 1, memory_order_relaxed);
     reader_rec *rec = &pt->recs[tail & pt->mask];
     int rc = convert_message(&d->conv, m, rec);
     if (rc < 0) return UINT64_MAX;
@@ -701,14 +701,14 @@ void pread_run(preader *p, deliver_ctx *d, pread_result *res)
 
 /* ------------------------------------------------------------ progress */
 
-/* The bytes decoded: the packets begun times the mean packet size (an
+/* The bytes decoded: the packets ended times the mean packet size (an
  * LTTng channel's packets are its sub-buffers, all of a size). */
 static double bytes_read(const preader *p)
 {
     uint64_t n = 0;
     for (uint32_t t = 0; t < p->ndec; t++)
         /* relaxed: an estimate for the user */
-        n += atomic_load_explicit(&p->dec[t].packets, memory_order_relaxed);
+        n += atomic_load_explicit(&p->dec[t].packets_done, memory_order_relaxed);
     if (!p->total_packets) return 0;
     return (double)p->total_bytes * (double)(n < p->total_packets ? n : p->total_packets) /
            (double)p->total_packets;

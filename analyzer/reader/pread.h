@@ -47,7 +47,7 @@ void pread_set_guard(preader *p, uint64_t max_bits);
 
 /* The progress line, if wanted: the total bytes of the stream files and
  * their number of packets (0: unknown); the bytes read are estimated from
- * the packets begun. */
+ * the packets decoded. */
 void pread_set_progress(preader *p, bool progress, uint64_t bytes, uint64_t packets);
 
 typedef struct {
