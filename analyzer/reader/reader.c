@@ -558,7 +558,12 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
     job.salv = salv;
     job.bad_index = bad_index;
     if (abandoned.r) { /* an earlier reading made libbabeltrace2 abort */
-        note_printf(err, errlen, "%s", abandoned.why);
+        /* that reading may have been of a copy (a salvage, the off-CPU
+         * streams read ahead): name the trace asked for too */
+        note_printf(err, errlen,
+                    "%s: not read: libbabeltrace2 aborted in an earlier reading of these traces "
+                    "and cannot be used again (%s)",
+                    dirs[0], abandoned.why);
         goto out;
     }
     /* An error left on this thread by an earlier reading (the causes of a
