@@ -106,12 +106,17 @@ static int collect_event(void *ctx, const fja_event *ev)
     return fja_offcpu_collect(ctx, ev) ? 1 : 0;
 }
 
-static int read_links(const char *tmp, const fja_reader_sink *like, fja_offcpu *pre)
+static int read_links(const char *tmp, const char *trace, const fja_reader_sink *like,
+                      fja_offcpu *pre)
 {
     char err[4096] = "";
     char *dirs[] = {(char *)tmp};
-    fja_reader_sink sink = {
-        .event = collect_event, .ctx = pre, .use_muxer = like->use_muxer, .jobs = like->jobs};
+    /* an abort names the trace, not the folder of links gone by then */
+    fja_reader_sink sink = {.event = collect_event,
+                            .ctx = pre,
+                            .use_muxer = like->use_muxer,
+                            .jobs = like->jobs,
+                            .label = trace};
     fja_reader_stats stats;
     reader_status st = reader_run(dirs, 1, &sink, &stats, err, sizeof err);
     return st == READER_OK && !stats.damaged && !stats.cut_bytes && !pre->oom ? 0 : -1;
@@ -133,7 +138,7 @@ int fja_offcpu_preread(const char *path, const fja_reader_sink *like, fja_offcpu
     made_list m = {0};
     int streams = link_streams(&m, trace, tmp);
     if (streams > 0) rc = link_into(&m, trace, tmp, "metadata");
-    if (streams > 0 && rc == 0) rc = read_links(tmp, like, pre);
+    if (streams > 0 && rc == 0) rc = read_links(tmp, trace, like, pre);
     made_undo(&m);
     rmdir(tmp);
     fja_interrupt_forget(tmp);

@@ -439,13 +439,15 @@ static void aborted_message(const decode_job *j, const pread_result *port)
                  "%s: libbabeltrace2 aborted or crashed while decoding its stream %s (in or after "
                  "its packet "
                  "%" PRIu64 "): the trace is damaged in a way the library does not check",
-                 j->dirs[port->source], ids ? ids + 2 : port->port_name, port->packets + 1);
+                 j->sink->label ? j->sink->label : j->dirs[port->source],
+                 ids ? ids + 2 : port->port_name, port->packets + 1);
     } else {
         snprintf(
             j->err, j->errlen,
             "%s%s: libbabeltrace2 aborted or crashed while opening or decoding it: the trace is "
             "damaged in a way the library does not check",
-            j->dirs[0], j->ndirs > 1 ? " (or another of the traces)" : "");
+            j->sink->label ? j->sink->label : j->dirs[0],
+            j->ndirs > 1 ? " (or another of the traces)" : "");
     }
     note_printf(j->stats->damage_note, sizeof j->stats->damage_note, "%s", j->err);
     j->stats->damaged = true;

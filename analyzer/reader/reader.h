@@ -42,6 +42,11 @@ typedef struct {
     int progress;  /* print progress on stderr */
     int use_muxer; /* order with filter.utils.muxer instead of our own merge */
     unsigned jobs; /* decoding threads (0: one per online core) */
+    /* The trace to name when libbabeltrace2 aborts, instead of the folder
+     * read (a temporary folder of links to some of its streams), or NULL.
+     * After an abort the library cannot be used again: the message is all
+     * that later readings can give. */
+    const char *label;
 } fja_reader_sink;
 
 typedef struct {
