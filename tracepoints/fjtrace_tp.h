@@ -260,6 +260,24 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, exec_joined,
     )
 )
 
+/* Off-CPU time of a client thread (not a worker: fj_submit, fj_invoke from
+ * outside the pools), drained when its wait for root `task` is over, just
+ * before that root's result: the thread was off the CPU from begin to end
+ * (as offcpu; worker -1). offcpu_start / offcpu_unavailable with worker -1
+ * say the client thread's recording began or was refused. */
+LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_client,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task, uint64_t, begin,
+                      uint64_t, end, uint8_t, kind),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
+        lttng_ust_field_integer(uint64_t, task, task)
+        lttng_ust_field_integer(uint64_t, begin, begin)
+        lttng_ust_field_integer(uint64_t, end, end)
+        lttng_ust_field_integer(uint8_t, kind, kind)
+    )
+)
+
 #endif /* FJTRACE_TP_H */
 
 #include <lttng/tracepoint-event.h>

@@ -32,6 +32,18 @@ static int64_t since(uint64_t from, uint64_t to, bool ok)
     return ok && to >= from ? (int64_t)(to - from) : FJA_NULL_NS;
 }
 
+/* The client's off-CPU time in the round trip and in the hand-off, when
+ * a client thread of the pool recorded its switches (and none was refused). */
+static void client_offcpu(const fja_pool *p, const fja_tree *t, fja_tree_report *r)
+{
+    bool known =
+        p->client_offcpu_started && !p->client_offcpu_error && t->has_submit && t->has_result;
+    for (int k = 0; k < FJA_OFFCPU_KINDS; k++)
+        r->client_offcpu_ns[k] = known ? (int64_t)t->client_off_ns[k] : FJA_NULL_NS;
+    r->final_handoff_offcpu_ns =
+        known && r->final_handoff_ns != FJA_NULL_NS ? (int64_t)t->client_wake_ns : FJA_NULL_NS;
+}
+
 static void tree_report(const fja_tree *t, fja_tree_report *r)
 {
     r->tree = t;
@@ -111,6 +123,7 @@ static int trees_analyze(const fja_model *m, const fja_pool *p, const fja_filter
         if (!tree_selected(m, &p->trees[i], f)) continue;
         fja_tree_report *r = &pr->trees[pr->ntrees++];
         tree_report(&p->trees[i], r);
+        client_offcpu(p, &p->trees[i], r);
         if (!r->complete) pr->incomplete_trees++;
         if (r->partial) {
             pr->partial_trees++;

@@ -28,6 +28,10 @@ typedef struct {
     double parallelism;
     uint64_t work_wall_ns, span_wall_ns; /* wall-clock twins (fja_analysis_wall) */
     int64_t first_task_ns, full_parallelism_ns, final_handoff_ns, latency_ns;
+    /* its client thread off the CPU within latency_ns, by kind, and within
+     * final_handoff_ns (waking up): FJA_NULL_NS when the client's off-CPU
+     * time was not recorded */
+    int64_t client_offcpu_ns[FJA_OFFCPU_KINDS], final_handoff_offcpu_ns;
 } fja_tree_report;
 
 typedef struct {

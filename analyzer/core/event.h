@@ -41,6 +41,9 @@ typedef enum {
     /* exec by the task's parent's own join; arg.ahead: how long the parent
      * ran its own code between the fork's return and the join */
     FJA_EV_EXEC_JOINED,
+    /* a client thread's interval off the CPU (begin, end, arg.offcpu),
+     * drained when its wait for root task ended */
+    FJA_EV_OFFCPU_CLIENT,
     /* Not in traces: the boundaries of the off-CPU intervals, replayed in
      * time order by fja_offcpu_replay (offcpu.h); arg.offcpu the kind. */
     FJA_EV_OFFCPU_OUT,

@@ -146,6 +146,10 @@ typedef struct {
     uint64_t workers_mask; /* workers 0..63 that ran one of its tasks */
     uint32_t busy_now;     /* workers running one of its tasks now */
     bool has_submit, has_result, done, lossy, full_par, started;
+    /* its client thread off the CPU (offcpu_client) within submit..result,
+     * by kind, and the part of that after the tree was done (the wake-up
+     * in the final hand-off) */
+    uint64_t client_off_ns[FJA_OFFCPU_KINDS], client_wake_ns;
 } fja_tree;
 
 #define FJA_DEPTH_SLOTS 64
@@ -158,6 +162,10 @@ typedef struct {
     /* pool_runtime: the model ("openmp"; "" for libfj) and the runtime's
      * version string. OpenMP pools have inferred steals and no parking. */
     char runtime_model[16], runtime_version[64];
+    /* a client thread's off-CPU recording began (offcpu_start, worker -1),
+     * or was refused (offcpu_unavailable: its errno) */
+    bool client_offcpu_started;
+    int32_t client_offcpu_error;
     bool openmp;
     uint64_t dependences;                   /* dependence edges (OpenMP depend) */
     uint64_t barrier_waits, taskwait_waits; /* OpenMP joins: a barrier, a taskwait/taskgroup */

@@ -329,6 +329,9 @@ static void j_tree(jw *w, const fja_tree_report *t)
     j_ns(w, "full_parallelism_ns", t->full_parallelism_ns);
     j_ns(w, "final_handoff_ns", t->final_handoff_ns);
     j_ns(w, "latency_ns", t->latency_ns);
+    j_ns(w, "client_preempted_ns", t->client_offcpu_ns[FJA_OFFCPU_PREEMPTED]);
+    j_ns(w, "client_blocked_ns", t->client_offcpu_ns[FJA_OFFCPU_BLOCKED]);
+    j_ns(w, "final_handoff_offcpu_ns", t->final_handoff_offcpu_ns);
     j_close(w, '}');
 }
 

@@ -256,6 +256,11 @@ static void t_trees(FILE *o, const fja_pool_report *pr)
                 fja_report_duration(b, sizeof b, (double)tr->span_ns), t->parallelism,
                 ms(c, sizeof c, t->first_task_ns), ms(d, sizeof d, t->full_parallelism_ns),
                 ms(e, sizeof e, t->final_handoff_ns), ms(f, sizeof f, t->latency_ns));
+        if (t->final_handoff_offcpu_ns != FJA_NULL_NS)
+            fprintf(o, "    client off the CPU: preempted %s, blocked %s; in the hand-off %s\n",
+                    ms(c, sizeof c, t->client_offcpu_ns[FJA_OFFCPU_PREEMPTED]),
+                    ms(d, sizeof d, t->client_offcpu_ns[FJA_OFFCPU_BLOCKED]),
+                    ms(e, sizeof e, t->final_handoff_offcpu_ns));
     }
     if (pr->ntrees > TEXT_TREES)
         fprintf(o, "  ... %u more (see --json)\n", pr->ntrees - TEXT_TREES);

@@ -789,9 +789,51 @@ static void on_pool_runtime(fja_pool *p, const fja_event *ev)
     p->openmp = ev->name && strcmp(ev->name, "openmp") == 0;
 }
 
+static uint64_t overlap(uint64_t b, uint64_t e, uint64_t from, uint64_t to)
+{
+    uint64_t x = b > from ? b : from, y = e < to ? e : to;
+    return y > x ? y - x : 0;
+}
+
+/* A client thread's stay off the CPU, drained as its wait for root task
+ * ended (before the result): the part within the tree's round trip, and
+ * within its final hand-off (from done on). */
+static void on_client_offcpu(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+{
+    uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
+    const fja_task *k = n == FJA_TASK_NONE ? NULL : task_at(p, n);
+    if (!k || k->tree == FJA_TASK_NONE || p->trees[k->tree].root != n) {
+        fja_model_anomaly(t->model, FJA_AN_RESULT_WITHOUT_SUBMIT, ev);
+        return;
+    }
+    fja_tree *tr = &p->trees[k->tree];
+    if (!tr->has_submit || ev->end <= ev->begin) return;
+    uint8_t kind = ev->arg.offcpu == FJA_OFFCPU_BLOCKED ? FJA_OFFCPU_BLOCKED : FJA_OFFCPU_PREEMPTED;
+    tr->client_off_ns[kind] += overlap(ev->begin, ev->end, tr->submit_ts, ev->ts);
+    if (tr->done) tr->client_wake_ns += overlap(ev->begin, ev->end, tr->done_ts, ev->ts);
+}
+
+/* offcpu_start / offcpu_unavailable of a client thread (worker -1). */
+static bool on_client_offcpu_status(fja_pool *p, const fja_event *ev)
+{
+    if (ev->worker >= 0) return false;
+    if (ev->kind == FJA_EV_OFFCPU_START)
+        p->client_offcpu_started = true;
+    else if (ev->kind == FJA_EV_OFFCPU_UNAVAILABLE)
+        p->client_offcpu_error =
+            ev->arg.error && ev->arg.error < INT32_MAX ? (int32_t)ev->arg.error : -1;
+    else
+        return false;
+    return true;
+}
+
 static void on_pool_event(const fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
+    if (on_client_offcpu_status(p, ev)) return;
     switch (ev->kind) {
+    case FJA_EV_OFFCPU_CLIENT:
+        on_client_offcpu(t, p, ev);
+        break;
     case FJA_EV_POOL_BEGIN:
         on_pool_begin(p, ev);
         break;

@@ -99,7 +99,7 @@ static void class_resolve(class_info *ci, const bt_event_class *cls)
     ci->kind = fja_event_kind_from_name(name + 8);
     fjtrace_class_resolve(ci, bt_event_class_borrow_payload_field_class_const(cls));
     ci->rich = ci->name >= 0 || ci->runtime >= 0 || ci->kind == FJA_EV_POOL_BEGIN ||
-               ci->kind == FJA_EV_OFFCPU;
+               ci->kind == FJA_EV_OFFCPU || ci->kind == FJA_EV_OFFCPU_CLIENT;
 }
 
 static class_info *class_get(convert_ctx *c, const bt_event_class *cls)
@@ -301,7 +301,7 @@ static int convert_rich(const class_info *ci, const bt_event *e, const bt_field 
         /* optional: traces recorded before sites existed have none */
         ev.site = ci->site >= 0 ? int_member(ci, payload, ci->site, &ok) : 0;
         ev.runtime = ci->runtime >= 0 ? string_member(payload, ci->runtime) : NULL;
-        if (ev.kind == FJA_EV_OFFCPU) {
+        if (ev.kind == FJA_EV_OFFCPU || ev.kind == FJA_EV_OFFCPU_CLIENT) {
             ev.begin = clock_ns(e, int_member(ci, payload, ci->begin, &ok));
             ev.end = clock_ns(e, int_member(ci, payload, ci->end, &ok));
         }

@@ -3,6 +3,7 @@
 #include "offcpu.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <linux/perf_event.h>
 #include <stdbool.h>
 #include <string.h>
@@ -25,6 +26,7 @@ enum { OFFCPU_PREEMPTED = 0, OFFCPU_BLOCKED = 1 };
 typedef struct {
     bool open;    /* fd, meta and data are valid */
     bool refused; /* perf_event_open or mmap failed once: never retried */
+    bool worker;  /* a worker thread's (else a client's, fj_offcpu_client_*) */
     int fd;
     struct perf_event_mmap_page *meta;
     const unsigned char *data;
@@ -35,6 +37,14 @@ typedef struct {
 } offcpu_state;
 
 static _Thread_local offcpu_state st;
+
+/* Whom the intervals drained now are told for: a worker (task 0), or a
+ * client thread waiting for root `task` of pool `pool` (worker -1). */
+typedef struct {
+    uint32_t pool;
+    int32_t worker;
+    uint64_t task;
+} offcpu_for;
 
 static int perf_open(void)
 {
@@ -70,7 +80,7 @@ static int ring_map(int fd)
     return -1;
 }
 
-static void offcpu_open(const fj_worker *w)
+static void offcpu_open(offcpu_for to)
 {
     int fd = perf_open();
     if (fd >= 0 && ring_map(fd) != 0) {
@@ -81,13 +91,18 @@ static void offcpu_open(const fj_worker *w)
     }
     if (fd < 0) {
         st.refused = true;
-        FJ_TRACE(offcpu_unavailable, w->pool->id, w->index, errno);
+        FJ_TRACE(offcpu_unavailable, to.pool, to.worker, errno);
         return;
     }
     st.fd = fd;
     st.open = true;
     st.out_ts = 0;
-    FJ_TRACE(offcpu_start, w->pool->id, w->index);
+    FJ_TRACE(offcpu_start, to.pool, to.worker);
+}
+
+static offcpu_for of_worker(const fj_worker *w)
+{
+    return (offcpu_for){.pool = w->pool->id, .worker = w->index};
 }
 
 static bool recorded(void)
@@ -98,13 +113,14 @@ static bool recorded(void)
 void fj_offcpu_begin(const fj_worker *w)
 {
     memset(&st, 0, sizeof(st));
-    if (recorded()) offcpu_open(w);
+    st.worker = true;
+    if (recorded()) offcpu_open(of_worker(w));
 }
 
 /* One PERF_RECORD_SWITCH: a switch-out opens an interval, the next
  * switch-in closes it. A switch-in without a switch-out (the first record,
  * or after lost records) closes nothing. */
-static void on_switch(const fj_worker *w, uint16_t misc, uint64_t ts)
+static void on_switch(offcpu_for to, uint16_t misc, uint64_t ts)
 {
     if (misc & PERF_RECORD_MISC_SWITCH_OUT) {
         st.out_ts = ts;
@@ -112,9 +128,11 @@ static void on_switch(const fj_worker *w, uint16_t misc, uint64_t ts)
         return;
     }
     if (st.out_ts == 0) return;
-    if (ts >= st.out_ts)
-        FJ_TRACE(offcpu, w->pool->id, w->index, st.out_ts, ts,
-                 st.out_preempted ? OFFCPU_PREEMPTED : OFFCPU_BLOCKED);
+    uint8_t kind = st.out_preempted ? OFFCPU_PREEMPTED : OFFCPU_BLOCKED;
+    if (ts >= st.out_ts && to.worker >= 0)
+        FJ_TRACE(offcpu, to.pool, to.worker, st.out_ts, ts, kind);
+    else if (ts >= st.out_ts)
+        FJ_TRACE(offcpu_client, to.pool, to.worker, to.task, st.out_ts, ts, kind);
     st.out_ts = 0;
 }
 
@@ -129,28 +147,24 @@ static void ring_copy(uint64_t at, void *buf, size_t len)
 
 /* Record layouts with sample_type TID|TIME and sample_id_all: a switch is
  * header + {pid, tid, time}; a loss is header + {id, lost} + the same. */
-static void on_record(const fj_worker *w, const unsigned char *r, size_t len)
+static void on_record(offcpu_for to, const unsigned char *r, size_t len)
 {
     struct perf_event_header h;
     memcpy(&h, r, sizeof(h));
     uint64_t v[3];
     if (h.type == PERF_RECORD_SWITCH && len >= sizeof(h) + 16) {
         memcpy(v, r + sizeof(h), 16);
-        on_switch(w, h.misc, v[1]);
+        on_switch(to, h.misc, v[1]);
     } else if (h.type == PERF_RECORD_LOST && len >= sizeof(h) + 16) {
         memcpy(v, r + sizeof(h), 16);
         /* A lost switch-in would pair a later switch-out wrongly: forget. */
         st.out_ts = 0;
-        FJ_TRACE(offcpu_lost, w->pool->id, w->index, v[1]);
+        FJ_TRACE(offcpu_lost, to.pool, to.worker, v[1]);
     }
 }
 
-void fj_offcpu_drain(const fj_worker *w)
+static void drain(offcpu_for to)
 {
-    if (!st.open) {
-        if (!st.refused && recorded()) offcpu_open(w);
-        if (!st.open) return;
-    }
     /* Acquire: the kernel writes the records, then data_head; we must see
      * the records behind the head we read (perf_event_open(2)). */
     const uint64_t head = __atomic_load_n(&st.meta->data_head, __ATOMIC_ACQUIRE);
@@ -162,7 +176,7 @@ void fj_offcpu_drain(const fj_worker *w)
         if (h.size < sizeof(h)) break; /* cannot happen; never loop forever */
         if (h.size <= sizeof(rec)) {
             ring_copy(tail, rec, h.size);
-            on_record(w, rec, h.size);
+            on_record(to, rec, h.size);
         }
         tail += h.size;
     }
@@ -171,11 +185,54 @@ void fj_offcpu_drain(const fj_worker *w)
     __atomic_store_n(&st.meta->data_tail, head, __ATOMIC_RELEASE);
 }
 
+void fj_offcpu_drain(const fj_worker *w)
+{
+    if (!st.open) {
+        if (!st.refused && recorded()) offcpu_open(of_worker(w));
+        if (!st.open) return;
+    }
+    drain(of_worker(w));
+}
+
+static void offcpu_close(void)
+{
+    munmap(st.meta, st.map_bytes);
+    close(st.fd);
+    st.open = false;
+}
+
 void fj_offcpu_end(const fj_worker *w)
 {
     if (!st.open) return;
     fj_offcpu_drain(w);
-    munmap(st.meta, st.map_bytes);
-    close(st.fd);
-    st.open = false;
+    offcpu_close();
+}
+
+/* A client thread's event lives as long as the thread: closed by the
+ * destructor of this key (set once the event is open). */
+static pthread_key_t client_key;
+static pthread_once_t client_once = PTHREAD_ONCE_INIT;
+
+static void client_exit(void *unused)
+{
+    (void)unused;
+    if (st.open) offcpu_close();
+}
+
+static void client_key_make(void)
+{
+    pthread_key_create(&client_key, client_exit);
+}
+
+void fj_offcpu_client_begin(const fj_pool *p)
+{
+    if (st.open || st.refused || st.worker || !recorded()) return;
+    pthread_once(&client_once, client_key_make);
+    offcpu_open((offcpu_for){.pool = p->id, .worker = -1});
+    if (st.open) pthread_setspecific(client_key, &st);
+}
+
+void fj_offcpu_client_drain(const fj_pool *p, uint64_t task)
+{
+    if (st.open && !st.worker) drain((offcpu_for){.pool = p->id, .worker = -1, .task = task});
 }

@@ -2,6 +2,7 @@
  * fj_invoke. */
 #include "fast.h"
 #include "futex.h"
+#include "offcpu.h"
 
 void fj_submit_queue_init(fj_submit_queue *q)
 {
@@ -67,6 +68,8 @@ int fj_submit_at(fj_pool *p, fj_task *t, uint64_t site)
         FJ_TASK_ID(0, atomic_fetch_add_explicit(&p->next_root_seq, 1, memory_order_relaxed) + 1);
     /* Relaxed: ordered before the hand-over by the queue's mutex. */
     atomic_fetch_add_explicit(&p->roots_in_flight, 1, memory_order_relaxed);
+    /* Once per client thread, before the round trip it would lengthen. */
+    if (!fj_self) fj_offcpu_client_begin(p);
     FJ_TRACE(submit, p->id, caller_index_in(p), t->id, site);
     submit_queue_push(&p->submissions, t);
     /* Seq_cst fence: the waker's half of the parking handshake (sleep.c). */
@@ -90,6 +93,8 @@ void fj_wait(fj_task *t)
     while (!fj_task_is_done(t))
         futex_wait(&t->state, FJ_TASK_WAITER);
 done:
+    /* the wait is over: a slow point of the client (fj_offcpu_client_drain) */
+    if (t->pool && !fj_self) fj_offcpu_client_drain(t->pool, t->id);
     if (t->pool) FJ_TRACE(result, t->pool->id, caller_index_in(t->pool), t->id);
 }
 

@@ -92,6 +92,16 @@ def analyzed(mode, analyzer, trace):
     if mode != "unavailable":
         one_reading(analyzer, trace, pool)
     off, ms = pool["offcpu"], 1e6
+    tree = pool["trees"][0]
+    if mode == "unavailable":
+        ok(tree["client_blocked_ns"] is None and tree["final_handoff_offcpu_ns"] is None,
+           "report: the client's off-CPU time unknown (null) when perf is refused")
+    else:
+        lat, blk, ho, hoff = (tree["latency_ns"], tree["client_blocked_ns"],
+                              tree["final_handoff_ns"], tree["final_handoff_offcpu_ns"])
+        ok(blk is not None and 0.5 * lat <= blk <= lat and hoff is not None and 0 <= hoff <= ho,
+           f"report: the client slept most of its wait (blocked {blk} of latency {lat} ns), "
+           f"off the CPU {hoff} of the {ho} ns hand-off")
     if mode == "unavailable":
         ok(off["state"] == "unknown" and off["error"] == int(sys.argv[3])
            and pool["figures"] == "wall_clock" and off["preempted_ns"] is None,
@@ -126,6 +136,7 @@ def main():
         if len(sys.argv) > {"preempted": 3, "blocked": 5, "unavailable": 4}[mode] else None
     workers, starts, refused, lost = {}, defaultdict(list), defaultdict(list), 0
     offcpu = defaultdict(list)  # vtid -> (begin, end, kind, emitted at)
+    client = defaultdict(list)  # the client thread's (main, fj_invoke) intervals
     bodies = defaultdict(list)  # vtid -> [(exec ts, executed ts)]
     open_exec = defaultdict(list)
     for ts, name, vtid, f in read(trace):
@@ -139,6 +150,8 @@ def main():
             lost += f["lost"]
         elif name == "offcpu":
             offcpu[vtid].append((f["begin"], f["end"], f["kind"], ts))
+        elif name == "offcpu_client":
+            client[vtid].append((f["begin"], f["end"], f["kind"], ts))
         elif name in ("exec", "exec_joined"):
             open_exec[vtid].append(ts)
         elif name == "executed" and open_exec[vtid]:
@@ -165,6 +178,11 @@ def main():
         ok(not bad, "intervals: after worker_begin, begin < end <= emission, in order, "
            f"disjoint {bad[:3]}")
         ok(lost == 0, f"no switch record lost ({lost})")
+        # fj-burn's main thread waits in fj_invoke: spins, then sleeps on a futex
+        ok(len(client) == 1 and not set(client) & set(workers)
+           and any(k == 1 for ivs in client.values() for _, _, k, _ in ivs),
+           f"the client thread (not a worker) recorded its blocked wait: "
+           f"{sum(len(v) for v in client.values())} offcpu_client intervals")
         if mode == "preempted":
             n = sum(1 for ivs in offcpu.values() for iv in ivs if iv[2] == 0)
             ok(n >= 1, f"{n} preemptions recorded while busy loops compete")
