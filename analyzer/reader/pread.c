@@ -228,7 +228,8 @@ static void decoder_wait(decoder *d)
     atomic_store_explicit(&d->waiting, 1, memory_order_seq_cst);
     for (uint32_t i = 0; i < d->nports; i++) {
         port *pt = &p->ports[d->ports[i]];
-        uint64_t tail = atomic_load_explicit(&pt->tail, memory_order_relaxed);
+        uint64_t tail = atomic_load_explicit(&pt->tail, memory_order_relaxed); /* its own */
+        /* seq_cst: after the store of waiting (the handshake of wake_decoder) */
         if (port_running(pt) &&
             tail - atomic_load_explicit(&pt->head, memory_order_seq_cst) <= pt->mask) {
             atomic_store_explicit(&d->waiting, 0, memory_order_relaxed); /* own flag */
@@ -240,7 +241,7 @@ static void decoder_wait(decoder *d)
     while (atomic_load_explicit(&d->waiting, memory_order_relaxed) &&
            !atomic_load_explicit(&p->quit, memory_order_relaxed))
         pthread_cond_wait(&d->cv, &d->mu);
-    atomic_store_explicit(&d->waiting, 0, memory_order_relaxed);
+    atomic_store_explicit(&d->waiting, 0, memory_order_relaxed); /* under the mutex */
     pthread_mutex_unlock(&d->mu);
 }
 
@@ -248,7 +249,9 @@ static bt_component_class_sink_consume_method_status decoder_consume(bt_self_com
 {
     decoder *d = bt_self_component_get_data(bt_self_component_sink_as_self_component(self));
     preader *p = d->p;
-    /* acquire: nothing to pair with but cheap; the merge may have stopped */
+    /* acquire: pairs with the merge's release when it is done; a thread
+     * that sees it stops (nothing it reads depends on it, so a late sight
+     * only costs a batch) */
     if (atomic_load_explicit(&p->quit, memory_order_acquire))
         return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
     bool moved = false, running = false;
@@ -538,7 +541,7 @@ static reader_rec *port_next(preader *p, port *pt, int *state)
             /* relaxed: merge_waiting is cleared under the mutex */
             while (atomic_load_explicit(&p->merge_waiting, memory_order_relaxed))
                 pthread_cond_wait(&p->cv, &p->mu);
-        atomic_store_explicit(&p->merge_waiting, 0, memory_order_relaxed);
+        atomic_store_explicit(&p->merge_waiting, 0, memory_order_relaxed); /* under the mutex */
         pthread_mutex_unlock(&p->mu);
     }
     if (pt->taken == pt->known_tail) return NULL;
@@ -645,7 +648,7 @@ static void rings_drain(preader *p)
 {
     for (uint32_t k = 0; k < p->nports; k++) {
         port *pt = &p->ports[k];
-        /* acquire: the decoding threads have ended (joined) */
+        /* acquire, though the join already orders it: the threads ended */
         uint64_t tail = atomic_load_explicit(&pt->tail, memory_order_acquire);
         for (uint64_t i = pt->taken; i < tail; i++)
             rec_free(&pt->recs[i & pt->mask]);
