@@ -11,7 +11,8 @@
 #   strictly sequential chains of empty tasks (each task forks one and
 #   joins it at once; a loop of fork+join) have parallelism 1, not the ~2
 #   of the fork's and join's own costs taken as parallel strands, and a
-#   burdened speedup of 1 at P=1.
+#   burdened speedup of 1 at P=1; the deep chain's nested EXEC->EXECUTED
+#   sum is shown beside a time (outermost bodies) that fits in the run.
 # usage: tracing_aggregates.sh FJTRACE-RECORD FJTRACE-ANALYZE FJ-BREAKEVEN FJ-FIB NESTED-POOLS CHAIN
 . "$(dirname "$0")/lib.sh" "$1"
 ANALYZE=$2 BREAKEVEN=$3 FIB=$4 NESTED=$5 CHAIN=$6
@@ -87,4 +88,15 @@ sys.exit(0 if 1.0 <= p["parallelism"] <= 1.05 and s1["workers"] == 1
 PY
     ok $? "a sequential chain ($shape) has parallelism within 5% of 1 and P=1 speedups 1 ($(cat "$tmp/$name.check"))"
 done
+# The 2000-deep chain's EXEC->EXECUTED summed with nesting grows with the
+# square of the depth; the time inside outermost bodies is a time (issue 12).
+python3 - "$tmp/chain-link.json" >"$tmp/nest.check" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["pools"][0]
+t = p["totals"]
+nested, outer, dur = t["exec_to_executed_ns"], t["outermost_bodies_ns"], p["duration_ns"]
+print(f"EXEC->EXECUTED summed {nested} ns, outermost bodies {outer} ns, run {dur} ns")
+sys.exit(0 if 0 < outer <= dur and nested >= 100 * outer else 1)
+PY
+ok $? "a 2000-deep chain: EXEC->EXECUTED summed with nesting >= 100x the time in outermost bodies, which fits in the run ($(cat "$tmp/nest.check"))"
 done_testing
