@@ -27,19 +27,21 @@ shift $((OPTIND - 1))
 runtime=$1
 shift
 here=$(dirname "$0")
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 out=$(mktemp /tmp/fjtrace-bench-all.XXXXXX)
 trap 'rm -f "$out"' EXIT
 
 echo "bench-all: $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-echo "load before: $(uptime | sed 's/.*load average/load average/')"
+echo "load before: $(load_avg)"
 echo
 "$runtime" -n "$n" -r "$reps" | tee -a "$out"
 echo
-echo "load between: $(uptime | sed 's/.*load average/load average/')"
+echo "load between: $(load_avg)"
 echo
 bash "$here/tracing.sh" -n "$tn" -p 1 -r "$treps" "$@" | tee -a "$out"
 echo
-echo "load after: $(uptime | sed 's/.*load average/load average/')"
+echo "load after: $(load_avg)"
 echo
 echo "summary (issue 15 goals):"
 grep '^goal ' "$out" | sed 's/^goal /  /'

@@ -34,71 +34,36 @@ for b in "$fib" "$burn"; do [[ -x $b ]] || { echo "$0: $b: not an executable" >&
 for t in lttng babeltrace2; do
     command -v "$t" >/dev/null || { echo "$0: '$t' not found" >&2; exit 2; }
 done
-lttng --no-sessiond list >/dev/null 2>&1 || { echo "$0: no lttng-sessiond reachable" >&2; exit 3; }
-
 tmp=$(mktemp -d /tmp/fjtrace-bench-offcpu.XXXXXX)
-session=
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 busy=()
 cleanup() {
-    set +e
     for pid in "${busy[@]}"; do kill "$pid" 2>/dev/null; done
-    if [[ -n $session ]]; then
-        lttng --no-sessiond destroy "$session" >/dev/null 2>&1
-    fi
-    rm -rf "$tmp"
+    bench_cleanup
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-lq() { # lttng, quiet unless it fails
-    local out
-    out=$(lttng --no-sessiond "$@" 2>&1) || { echo "$0: lttng $*: $out" >&2; exit 3; }
-}
-
-# recorded MODE OUT CMD...: CMD under a fresh session tracking its process
-# only (held at a gate until tracked); MODE x excludes the off-CPU events.
-# Appends "offcpu=K" (off-CPU interval events) to OUT.
+# recorded MODE OUT CMD...: CMD recorded alone (bench_record); MODE x
+# leaves the off-CPU events out. Appends "offcpu=K" (off-CPU interval
+# events) to OUT.
 recorded() {
     local mode=$1 out=$2
     shift 2
-    session=fjbench-offcpu-$$-$RANDOM
-    local dir=$tmp/$session
-    lq create "$session" --output="$dir"
-    lq enable-channel --userspace --session="$session" --subbuf-size=4M --num-subbuf=8 ch
-    if [[ $mode == x ]]; then
-        # every event but fjtrace:offcpu*, by initial letter: an --exclude
-        # makes lttng-sessiond 2.13.9 die on 'lttng list SESSION' (anyone's)
-        local main_events
-        main_events=$(printf 'fjtrace:%s*,' {a..n} {p..z})
-        lq enable-event --userspace --session="$session" --channel=ch "${main_events%,}"
-    else
-        lq enable-event --userspace --session="$session" --channel=ch 'fjtrace:*'
-    fi
-    lq add-context --userspace --session="$session" --channel=ch --type=vtid --type=procname
-    local gate=$tmp/gate
-    rm -f "$gate"
-    mkfifo "$gate"
-    (read -r _ <"$gate" && exec "$@") >"$out" &
-    local child=$!
-    lq untrack --userspace --session="$session" --vpid --all
-    lq track --userspace --session="$session" --vpid="$child"
-    lq start "$session"
-    # shellcheck disable=SC2016 # $1 is expanded by the inner sh
-    timeout 30 sh -c 'echo go >"$1"' sh "$gate" || { echo "$0: child did not start" >&2; exit 3; }
-    wait "$child" || { echo "$0: $* failed (recorded)" >&2; exit 1; }
-    lq stop "$session"
-    lq destroy "$session"
-    session=
+    local dir=$tmp/rec-$RANDOM-$SECONDS events='fjtrace:*'
+    [[ $mode == x ]] && events=$NO_OFFCPU_EVENTS
+    bench_record "$dir" "$events" "--type=vtid --type=procname" "$out" "$@"
+    bench_record_end
     echo "offcpu=$(babeltrace2 "$dir" 2>/dev/null | grep -c 'fjtrace:offcpu: ' || true)" >>"$out"
     rm -rf "$dir"
 }
 
-field() { tr ' ' '\n' <"$1" | sed -n "s/^$2=//p" | head -n 1; }
 med() {
     sort -g "$1" | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-echo "load before: $(uptime)"
+echo "load before: $(load_avg)"
 : >"$tmp/x"; : >"$tmp/o"; : >"$tmp/of"
 tasks=0
 for ((r = 1; r <= reps; r++)); do
@@ -123,7 +88,7 @@ done
 for pid in "${busy[@]}"; do kill "$pid" 2>/dev/null; done
 busy=()
 burn_rate=$(med "$tmp/br")
-echo "load after:  $(uptime)"
+echo "load after:  $(load_avg)"
 
 awk -v n="$n" -v p="$p" -v reps="$reps" -v tasks="$tasks" -v tx="$tx" -v to="$to" \
     -v fr="$fib_rate" -v br="$burn_rate" -v b="$busy_n" 'BEGIN {

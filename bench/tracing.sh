@@ -48,53 +48,10 @@ tasks=$(awk -v n="$n" 'BEGIN { a = 0; b = 1; for (i = 0; i < n + 1; i++) { c = a
 floor_events=$((3 * tasks))
 
 tmp=$(mktemp -d /tmp/fjtrace-bench.XXXXXX)
-session=
-started_daemon=
-
-daemon_reachable() { lttng --no-sessiond list >/dev/null 2>&1; }
-
-ensure_daemon() {
-    daemon_reachable && return 0
-    lttng-sessiond --daemonize --no-kernel >/dev/null 2>&1 </dev/null || true
-    local i
-    for ((i = 0; i < 50; i++)); do
-        if daemon_reachable; then
-            # Ours only if the pid file names a live lttng-sessiond we just started.
-            local pf=/var/run/lttng/lttng-sessiond.pid
-            [[ $(id -u) -ne 0 ]] && pf=${LTTNG_HOME:-$HOME}/.lttng/lttng-sessiond.pid
-            if [[ -z $started_daemon && -r $pf ]]; then
-                local pid
-                pid=$(<"$pf")
-                [[ $(cat /proc/"$pid"/comm 2>/dev/null) == lttng-sessiond* ]] && started_daemon=$pid
-            fi
-            return 0
-        fi
-        sleep 0.1
-    done
-    echo "$0: no lttng-sessiond reachable and none could be started" >&2
-    exit 3
-}
-
-cleanup() {
-    set +e
-    if [[ -n $session ]]; then
-        lttng --no-sessiond stop "$session" >/dev/null 2>&1
-        lttng --no-sessiond destroy "$session" >/dev/null 2>&1
-    fi
-    # Stop the daemon only if we started it and nobody else has a session on it.
-    if [[ -n $started_daemon ]] &&
-        ! lttng --no-sessiond list 2>/dev/null | grep -q '^ *[0-9][0-9]*) '; then
-        kill -TERM "$started_daemon" 2>/dev/null
-    fi
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+trap bench_cleanup EXIT
 trap 'exit 130' INT TERM
-
-lq() { # lttng, quiet unless it fails
-    local out
-    out=$(lttng --no-sessiond "$@" 2>&1) || { echo "$0: lttng $*: $out" >&2; exit 3; }
-}
 
 # run_plain OUT CMD...: runs CMD, stdout to OUT
 run_plain() {
@@ -108,36 +65,11 @@ run_plain() {
 run_recorded() {
     local out=$1
     shift
-    ensure_daemon
-    session=fjbench-$$-$RANDOM-$SECONDS
-    local dir=$tmp/$session
-    lq create "$session" --output="$dir"
-    lq enable-channel --userspace --session="$session" --subbuf-size=4M --num-subbuf=8 ch
-    lq enable-event --userspace --session="$session" --channel=ch 'fjtrace:*'
-    # Hold CMD at a gate (before exec) so that its pid is known and tracked
-    # before it registers with the session daemon: only its events count,
-    # whatever else runs on the machine.
-    local gate=$tmp/gate
-    rm -f "$gate"
-    mkfifo "$gate"
-    (read -r _ <"$gate" && exec "$@") >"$out" &
-    local child=$!
-    lq untrack --userspace --session="$session" --vpid --all
-    lq track --userspace --session="$session" --vpid="$child"
-    lq start "$session"
-    # A blocking open: it waits for the child to open its end, so the line
-    # cannot be lost (an O_RDWR open would not wait, and what it wrote would
-    # vanish if the child had not opened the fifo yet). The timeout only
-    # guards against a child that died at the gate.
-    # shellcheck disable=SC2016 # $1 is expanded by the inner sh
-    timeout 30 sh -c 'echo go >"$1"' sh "$gate" ||
-        { echo "$0: the benchmark process did not reach its start gate" >&2; exit 3; }
-    wait "$child" || { echo "$0: $* failed (recorded)" >&2; exit 1; }
-    lq stop "$session"
+    local dir=$tmp/rec-$RANDOM-$SECONDS
+    bench_record "$dir" 'fjtrace:*' '' "$out" "$@"
     local discarded
     discarded=$(lttng --no-sessiond list "$session" | awk '/Discarded events:/ { s += $3 } END { print s + 0 }')
-    lq destroy "$session"
-    session=
+    bench_record_end
     local events bytes
     events=$(babeltrace2 "$dir" -c sink.utils.counter -p step=+0 2>/dev/null |
         awk '/ Event messages/ { print $1 }')
@@ -145,10 +77,6 @@ run_recorded() {
     bytes=$(find "$dir" -type f -path '*/64-bit/ch_*' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
     echo "events=${events:-0} discarded=$discarded bytes=$bytes" >>"$out"
     rm -rf "$dir"
-}
-
-field() { # field FILE KEY: value of KEY= in FILE
-    tr ' ' '\n' <"$1" | sed -n "s/^$2=//p" | head -n 1
 }
 
 other_sessions=$( (lttng --no-sessiond list 2>/dev/null || true) | grep -c '^ *[0-9][0-9]*) ' || true)
