@@ -320,8 +320,10 @@ static bool oncpu_done(const cli_options *o, const find_list *dirs, const fja_mo
             if (*wall->decode_error) fja_model_decode_stopped(oncpu, wall->decode_error);
             return true;
         }
+        bool recycle = oncpu->recycle;
         fja_model_free(oncpu); /* not the same intervals: read again */
         fja_model_init(oncpu);
+        if (recycle) fja_model_recycle(oncpu);
     }
     return all->intervals && !all->oom && !oncpu_read(o, dirs, wall, all, oncpu);
 }
