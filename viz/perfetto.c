@@ -63,6 +63,7 @@ struct fjv_pf {
     size_t cap_buf;
     uint64_t clamped; /* timestamps that went back on a sequence */
     bool oom;
+    int write_errno; /* the first failed write's cause: errno is gone by the close */
 };
 
 /* ------------------------------------------------------------ output */
@@ -94,7 +95,9 @@ static void put_packet(fjv_pf *w, const packet_t *pk)
     w->buf[k++] = 0x0a;
     k += put_varint(w->buf + k, n);
     protobuf_c_message_pack(&pk->base, w->buf + k);
-    fwrite(w->buf, 1, k + n, w->f);
+    if (w->write_errno) return;
+    errno = 0;
+    if (fwrite(w->buf, 1, k + n, w->f) != k + n) w->write_errno = errno ? errno : EIO;
 }
 
 /* ------------------------------------------------------------ interning */
@@ -393,6 +396,10 @@ int fjv_pf_close(fjv_pf *w, FILE *err)
     int rc = 0;
     if (w->oom) {
         fja_outfile_fail(&w->out, ENOMEM, msg, sizeof msg);
+        fprintf(err, "fjtrace-analyze: %s\n", msg);
+        rc = -1;
+    } else if (w->write_errno) {
+        fja_outfile_fail(&w->out, w->write_errno, msg, sizeof msg);
         fprintf(err, "fjtrace-analyze: %s\n", msg);
         rc = -1;
     } else if ((rc = fja_outfile_commit(&w->out, msg, sizeof msg)))

@@ -533,7 +533,12 @@ static void joined_start(fja_pool *p, const fja_worker *w, const fja_change *c)
     fja_task *t = task_at(p, c->task);
     if (!c->joined || t->parent == FJA_TASK_NONE || w->depth < 2) return;
     if (w->stack[w->depth - 2].task != t->parent) return;
-    int64_t base = (int64_t)span_now(p, t->parent, c->ts) - (int64_t)oncpu_ahead(w, c);
+    uint64_t parent_span = span_now(p, t->parent, c->ts);
+    uint64_t ahead = oncpu_ahead(w, c);
+    /* A damaged trace may claim more code ahead than the parent's whole
+     * strand: then the join tells nothing, and the child starts as before. */
+    if (ahead > parent_span) return;
+    int64_t base = (int64_t)(parent_span - ahead);
     if (base > t->sp_base) t->sp_base = base;
 }
 

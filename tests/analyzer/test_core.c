@@ -846,6 +846,21 @@ static void test_exec_joined(void)
     ok_eq_i64(p->trees[0].tree->span_ns, 25,
               "exec_joined off-CPU: span 25 ns: the stay off the CPU is none of the ahead");
     done();
+
+    /* A damaged ahead (a flipped high bit) claims more than the parent's
+     * whole strand: the join is ignored, the child starts as an exec's. */
+    start(1);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(10, FJA_EV_FORK, 0, 2, 1);
+    ev(30, FJA_EV_EXEC_JOINED, 0, 2, (UINT64_C(1) << 63) + 5);
+    ev(40, FJA_EV_EXECUTED, 0, 2, 0);
+    ev(45, FJA_EV_EXECUTED, 0, 1, 0);
+    stop(50, 1);
+    p = analyze();
+    ok_eq_i64(p->trees[0].tree->span_ns, 35,
+              "exec_joined with an ahead longer than the parent's strand: span 35 ns as an exec");
+    done();
 }
 
 static void test_offcpu(void)
