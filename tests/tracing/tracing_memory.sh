@@ -10,7 +10,7 @@
 ANALYZE=$2 FIB=$3
 [ -x /usr/bin/time ] || plan_skip_all "no /usr/bin/time to measure the peak RSS"
 # A sanitized analyzer's shadow memory and quarantine are no figure of ours.
-if ldd "$ANALYZE" | grep -q -e libasan -e libtsan; then
+if grep -qa -e __asan_init -e __tsan_init "$ANALYZE"; then
   plan_skip_all "the analyzer is built with a sanitizer"
 fi
 n=27 tasks=317811 # F(28): F(28)-1 forked and the root
