@@ -295,6 +295,37 @@ static int repair(const layout *l, unsigned char *h, uint64_t off, uint64_t file
     return 1;
 }
 
+/* Whether a packet starts at off of stream file f (of size bytes), or the
+ * file ends there. */
+static bool packet_at(FILE *f, uint64_t off, uint64_t size)
+{
+    unsigned char m[4];
+    if (off == size) return true;
+    return off < size && size - off >= 4 && fseeko(f, (off_t)off, SEEK_SET) == 0 &&
+           fread(m, 1, sizeof m, f) == sizeof m && le32(m) == PKT_MAGIC;
+}
+
+/* A packet_size that looks sound but leads nowhere: the index entry at
+ * the same offset says another size, after which a packet starts (or the
+ * file ends), and none starts after the header's. The header is then
+ * damaged (a flipped bit in its size), and repair takes the index's. */
+static const char *size_fault(FILE *f, const unsigned char *h, uint64_t off, uint64_t size,
+                              const idx_entry *ix, size_t nix, char *why, size_t n)
+{
+    uint64_t bits = le64(h + OFF_SIZE);
+    for (size_t i = 0; i < nix; i++) {
+        if (ix[i].off != off) continue;
+        if (ix[i].size == bits || ix[i].size % 8 || ix[i].size / 8 > size - off) return NULL;
+        if (packet_at(f, off + bits / 8, size) || !packet_at(f, off + ix[i].size / 8, size))
+            return NULL;
+        snprintf(why, n,
+                 "packet_size %" PRIu64 " bits leads to no packet (the index says %" PRIu64 ")",
+                 bits, ix[i].size);
+        return why;
+    }
+    return NULL;
+}
+
 /* Walks the packets of one stream file from their headers: *whole gets
  * the bytes of the packets before the first damaged or cut one, *count
  * their number; why says what is wrong with the first damaged one. A
@@ -324,7 +355,8 @@ static walk_end walk(const layout *l, const char *dir, const char *name, walk_st
             break;
         }
         char why[200];
-        if (packet_fault(l, h, w->whole, size, &prev, why, sizeof why)) {
+        if (packet_fault(l, h, w->whole, size, &prev, why, sizeof why) ||
+            size_fault(f, h, w->whole, size, ix, nix, why, sizeof why)) {
             uint64_t bits = le64(h + OFF_SIZE);
             bool cut = le32(h) == PKT_MAGIC && bits < UINT64_C(1) << 63 && bits % 8 == 0 &&
                        bits / 8 > size - w->whole;

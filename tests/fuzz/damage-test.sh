@@ -3,7 +3,7 @@
 # trace of many packets and runs damage.py on it, the targeted mutation
 # kinds (issue 18) side by side with babeltrace2. The longer campaign
 # (>= 1000 inputs) is run by hand with damage.py's options after FIB
-# (--campaign N --seed S); see tests/fuzz/README.md.
+# (--campaign N --seed S); see docs/testing.md.
 #   damage-test.sh ANALYZE RECORD FIB [DAMAGE.PY OPTIONS]   (a TAP skip when it cannot record)
 set -u
 analyze=$1 record=$2 fib=$3

@@ -301,6 +301,17 @@ def m_stale_index(t, rng):
     return f"packet-drop#{i}+discarded=0x8000000000000000@{s}#{j}"
 
 
+def m_size_flip(t, rng):
+    """One flipped bit in a packet_size that still fits the file (512 bytes
+    more or less): the header looks sound but leads to no packet; the
+    index, which gives another size, is right."""
+    s = max(STREAMS, key=lambda x: len(packets(os.path.join(t, x))))
+    pk = packets(os.path.join(t, s))
+    k = rng.randrange(len(pk) - 2)
+    patch(os.path.join(t, s), pk[k][0] + OFF["size"], "<Q", (pk[k][1] * 8) ^ (1 << 12))
+    return f"size-bit12@{s}#{k}"
+
+
 def without_index(m):
     """The same damage with the index gone: nothing to rebuild the header from."""
     def n(t, rng):
@@ -329,6 +340,7 @@ TARGETED = {
     "all-streams-cut": m_streams_cut,
     "maps-content-unset-no-index": without_index(m_maps_content_unset),
     "stale-index-discarded-huge": m_stale_index,
+    "packet-size-flip": m_size_flip,
     "array-length-huge": m_array_length,
     "array-length-huge-no-index": without_index(m_array_length),
 }
@@ -486,7 +498,8 @@ def main():
         if kinds and all(k == "all-streams-cut" for k in kinds) and rc != 3:
             why.append("every stream cut or empty: exit 3 (cannot be decoded) expected")
         whole = (stats["original_rc"], stats["original_events"])
-        header_kinds = ("packet-size-huge", "content-size-huge", "timestamp-begin-max",
+        header_kinds = ("packet-size-huge", "packet-size-flip", "content-size-huge",
+                        "timestamp-begin-max",
                         "timestamp-end-max", "timestamp-swapped", "discarded-huge",
                         "discarded-huge-no-index")
         # babeltrace2 (and so fjtrace) takes a content_size of all ones for
