@@ -1,6 +1,7 @@
 #include "pread.h"
 
 #include "abortguard.h"
+#include "weights.h"
 #include "lengthguard.h"
 
 #include <pthread.h>
@@ -373,7 +374,61 @@ static int ring_alloc(preader *p)
     return 0;
 }
 
-static int decoders_alloc(preader *p)
+/* Each port's share of the decoding: its file's bytes when every one is
+ * known, else 1 each. NULL when out of memory. */
+static uint64_t *port_weights(const preader *p, char *const *dirs)
+{
+    uint64_t *w = calloc(p->nports ? p->nports : 1, sizeof *w);
+    char **names = calloc(p->nports ? p->nports : 1, sizeof *names);
+    size_t *src = calloc(p->nports ? p->nports : 1, sizeof *src);
+    if (w && names && src) {
+        for (uint32_t i = 0; i < p->nports; i++)
+            names[i] = p->ports[i].name, src[i] = p->ports[i].source;
+        stream_weights(dirs, names, src, p->nports, w);
+        bool all = true;
+        for (uint32_t i = 0; i < p->nports; i++)
+            all &= w[i] > 0;
+        for (uint32_t i = 0; i < p->nports && !all; i++)
+            w[i] = 1;
+    }
+    free(names);
+    free(src);
+    if (!names || !src) {
+        free(w);
+        w = NULL;
+    }
+    return w;
+}
+
+/* Deals the ports to the threads: the largest first, each to the thread
+ * with the least to decode so far (ties: the lower numbers), so that
+ * streams of unequal sizes (a CPU that ran more) still spread evenly. */
+static void ports_deal(preader *p, const uint64_t *w)
+{
+    uint64_t *load = calloc(p->ndec, sizeof *load);
+    bool *dealt = calloc(p->nports ? p->nports : 1, sizeof *dealt);
+    for (uint32_t n = 0; load && dealt && n < p->nports; n++) {
+        uint32_t best = UINT32_MAX, t = 0;
+        for (uint32_t i = 0; i < p->nports; i++)
+            if (!dealt[i] && (best == UINT32_MAX || w[i] > w[best])) best = i;
+        for (uint32_t k = 1; k < p->ndec; k++)
+            if (load[k] < load[t]) t = k;
+        dealt[best] = true;
+        load[t] += w[best];
+        p->ports[best].thread = t;
+    }
+    for (uint32_t i = 0; i < p->nports; i++) {
+        /* without memory for the dealing: round-robin */
+        decoder *d = &p->dec[load && dealt ? p->ports[i].thread : i % p->ndec];
+        p->ports[i].thread = d->index;
+        p->ports[i].index_in_thread = d->nports;
+        d->ports[d->nports++] = i;
+    }
+    free(load);
+    free(dealt);
+}
+
+static int decoders_alloc(preader *p, char *const *dirs)
 {
     p->ndec = p->jobs < p->nports ? p->jobs : p->nports;
     if (!p->ndec) p->ndec = 1;
@@ -386,16 +441,13 @@ static int decoders_alloc(preader *p)
         d->reading = -1;
         pthread_mutex_init(&d->mu, NULL);
         pthread_cond_init(&d->cv, NULL);
-        d->ports = calloc(p->nports / p->ndec + 1, sizeof *d->ports);
+        d->ports = calloc(p->nports ? p->nports : 1, sizeof *d->ports);
         if (!d->ports) return -1;
     }
-    /* round-robin: per-CPU streams of a channel are alike in size */
-    for (uint32_t i = 0; i < p->nports; i++) {
-        decoder *d = &p->dec[i % p->ndec];
-        p->ports[i].thread = d->index;
-        p->ports[i].index_in_thread = d->nports;
-        d->ports[d->nports++] = i;
-    }
+    uint64_t *w = port_weights(p, dirs);
+    if (!w) return -1;
+    ports_deal(p, w);
+    free(w);
     return 0;
 }
 
@@ -432,8 +484,8 @@ static int sink_add(preader *p, decoder *d, bt_graph *g, const bt_component_sour
     return 0;
 }
 
-int pread_build_first(preader *p, bt_graph *g, const bt_component_source **srcs, size_t ndirs,
-                      char *err, size_t errlen)
+int pread_build_first(preader *p, bt_graph *g, char *const *dirs, const bt_component_source **srcs,
+                      size_t ndirs, char *err, size_t errlen)
 {
     p->ndirs = ndirs;
     for (size_t s = 0; s < ndirs; s++)
@@ -449,7 +501,7 @@ int pread_build_first(preader *p, bt_graph *g, const bt_component_source **srcs,
             if (!(p->ports[in].name = strdup(bt_port_get_name(bt_port_output_as_port_const(out)))))
                 goto oom;
         }
-    if (ring_alloc(p) || decoders_alloc(p)) goto oom;
+    if (ring_alloc(p) || decoders_alloc(p, dirs)) goto oom;
     return sink_add(p, &p->dec[0], g, srcs, err, errlen);
 oom:
     snprintf(err, errlen, "out of memory");

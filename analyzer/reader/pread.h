@@ -1,6 +1,6 @@
 /* Parallel reading. babeltrace2 runs a graph in one thread, but an LTTng
  * trace is a set of independent stream files (one per CPU and channel):
- * the streams (the ports of source.ctf.fs) are dealt round-robin to
+ * the streams (the ports of source.ctf.fs) are dealt by size to
  * `jobs` decoding threads, each with a graph of its own holding the
  * sources and a sink that takes only its streams. A decoding thread turns
  * messages into records (convert.h) and pushes them into a bounded ring
@@ -30,11 +30,12 @@ enum { PORT_RUNNING, PORT_END, PORT_ERROR, PORT_NO_MEMORY, PORT_ABORTED, PORT_LO
 /* jobs: decoding threads wanted (0: one per online core). */
 preader *pread_create(unsigned jobs);
 
-/* Graph 0, its sources srcs (one per trace folder) just added: numbers the
- * streams, deals them to the threads and adds graph 0's sink. Returns -1
- * with err set on failure. */
-int pread_build_first(preader *p, bt_graph *g, const bt_component_source **srcs, size_t ndirs,
-                      char *err, size_t errlen);
+/* Graph 0, its sources srcs (one per trace folder dirs[i]) just added:
+ * numbers the streams, deals them to the threads (weights.h: the largest
+ * first, to the thread with least to do) and adds graph 0's sink. Returns
+ * -1 with err set on failure. */
+int pread_build_first(preader *p, bt_graph *g, char *const *dirs, const bt_component_source **srcs,
+                      size_t ndirs, char *err, size_t errlen);
 
 /* The other threads' graphs, on the same folders. */
 int pread_build_rest(preader *p, const plugins *pl, char *const *dirs, size_t ndirs, char *err,

@@ -218,7 +218,7 @@ static int graph_build(bt_graph *g, const plugins *pl, char *const *dirs, size_t
         rc = -2;
     else
         rc = r->d.sink->use_muxer ? graph_build_muxer(g, pl, srcs, ndirs, r, err, errlen)
-                                  : pread_build_first(r->pr, g, srcs, ndirs, err, errlen);
+                                  : pread_build_first(r->pr, g, dirs, srcs, ndirs, err, errlen);
     free(srcs);
     r->srcs = NULL;
     return rc;
