@@ -7,6 +7,7 @@
 
 #include "fast.h"
 #include "fence.h"
+#include "stamp.h"
 
 const int fj_trace_gate_off = 0;
 
@@ -119,6 +120,7 @@ int fj_pool_create(fj_pool **out, const fj_pool_config *cfg)
         pool_free(p, ready);
         return FJ_ENOMEM;
     }
+    fj_stamp_origin(); /* the first pool's: where exec_joined's clock rate is taken from */
     FJ_TRACE(pool_begin, p->id, -1, (uint32_t)p->nworkers);
     int rc = workers_start(p);
     if (rc != FJ_OK) {

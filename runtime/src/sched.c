@@ -1,12 +1,12 @@
 /* The scheduler: running tasks, the worker loop, fork, join and helping. */
 #include <limits.h>
 #include <sched.h>
-#include <time.h>
 
 #include "fast.h"
 #include "fence.h"
 #include "futex.h"
 #include "offcpu.h"
+#include "stamp.h"
 
 /* head == end == split == NULL: both inline paths fall through. */
 fj_worker_fast fj_outside = {.trace_gate = &fj_trace_gate_off};
@@ -28,34 +28,6 @@ void fj_task_mark_done(fj_task *t)
     if (old == FJ_TASK_WAITER) futex_wake(&t->state, INT_MAX);
 }
 
-/* The trace's clock (LTTng-UST's: CLOCK_MONOTONIC), read only while a
- * session records: the two reads of a traced fork+join (bench/RESULTS.md). */
-static uint64_t trace_clock_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* The least time between two back-to-back readings of that clock: what a
- * reading at a fork's end and one at the join measure around no code at
- * all, taken off `ahead`. Measured once per process, on first use. */
-static uint64_t clock_read_cost(void)
-{
-    /* cost + 1, 0 = not measured yet. Relaxed: threads that race here all
-     * measure the same thing, any of their stores will do. */
-    static _Atomic uint64_t cost_plus_1;
-    uint64_t c = atomic_load_explicit(&cost_plus_1, memory_order_relaxed);
-    if (c) return c - 1;
-    c = UINT64_MAX;
-    for (int i = 0; i < 64; i++) {
-        uint64_t a = trace_clock_ns(), b = trace_clock_ns();
-        if (b - a < c) c = b - a;
-    }
-    atomic_store_explicit(&cost_plus_1, c + 1, memory_order_relaxed);
-    return c;
-}
-
 /* Runs t; joined_at != 0: t is run by its parent's join, called then (the
  * exec event says so, with how long the parent ran ahead of that join). */
 static void task_run(fj_worker *w, fj_task *t, uint64_t joined_at)
@@ -67,10 +39,7 @@ static void task_run(fj_worker *w, fj_task *t, uint64_t joined_at)
     fj_task *outer = w->current;
     w->current = t;
     if (id && joined_at && !completer) { /* a completer has no forked_ns */
-        uint64_t gap = joined_at > t->forked_ns ? joined_at - t->forked_ns : 0;
-        uint64_t cost = clock_read_cost();
-        uint64_t ahead = gap > cost ? gap - cost : 0;
-        FJ_TRACE(exec_joined, w->pool->id, w->index, id, ahead);
+        FJ_TRACE(exec_joined, w->pool->id, w->index, id, fj_stamp_ns(t->forked_ns, joined_at));
     } else if (id) {
         FJ_TRACE(exec, w->pool->id, w->index, id); /* id 0: forked untraced */
     }
@@ -255,7 +224,7 @@ int fj_fork_at(fj_task *t, uint64_t site)
      * parent's own code (exec_joined). Only this worker reads it, when its
      * join pops t; a thief never does. Not a completer: once pushed, its
      * frame may already be completed and reused elsewhere. */
-    if (traced && !(t->flags & FJ_TASK_COMPLETER)) t->forked_ns = trace_clock_ns();
+    if (traced && !(t->flags & FJ_TASK_COMPLETER)) t->forked_ns = fj_stamp();
     return FJ_OK;
 }
 
@@ -303,7 +272,7 @@ void fj__join_slow(fj_task *t)
     }
     FJ_STAT_INC(w, joins_slow);
     /* When the parent called this join, if a session records. */
-    uint64_t joined_at = FJ__RECORDING(&w->fast) ? trace_clock_ns() : 0;
+    uint64_t joined_at = FJ__RECORDING(&w->fast) ? fj_stamp() : 0;
     /* Run our own deque's tasks (t itself, if nobody stole it, is at the
      * bottom) until t is done; once the deque is empty t was stolen. */
     while (!fj_task_is_done(t)) {

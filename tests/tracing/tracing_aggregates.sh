@@ -69,24 +69,32 @@ print(f"work on the CPU {work:.2f} ms, wall {wall:.2f} ms, figures {sorted(figs)
 sys.exit(0 if figs == {"on_cpu"} and 20.0 <= work <= 25.0 else 1)  # main: >= 40
 PY
 ok $? "work over both pools is the 20 ms burnt, not the waiting task's too ($(cat "$tmp/nested.check"))"
+# Three recordings of each: a stall the trace cannot see (the hypervisor
+# taking the vCPU: no context switch is recorded) inside one parent's run
+# ahead of its join counts as its code, so the median is checked.
 for shape in "link 2000" "loop 10000"; do
     name=chain-${shape%% *}
-    # shellcheck disable=SC2086 # the shape is two words on purpose
-    record "$name" "$CHAIN" $shape
-    "$ANALYZE" --no-progress --json "$tmp/$name" >"$tmp/$name.json" 2>"$tmp/$name.aerr"
-    ok $? "fjtrace-analyze reads chain $shape (exit 0)" || cat "$tmp/$name.aerr" >&2
-    python3 - "$tmp/$name.json" >"$tmp/$name.check" <<'PY'
-import json, sys
-p = json.load(open(sys.argv[1]))["pools"][0]
-s1 = p["speedup"][0]
-print(f"tasks {p['totals']['tasks']}, work {p['work_ns']} ns, span {p['span_ns']} ns, "
-      f"parallelism {p['parallelism']}, P=1 bound {s1['bound']} burdened {s1['burdened']}")
+    for i in 1 2 3; do
+        # shellcheck disable=SC2086 # the shape is two words on purpose
+        record "$name-$i" "$CHAIN" $shape
+        "$ANALYZE" --no-progress --json "$tmp/$name-$i" >"$tmp/$name-$i.json" 2>"$tmp/$name.aerr"
+        ok $? "fjtrace-analyze reads chain $shape, recording $i (exit 0)" || cat "$tmp/$name.aerr" >&2
+    done
+    cp "$tmp/$name-1.json" "$tmp/$name.json"
+    python3 - "$tmp/$name"-[123].json >"$tmp/$name.check" <<'PY'
+import json, statistics, sys
+pools = [json.load(open(f))["pools"][0] for f in sys.argv[1:]]
+par = [p["parallelism"] for p in pools]
+s1 = [p["speedup"][0] for p in pools]
+print(f"tasks {pools[0]['totals']['tasks']}, parallelism {par}, "
+      f"P=1 bound {[s['bound'] for s in s1]} burdened {[s['burdened'] for s in s1]}")
 # main: parallelism 2.1 (link) and 1.4 (loop): the strand from each fork to
 # the join that ran the child inline was taken as parallel to the child.
-sys.exit(0 if 1.0 <= p["parallelism"] <= 1.05 and s1["workers"] == 1
-         and abs(s1["burdened"] - 1) < 1e-9 and abs(s1["bound"] - 1) < 1e-9 else 1)
+sys.exit(0 if 1.0 <= statistics.median(par) <= 1.05 and min(par) >= 1.0
+         and all(s["workers"] == 1 and abs(s["burdened"] - 1) < 1e-9
+                 and abs(s["bound"] - 1) < 1e-9 for s in s1) else 1)
 PY
-    ok $? "a sequential chain ($shape) has parallelism within 5% of 1 and P=1 speedups 1 ($(cat "$tmp/$name.check"))"
+    ok $? "a sequential chain ($shape): median parallelism of 3 within 5% of 1, P=1 speedups 1 ($(cat "$tmp/$name.check"))"
 done
 # The 2000-deep chain's EXEC->EXECUTED summed with nesting grows with the
 # square of the depth; the time inside outermost bodies is a time (issue 12).
