@@ -208,21 +208,28 @@ static void process_track(fjv_pf *w, fjv_pool *p, uint32_t seq)
     put_descriptor(w, seq, &d, SEQ_NEEDS, NULL, NULL);
 }
 
+/* Room for one more sequence; false (and the writer out of memory) when
+ * there is none. */
+static bool seq_room(fjv_pf *w)
+{
+    if (w->nseqs < w->cap_seqs) return true;
+    uint32_t cap = w->cap_seqs ? w->cap_seqs * 2 : 16;
+    pf_seq *s = realloc(w->seqs, cap * sizeof *s);
+    if (!s) {
+        w->oom = true;
+        return false;
+    }
+    w->seqs = s;
+    w->cap_seqs = cap;
+    return true;
+}
+
 /* A new packet sequence whose first packet describes track d, makes it the
  * sequence's default track, sets the delta clock as its timestamps' clock
  * and interns the annotation keys. Its id, 0 when out of memory. */
 static uint32_t seq_open(fjv_pf *w, Perfetto__Protos__TrackDescriptor *d)
 {
-    if (w->nseqs == w->cap_seqs) {
-        uint32_t cap = w->cap_seqs ? w->cap_seqs * 2 : 16;
-        pf_seq *s = realloc(w->seqs, cap * sizeof *s);
-        if (!s) {
-            w->oom = true;
-            return 0;
-        }
-        w->seqs = s;
-        w->cap_seqs = cap;
-    }
+    if (!seq_room(w)) return 0;
     uint32_t seq = ++w->nseqs;
     w->seqs[seq - 1] = (pf_seq){.uuid = d->uuid};
 
@@ -520,16 +527,7 @@ void fjv_pf_counter(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_
 static uint32_t flow_seq(fjv_pf *w)
 {
     if (w->flow_seq) return w->flow_seq;
-    if (w->nseqs == w->cap_seqs) {
-        uint32_t cap = w->cap_seqs ? w->cap_seqs * 2 : 16;
-        pf_seq *s = realloc(w->seqs, cap * sizeof *s);
-        if (!s) {
-            w->oom = true;
-            return 0;
-        }
-        w->seqs = s;
-        w->cap_seqs = cap;
-    }
+    if (!seq_room(w)) return 0;
     w->flow_seq = ++w->nseqs;
     w->seqs[w->flow_seq - 1] = (pf_seq){.absolute = true};
     packet_t pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
