@@ -13,9 +13,11 @@
 #   of the fork's and join's own costs taken as parallel strands, and a
 #   burdened speedup of 1 at P=1; the deep chain's nested EXEC->EXECUTED
 #   sum is shown beside a time (outermost bodies) that fits in the run.
-# usage: tracing_aggregates.sh FJTRACE-RECORD FJTRACE-ANALYZE FJ-BREAKEVEN FJ-FIB NESTED-POOLS CHAIN
+#   four clients' trees at once on one pool: the pool's span is the longest
+#   tree's, not their sum; each client thread recorded its off-CPU time.
+# usage: tracing_aggregates.sh FJTRACE-RECORD FJTRACE-ANALYZE FJ-BREAKEVEN FJ-FIB NESTED-POOLS CHAIN CLIENTS
 . "$(dirname "$0")/lib.sh" "$1"
-ANALYZE=$2 BREAKEVEN=$3 FIB=$4 NESTED=$5 CHAIN=$6
+ANALYZE=$2 BREAKEVEN=$3 FIB=$4 NESTED=$5 CHAIN=$6 CLIENTS=$7
 record be1 "$BREAKEVEN" -p 1 -n 20000 -q 50 -r 10 --think 1
 "$ANALYZE" --no-progress --json "$tmp/be1" >"$tmp/be1.json" 2>"$tmp/be1.aerr"
 ok $? "fjtrace-analyze reads it (exit 0)" || cat "$tmp/be1.aerr" >&2
@@ -107,4 +109,23 @@ print(f"EXEC->EXECUTED summed {nested} ns, outermost bodies {outer} ns, run {dur
 sys.exit(0 if 0 < outer <= dur and nested >= 100 * outer else 1)
 PY
 ok $? "a 2000-deep chain: EXEC->EXECUTED summed with nesting >= 100x the time in outermost bodies, which fits in the run ($(cat "$tmp/nest.check"))"
+record clients "$CLIENTS"
+"$ANALYZE" --no-progress --json "$tmp/clients" >"$tmp/clients.json" 2>"$tmp/clients.aerr"
+ok $? "fjtrace-analyze reads clients (exit 0)" || cat "$tmp/clients.aerr" >&2
+python3 - "$tmp/clients.json" >"$tmp/clients.check" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["pools"][0]
+trees = p["trees"]
+spans = [t["span_ns"] for t in trees]
+blocked = [t["client_blocked_ns"] for t in trees]
+print(f"trees {len(trees)}, tree spans {spans} ns, pool span {p['span_ns']} ns, "
+      f"work {p['work_ns']} ns, clients blocked {blocked} ns")
+# 4 trees of 31 tasks, 3.2 ms of CPU and span 0.2 ms each, run together:
+# the pool's span is the longest tree's (main before 2ddf1fc: their sum)
+ok = (len(trees) == 4 and all(t["tasks"] == 31 for t in trees)
+      and p["span_ns"] == max(spans) and p["span_ns"] < 0.5 * sum(spans)
+      and all(b is not None for b in blocked))
+sys.exit(0 if ok else 1)
+PY
+ok $? "four clients at once: the pool's span is the longest tree's, not the sum; each client's off-CPU time known ($(cat "$tmp/clients.check"))"
 done_testing
