@@ -47,30 +47,32 @@ typedef enum {
 } fja_change_kind;
 
 typedef struct {
-    fja_change_kind kind;
+    /* Ordered by size, no padding: one is built (zeroed) per change, a few
+     * per event, so its size is replay time (bench/RESULTS.md). */
     uint64_t ts;
     fja_pool *pool;
-    uint32_t pool_index;  /* in fja_model.pools */
     fja_worker *worker;   /* NULL: not on a worker (submit, result, a client's completion) */
-    uint32_t task;        /* record number, FJA_TASK_NONE when none */
-    fja_wstate from, to;  /* STATE */
     uint64_t since;       /* STATE: when from began; TASK_BEGIN: when the task was queued (0:
                              unknown); JOIN_END: when the awaited task was done (0: unknown);
                              LOCK_END: when the wait began; TASK_DONE: when completing began
                              (if counted) */
     int64_t delta, depth; /* QUEUE */
-    int32_t other;        /* STEAL: the victim; TASK_BEGIN: the forker (-1: none/unknown) */
-    uint32_t lock;        /* LOCK_*: the lock id */
-    bool stolen;          /* TASK_BEGIN: the task was stolen */
-    bool counted;         /* QUEUE: the change was not clamped at 0 (a task forked before the
-                             trace began); TASK_DONE: its completing was seen;
-                             PARK, UNPARK: the worker was not already so */
     uint64_t parent_id;   /* TASK_NEW of a fork: the parent named by the event (0: none) */
     const char *name;     /* LOCK_NAME, valid during the call */
-    uint8_t offcpu;       /* OFFCPU_*: FJA_OFFCPU_PREEMPTED or _BLOCKED */
-    bool joined;          /* TASK_BEGIN: run by its parent's own join (exec_joined) */
     uint64_t ahead;       /* TASK_BEGIN, joined: the parent's own code from fork to join (ns) */
-    uint32_t source;      /* LOCK_NAME */
+    fja_change_kind kind;
+    uint32_t pool_index; /* in fja_model.pools */
+    uint32_t task;       /* record number, FJA_TASK_NONE when none */
+    fja_wstate from, to; /* STATE */
+    int32_t other;       /* STEAL: the victim; TASK_BEGIN: the forker (-1: none/unknown) */
+    uint32_t lock;       /* LOCK_*: the lock id */
+    uint32_t source;     /* LOCK_NAME */
+    bool stolen;         /* TASK_BEGIN: the task was stolen */
+    bool counted;        /* QUEUE: the change was not clamped at 0 (a task forked before the
+                            trace began); TASK_DONE: its completing was seen;
+                            PARK, UNPARK: the worker was not already so */
+    uint8_t offcpu;      /* OFFCPU_*: FJA_OFFCPU_PREEMPTED or _BLOCKED */
+    bool joined;         /* TASK_BEGIN: run by its parent's own join (exec_joined) */
 } fja_change;
 
 /* A consumer of the changes. model is the one being replayed into. */
