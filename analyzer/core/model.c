@@ -678,6 +678,11 @@ static void on_pool_end(fja_pool *p)
     }
 }
 
+void fja_model_settled(fja_pool *p, fja_worker *w, uint32_t task, uint64_t ts)
+{
+    tree_busy(p, w, task == FJA_TASK_NONE ? FJA_TASK_NONE : task_at(p, task)->tree, ts);
+}
+
 static void on_worker_change(fja_pool *p, fja_worker *w, const fja_change *c)
 {
     switch (c->kind) {
@@ -685,8 +690,7 @@ static void on_worker_change(fja_pool *p, fja_worker *w, const fja_change *c)
         on_state(p, w, c);
         break;
     case FJA_CHANGE_SETTLED:
-        tree_busy(p, w, c->task == FJA_TASK_NONE ? FJA_TASK_NONE : task_at(p, c->task)->tree,
-                  c->ts);
+        fja_model_settled(p, w, c->task, c->ts);
         break;
     case FJA_CHANGE_QUEUE:
         on_queue(p, w, c);

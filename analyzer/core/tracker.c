@@ -99,7 +99,11 @@ static void worker_switch(const fja_tracker *t, fja_pool *p, fja_worker *w, uint
         w->state_ts = ts;
     }
     fja_frame *f = top_frame(w);
-    tell_task(t, FJA_CHANGE_SETTLED, p, w, now == FJA_WS_RUN ? f->task : FJA_TASK_NONE, ts);
+    uint32_t running = now == FJA_WS_RUN ? f->task : FJA_TASK_NONE;
+    if (t->nlisteners == 1) /* the model alone: no change to build (tracker.h) */
+        fja_model_settled(p, w, running, ts);
+    else
+        tell_task(t, FJA_CHANGE_SETTLED, p, w, running, ts);
 }
 
 /* ------------------------------------------------------------ frames */

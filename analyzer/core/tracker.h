@@ -84,6 +84,12 @@ typedef struct {
 /* The model's own accounting (model.c), every tracker's first listener. */
 void fja_model_change(void *ctx, fja_model *m, const fja_change *c);
 
+/* The model's part of a SETTLED change (worker w of pool p runs task, or
+ * FJA_TASK_NONE, at ts): the tracker calls it without building a change
+ * when the model is the only listener, as that change comes with every
+ * event. */
+void fja_model_settled(fja_pool *p, fja_worker *w, uint32_t task, uint64_t ts);
+
 #define FJA_MAX_LISTENERS 4
 
 typedef struct {
