@@ -454,13 +454,13 @@ static void on_offcpu_in(fja_pool *p, fja_worker *w, const fja_change *c)
     if (w->in_gap) w->gap_off_ns += dt;
 }
 
-static void on_queue(fja_pool *p, fja_worker *w, const fja_change *c)
+void fja_model_queue(fja_pool *p, fja_worker *w, int64_t delta, int64_t depth, bool counted,
+                     uint64_t ts)
 {
-    if (w->qdepth > 0 && c->ts > w->q_ts)
-        w->q_area += (double)w->qdepth * (double)(c->ts - w->q_ts);
-    w->q_ts = c->ts;
-    if (c->counted) queued_add(p, c->ts, c->delta);
-    if (c->depth > w->qmax) w->qmax = c->depth;
+    if (w->qdepth > 0 && ts > w->q_ts) w->q_area += (double)w->qdepth * (double)(ts - w->q_ts);
+    w->q_ts = ts;
+    if (counted) queued_add(p, ts, delta);
+    if (depth > w->qmax) w->qmax = depth;
 }
 
 static void fork_interval(fja_pool *p, fja_worker *w, const fja_change *c)
@@ -693,7 +693,7 @@ static void on_worker_change(fja_pool *p, fja_worker *w, const fja_change *c)
         fja_model_settled(p, w, c->task, c->ts);
         break;
     case FJA_CHANGE_QUEUE:
-        on_queue(p, w, c);
+        fja_model_queue(p, w, c->delta, c->depth, c->counted, c->ts);
         break;
     case FJA_CHANGE_TASK_BEGIN:
         on_task_begin(p, w, c);

@@ -166,13 +166,19 @@ static bool frame_pop_to(const fja_tracker *t, fja_pool *p, fja_worker *w, uint3
 static void worker_queue(const fja_tracker *t, fja_pool *p, fja_worker *w, int64_t delta,
                          uint64_t ts)
 {
-    fja_change c = change_of(t, FJA_CHANGE_QUEUE, p, w, ts);
-    c.delta = delta;
-    c.depth = w->qdepth + delta;
-    c.counted = c.depth >= 0;
-    if (!c.counted) c.depth = 0;
-    tell(t, &c);
-    w->qdepth = c.depth;
+    int64_t depth = w->qdepth + delta;
+    bool counted = depth >= 0;
+    if (!counted) depth = 0;
+    if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
+        fja_model_queue(p, w, delta, depth, counted, ts);
+    } else {
+        fja_change c = change_of(t, FJA_CHANGE_QUEUE, p, w, ts);
+        c.delta = delta;
+        c.depth = depth;
+        c.counted = counted;
+        tell(t, &c);
+    }
+    w->qdepth = depth;
 }
 
 /* Remembers when task t was queued (fork, submit), in a free slot. Without
