@@ -463,24 +463,24 @@ void fja_model_queue(fja_pool *p, fja_worker *w, int64_t delta, int64_t depth, b
     if (depth > w->qmax) w->qmax = depth;
 }
 
-static void fork_interval(fja_pool *p, fja_worker *w, const fja_change *c)
+static void fork_interval(fja_pool *p, fja_worker *w, uint64_t parent_id, uint64_t ts)
 {
     /* Two forks in a row by one parent: the gap bounds one fork's cost. */
-    if (w->last_kind == FJA_EV_FORK && w->last_fork_parent == c->parent_id && c->parent_id)
-        fja_hist_add(&p->fork_interval, c->ts - w->last_fork_ts);
-    w->last_fork_ts = c->ts;
-    w->last_fork_parent = c->parent_id;
+    if (w->last_kind == FJA_EV_FORK && w->last_fork_parent == parent_id && parent_id)
+        fja_hist_add(&p->fork_interval, ts - w->last_fork_ts);
+    w->last_fork_ts = ts;
+    w->last_fork_parent = parent_id;
 }
 
-static void on_fork(fja_pool *p, fja_worker *w, const fja_change *c)
+void fja_model_forked(fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id, uint64_t ts)
 {
-    fja_task *t = task_at(p, c->task);
+    fja_task *t = task_at(p, n);
     if (t->size_hint) p->any_size_hint = true;
     if (t->parent == FJA_TASK_NONE) {
         p->orphans++;
     } else {
         fja_task *par = task_at(p, t->parent);
-        t->sp_base = (int64_t)span_now(p, t->parent, c->ts);
+        t->sp_base = (int64_t)span_now(p, t->parent, ts);
         fja_tree *tr = tree_of(p, t);
         if (tr) {
             tr->tasks++;
@@ -489,7 +489,7 @@ static void on_fork(fja_pool *p, fja_worker *w, const fja_change *c)
             if (par->nchildren > tr->max_arity) tr->max_arity = par->nchildren;
         }
     }
-    fork_interval(p, w, c);
+    fork_interval(p, w, parent_id, ts);
     w->forks++;
     p->forks++;
 }
@@ -571,14 +571,14 @@ static void tree_done(fja_tree *tr, uint32_t n, uint64_t ts, bool once)
     }
 }
 
-static void on_task_end(fja_pool *p, const fja_change *c)
+void fja_model_task_end(fja_pool *p, const fja_worker *w, uint32_t n, uint64_t since, uint64_t ts)
 {
-    fja_task *t = task_at(p, c->task);
-    p->exec_to_executed_ns += c->ts - c->since;
-    if (c->worker && c->worker->depth == 0) p->outermost_bodies_ns += c->ts - c->since;
-    executed_account(p, c->task);
-    task_done(p, c->task, c->ts, fja_task_done_span(t));
-    tree_done(tree_of(p, t), c->task, c->ts, true);
+    fja_task *t = task_at(p, n);
+    p->exec_to_executed_ns += ts - since;
+    if (w && w->depth == 0) p->outermost_bodies_ns += ts - since;
+    executed_account(p, n);
+    task_done(p, n, ts, fja_task_done_span(t));
+    tree_done(tree_of(p, t), n, ts, true);
 }
 
 static void on_task_done(fja_pool *p, fja_worker *w, const fja_change *c)
@@ -738,12 +738,12 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
         break;
     case FJA_CHANGE_TASK_NEW:
         if (task_at(p, c->task)->flags & FJA_TF_FORKED)
-            on_fork(p, c->worker, c);
+            fja_model_forked(p, c->worker, c->task, c->parent_id, c->ts);
         else
             on_root(p, c);
         break;
     case FJA_CHANGE_TASK_END:
-        on_task_end(p, c);
+        fja_model_task_end(p, c->worker, c->task, c->since, c->ts);
         break;
     case FJA_CHANGE_TASK_DONE:
         on_task_done(p, c->worker, c);

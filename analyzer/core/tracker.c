@@ -340,10 +340,14 @@ static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_
     bool unknown;
     fork_link(p, w, n, ev, &unknown);
     if (unknown) fja_model_anomaly(t->model, FJA_AN_UNKNOWN_PARENT, ev);
-    fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, w, ev->ts);
-    c.task = n;
-    c.parent_id = ev->arg.parent;
-    tell(t, &c);
+    if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
+        fja_model_forked(p, w, n, ev->arg.parent, ev->ts);
+    } else {
+        fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, w, ev->ts);
+        c.task = n;
+        c.parent_id = ev->arg.parent;
+        tell(t, &c);
+    }
     worker_queue(t, p, w, 1, ev->ts);
 }
 
@@ -425,10 +429,14 @@ static void on_executed(const fja_tracker *t, fja_pool *p, fja_worker *w, const 
     frame_suspend(p, f, ev->ts);
     w->depth--;
     task_at(p, n)->flags |= FJA_TF_EXECUTED;
-    fja_change c = change_of(t, FJA_CHANGE_TASK_END, p, w, ev->ts);
-    c.task = n;
-    c.since = f->exec_ts;
-    tell(t, &c);
+    if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
+        fja_model_task_end(p, w, n, f->exec_ts, ev->ts);
+    } else {
+        fja_change c = change_of(t, FJA_CHANGE_TASK_END, p, w, ev->ts);
+        c.task = n;
+        c.since = f->exec_ts;
+        tell(t, &c);
+    }
     join_notify(p, n, ev->ts);
     fja_recycle_settle(p, n);
     if ((f = top_frame(w))) frame_resume(f, ev->ts);

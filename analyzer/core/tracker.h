@@ -89,9 +89,13 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c);
  * when the model is the only listener, as that change comes with every
  * event. */
 void fja_model_settled(fja_pool *p, fja_worker *w, uint32_t task, uint64_t ts);
-/* Likewise the model's part of a QUEUE change (two per forked task). */
+/* Likewise the model's part of a QUEUE change (two per forked task), of
+ * the TASK_NEW of a fork (task n, the parent named by the event) and of a
+ * TASK_END (since: when the body began). */
 void fja_model_queue(fja_pool *p, fja_worker *w, int64_t delta, int64_t depth, bool counted,
                      uint64_t ts);
+void fja_model_forked(fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id, uint64_t ts);
+void fja_model_task_end(fja_pool *p, const fja_worker *w, uint32_t n, uint64_t since, uint64_t ts);
 
 #define FJA_MAX_LISTENERS 4
 
