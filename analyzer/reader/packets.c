@@ -277,6 +277,11 @@ static int repair(const layout *l, unsigned char *h, uint64_t off, uint64_t file
         put_le64(r + OFF_TS_BEGIN, ix[i].tb);
         put_le64(r + OFF_TS_END, ix[i].te);
         put_le64(r + OFF_DISCARDED, ix[i].discarded);
+        /* LTTng 2.13 may write 0 there in a stream's trailing packet, in
+         * the index too (lttng-tools fixed it later: "the trailing packet
+         * in snapshots contains the appropriate events discarded"); taken
+         * as unchanged, as without the index below. */
+        if (!discarded_plausible(r, prev)) put_le64(r + OFF_DISCARDED, prev->discarded);
         if (packet_fault(l, r, off, file_size, prev, why, sizeof why)) return 0;
         memcpy(h, r, sizeof r);
         return 1;

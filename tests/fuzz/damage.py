@@ -312,6 +312,24 @@ def m_size_flip(t, rng):
     return f"size-bit12@{s}#{k}"
 
 
+def m_trailing_discarded_zero(t, rng):
+    """LTTng 2.13's own quirk, not damage: events were lost (a running
+    events_discarded count in every packet, stream and index alike), and
+    the stream's trailing packet says 0 in both (lttng-tools later fixed
+    "the trailing packet ... contains the appropriate events discarded").
+    babeltrace2 reads every event (and counts 2^64 - K lost); fjtrace must
+    read every event too, taking the 0 as unchanged."""
+    s = max(STREAMS, key=lambda x: len(packets(os.path.join(t, x))))
+    pk = packets(os.path.join(t, s))
+    ip, length, n = index_entries(t, s)
+    for k, (o, _, _) in enumerate(pk):
+        total = 0 if k == len(pk) - 1 else 10 * k
+        patch(os.path.join(t, s), o + OFF["discarded"], "<Q", total)
+        if k < n:
+            patch(ip, 16 + k * length + 40, ">Q", total)
+    return f"discarded-running+trailing-0@{s}#{len(pk) - 1}"
+
+
 def without_index(m):
     """The same damage with the index gone: nothing to rebuild the header from."""
     def n(t, rng):
@@ -343,6 +361,7 @@ TARGETED = {
     "packet-size-flip": m_size_flip,
     "array-length-huge": m_array_length,
     "array-length-huge-no-index": without_index(m_array_length),
+    "trailing-discarded-zero": m_trailing_discarded_zero,
 }
 RANDOM = dict(TARGETED, flip=m_flip, truncate=m_truncate, packets=m_packets,
               foreign=m_foreign)
@@ -521,6 +540,11 @@ def main():
                 why.append(f"a huge array length: exit 3 naming the load-map stream file and "
                            f"packet, with all {whole[1]} events, expected; not exit {rc} with "
                            f"{events} events")
+        if kinds and all(k == "trailing-discarded-zero" for k in kinds) and (
+                rc != 1 or events != whole[1]):
+            why.append(f"a trailing packet's events_discarded of 0 (LTTng's): every event "
+                       f"({whole[1]}) and exit 1 (events were lost) expected, not exit {rc} "
+                       f"with {events}")
         for kind in ("metadata-padding-cut", "symlinks", "maps-content-unset-no-index") + header_kinds:
             if kinds and all(k == kind for k in kinds) and (rc, events) != whole:
                 why.append(f"{kind}: the trace must read whole, as undamaged: exit {whole[0]} "
