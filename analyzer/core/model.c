@@ -542,7 +542,7 @@ static void joined_start(fja_pool *p, const fja_worker *w, const fja_change *c)
     if (base > t->sp_base) t->sp_base = base;
 }
 
-static void on_task_begin(fja_pool *p, fja_worker *w, const fja_change *c)
+void fja_model_task_begin(fja_pool *p, fja_worker *w, const fja_change *c)
 {
     fja_task *t = task_at(p, c->task);
     joined_start(p, w, c);
@@ -696,7 +696,7 @@ static void on_worker_change(fja_pool *p, fja_worker *w, const fja_change *c)
         fja_model_queue(p, w, c->delta, c->depth, c->counted, c->ts);
         break;
     case FJA_CHANGE_TASK_BEGIN:
-        on_task_begin(p, w, c);
+        fja_model_task_begin(p, w, c);
         break;
     case FJA_CHANGE_STEAL:
         on_steal(p, w, c);

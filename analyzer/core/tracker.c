@@ -414,7 +414,10 @@ static void on_exec(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_
     }
     k->flags |= FJA_TF_EXEC;
     k->worker = (int16_t)self;
-    tell(t, &c);
+    if (t->nlisteners == 1) /* the model alone (tracker.h) */
+        fja_model_task_begin(p, w, &c);
+    else
+        tell(t, &c);
     if (w->stolen_task == n) w->stolen_task = FJA_TASK_NONE;
 }
 

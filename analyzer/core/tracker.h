@@ -96,6 +96,8 @@ void fja_model_queue(fja_pool *p, fja_worker *w, int64_t delta, int64_t depth, b
                      uint64_t ts);
 void fja_model_forked(fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id, uint64_t ts);
 void fja_model_task_end(fja_pool *p, const fja_worker *w, uint32_t n, uint64_t since, uint64_t ts);
+/* And a TASK_BEGIN's, without the dispatch on its kind. */
+void fja_model_task_begin(fja_pool *p, fja_worker *w, const fja_change *c);
 
 #define FJA_MAX_LISTENERS 4
 
