@@ -89,6 +89,7 @@ typedef struct {
     uint64_t begin_ts, end_ts, last_ts;
     fja_frame *stack;
     uint32_t depth, cap;
+    uint32_t in_joins; /* frames of the stack in a join: none, no join to tell of a task done */
     fja_wstate state;
     uint64_t state_ts;
     uint64_t state_ns[FJA_WS_COUNT];

@@ -124,6 +124,13 @@ static void frame_resume(fja_frame *f, uint64_t ts)
     }
 }
 
+/* The top frame goes. */
+static void frame_drop(fja_worker *w)
+{
+    w->depth--;
+    if (w->stack[w->depth].in_join) w->in_joins--;
+}
+
 static int frame_push(fja_worker *w, uint32_t n, uint64_t ts)
 {
     if (w->depth == w->cap) {
@@ -153,7 +160,7 @@ static bool frame_pop_to(const fja_tracker *t, fja_pool *p, fja_worker *w, uint3
     while (w->depth > i) {
         fja_model_anomaly(t->model, FJA_AN_UNBALANCED_NESTING, ev);
         frame_suspend(p, top_frame(w), ev->ts);
-        w->depth--;
+        frame_drop(w);
         tell_task(t, FJA_CHANGE_TASK_LOST, p, w, w->stack[w->depth].task, ev->ts);
     }
     return true;
@@ -259,6 +266,7 @@ static void join_notify(fja_pool *p, uint32_t n, uint64_t ts)
     if ((parent->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) != FJA_TF_EXEC) return;
     if (parent->worker < 0 || (uint32_t)parent->worker >= p->nworkers) return;
     fja_worker *w = &p->workers[parent->worker];
+    if (!w->in_joins) return;
     for (uint32_t i = w->depth; i-- > 0;)
         if (w->stack[i].in_join && w->stack[i].awaited == n && !w->stack[i].awaited_done_ts)
             w->stack[i].awaited_done_ts = ts;
@@ -430,7 +438,7 @@ static void on_executed(const fja_tracker *t, fja_pool *p, fja_worker *w, const 
     }
     fja_frame *f = top_frame(w);
     frame_suspend(p, f, ev->ts);
-    w->depth--;
+    frame_drop(w);
     task_at(p, n)->flags |= FJA_TF_EXECUTED;
     if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
         fja_model_task_end(p, w, n, f->exec_ts, ev->ts);
@@ -456,7 +464,7 @@ static void on_suspend(const fja_tracker *t, fja_pool *p, fja_worker *w, const f
     }
     fja_frame *f = top_frame(w);
     frame_suspend(p, f, ev->ts);
-    w->depth--;
+    frame_drop(w);
     task_at(p, n)->flags |= FJA_TF_SUSPENDED;
     tell_task(t, FJA_CHANGE_TASK_SUSPEND, p, w, n, ev->ts);
     if ((f = top_frame(w))) frame_resume(f, ev->ts);
@@ -521,6 +529,7 @@ static void on_join(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_
         return;
     }
     frame_suspend(p, f, ev->ts);
+    if (!f->in_join) w->in_joins++;
     f->in_join = true;
     f->since = ev->ts;
     f->awaited = fja_taskmap_find(&p->tasks, ev->task);
@@ -544,6 +553,7 @@ static void on_joined(const fja_tracker *t, fja_pool *p, fja_worker *w, const fj
     else
         c.since = f->awaited_done_ts;
     f->in_join = false;
+    w->in_joins--;
     frame_resume(f, ev->ts);
     tell(t, &c);
 }
