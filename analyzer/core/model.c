@@ -1,5 +1,6 @@
 #include "model.h"
 
+#include "offcpu.h"
 #include "tracker.h"
 
 #include <stdio.h>
@@ -516,10 +517,8 @@ static void on_root(fja_pool *p, const fja_change *c)
 static uint64_t oncpu_ahead(const fja_worker *w, const fja_change *c)
 {
     uint64_t from = c->ts > c->ahead ? c->ts - c->ahead : 0;
-    if (w->last_off_in <= from || w->last_off_out >= c->ts) return c->ahead;
-    uint64_t b = w->last_off_out > from ? w->last_off_out : from;
-    uint64_t e = w->last_off_in < c->ts ? w->last_off_in : c->ts;
-    return c->ahead > e - b ? c->ahead - (e - b) : 0;
+    uint64_t off = fja_overlap_ns(w->last_off_out, w->last_off_in, from, c->ts);
+    return c->ahead > off ? c->ahead - off : 0;
 }
 
 /* Run by its parent's own join (exec_joined), right on top of it: the

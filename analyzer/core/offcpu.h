@@ -1,8 +1,9 @@
-/* Off-CPU intervals, for the second reading of a trace. The runtime
+/* Off-CPU intervals, for the reading of a trace's events. The runtime
  * reports each interval late (when a worker drains its perf ring), after
  * the events it overlaps; the model needs them in time order, as the
- * moments a worker left the CPU and came back. So the first reading
- * collects them (fja_offcpu_collect) and the second replays their
+ * moments a worker left the CPU and came back. So a first reading (of the
+ * fjtrace_offcpu streams alone, when they have their own channel)
+ * collects them (fja_offcpu_collect) and the main one replays their
  * boundaries, merged with the trace's events by time (fja_offcpu_replay),
  * as FJA_EV_OFFCPU_OUT / FJA_EV_OFFCPU_IN events. */
 #ifndef FJA_OFFCPU_H
@@ -28,6 +29,14 @@ typedef struct {
     uint64_t intervals;
     int oom;
 } fja_offcpu;
+
+/* How much of [b, e) falls within [from, to): the part of a stay off the
+ * CPU inside a stretch of wall-clock time. */
+static inline uint64_t fja_overlap_ns(uint64_t b, uint64_t e, uint64_t from, uint64_t to)
+{
+    uint64_t x = b > from ? b : from, y = e < to ? e : to;
+    return y > x ? y - x : 0;
+}
 
 void fja_offcpu_init(fja_offcpu *o);
 void fja_offcpu_free(fja_offcpu *o);

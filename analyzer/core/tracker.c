@@ -1,5 +1,6 @@
 #include "tracker.h"
 
+#include "offcpu.h"
 #include "recycle.h"
 
 #include <stdlib.h>
@@ -823,12 +824,6 @@ static void on_pool_runtime(fja_pool *p, const fja_event *ev)
     p->openmp = ev->name && strcmp(ev->name, "openmp") == 0;
 }
 
-static uint64_t overlap(uint64_t b, uint64_t e, uint64_t from, uint64_t to)
-{
-    uint64_t x = b > from ? b : from, y = e < to ? e : to;
-    return y > x ? y - x : 0;
-}
-
 /* A client thread's stay off the CPU, drained as its wait for root task
  * ended (before the result): the part within the tree's round trip, and
  * within its final hand-off (from done on). */
@@ -843,8 +838,8 @@ static void on_client_offcpu(const fja_tracker *t, fja_pool *p, const fja_event 
     fja_tree *tr = &p->trees[k->tree];
     if (!tr->has_submit || ev->end <= ev->begin) return;
     uint8_t kind = ev->arg.offcpu == FJA_OFFCPU_BLOCKED ? FJA_OFFCPU_BLOCKED : FJA_OFFCPU_PREEMPTED;
-    tr->client_off_ns[kind] += overlap(ev->begin, ev->end, tr->submit_ts, ev->ts);
-    if (tr->done) tr->client_wake_ns += overlap(ev->begin, ev->end, tr->done_ts, ev->ts);
+    tr->client_off_ns[kind] += fja_overlap_ns(ev->begin, ev->end, tr->submit_ts, ev->ts);
+    if (tr->done) tr->client_wake_ns += fja_overlap_ns(ev->begin, ev->end, tr->done_ts, ev->ts);
 }
 
 /* offcpu_start / offcpu_unavailable of a client thread (worker -1). */
