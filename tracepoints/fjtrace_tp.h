@@ -278,6 +278,23 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_client,
     )
 )
 
+/* join of a task a thief took (the parent's fj_join has to wait for it):
+ * instead of join, same meaning, plus ahead as in exec_joined = the ns the
+ * parent ran its own code between its fj_fork of task returning and its
+ * call to fj_join. The rest of the parent's time from the fork to this
+ * event is the fork's and the join's own cost, which the analyzer puts
+ * before the child on the span's path as for exec_joined (a chain of
+ * empty tasks passed back and forth between two workers is sequential). */
+LTTNG_UST_TRACEPOINT_EVENT(fjtrace, join_stolen,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task, uint64_t, ahead),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
+        lttng_ust_field_integer(uint64_t, task, task)
+        lttng_ust_field_integer(uint64_t, ahead, ahead)
+    )
+)
+
 #endif /* FJTRACE_TP_H */
 
 #include <lttng/tracepoint-event.h>

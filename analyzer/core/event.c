@@ -33,6 +33,7 @@ static const char *const kind_names[FJA_EV_COUNT] = {
     [FJA_EV_OFFCPU_UNAVAILABLE] = "offcpu_unavailable",
     [FJA_EV_EXEC_JOINED] = "exec_joined",
     [FJA_EV_OFFCPU_CLIENT] = "offcpu_client",
+    [FJA_EV_JOIN_STOLEN] = "join_stolen",
     [FJA_EV_OFFCPU_OUT] = "(offcpu_out)",
     [FJA_EV_OFFCPU_IN] = "(offcpu_in)",
     [FJA_EV_UNKNOWN] = "unknown",

@@ -44,6 +44,8 @@ typedef enum {
     /* a client thread's interval off the CPU (begin, end, arg.offcpu),
      * drained when its wait for root task ended */
     FJA_EV_OFFCPU_CLIENT,
+    /* join of a stolen task (instead of join); arg.ahead as in exec_joined */
+    FJA_EV_JOIN_STOLEN,
     /* Not in traces: the boundaries of the off-CPU intervals, replayed in
      * time order by fja_offcpu_replay (offcpu.h); arg.offcpu the kind. */
     FJA_EV_OFFCPU_OUT,
@@ -66,7 +68,7 @@ typedef union {
     uint64_t offcpu;  /* offcpu, offcpu_out: FJA_OFFCPU_PREEMPTED or _BLOCKED */
     uint64_t lost;    /* offcpu_lost: switch records lost */
     uint64_t error;   /* offcpu_unavailable: the errno perf gave */
-    uint64_t ahead;   /* exec_joined: ns of the parent's own code from fork to join */
+    uint64_t ahead;   /* exec_joined, join_stolen: ns of the parent's own code from fork to join */
 } fja_event_arg;
 
 /* Why a worker was off the CPU (the offcpu event's kind). */

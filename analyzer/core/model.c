@@ -96,7 +96,8 @@ static void worker_init(fja_worker *w, int32_t index)
     *w = (fja_worker){.index = index,
                       .cur_tree = FJA_TASK_NONE,
                       .stolen_task = FJA_TASK_NONE,
-                      .last_kind = FJA_EV_UNKNOWN};
+                      .last_kind = FJA_EV_UNKNOWN,
+                      .last_fork_task = FJA_TASK_NONE};
 }
 
 static void pool_init(fja_pool *p, uint32_t source, uint32_t id)
@@ -229,18 +230,12 @@ static uint64_t body_end(const fja_task *t)
     return v > 0 ? (uint64_t)v : 0;
 }
 
-/* Task n is done with done-span v at ts: the path through it reaches its
- * parent now. A running parent takes it as if joined at once (the earliest
- * the join can happen, so the span is never underestimated); a parent whose
- * body is over (a counted completer) keeps it for its own completion. */
-static void task_done(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
+/* The path through done task t (done-span v) reaches its parent at ts. A
+ * running parent takes it as if joined at once (the earliest the join can
+ * happen, so the span is never underestimated); a parent whose body is
+ * over (a counted completer) keeps it for its own completion. */
+static void offer_to_parent(fja_pool *p, const fja_task *t, uint64_t ts, uint64_t v)
 {
-    fja_task *t = task_at(p, n);
-    fja_tree *tr = tree_of(p, t);
-    if (tr) {
-        if (v > tr->span_ns) tr->span_ns = v;
-        if (ts > tr->last_done_ts) tr->last_done_ts = ts;
-    }
     if (t->parent == FJA_TASK_NONE) return;
     fja_task *par = task_at(p, t->parent);
     if ((par->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC) {
@@ -249,6 +244,18 @@ static void task_done(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
     } else if (v > par->child_max) {
         par->child_max = v;
     }
+}
+
+/* Task n is done with done-span v at ts. */
+static void task_done(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
+{
+    fja_task *t = task_at(p, n);
+    fja_tree *tr = tree_of(p, t);
+    if (tr) {
+        if (v > tr->span_ns) tr->span_ns = v;
+        if (ts > tr->last_done_ts) tr->last_done_ts = ts;
+    }
+    offer_to_parent(p, t, ts, v);
 }
 
 /* Adds n's subtree work to its parent and to every ancestor that already
@@ -477,10 +484,12 @@ void fja_model_forked(fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id
 {
     fja_task *t = task_at(p, n);
     if (t->size_hint) p->any_size_hint = true;
+    w->last_fork_task = t->parent == FJA_TASK_NONE ? FJA_TASK_NONE : n;
     if (t->parent == FJA_TASK_NONE) {
         p->orphans++;
     } else {
         fja_task *par = task_at(p, t->parent);
+        w->last_fork_self = self_now(p, t->parent, ts);
         t->sp_base = (int64_t)span_now(p, t->parent, ts);
         fja_tree *tr = tree_of(p, t);
         if (tr) {
@@ -601,8 +610,35 @@ static void on_steal(fja_pool *p, fja_worker *w, const fja_change *c)
     p->steal_depth[t->depth < FJA_DEPTH_SLOTS ? t->depth : FJA_DEPTH_SLOTS - 1]++;
 }
 
+/* A waited join of a stolen child (join_stolen): as for a child run by the
+ * join itself (joined_start), the parent's strand from the fork to here,
+ * less its own code ahead of the join, was the fork's and the join's own
+ * cost: it comes before the child on the path, not beside it (a chain of
+ * empty tasks passed back and forth between two workers is sequential).
+ * The strand is known when the child is the last task this worker forked:
+ * a fork followed by its join, the shape where that cost is all there is.
+ * The child's path moves later by that cost; one already done (between
+ * the runtime's check and its event) offers its path again, moved. */
+static void stolen_join_shift(fja_pool *p, fja_worker *w, const fja_change *c)
+{
+    const fja_frame *f = top_frame(w);
+    if (!c->joined || c->task == FJA_TASK_NONE || c->task != w->last_fork_task || !f) return;
+    fja_task *t = task_at(p, c->task);
+    if (t->parent != f->task) return;
+    uint64_t self = self_now(p, t->parent, c->ts);
+    uint64_t strand = self > w->last_fork_self ? self - w->last_fork_self : 0;
+    uint64_t ahead = oncpu_ahead(w, c);
+    if (ahead >= strand) return; /* a damaged trace: the join tells nothing */
+    uint64_t cost = strand - ahead;
+    if (fja_task_finished(t))
+        offer_to_parent(p, t, c->ts, fja_task_done_span(t) + cost);
+    else
+        t->sp_base += (int64_t)cost;
+}
+
 static void on_join_begin(fja_pool *p, fja_worker *w, const fja_change *c)
 {
+    stolen_join_shift(p, w, c);
     w->joins_waited++;
     p->joins_waited++;
     uint32_t waiter = top_frame(w)->task;

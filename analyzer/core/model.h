@@ -135,6 +135,10 @@ typedef struct {
     /* fork-cost estimate: the previous event on this worker */
     fja_kind last_kind;
     uint64_t last_fork_ts, last_fork_parent;
+    /* the task this worker forked last, and its parent's self time then
+     * (a join_stolen for it: the parent's strand from the fork) */
+    uint32_t last_fork_task;
+    uint64_t last_fork_self;
 } fja_worker;
 
 typedef struct {

@@ -537,7 +537,11 @@ static void on_join(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_
     /* Done between the runtime's check and its event: no wait to measure. */
     f->awaited_done_ts =
         f->awaited != FJA_TASK_NONE && task_is_done(task_at(p, f->awaited)) ? ev->ts : 0;
-    tell_task(t, FJA_CHANGE_JOIN_BEGIN, p, w, f->awaited, ev->ts);
+    fja_change c = change_of(t, FJA_CHANGE_JOIN_BEGIN, p, w, ev->ts);
+    c.task = f->awaited;
+    c.joined = ev->kind == FJA_EV_JOIN_STOLEN;
+    c.ahead = c.joined ? ev->arg.ahead : 0;
+    tell(t, &c);
 }
 
 static void on_joined(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
@@ -755,6 +759,7 @@ static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, co
         on_steal(t, p, w, ev);
         break;
     case FJA_EV_JOIN:
+    case FJA_EV_JOIN_STOLEN:
         on_join(t, p, w, ev);
         break;
     case FJA_EV_JOINED:

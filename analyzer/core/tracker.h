@@ -59,7 +59,8 @@ typedef struct {
     int64_t delta, depth; /* QUEUE */
     uint64_t parent_id;   /* TASK_NEW of a fork: the parent named by the event (0: none) */
     const char *name;     /* LOCK_NAME, valid during the call */
-    uint64_t ahead;       /* TASK_BEGIN, joined: the parent's own code from fork to join (ns) */
+    uint64_t ahead;       /* TASK_BEGIN, JOIN_BEGIN, joined: the parent's own code from fork to
+                             join (ns) */
     fja_change_kind kind;
     uint32_t pool_index; /* in fja_model.pools */
     uint32_t task;       /* record number, FJA_TASK_NONE when none */
@@ -72,7 +73,8 @@ typedef struct {
                             trace began); TASK_DONE: its completing was seen;
                             PARK, UNPARK: the worker was not already so */
     uint8_t offcpu;      /* OFFCPU_*: FJA_OFFCPU_PREEMPTED or _BLOCKED */
-    bool joined;         /* TASK_BEGIN: run by its parent's own join (exec_joined) */
+    bool joined;         /* TASK_BEGIN: run by its parent's own join (exec_joined);
+                            JOIN_BEGIN: ahead is known (join_stolen) */
 } fja_change;
 
 /* A consumer of the changes. model is the one being replayed into. */

@@ -239,10 +239,23 @@ static fj_task *help_find(fj_worker *w, const fj_task *awaited)
     return t ? t : steal_round(w);
 }
 
-static void join_help(fj_worker *w, fj_task *t)
+/* The event of a join that waits for t: join_stolen says how long the
+ * parent ran its own code ahead of the join (joined_at: when the join was
+ * called, 0 if no session recorded then), join alone when that is not
+ * known (a completer has no forked_ns; a session that began in between). */
+static void join_begin_trace(fj_worker *w, const fj_task *t, uint64_t joined_at)
+{
+    if (!t->id) return;
+    if (joined_at && !(t->flags & FJ_TASK_COMPLETER))
+        FJ_TRACE(join_stolen, w->pool->id, w->index, t->id, fj_stamp_ns(t->forked_ns, joined_at));
+    else
+        FJ_TRACE(join, w->pool->id, w->index, t->id);
+}
+
+static void join_help(fj_worker *w, fj_task *t, uint64_t joined_at)
 {
     FJ_STAT_INC(w, joins_waited);
-    if (t->id) FJ_TRACE(join, w->pool->id, w->index, t->id);
+    join_begin_trace(w, t, joined_at);
     unsigned misses = 0;
     while (!fj_task_is_done(t)) {
         fj_task *x = help_find(w, t);
@@ -278,7 +291,7 @@ void fj__join_slow(fj_task *t)
     while (!fj_task_is_done(t)) {
         fj_task *x = own_pop(w);
         if (!x) {
-            join_help(w, t);
+            join_help(w, t, joined_at);
             return;
         }
         task_run(w, x, joined_at);

@@ -863,6 +863,44 @@ static void test_exec_joined(void)
     done();
 }
 
+/* A child stolen by worker 1 while its parent, on worker 0, went on to its
+ * join (join_stolen): the parent's 20 ns from the fork to the join, less
+ * the 5 ns of its own code ahead, were the fork's and the join's cost. */
+static void stolen_child(uint64_t child_end, uint64_t joined)
+{
+    start(2);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(10, FJA_EV_FORK, 0, 2, 1);
+    ev(12, FJA_EV_STEAL, 1, 2, 0);
+    ev(14, FJA_EV_EXEC, 1, 2, 0);
+    if (child_end < 30) ev(child_end, FJA_EV_EXECUTED, 1, 2, 0);
+    ev(30, FJA_EV_JOIN_STOLEN, 0, 2, 5);
+    if (child_end > 30) ev(child_end, FJA_EV_EXECUTED, 1, 2, 0);
+    ev(joined, FJA_EV_JOINED, 0, 2, 0);
+    ev(45, FJA_EV_EXECUTED, 0, 1, 0);
+    stop(50, 2);
+}
+
+static void test_join_stolen(void)
+{
+    stolen_child(40, 42);
+    const fja_pool_report *p = analyze();
+    ok_eq_i64(p->trees[0].tree->work_ns, 59, "join_stolen: work 59 ns (parent 30 + 3, child 26)");
+    ok_eq_i64(p->trees[0].tree->span_ns, 54,
+              "join_stolen: span 54 ns = work less the 5 ns run ahead (a join: 39)");
+    done();
+
+    /* Done between the runtime's look and its event: its path, moved by
+     * the same cost, reaches the parent at the join. */
+    stolen_child(28, 31);
+    p = analyze();
+    ok_eq_i64(p->trees[0].tree->work_ns, 58, "join_stolen, child done first: work 58 ns");
+    ok_eq_i64(p->trees[0].tree->span_ns, 53,
+              "join_stolen, child done first: span 53 ns = work less the 5 ns ahead (a join: 44)");
+    done();
+}
+
 static void test_offcpu(void)
 {
     start(2);
@@ -1139,6 +1177,7 @@ int main(void)
     test_partial_tree();
     test_offcpu();
     test_exec_joined();
+    test_join_stolen();
     test_advice_not_contradictory();
     test_own_deque_not_elsewhere();
     test_sites();

@@ -12,7 +12,10 @@ usage: check_trace.py TRACE_DIR fib N [--expect-steals]
 Invariants checked in every mode: each task executes exactly once; exec and
 executed, join and joined, completing and completed pair up and nest per
 thread; every steal takes a task that was forked on the victim and precedes
-its exec; each root's result follows its submit on the same thread.
+its exec; each root's result follows its submit on the same thread; a join
+that says how long its parent ran ahead (join_stolen, as exec_joined does)
+waits for a task its own worker forked. In the fib modes (libfj, no
+completer) every waited join says how long the parent ran ahead.
 """
 import re
 import subprocess
@@ -50,12 +53,18 @@ def check(events):
     executed = Counter()
     stolen_before_exec = set()
     submitted = {}
+    variants = Counter()  # exec_joined, join_stolen: counted as exec, join
     for name, vtid, f in events:
         key = (f.get("pool"), f.get("task", f.get("lock")))
         if name == "exec_joined":  # an exec by the parent's own join
             if key in stolen_before_exec or forked_on.get(key) != f["worker"]:
                 fail(f"exec_joined of {key} on worker {f['worker']}: stolen or forked elsewhere")
             name = "exec"
+        if name == "join_stolen":  # a join that says how long the parent ran ahead
+            if forked_on.get(key) != f["worker"]:
+                fail(f"join_stolen of {key} on worker {f['worker']}: forked on {forked_on.get(key)}")
+            variants[name] += 1
+            name = "join"
         counts[name] += 1
         if name == "fork":
             if key in forked_on:
@@ -90,14 +99,15 @@ def check(events):
     for key in submitted:
         if executed[key] != 1:
             fail(f"root {key} never executed")
-    return counts, len(executed)
+    return counts, variants, len(executed)
 
 
 def main():
     trace, mode = sys.argv[1], sys.argv[2]
-    counts, tasks = check(read_events(trace))
+    counts, variants, tasks = check(read_events(trace))
     total = sum(counts.values())
-    print(f"{total} events, {tasks} tasks: " + ", ".join(f"{k}={v}" for k, v in sorted(counts.items())))
+    print(f"{total} events, {tasks} tasks: " + ", ".join(f"{k}={v}" for k, v in sorted(counts.items()))
+          + "".join(f" (of which {k}={v})" for k, v in sorted(variants.items())))
     if mode == "none":
         if total:
             fail(f"expected no fjtrace events, found {total}")
@@ -117,6 +127,9 @@ def main():
             fail("expected one submit and one result")
         if "--expect-steals" in sys.argv and counts["steal"] == 0:
             fail("no steal recorded with several workers")
+        # libfj's every waited join of a forked (not completer) task
+        if variants["join_stolen"] != counts["join"]:
+            fail(f"{counts['join']} waited joins, {variants['join_stolen']} of them join_stolen: all expected")
         per_task = total / tasks
         print(f"{per_task:.3f} events per task")
         if mode == "fib" and per_task > 3.2:

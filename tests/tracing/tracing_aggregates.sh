@@ -67,10 +67,14 @@ pools = json.load(open(sys.argv[1]))["pools"]
 work = sum(p["work_ns"] for p in pools) / 1e6
 wall = sum(p["work_wall_ns"] for p in pools) / 1e6
 figs = {p["figures"] for p in pools}
-print(f"work on the CPU {work:.2f} ms, wall {wall:.2f} ms, figures {sorted(figs)}")
-sys.exit(0 if figs == {"on_cpu"} and 20.0 <= work <= 25.0 else 1)  # main: >= 40
+print(f"work on the CPU {work:.3f} ms, wall {wall:.2f} ms, figures {sorted(figs)}")
+# Within 2% of the 20 ms (the issue's "within a few percent of the CPU
+# truth"): the burn counts its thread's CPU clock, the analyzer the trace's
+# clock less the switch records' stays, which differ by up to ~0.1 ms over
+# tens of switches on a loaded machine (19.90 seen). main: >= 40.
+sys.exit(0 if figs == {"on_cpu"} and 19.6 <= work <= 20.4 else 1)
 PY
-ok $? "work over both pools is the 20 ms burnt, not the waiting task's too ($(cat "$tmp/nested.check"))"
+ok $? "work over both pools is the 20 ms burnt (within 2%), not the waiting task's too ($(cat "$tmp/nested.check"))"
 # Three recordings of each: a stall the trace cannot see (the hypervisor
 # taking the vCPU: no context switch is recorded) inside one parent's run
 # ahead of its join counts as its code, so the median is checked.
@@ -89,9 +93,12 @@ pools = [json.load(open(f))["pools"][0] for f in sys.argv[1:]]
 par = [p["parallelism"] for p in pools]
 s1 = [p["speedup"][0] for p in pools]
 print(f"tasks {pools[0]['totals']['tasks']}, parallelism {par}, "
+      f"steals {[p['totals']['steals'] for p in pools]}, "
       f"P=1 bound {[s['bound'] for s in s1]} burdened {[s['burdened'] for s in s1]}")
 # main: parallelism 2.1 (link) and 1.4 (loop): the strand from each fork to
 # the join that ran the child inline was taken as parallel to the child.
+# A link chain whose links the two workers steal back and forth (1 in 5
+# recordings here) showed up to 2.1 until join_stolen said the same.
 sys.exit(0 if 1.0 <= statistics.median(par) <= 1.05 and min(par) >= 1.0
          and all(s["workers"] == 1 and abs(s["burdened"] - 1) < 1e-9
                  and abs(s["bound"] - 1) < 1e-9 for s in s1) else 1)
