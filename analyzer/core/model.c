@@ -230,13 +230,27 @@ static uint64_t body_end(const fja_task *t)
     return v > 0 ? (uint64_t)v : 0;
 }
 
-/* The path through done task t (done-span v) reaches its parent at ts. A
+/* How much later than its done-span the path through task n reaches its
+ * parent, waiting for it in a join_stolen (stolen_join_shift). */
+static uint64_t join_shift_of(fja_pool *p, uint32_t n)
+{
+    const fja_task *par = task_at(p, task_at(p, n)->parent);
+    if (par->worker < 0 || (uint32_t)par->worker >= p->nworkers) return 0;
+    const fja_worker *w = &p->workers[par->worker];
+    for (uint32_t i = w->depth; i-- > 0;)
+        if (w->stack[i].in_join && w->stack[i].awaited == n) return w->stack[i].join_shift;
+    return 0;
+}
+
+/* The path through done task n (done-span v) reaches its parent at ts. A
  * running parent takes it as if joined at once (the earliest the join can
  * happen, so the span is never underestimated); a parent whose body is
  * over (a counted completer) keeps it for its own completion. */
-static void offer_to_parent(fja_pool *p, const fja_task *t, uint64_t ts, uint64_t v)
+static void offer_to_parent(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
 {
+    const fja_task *t = task_at(p, n);
     if (t->parent == FJA_TASK_NONE) return;
+    if (t->flags & FJA_TF_JOIN_SHIFT) v += join_shift_of(p, n);
     fja_task *par = task_at(p, t->parent);
     if ((par->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC) {
         int64_t base = (int64_t)v - (int64_t)self_now(p, t->parent, ts);
@@ -255,7 +269,7 @@ static void task_done(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
         if (v > tr->span_ns) tr->span_ns = v;
         if (ts > tr->last_done_ts) tr->last_done_ts = ts;
     }
-    offer_to_parent(p, t, ts, v);
+    offer_to_parent(p, n, ts, v);
 }
 
 /* Adds n's subtree work to its parent and to every ancestor that already
@@ -453,8 +467,9 @@ static bool off_is_state(fja_wstate s, uint8_t kind)
 static void on_offcpu_in(fja_pool *p, fja_worker *w, const fja_change *c)
 {
     if (c->counted) holder_off_add(p, c->ts, -1);
-    w->last_off_out = c->since;
-    w->last_off_in = c->ts;
+    uint32_t slot = w->off_recent_next++ % FJA_OFF_RECENT;
+    w->off_recent[slot].out = c->since;
+    w->off_recent[slot].in = c->ts;
     if (c->ts <= c->since || off_is_state(w->state, c->offcpu)) return;
     uint64_t dt = c->ts - c->since;
     w->off_ns[c->offcpu] += dt;
@@ -520,13 +535,16 @@ static void on_root(fja_pool *p, const fja_change *c)
     queued_add(p, c->ts, 1);
 }
 
-/* ahead is wall-clock time: the worker's last stay off the CPU, if it
- * falls in the parent's run ahead of its join, was none of its code (the
- * on-CPU span it is taken from does not hold it either). */
+/* ahead is wall-clock time: the worker's stays off the CPU that fall in
+ * the parent's run ahead of its join were none of its code (the on-CPU
+ * span it is taken from does not hold them either). The ring holds the
+ * latest; a stretch with more stays than that keeps the older ones. */
 static uint64_t oncpu_ahead(const fja_worker *w, const fja_change *c)
 {
     uint64_t from = c->ts > c->ahead ? c->ts - c->ahead : 0;
-    uint64_t off = fja_overlap_ns(w->last_off_out, w->last_off_in, from, c->ts);
+    uint64_t off = 0;
+    for (uint32_t i = 0; i < FJA_OFF_RECENT; i++)
+        off += fja_overlap_ns(w->off_recent[i].out, w->off_recent[i].in, from, c->ts);
     return c->ahead > off ? c->ahead - off : 0;
 }
 
@@ -617,12 +635,16 @@ static void on_steal(fja_pool *p, fja_worker *w, const fja_change *c)
  * empty tasks passed back and forth between two workers is sequential).
  * The strand is known when the child is the last task this worker forked:
  * a fork followed by its join, the shape where that cost is all there is.
- * The child's path moves later by that cost; one already done (between
- * the runtime's check and its event) offers its path again, moved. */
+ * The child's path reaches the parent later by that cost: when it is done
+ * (the frame keeps the cost: the child's own children, forked before this
+ * event, started from its unmoved span), or now, moved, if it was done
+ * already (between the runtime's check and its event). */
 static void stolen_join_shift(fja_pool *p, fja_worker *w, const fja_change *c)
 {
-    const fja_frame *f = top_frame(w);
-    if (!c->joined || c->task == FJA_TASK_NONE || c->task != w->last_fork_task || !f) return;
+    fja_frame *f = top_frame(w);
+    if (!f) return;
+    f->join_shift = 0;
+    if (!c->joined || c->task == FJA_TASK_NONE || c->task != w->last_fork_task) return;
     fja_task *t = task_at(p, c->task);
     if (t->parent != f->task) return;
     uint64_t self = self_now(p, t->parent, c->ts);
@@ -630,10 +652,12 @@ static void stolen_join_shift(fja_pool *p, fja_worker *w, const fja_change *c)
     uint64_t ahead = oncpu_ahead(w, c);
     if (ahead >= strand) return; /* a damaged trace: the join tells nothing */
     uint64_t cost = strand - ahead;
-    if (fja_task_finished(t))
-        offer_to_parent(p, t, c->ts, fja_task_done_span(t) + cost);
-    else
-        t->sp_base += (int64_t)cost;
+    if (fja_task_finished(t)) {
+        offer_to_parent(p, c->task, c->ts, fja_task_done_span(t) + cost);
+        return;
+    }
+    f->join_shift = cost;
+    t->flags |= FJA_TF_JOIN_SHIFT;
 }
 
 static void on_join_begin(fja_pool *p, fja_worker *w, const fja_change *c)

@@ -60,6 +60,8 @@ typedef enum {
 const char *fja_anomaly_kind_name(fja_anomaly_kind k);
 
 #define FJA_ANOMALY_EXAMPLES 16
+/* stays off the CPU a worker remembers for the ahead of its joins */
+#define FJA_OFF_RECENT 8
 
 typedef struct {
     fja_anomaly_kind kind;
@@ -81,6 +83,9 @@ typedef struct {
      * under a nested task): what a killed program's report shows */
     uint64_t since;
     bool off_cpu; /* running, but its worker is off the CPU (not self time) */
+    /* in a join_stolen: how much later the awaited task's path reaches us
+     * (the fork's and the join's own cost, model.c stolen_join_shift) */
+    uint64_t join_shift;
 } fja_frame;
 
 typedef struct {
@@ -109,9 +114,15 @@ typedef struct {
     bool off, holder_off;
     uint8_t off_kind;
     uint64_t off_ns[FJA_OFFCPU_KINDS];
-    uint64_t off_ts;                    /* when it left the CPU */
-    uint64_t state_off_ns;              /* off-CPU time booked apart within the current state */
-    uint64_t last_off_out, last_off_in; /* the worker's last stay off the CPU */
+    uint64_t off_ts;       /* when it left the CPU */
+    uint64_t state_off_ns; /* off-CPU time booked apart within the current state */
+    /* the worker's last FJA_OFF_RECENT stays off the CPU, a ring: an
+     * exec_joined's or join_stolen's ahead is wall-clock time, and a
+     * stretch of it may hold several (two preemptions seen in 84 us) */
+    struct {
+        uint64_t out, in;
+    } off_recent[FJA_OFF_RECENT];
+    uint32_t off_recent_next;
     /* its off-CPU recording: started, refused (errno, 0 if not), records lost */
     bool offcpu_started;
     int32_t offcpu_error;

@@ -26,10 +26,11 @@ enum {
     FJA_TF_STOLEN = 1 << 4,
     FJA_TF_COMPLETER = 1 << 5, /* a completing event was seen for it */
     FJA_TF_COMPLETED = 1 << 6,
-    FJA_TF_PROPAGATED = 1 << 7, /* its subtree work was added to its parent */
-    FJA_TF_SUSPENDED = 1 << 8,  /* an untied task between suspend and resume */
-    FJA_TF_LISTED = 1 << 9,     /* recycling: in its parent's list of done children */
-    FJA_TF_FREE = 1 << 10,      /* recycling: a free record, no task's */
+    FJA_TF_PROPAGATED = 1 << 7,  /* its subtree work was added to its parent */
+    FJA_TF_SUSPENDED = 1 << 8,   /* an untied task between suspend and resume */
+    FJA_TF_LISTED = 1 << 9,      /* recycling: in its parent's list of done children */
+    FJA_TF_FREE = 1 << 10,       /* recycling: a free record, no task's */
+    FJA_TF_JOIN_SHIFT = 1 << 11, /* its parent's join_stolen moved its path (fja_frame) */
 };
 
 typedef struct {

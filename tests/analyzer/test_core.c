@@ -847,6 +847,28 @@ static void test_exec_joined(void)
               "exec_joined off-CPU: span 25 ns: the stay off the CPU is none of the ahead");
     done();
 
+    /* Two stays off the CPU in the 20 ns run ahead ([10, 30)): 2 + 10 ns
+     * of it were not the parent's code, 8 ns were (the last stay alone:
+     * 10 ns, span 21). Work 31 ns: parent 16 + 5, child 10. */
+    start(1);
+    ev(0, FJA_EV_OFFCPU_START, 0, 0, 0);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(5, FJA_EV_FORK, 0, 2, 1);
+    ev(8, FJA_EV_OFFCPU_OUT, 0, 0, FJA_OFFCPU_PREEMPTED);
+    ev(12, FJA_EV_OFFCPU_IN, 0, 0, 0);
+    ev(14, FJA_EV_OFFCPU_OUT, 0, 0, FJA_OFFCPU_PREEMPTED);
+    ev(24, FJA_EV_OFFCPU_IN, 0, 0, 0);
+    ev(30, FJA_EV_EXEC_JOINED, 0, 2, 20);
+    ev(40, FJA_EV_EXECUTED, 0, 2, 0);
+    ev(45, FJA_EV_EXECUTED, 0, 1, 0);
+    stop(50, 1);
+    p = analyze();
+    ok_eq_i64(p->trees[0].tree->work_ns, 31, "exec_joined, two stays ahead: work 31 ns on the CPU");
+    ok_eq_i64(p->trees[0].tree->span_ns, 23,
+              "exec_joined, two stays ahead: span 23 ns: both stays are none of the ahead");
+    done();
+
     /* A damaged ahead (a flipped high bit) claims more than the parent's
      * whole strand: the join is ignored, the child starts as an exec's. */
     start(1);
@@ -898,6 +920,30 @@ static void test_join_stolen(void)
     ok_eq_i64(p->trees[0].tree->work_ns, 58, "join_stolen, child done first: work 58 ns");
     ok_eq_i64(p->trees[0].tree->span_ns, 53,
               "join_stolen, child done first: span 53 ns = work less the 5 ns ahead (a join: 44)");
+    done();
+
+    /* The child forked a grandchild before its parent's event: the path
+     * through the grandchild, begun from the child's unmoved span, is the
+     * one that reaches the parent, moved. */
+    start(2);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(10, FJA_EV_FORK, 0, 2, 1);
+    ev(12, FJA_EV_STEAL, 1, 2, 0);
+    ev(14, FJA_EV_EXEC, 1, 2, 0);
+    ev(16, FJA_EV_FORK, 1, 3, 2);
+    ev(18, FJA_EV_EXEC_JOINED, 1, 3, 0);
+    ev(30, FJA_EV_JOIN_STOLEN, 0, 2, 5);
+    ev(38, FJA_EV_EXECUTED, 1, 3, 0);
+    ev(40, FJA_EV_EXECUTED, 1, 2, 0);
+    ev(42, FJA_EV_JOINED, 0, 2, 0);
+    ev(45, FJA_EV_EXECUTED, 0, 1, 0);
+    stop(50, 2);
+    p = analyze();
+    ok_eq_i64(p->trees[0].tree->work_ns, 59, "join_stolen, grandchild: work 59 ns (33 + 6 + 20)");
+    ok_eq_i64(p->trees[0].tree->span_ns, 54,
+              "join_stolen, grandchild forked before the event: span 54 ns = work less the "
+              "5 ns ahead (moving the child's start only: 39)");
     done();
 }
 
