@@ -120,12 +120,18 @@ def analyzed(mode, analyzer, trace):
     if mode == "preempted":
         # 64 leaves x 500 us of CPU: work 32 ms, span 0.5 ms (+ overheads).
         ok(off["preempted_ns"] > 0 and wwork > work, "workers were preempted: wall work > on-CPU work")
-        ok(near(work, 32.0 * ms, 32.0 * ms * 1.08), f"on-CPU work within 8% of the 32 ms of CPU ({diag})")
+        # The leaves count their thread's CPU clock, the analyzer the trace's
+        # clock less the switch records' stays: the two differ by up to
+        # ~0.1 ms on a loaded machine (tracing_aggregates' nested_pools saw
+        # 19.90 for 20 ms), hence 2% below the truth; above it, overheads.
+        ok(near(work, 32.0 * ms * 0.98, 32.0 * ms * 1.08),
+           f"on-CPU work within -2%..+8% of the 32 ms of CPU ({diag})")
         ok(near(span, 0.5 * ms, 0.5 * ms * 1.5), f"on-CPU span within 0.5..0.75 ms ({diag})")
         ok("on-CPU work" in text(analyzer, trace), "text report says the figures are on-CPU")
     elif mode == "blocked":
         # 8 leaves x (1 ms of CPU + 2 ms asleep): work 8 ms on the CPU, >= 24 ms of wall.
-        ok(near(work, 8.0 * ms, 8.0 * ms * 1.15), f"on-CPU work within 15% of the 8 ms of CPU ({diag})")
+        ok(near(work, 8.0 * ms * 0.98, 8.0 * ms * 1.15),
+           f"on-CPU work within -2%..+15% of the 8 ms of CPU ({diag})")
         ok(wwork >= 24.0 * ms, f"wall-clock work counts the sleeps: >= 24 ms ({diag})")
         ok(off["blocked_ns"] >= 16.0 * ms, f"blocked >= the 8 x 2 ms slept ({diag})")
 
