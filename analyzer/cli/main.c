@@ -27,13 +27,17 @@ static fjs_table *symbols;
  * also collects the off-CPU intervals. When they were read ahead from
  * their own channel (preread.h), the same reading replays them in time
  * order into a second tracker and model (on-CPU time; the first gives the
- * wall-clock figures); else, when there are any, a second reading does. */
+ * wall-clock figures); else, when there are any, a second reading does.
+ * Without pictures the on-CPU model also keeps the wall-clock twins of its
+ * figures (fja_model_keep_wall), and the reading feeds it alone: one
+ * replay instead of two. */
 typedef struct {
     fja_tracker *tracker;
     fja_offcpu *offcpu;
     fja_tracker *oncpu; /* NULL: no intervals read ahead */
     fja_offcpu *ahead;  /* the intervals read ahead, replayed into oncpu */
     bool oncpu_failed;  /* the on-CPU tracker ran out of memory */
+    bool alone;         /* oncpu is fed alone: its twins stand for tracker's model */
 } readings;
 
 static int feed_tracker(void *ctx, const fja_event *ev)
@@ -49,6 +53,7 @@ static int sink_event(void *ctx, const fja_event *ev)
         (fja_offcpu_replay(rd->ahead, ev->ts, feed_tracker, rd->oncpu) ||
          fja_tracker_feed(rd->oncpu, ev)))
         rd->oncpu_failed = true;
+    if (rd->alone) return 0;
     return fja_tracker_feed(rd->tracker, ev) ? 1 : 0;
 }
 
@@ -290,7 +295,9 @@ static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_mod
  * from their own channel gets its on-CPU model made in the same reading
  * (rd->oncpu). Several traces (per-process buffers) are not: the reader
  * numbers them in the order it first sees them, which a reading of the
- * off-CPU streams alone need not share. */
+ * off-CPU streams alone need not share. When the model is the tracker's
+ * only listener (no pictures), the on-CPU model keeps the wall-clock twins
+ * and is fed alone (rd->alone). */
 static void oncpu_ahead(const cli_options *o, const find_list *dirs, fja_offcpu *ahead,
                         fja_tracker *t, fja_model *m, readings *rd)
 {
@@ -300,40 +307,97 @@ static void oncpu_ahead(const cli_options *o, const find_list *dirs, fja_offcpu 
         return;
     }
     fja_offcpu_seal(ahead);
+    rd->alone = rd->tracker->nlisteners == 1;
+    if (rd->alone) fja_model_keep_wall(m);
     fja_tracker_init(t, m);
     m->oncpu = true;
     rd->oncpu = t;
     rd->ahead = ahead;
 }
 
-/* After the reading: the on-CPU model, made in the same reading when the
- * intervals read ahead are exactly those the reading met, else by a second
- * reading when there are any. Returns whether there is one. */
-static bool oncpu_done(const cli_options *o, const find_list *dirs, const fja_model *wall,
-                       readings *rd, fja_model *oncpu)
+/* The reading fed the on-CPU model alone, which could not be used: a
+ * second reading, as quiet as oncpu_read's, makes the wall-clock model
+ * (so far the reading's notes only) and, with the intervals the first one
+ * met (all), the on-CPU one (*two: whether it could). The discarded-events
+ * notices are told again, in order: a tree still open then is lossy.
+ * Returns -1 to go on, or the exit status. */
+static int wall_read(const cli_options *o, const find_list *dirs, fja_tracker *t, fja_offcpu *all,
+                     fja_model *oncpu, bool *two)
 {
+    char err[4096] = "";
+    fja_model *m = t->model;
+    m->discarded_events = 0;
+    m->discard_messages = 0;
+    readings rd = {.tracker = t};
+    fja_tracker ot;
+    bool with = all->intervals && !all->oom;
+    if (with) {
+        fja_offcpu_seal(all);
+        fja_tracker_init(&ot, oncpu);
+        oncpu->oncpu = true;
+        rd.oncpu = &ot;
+        rd.ahead = all;
+    }
+    fja_reader_sink sink = {.event = sink_event,
+                            .discarded = sink_discarded,
+                            .ctx = &rd,
+                            .progress = o->progress,
+                            .use_muxer = o->muxer,
+                            .jobs = o->jobs};
+    fja_reader_stats stats;
+    reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
+    if ((st != READER_OK && st != READER_UNREADABLE) || m->oom) {
+        fprintf(stderr, "fjtrace-analyze: out of memory after %llu events\n",
+                (unsigned long long)m->events);
+        return EXIT_INTERNAL;
+    }
+    fja_tracker_finish(t);
+    *two = with && !rd.oncpu_failed;
+    if (*two) {
+        if (*m->decode_error) fja_model_decode_stopped(oncpu, m->decode_error);
+        fja_offcpu_replay(all, UINT64_MAX, feed_tracker, &ot);
+        fja_tracker_finish(&ot);
+    }
+    return -1;
+}
+
+/* After the reading: the wall-clock model (tracker's) finished, and the
+ * on-CPU model, made in the same reading when the intervals read ahead are
+ * exactly those the reading met, else by a second reading when there are
+ * any (*two: whether there is one). Returns -1 to go on, or the exit
+ * status. */
+static int oncpu_done(const cli_options *o, const find_list *dirs, fja_tracker *tracker,
+                      readings *rd, fja_model *oncpu, bool *two)
+{
+    const fja_model *wall = tracker->model;
     fja_offcpu *all = rd->offcpu;
     if (rd->oncpu) {
         bool same = !rd->oncpu_failed && !all->oom && rd->ahead->intervals == all->intervals;
         if (same && !fja_offcpu_replay(rd->ahead, UINT64_MAX, feed_tracker, rd->oncpu)) {
+            fja_tracker_finish(tracker);
             fja_tracker_finish(rd->oncpu);
             if (*wall->decode_error) fja_model_decode_stopped(oncpu, wall->decode_error);
-            return true;
+            *two = true;
+            return -1;
         }
         bool recycle = oncpu->recycle;
         fja_model_free(oncpu); /* not the same intervals: read again */
         fja_model_init(oncpu);
         if (recycle) fja_model_recycle(oncpu);
+        if (rd->alone) return wall_read(o, dirs, tracker, all, oncpu, two);
     }
-    return all->intervals && !all->oom && !oncpu_read(o, dirs, wall, all, oncpu);
+    fja_tracker_finish(tracker);
+    *two = all->intervals && !all->oom && !oncpu_read(o, dirs, wall, all, oncpu);
+    return -1;
 }
 
 /* The report of m; with oncpu (the on-CPU reading), its figures are
- * those of oncpu and m gives their wall-clock twins. */
+ * those of oncpu and m gives their wall-clock twins, unless oncpu keeps
+ * them itself. */
 static int report_make(const cli_options *o, const fja_model *m, const fja_model *oncpu,
                        fja_report *r)
 {
-    if (!oncpu) return fja_analysis_run(m, &o->filter, r);
+    if (!oncpu || oncpu->wall) return fja_analysis_run(oncpu ? oncpu : m, &o->filter, r);
     fja_report wall;
     int rc = fja_analysis_run(m, &o->filter, &wall) || fja_analysis_run(oncpu, &o->filter, r);
     if (!rc) fja_analysis_wall(r, &wall);
@@ -417,9 +481,9 @@ int main(int argc, char **argv)
         oncpu_ahead(&o, &dirs, &ahead, &oncpu_tracker, &oncpu, &rd);
         rc = traces_read(&o, &dirs, &rd, symbols, &damaged);
     }
-    if (rc < 0 && (!o.baseline || (rc = baseline_load(&o, &base)) < 0)) {
-        fja_tracker_finish(&tracker);
-        bool two = oncpu_done(&o, &dirs, &m, &rd, &oncpu);
+    bool two = false;
+    if (rc < 0 && (!o.baseline || (rc = baseline_load(&o, &base)) < 0) &&
+        (rc = oncpu_done(&o, &dirs, &tracker, &rd, &oncpu, &two)) < 0) {
         /* a failed Chrome trace still lets the other outputs be written */
         bool chrome_failed = pictures_finish() != 0;
         rc = report_write(&o, &m, two ? &oncpu : NULL, o.baseline ? &base : NULL, t0);

@@ -86,27 +86,41 @@ static void milestone_pcts(fja_pool_report *pr, uint64_t *buf, size_t field, fja
  * pool's span is the sum, over groups of overlapping trees, of the largest
  * span in each (docs/analyses.md). Trees come in creation (time) order. */
 typedef struct {
-    uint64_t end, max_span;
+    uint64_t end, max_span, max_span_wall; /* and its wall-clock twin */
     bool open;
 } span_group;
 
 static void span_group_close(fja_pool_report *pr, span_group *g)
 {
-    if (g->open) pr->span_ns += g->max_span;
+    if (g->open) {
+        pr->span_ns += g->max_span;
+        pr->span_wall_ns += g->max_span_wall;
+    }
     g->open = false;
 }
 
-static void span_group_add(fja_pool_report *pr, span_group *g, const fja_tree *t)
+static void span_group_add(fja_pool_report *pr, span_group *g, const fja_tree *t,
+                           uint64_t span_wall)
 {
     uint64_t start = t->has_submit ? t->submit_ts : t->first_exec_ts;
     uint64_t end = t->done ? t->done_ts : UINT64_MAX; /* unfinished: overlaps what follows */
     if (g->open && start < g->end) {
         if (t->span_ns > g->max_span) g->max_span = t->span_ns;
+        if (span_wall > g->max_span_wall) g->max_span_wall = span_wall;
         if (end > g->end) g->end = end;
         return;
     }
     span_group_close(pr, g);
-    *g = (span_group){.end = end, .max_span = t->span_ns, .open = true};
+    *g = (span_group){.end = end, .max_span = t->span_ns, .max_span_wall = span_wall, .open = true};
+}
+
+/* A tree's wall-clock work and span: the twins a model fed the off-CPU
+ * boundaries keeps (fja_model_keep_wall), else its own figures (until
+ * fja_analysis_wall says otherwise). */
+static void tree_wall(const fja_model *m, const fja_pool *p, uint32_t i, fja_tree_report *r)
+{
+    r->work_wall_ns = m->wall ? p->tree_walls[i].work_ns : p->trees[i].work_ns;
+    r->span_wall_ns = m->wall ? p->tree_walls[i].span_ns : p->trees[i].span_ns;
 }
 
 static int trees_analyze(const fja_model *m, const fja_pool *p, const fja_filter *f,
@@ -123,6 +137,7 @@ static int trees_analyze(const fja_model *m, const fja_pool *p, const fja_filter
         if (!tree_selected(m, &p->trees[i], f)) continue;
         fja_tree_report *r = &pr->trees[pr->ntrees++];
         tree_report(&p->trees[i], r);
+        tree_wall(m, p, i, r);
         client_offcpu(p, &p->trees[i], r);
         if (!r->complete) pr->incomplete_trees++;
         if (r->partial) {
@@ -130,7 +145,8 @@ static int trees_analyze(const fja_model *m, const fja_pool *p, const fja_filter
             continue;
         }
         pr->work_ns += p->trees[i].work_ns;
-        span_group_add(pr, &g, &p->trees[i]);
+        pr->work_wall_ns += r->work_wall_ns;
+        span_group_add(pr, &g, &p->trees[i], r->span_wall_ns);
     }
     span_group_close(pr, &g);
     milestone_pcts(pr, buf, offsetof(fja_tree_report, latency_ns), &pr->latency);
@@ -219,9 +235,24 @@ static int locks_report(const fja_model *m, const fja_pool *p, fja_pool_report *
     return 0;
 }
 
+/* Parallelism work / span and the bound on the speedup with 2^k workers,
+ * work / max(work / P, span) (for the figures and their wall-clock twins
+ * alike). */
+static void bounds(uint64_t work_ns, uint64_t span_ns, double *parallelism,
+                   double bound[FJA_SPEEDUP_PS])
+{
+    double work = (double)work_ns, span = (double)span_ns;
+    *parallelism = span > 0 ? work / span : 0;
+    for (int k = 0; k < FJA_SPEEDUP_PS; k++) {
+        double t = fmax(work / (double)(1u << k), span);
+        bound[k] = t > 0 ? work / t : 0;
+    }
+}
+
 /* Upper bound on speedup from work and span, and a burdened estimate that
  * charges the measured steal and join costs along the span (Cilkview-like):
  * each level of the tree may add one steal and one waited join to a path. */
+
 static void speedup(const fja_pool *p, fja_pool_report *pr)
 {
     pr->steal_cost_ns = p->steal_latency.count ? p->steal_latency.sum / p->steal_latency.count : 0;
@@ -233,11 +264,10 @@ static void speedup(const fja_pool *p, fja_pool_report *pr)
         if (pr->trees[i].tree->max_depth > depth) depth = pr->trees[i].tree->max_depth;
     double work = (double)pr->work_ns, span = (double)pr->span_ns;
     double burden = span + (double)depth * (double)(pr->steal_cost_ns + pr->join_cost_ns);
-    pr->parallelism = span > 0 ? work / span : 0;
+    bounds(pr->work_ns, pr->span_ns, &pr->parallelism, pr->speedup_bound);
+    bounds(pr->work_wall_ns, pr->span_wall_ns, &pr->parallelism_wall, pr->speedup_bound_wall);
     for (int k = 0; k < FJA_SPEEDUP_PS; k++) {
         double P = (double)(1u << k);
-        double t = fmax(work / P, span);
-        pr->speedup_bound[k] = t > 0 ? work / t : 0;
         pr->speedup_burdened[k] = work > 0 ? work / (work / P + burden) : 0;
     }
     /* One worker never steals nor waits at a join for a thief. */
@@ -430,8 +460,7 @@ static int unfinished_collect(const fja_model *m, const fja_pool *p, fja_pool_re
 }
 
 /* Whether off-CPU time was recorded for every worker, and how much there
- * was. Until fja_analysis_wall says otherwise the wall-clock figures are
- * the figures themselves (a model fed no off-CPU interval). */
+ * was. */
 static void offcpu_sum(const fja_pool *p, fja_pool_report *pr)
 {
     uint32_t seen = 0, started = 0, refused = 0;
@@ -452,15 +481,6 @@ static void offcpu_sum(const fja_pool *p, fja_pool_report *pr)
                  : started                              ? FJA_OFFCPU_RECORDED
                                                         : FJA_OFFCPU_NOT_RECORDED;
     pr->oncpu = pr->offcpu == FJA_OFFCPU_RECORDED;
-    pr->work_wall_ns = pr->work_ns;
-    pr->span_wall_ns = pr->span_ns;
-    pr->parallelism_wall = pr->parallelism;
-    for (int k = 0; k < FJA_SPEEDUP_PS; k++)
-        pr->speedup_bound_wall[k] = pr->speedup_bound[k];
-    for (uint32_t i = 0; i < pr->ntrees; i++) {
-        pr->trees[i].work_wall_ns = pr->trees[i].tree->work_ns;
-        pr->trees[i].span_wall_ns = pr->trees[i].tree->span_ns;
-    }
 }
 
 static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter *f,

@@ -154,8 +154,10 @@ typedef struct {
     double speedup_bound[FJA_SPEEDUP_PS], speedup_burdened[FJA_SPEEDUP_PS];
     /* Off-CPU time: recorded or not; with it, work, span, parallelism, the
      * bounds, self times, the time split and the idle gaps are on-CPU time
-     * (oncpu), and the wall-clock twins below come from a reading without
-     * the off-CPU intervals (equal to them when there were none). */
+     * (oncpu), and the wall-clock twins below are those of a replay without
+     * the off-CPU intervals: kept by the same model (fja_model_keep_wall)
+     * or given by another (fja_analysis_wall); equal to them when there
+     * were none. */
     fja_offcpu_state offcpu;
     bool oncpu;
     int32_t offcpu_error;                 /* errno of a refusal, 0 if none */

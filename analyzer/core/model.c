@@ -53,6 +53,11 @@ void fja_model_recycle(fja_model *m)
     m->recycle = true;
 }
 
+void fja_model_keep_wall(fja_model *m)
+{
+    m->wall = true;
+}
+
 static void pool_free(fja_pool *p)
 {
     for (uint32_t i = 0; i < p->nworkers; i++)
@@ -60,6 +65,7 @@ static void pool_free(fja_pool *p)
     free(p->client.stack);
     free(p->workers);
     free(p->trees);
+    free(p->tree_walls);
     free(p->qsince);
     fja_taskmap_free(&p->tasks);
     fja_sites_free(&p->sites);
@@ -133,6 +139,7 @@ fja_pool *fja_model_pool(fja_model *m, uint32_t source, uint32_t id)
     }
     pool_init(&m->pools[m->npools], source, id);
     if (m->recycle) fja_taskmap_recycle(&m->pools[m->npools].tasks);
+    if (m->wall) fja_taskmap_keep_wall(&m->pools[m->npools].tasks);
     m->last_pool = m->npools;
     return &m->pools[m->npools++];
 }
@@ -230,16 +237,23 @@ static uint64_t body_end(const fja_task *t)
     return v > 0 ? (uint64_t)v : 0;
 }
 
+/* The frame of task n's parent waiting for it in a join, NULL if none. */
+static const fja_frame *join_frame_of(fja_pool *p, uint32_t n)
+{
+    const fja_task *par = task_at(p, task_at(p, n)->parent);
+    if (par->worker < 0 || (uint32_t)par->worker >= p->nworkers) return NULL;
+    const fja_worker *w = &p->workers[par->worker];
+    for (uint32_t i = w->depth; i-- > 0;)
+        if (w->stack[i].in_join && w->stack[i].awaited == n) return &w->stack[i];
+    return NULL;
+}
+
 /* How much later than its done-span the path through task n reaches its
  * parent, waiting for it in a join_stolen (stolen_join_shift). */
 static uint64_t join_shift_of(fja_pool *p, uint32_t n)
 {
-    const fja_task *par = task_at(p, task_at(p, n)->parent);
-    if (par->worker < 0 || (uint32_t)par->worker >= p->nworkers) return 0;
-    const fja_worker *w = &p->workers[par->worker];
-    for (uint32_t i = w->depth; i-- > 0;)
-        if (w->stack[i].in_join && w->stack[i].awaited == n) return w->stack[i].join_shift;
-    return 0;
+    const fja_frame *f = join_frame_of(p, n);
+    return f ? f->join_shift : 0;
 }
 
 /* The path through done task n (done-span v) reaches its parent at ts. A
@@ -285,6 +299,93 @@ static void subtree_propagate(fja_pool *p, uint32_t n)
         if (!(q->flags & FJA_TF_PROPAGATED)) break;
         a = q->parent;
     }
+}
+
+/* ------------------------------------------------------------ wall-clock twins */
+
+/* The same figures as a model fed no off-CPU boundary has them
+ * (fja_model_keep_wall): a frame off the CPU still runs, from the start of
+ * its segment before it left (fja_frame.wall_seg_start). Only self time
+ * and span differ, and what is made of them: the work and span of trees. */
+
+static inline fja_task_wall *wall_at(fja_pool *p, uint32_t n)
+{
+    return fja_taskmap_wall(&p->tasks, n);
+}
+
+static uint64_t self_now_wall(fja_pool *p, uint32_t n, uint64_t ts)
+{
+    fja_task *t = task_at(p, n);
+    uint64_t s = wall_at(p, n)->self_ns;
+    if ((t->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC && t->worker >= 0 &&
+        (uint32_t)t->worker < p->nworkers) {
+        fja_frame *f = top_frame(&p->workers[t->worker]);
+        if (f && f->task == n && (f->running || f->off_cpu) && ts > f->wall_seg_start)
+            s += ts - f->wall_seg_start;
+    }
+    return s;
+}
+
+static uint64_t span_now_wall(fja_pool *p, uint32_t n, uint64_t ts)
+{
+    int64_t v = wall_at(p, n)->sp_base + (int64_t)self_now_wall(p, n, ts);
+    return v > 0 ? (uint64_t)v : 0;
+}
+
+static uint64_t body_end_wall(const fja_task_wall *w)
+{
+    int64_t v = w->sp_base + (int64_t)w->self_ns;
+    return v > 0 ? (uint64_t)v : 0;
+}
+
+static uint64_t done_span_wall(const fja_task_wall *w)
+{
+    uint64_t body = body_end_wall(w);
+    return body > w->child_max ? body : w->child_max;
+}
+
+/* offer_to_parent's twin. */
+static void offer_to_parent_wall(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
+{
+    const fja_task *t = task_at(p, n);
+    if (t->parent == FJA_TASK_NONE) return;
+    if (t->flags & FJA_TF_JOIN_SHIFT_WALL) {
+        const fja_frame *f = join_frame_of(p, n);
+        v += f ? f->join_shift_wall : 0;
+    }
+    const fja_task *par = task_at(p, t->parent);
+    fja_task_wall *pw = wall_at(p, t->parent);
+    if ((par->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC) {
+        int64_t base = (int64_t)v - (int64_t)self_now_wall(p, t->parent, ts);
+        if (base > pw->sp_base) pw->sp_base = base;
+    } else if (v > pw->child_max) {
+        pw->child_max = v;
+    }
+}
+
+/* task_done's twin. */
+static void task_done_wall(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
+{
+    const fja_task *t = task_at(p, n);
+    if (t->tree != FJA_TASK_NONE && v > p->tree_walls[t->tree].span_ns)
+        p->tree_walls[t->tree].span_ns = v;
+    offer_to_parent_wall(p, n, ts, v);
+}
+
+/* completion_span's twin. */
+static uint64_t completion_span_wall(fja_pool *p, fja_worker *w, uint32_t n, uint64_t ts)
+{
+    fja_task_wall *tw = wall_at(p, n);
+    uint64_t v = tw->child_max;
+    uint64_t own =
+        (task_at(p, n)->flags & FJA_TF_EXECUTED) ? body_end_wall(tw) : span_now_wall(p, n, ts);
+    if (own > v) v = own;
+    fja_frame *f = w->index >= 0 ? top_frame(w) : NULL;
+    if (f) {
+        uint64_t strand = span_now_wall(p, f->task, ts);
+        if (strand > v) v = strand;
+    }
+    return v;
 }
 
 /* ------------------------------------------------------------ idle gaps */
@@ -384,6 +485,7 @@ static void executed_account(fja_pool *p, uint32_t n)
     if (tr) {
         tr->work_ns += t->self_ns;
         tr->executed++;
+        if (p->tasks.wall) p->tree_walls[t->tree].work_ns += wall_at(p, n)->self_ns;
     }
     fja_hist_add(&p->self_hist, t->self_ns);
     fja_sites_on_executed(&p->sites, n, t->self_ns, t->depth);
@@ -505,7 +607,9 @@ void fja_model_forked(fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id
     } else {
         fja_task *par = task_at(p, t->parent);
         w->last_fork_self = self_now(p, t->parent, ts);
+        if (p->tasks.wall) w->last_fork_self_wall = self_now_wall(p, t->parent, ts);
         t->sp_base = (int64_t)span_now(p, t->parent, ts);
+        if (p->tasks.wall) wall_at(p, n)->sp_base = (int64_t)span_now_wall(p, t->parent, ts);
         fja_tree *tr = tree_of(p, t);
         if (tr) {
             tr->tasks++;
@@ -568,10 +672,25 @@ static void joined_start(fja_pool *p, const fja_worker *w, const fja_change *c)
     if (base > t->sp_base) t->sp_base = base;
 }
 
+/* joined_start's twin: c->ahead is all the parent's own code (a model fed
+ * no boundary knows no stay off the CPU). */
+static void joined_start_wall(fja_pool *p, const fja_worker *w, const fja_change *c)
+{
+    const fja_task *t = task_at(p, c->task);
+    if (!c->joined || t->parent == FJA_TASK_NONE || w->depth < 2) return;
+    if (w->stack[w->depth - 2].task != t->parent) return;
+    uint64_t parent_span = span_now_wall(p, t->parent, c->ts);
+    if (c->ahead > parent_span) return;
+    int64_t base = (int64_t)(parent_span - c->ahead);
+    fja_task_wall *tw = wall_at(p, c->task);
+    if (base > tw->sp_base) tw->sp_base = base;
+}
+
 void fja_model_task_begin(fja_pool *p, fja_worker *w, const fja_change *c)
 {
     fja_task *t = task_at(p, c->task);
     joined_start(p, w, c);
+    if (p->tasks.wall) joined_start_wall(p, w, c);
     if (!c->stolen && (t->flags & FJA_TF_SUBMITTED)) {
         p->pending_roots--;
         queued_add(p, c->ts, -1);
@@ -604,6 +723,7 @@ void fja_model_task_end(fja_pool *p, const fja_worker *w, uint32_t n, uint64_t s
     if (w && w->depth == 0) p->outermost_bodies_ns += ts - since;
     executed_account(p, n);
     task_done(p, n, ts, fja_task_done_span(t));
+    if (p->tasks.wall) task_done_wall(p, n, ts, done_span_wall(wall_at(p, n)));
     tree_done(tree_of(p, t), n, ts, true);
 }
 
@@ -614,6 +734,8 @@ static void on_task_done(fja_pool *p, fja_worker *w, const fja_change *c)
         p->completions++;
     }
     task_done(p, c->task, c->ts, completion_span(p, w, c->task, c->ts));
+    if (p->tasks.wall)
+        task_done_wall(p, c->task, c->ts, completion_span_wall(p, w, c->task, c->ts));
     tree_done(tree_at(p, c->task), c->task, c->ts, false);
 }
 
@@ -660,9 +782,32 @@ static void stolen_join_shift(fja_pool *p, fja_worker *w, const fja_change *c)
     t->flags |= FJA_TF_JOIN_SHIFT;
 }
 
+/* stolen_join_shift's twin: c->ahead is all the parent's own code (a
+ * model fed no boundary knows no stay off the CPU). */
+static void stolen_join_shift_wall(fja_pool *p, fja_worker *w, const fja_change *c)
+{
+    fja_frame *f = top_frame(w);
+    if (!f) return;
+    f->join_shift_wall = 0;
+    if (!c->joined || c->task == FJA_TASK_NONE || c->task != w->last_fork_task) return;
+    fja_task *t = task_at(p, c->task);
+    if (t->parent != f->task) return;
+    uint64_t self = self_now_wall(p, t->parent, c->ts);
+    uint64_t strand = self > w->last_fork_self_wall ? self - w->last_fork_self_wall : 0;
+    if (c->ahead >= strand) return;
+    uint64_t cost = strand - c->ahead;
+    if (fja_task_finished(t)) {
+        offer_to_parent_wall(p, c->task, c->ts, done_span_wall(wall_at(p, c->task)) + cost);
+        return;
+    }
+    f->join_shift_wall = cost;
+    t->flags |= FJA_TF_JOIN_SHIFT_WALL;
+}
+
 static void on_join_begin(fja_pool *p, fja_worker *w, const fja_change *c)
 {
     stolen_join_shift(p, w, c);
+    if (p->tasks.wall) stolen_join_shift_wall(p, w, c);
     w->joins_waited++;
     p->joins_waited++;
     uint32_t waiter = top_frame(w)->task;
@@ -733,7 +878,9 @@ static void on_pool_end(fja_pool *p)
         tr->unfinished++;
         /* Work so far: what a task cut short ran (booked when its worker
          * was closed) is work too, and keeps span <= work for a cut tree. */
-        if ((t->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC) tr->work_ns += t->self_ns;
+        if ((t->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) != FJA_TF_EXEC) continue;
+        tr->work_ns += t->self_ns;
+        if (p->tasks.wall) p->tree_walls[t->tree].work_ns += wall_at(p, n)->self_ns;
     }
 }
 

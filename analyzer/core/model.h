@@ -86,6 +86,10 @@ typedef struct {
     /* in a join_stolen: how much later the awaited task's path reaches us
      * (the fork's and the join's own cost, model.c stolen_join_shift) */
     uint64_t join_shift;
+    uint64_t join_shift_wall; /* its wall-clock twin (fja_model_keep_wall) */
+    /* start of the current segment as a model fed no off-CPU boundary has
+     * it (the wall-clock twins, fja_model_keep_wall): running or off_cpu */
+    uint64_t wall_seg_start;
 } fja_frame;
 
 typedef struct {
@@ -132,10 +136,10 @@ typedef struct {
     uint64_t q_ts;
     double q_area;     /* integral of depth over time, ns */
     uint32_t cur_tree; /* tree of the running top frame */
+    uint32_t lock_id;  /* the fj_mutex being waited for (lock_wait) */
     /* counts */
     uint64_t tasks, forks, steals, joins_waited, parks, wakes, lock_waits;
-    uint32_t lock_id;      /* the fj_mutex being waited for (lock_wait) */
-    uint64_t lock_wait_ts; /* when that wait began */
+    uint64_t lock_wait_ts; /* when lock_id's wait began */
     /* pending steal -> exec (when the task was queued, and by whom), and
      * completing -> completed */
     uint32_t stolen_task;
@@ -150,6 +154,7 @@ typedef struct {
      * (a join_stolen for it: the parent's strand from the fork) */
     uint32_t last_fork_task;
     uint64_t last_fork_self;
+    uint64_t last_fork_self_wall; /* its wall-clock twin (fja_model_keep_wall) */
 } fja_worker;
 
 typedef struct {
@@ -167,6 +172,12 @@ typedef struct {
      * in the final hand-off) */
     uint64_t client_off_ns[FJA_OFFCPU_KINDS], client_wake_ns;
 } fja_tree;
+
+/* A tree's work and span as a model fed no off-CPU boundary has them:
+ * the wall-clock twins of a model that keeps them (fja_model_keep_wall). */
+typedef struct {
+    uint64_t work_ns, span_ns;
+} fja_tree_wall;
 
 #define FJA_DEPTH_SLOTS 64
 #define FJA_SIZE_SLOTS 256
@@ -192,6 +203,7 @@ typedef struct {
     int64_t pid; /* -1 if unknown */
     uint64_t begin_ts, end_ts, first_ts, last_ts;
     bool has_begin, has_end, seen;
+    bool any_size_hint; /* a task carried a size hint (size_tasks below) */
     fja_worker *workers;
     uint32_t nworkers; /* allocated (max index seen + 1 or declared) */
     fja_taskmap tasks;
@@ -225,7 +237,10 @@ typedef struct {
     uint64_t steal_depth[FJA_DEPTH_SLOTS];
     /* per size hint (saturated at FJA_SIZE_SLOTS-1): tasks and summed subtree work */
     uint64_t size_tasks[FJA_SIZE_SLOTS], size_subtree_ns[FJA_SIZE_SLOTS];
-    bool any_size_hint;
+    /* beside trees, cap_trees of them (fja_model_keep_wall); where
+     * any_size_hint's padding was, so that the pool's size (model_bytes)
+     * stays */
+    fja_tree_wall *tree_walls;
     /* consecutive forks by one parent on one worker: a fork-cost estimate */
     fja_hist fork_interval;
     fja_sites sites; /* per creation site */
@@ -263,6 +278,7 @@ typedef struct {
      * time split and idle gaps are on-CPU time */
     bool oncpu;
     bool recycle; /* fja_model_recycle */
+    bool wall;    /* fja_model_keep_wall */
 } fja_model;
 
 void fja_model_init(fja_model *m);
@@ -271,6 +287,12 @@ void fja_model_init(fja_model *m);
  * same; what needs every task's record (the --tasks list, the subtree
  * pictures) must not ask for it. */
 void fja_model_recycle(fja_model *m);
+/* Before the first event, for a model fed the off-CPU boundaries: it also
+ * keeps the work and span of every tree as a model fed none would have
+ * them (fja_pool.tree_walls: the wall-clock figures), so one replay gives
+ * both. Their twins of self time and span are kept beside each task record
+ * (taskmap.h), the start of the running segment in each frame. */
+void fja_model_keep_wall(fja_model *m);
 /* The pool (source, id), made on first use; NULL when out of memory. */
 fja_pool *fja_model_pool(fja_model *m, uint32_t source, uint32_t id);
 /* Worker `index` of p, growing the array; NULL for index < 0 or no memory.

@@ -26,11 +26,12 @@ enum {
     FJA_TF_STOLEN = 1 << 4,
     FJA_TF_COMPLETER = 1 << 5, /* a completing event was seen for it */
     FJA_TF_COMPLETED = 1 << 6,
-    FJA_TF_PROPAGATED = 1 << 7,  /* its subtree work was added to its parent */
-    FJA_TF_SUSPENDED = 1 << 8,   /* an untied task between suspend and resume */
-    FJA_TF_LISTED = 1 << 9,      /* recycling: in its parent's list of done children */
-    FJA_TF_FREE = 1 << 10,       /* recycling: a free record, no task's */
-    FJA_TF_JOIN_SHIFT = 1 << 11, /* its parent's join_stolen moved its path (fja_frame) */
+    FJA_TF_PROPAGATED = 1 << 7,       /* its subtree work was added to its parent */
+    FJA_TF_SUSPENDED = 1 << 8,        /* an untied task between suspend and resume */
+    FJA_TF_LISTED = 1 << 9,           /* recycling: in its parent's list of done children */
+    FJA_TF_FREE = 1 << 10,            /* recycling: a free record, no task's */
+    FJA_TF_JOIN_SHIFT = 1 << 11,      /* its parent's join_stolen moved its path (fja_frame) */
+    FJA_TF_JOIN_SHIFT_WALL = 1 << 12, /* likewise for its wall-clock twin (fja_task_wall) */
 };
 
 typedef struct {
@@ -79,6 +80,17 @@ typedef struct {
     uint32_t done_next; /* the next one in its parent's list */
 } fja_task_link;
 
+/* Beside each record of a map that keeps the wall-clock twins (a model fed
+ * the off-CPU boundaries, whose own figures are on-CPU time): the task's
+ * self time and span as a model fed no boundary would have them, so one
+ * replay gives both (docs/analyses.md, "Off-CPU time"). Outside the record,
+ * which has no room left. */
+typedef struct {
+    int64_t sp_base;    /* as fja_task's */
+    uint64_t self_ns;   /* body time minus nested tasks and join waits, off-CPU time kept */
+    uint64_t child_max; /* as fja_task's */
+} fja_task_wall;
+
 /* Records per chunk: 256 KiB of them, small enough that a recycling map
  * (a few records in use) holds one barely touched chunk. */
 #define FJA_TASK_CHUNK_BITS 12
@@ -86,20 +98,24 @@ typedef struct {
 typedef struct {
     fja_task **chunks;
     fja_task_link **links; /* one chunk beside each record chunk; NULL: no recycling */
+    fja_task_wall **walls; /* likewise; NULL: no wall-clock twins */
     uint32_t nchunks, cap_chunks;
     uint32_t count;     /* record numbers in use, free ones included (0..count-1) */
     uint32_t live;      /* records that hold a task */
     uint32_t free_head; /* free records, chained through their parent field */
-    uint64_t made;      /* records ever made: the pool's task count */
-    uint32_t *slots;    /* record number + 1, 0 = empty */
-    uint16_t *tags;     /* hash bits of each slot's id: probes skip records */
-    uint64_t mask;      /* slots length - 1 */
     bool recycle;
+    bool wall;       /* fja_taskmap_keep_wall */
+    uint64_t made;   /* records ever made: the pool's task count */
+    uint32_t *slots; /* record number + 1, 0 = empty */
+    uint16_t *tags;  /* hash bits of each slot's id: probes skip records */
+    uint64_t mask;   /* slots length - 1 */
 } fja_taskmap;
 
 void fja_taskmap_init(fja_taskmap *m);
 /* Makes an empty map recycle records (recycle.h). */
 void fja_taskmap_recycle(fja_taskmap *m);
+/* Makes an empty map keep a wall-clock twin beside each record. */
+void fja_taskmap_keep_wall(fja_taskmap *m);
 void fja_taskmap_free(fja_taskmap *m);
 /* Record number of id, or FJA_TASK_NONE. */
 uint32_t fja_taskmap_find(const fja_taskmap *m, uint64_t id);
@@ -114,6 +130,11 @@ static inline fja_task *fja_taskmap_get(const fja_taskmap *m, uint32_t n)
 static inline fja_task_link *fja_taskmap_link(const fja_taskmap *m, uint32_t n)
 {
     return &m->links[n >> FJA_TASK_CHUNK_BITS][n & ((1u << FJA_TASK_CHUNK_BITS) - 1)];
+}
+/* Its wall-clock twin, in a map that keeps them only. */
+static inline fja_task_wall *fja_taskmap_wall(const fja_taskmap *m, uint32_t n)
+{
+    return &m->walls[n >> FJA_TASK_CHUNK_BITS][n & ((1u << FJA_TASK_CHUNK_BITS) - 1)];
 }
 /* Whether record n is free (a recycling map's; every n < count otherwise
  * holds a task). */

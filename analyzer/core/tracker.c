@@ -109,9 +109,12 @@ static void worker_switch(const fja_tracker *t, fja_pool *p, fja_worker *w, uint
 
 /* ------------------------------------------------------------ frames */
 
-/* Books a running frame's segment as its task's own time. */
+/* Books a running frame's segment as its task's own time; for the
+ * wall-clock twin (model.h, fja_model_keep_wall) a frame off the CPU runs. */
 static void frame_suspend(fja_pool *p, fja_frame *f, uint64_t ts)
 {
+    if (p->tasks.wall && (f->running || f->off_cpu) && ts > f->wall_seg_start)
+        fja_taskmap_wall(&p->tasks, f->task)->self_ns += ts - f->wall_seg_start;
     if (f->running && ts > f->seg_start) task_at(p, f->task)->self_ns += ts - f->seg_start;
     f->running = false;
 }
@@ -121,6 +124,7 @@ static void frame_resume(fja_frame *f, uint64_t ts)
     if (!f->in_join && !f->in_lock) {
         f->running = true;
         f->seg_start = ts;
+        f->wall_seg_start = ts;
         f->since = ts;
     }
 }
@@ -144,6 +148,7 @@ static int frame_push(fja_worker *w, uint32_t n, uint64_t ts)
     w->stack[w->depth++] = (fja_frame){.task = n,
                                        .running = true,
                                        .seg_start = ts,
+                                       .wall_seg_start = ts,
                                        .exec_ts = ts,
                                        .since = ts,
                                        .awaited = FJA_TASK_NONE};
@@ -229,14 +234,17 @@ static uint32_t tree_new(fja_model *m, fja_pool *p, uint32_t root, const fja_eve
     if (p->ntrees == p->cap_trees) {
         uint32_t cap = p->cap_trees ? p->cap_trees * 2 : 16;
         fja_tree *nt = realloc(p->trees, cap * sizeof *nt);
-        if (!nt) {
+        fja_tree_wall *nw = nt && m->wall ? realloc(p->tree_walls, cap * sizeof *nw) : NULL;
+        if (nt) p->trees = nt;
+        if (nw) p->tree_walls = nw;
+        if (!nt || (m->wall && !nw)) {
             fja_model_anomaly(m, FJA_AN_OUT_OF_MEMORY, ev);
             return FJA_TASK_NONE;
         }
-        p->trees = nt;
         p->cap_trees = cap;
     }
     p->trees[p->ntrees] = (fja_tree){.root_id = ev->task, .root = root};
+    if (m->wall) p->tree_walls[p->ntrees] = (fja_tree_wall){0};
     return p->ntrees++;
 }
 
@@ -661,8 +669,9 @@ static void offcpu_out(const fja_tracker *t, fja_pool *p, fja_worker *w, uint64_
     w->off_ts = ts;
     fja_frame *f = top_frame(w);
     w->holder_off = f && f->running;
-    if (w->holder_off) {
-        frame_suspend(p, f, ts);
+    if (w->holder_off) { /* frame_suspend's on-CPU part: the wall-clock twin runs on */
+        if (ts > f->seg_start) task_at(p, f->task)->self_ns += ts - f->seg_start;
+        f->running = false;
         f->off_cpu = true;
     }
     fja_change c = change_of(t, FJA_CHANGE_OFFCPU_OUT, p, w, ts);

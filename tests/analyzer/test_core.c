@@ -1016,6 +1016,186 @@ static void test_offcpu(void)
     done();
 }
 
+/* The wall-clock twins (fja_model_keep_wall): one model fed the off-CPU
+ * boundaries also gives the work and span of a model fed none. */
+typedef struct {
+    uint64_t ts;
+    fja_kind k;
+    int32_t w;
+    uint64_t task, arg;
+} step;
+
+static void replay(fja_model *m, const step *s, size_t n, bool edges)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!edges && (s[i].k == FJA_EV_OFFCPU_OUT || s[i].k == FJA_EV_OFFCPU_IN)) continue;
+        fja_event e = {
+            .ts = s[i].ts, .kind = s[i].k, .worker = s[i].w, .task = s[i].task, .pool = 1};
+        fja_event_set_arg(&e, s[i].arg);
+        fja_model_feed(m, &e);
+    }
+    fja_model_finish(m);
+}
+
+/* Known answers: wall-clock work and span, and on the CPU. */
+static void wall_twins(const char *what, const step *s, size_t n, bool recycle, uint64_t work,
+                       uint64_t span, uint64_t cpu_work, uint64_t cpu_span)
+{
+    static fja_model one, plain;
+    fja_model_init(&one);
+    fja_model_init(&plain);
+    fja_model_keep_wall(&one);
+    if (recycle) {
+        fja_model_recycle(&one);
+        fja_model_recycle(&plain);
+    }
+    replay(&one, s, n, true);
+    replay(&plain, s, n, false);
+    fja_filter f = {0};
+    fja_report r1, r2;
+    if (fja_analysis_run(&one, &f, &r1) || fja_analysis_run(&plain, &f, &r2))
+        bail_out("fja_analysis_run failed");
+    const fja_pool_report *a = &r1.pools[0], *b = &r2.pools[0];
+    const char *how = recycle ? "records recycled" : "records kept";
+    ok(a->work_wall_ns == work && a->span_wall_ns == span && b->work_ns == work &&
+           b->span_ns == span,
+       "wall twins, %s (%s): work %llu span %llu ns as a model fed no boundary (%llu %llu; it: "
+       "%llu %llu)",
+       what, how, (unsigned long long)work, (unsigned long long)span,
+       (unsigned long long)a->work_wall_ns, (unsigned long long)a->span_wall_ns,
+       (unsigned long long)b->work_ns, (unsigned long long)b->span_ns);
+    ok(a->parallelism_wall == b->parallelism &&
+           memcmp(a->speedup_bound_wall, b->speedup_bound, sizeof b->speedup_bound) == 0 &&
+           a->trees[0].work_wall_ns == b->trees[0].tree->work_ns &&
+           a->trees[0].span_wall_ns == b->trees[0].tree->span_ns,
+       "wall twins, %s (%s): parallelism, bounds and the tree's figures are that model's", what,
+       how);
+    ok(a->work_ns == cpu_work && a->span_ns == cpu_span,
+       "wall twins, %s (%s): on the CPU, work %llu span %llu ns (%llu %llu)", what, how,
+       (unsigned long long)cpu_work, (unsigned long long)cpu_span, (unsigned long long)a->work_ns,
+       (unsigned long long)a->span_ns);
+    fja_analysis_free(&r1);
+    fja_analysis_free(&r2);
+    fja_model_free(&one);
+    fja_model_free(&plain);
+}
+
+static void test_wall_twins(void)
+{
+    /* test_offcpu's: the root preempted 10-90 of its 95 ns. */
+    static const step preempted[] = {
+        {0, FJA_EV_POOL_BEGIN, -1, 0, 2},
+        {0, FJA_EV_WORKER_BEGIN, 0, 0, 0},
+        {0, FJA_EV_WORKER_BEGIN, 1, 0, 0},
+        {0, FJA_EV_SUBMIT, -1, 1, 0},
+        {0, FJA_EV_EXEC, 0, 1, 0},
+        {10, FJA_EV_OFFCPU_OUT, 0, 0, FJA_OFFCPU_PREEMPTED},
+        {60, FJA_EV_OFFCPU_OUT, 1, 0, FJA_OFFCPU_BLOCKED},
+        {70, FJA_EV_OFFCPU_IN, 1, 0, 0},
+        {90, FJA_EV_OFFCPU_IN, 0, 0, 0},
+        {95, FJA_EV_EXECUTED, 0, 1, 0},
+        {96, FJA_EV_RESULT, -1, 1, 0},
+        {100, FJA_EV_WORKER_END, 0, 0, 0},
+        {100, FJA_EV_WORKER_END, 1, 0, 0},
+        {101, FJA_EV_POOL_END, -1, 0, 0},
+    };
+    /* A stolen child preempted 20-50 while its parent waits in a join from
+     * 30: on the CPU the child (18 ns) is done at span 28, before the
+     * parent's 30 ns; wall-clock (48 ns) at 58, which the parent's 9 ns
+     * after the join extend to 67. Work 39 + 18 = 57, wall 39 + 48 = 87. */
+    static const step stolen[] = {
+        {0, FJA_EV_POOL_BEGIN, -1, 0, 2},
+        {0, FJA_EV_WORKER_BEGIN, 0, 0, 0},
+        {0, FJA_EV_WORKER_BEGIN, 1, 0, 0},
+        {0, FJA_EV_SUBMIT, -1, 1, 0},
+        {0, FJA_EV_EXEC, 0, 1, 0},
+        {10, FJA_EV_FORK, 0, 2, 1},
+        {11, FJA_EV_STEAL, 1, 2, 0},
+        {12, FJA_EV_EXEC, 1, 2, 0},
+        {20, FJA_EV_OFFCPU_OUT, 1, 0, FJA_OFFCPU_PREEMPTED},
+        {30, FJA_EV_JOIN, 0, 2, 0},
+        {50, FJA_EV_OFFCPU_IN, 1, 0, 0},
+        {60, FJA_EV_EXECUTED, 1, 2, 0},
+        {61, FJA_EV_JOINED, 0, 2, 0},
+        {70, FJA_EV_EXECUTED, 0, 1, 0},
+        {71, FJA_EV_RESULT, -1, 1, 0},
+        {80, FJA_EV_WORKER_END, 0, 0, 0},
+        {80, FJA_EV_WORKER_END, 1, 0, 0},
+        {81, FJA_EV_POOL_END, -1, 0, 0},
+    };
+    /* test_exec_joined's: the parent off the CPU 12-27 of the 20 ns it ran
+     * ahead of its join; a model fed no boundary takes all 20 as its code:
+     * the child starts at span 30 - 20 = 10, the root ends at 35. */
+    static const step joined[] = {
+        {0, FJA_EV_POOL_BEGIN, -1, 0, 1}, {0, FJA_EV_WORKER_BEGIN, 0, 0, 0},
+        {0, FJA_EV_SUBMIT, -1, 1, 0},     {0, FJA_EV_EXEC, 0, 1, 0},
+        {5, FJA_EV_FORK, 0, 2, 1},        {12, FJA_EV_OFFCPU_OUT, 0, 0, FJA_OFFCPU_PREEMPTED},
+        {27, FJA_EV_OFFCPU_IN, 0, 0, 0},  {30, FJA_EV_EXEC_JOINED, 0, 2, 20},
+        {40, FJA_EV_EXECUTED, 0, 2, 0},   {45, FJA_EV_EXECUTED, 0, 1, 0},
+        {50, FJA_EV_WORKER_END, 0, 0, 0}, {51, FJA_EV_POOL_END, -1, 0, 0},
+    };
+    /* test_join_stolen's, the parent preempted 20-25 between its fork and
+     * its join_stolen (5 ns ahead): a model fed no boundary moves the
+     * child by 30 - 10 - 5 = 15 ns (span 54, work 59); on the CPU by 10
+     * (the parent's strand 15 ns): work 54, span 49. */
+    static const step join_stolen[] = {
+        {0, FJA_EV_POOL_BEGIN, -1, 0, 2},
+        {0, FJA_EV_WORKER_BEGIN, 0, 0, 0},
+        {0, FJA_EV_WORKER_BEGIN, 1, 0, 0},
+        {0, FJA_EV_SUBMIT, -1, 1, 0},
+        {0, FJA_EV_EXEC, 0, 1, 0},
+        {10, FJA_EV_FORK, 0, 2, 1},
+        {12, FJA_EV_STEAL, 1, 2, 0},
+        {14, FJA_EV_EXEC, 1, 2, 0},
+        {20, FJA_EV_OFFCPU_OUT, 0, 0, FJA_OFFCPU_PREEMPTED},
+        {25, FJA_EV_OFFCPU_IN, 0, 0, 0},
+        {30, FJA_EV_JOIN_STOLEN, 0, 2, 5},
+        {40, FJA_EV_EXECUTED, 1, 2, 0},
+        {42, FJA_EV_JOINED, 0, 2, 0},
+        {45, FJA_EV_EXECUTED, 0, 1, 0},
+        {50, FJA_EV_WORKER_END, 0, 0, 0},
+        {50, FJA_EV_WORKER_END, 1, 0, 0},
+        {51, FJA_EV_POOL_END, -1, 0, 0},
+    };
+    /* The same with a grandchild (16-22 on the thief, done before the
+     * join_stolen): the child's whole path moves, 34 + 15 = 49 reaching
+     * the root (wall-clock: root span 19 + 33 = 52, work 59), 34 + 10 on
+     * the CPU (19 + 28 = 47, work 54). */
+    static const step grandchild[] = {
+        {0, FJA_EV_POOL_BEGIN, -1, 0, 2},
+        {0, FJA_EV_WORKER_BEGIN, 0, 0, 0},
+        {0, FJA_EV_WORKER_BEGIN, 1, 0, 0},
+        {0, FJA_EV_SUBMIT, -1, 1, 0},
+        {0, FJA_EV_EXEC, 0, 1, 0},
+        {10, FJA_EV_FORK, 0, 2, 1},
+        {12, FJA_EV_STEAL, 1, 2, 0},
+        {14, FJA_EV_EXEC, 1, 2, 0},
+        {16, FJA_EV_FORK, 1, 3, 2},
+        {18, FJA_EV_EXEC, 1, 3, 0},
+        {20, FJA_EV_OFFCPU_OUT, 0, 0, FJA_OFFCPU_PREEMPTED},
+        {22, FJA_EV_EXECUTED, 1, 3, 0},
+        {25, FJA_EV_OFFCPU_IN, 0, 0, 0},
+        {30, FJA_EV_JOIN_STOLEN, 0, 2, 5},
+        {40, FJA_EV_EXECUTED, 1, 2, 0},
+        {42, FJA_EV_JOINED, 0, 2, 0},
+        {45, FJA_EV_EXECUTED, 0, 1, 0},
+        {50, FJA_EV_WORKER_END, 0, 0, 0},
+        {50, FJA_EV_WORKER_END, 1, 0, 0},
+        {51, FJA_EV_POOL_END, -1, 0, 0},
+    };
+    for (int recycle = 0; recycle < 2; recycle++) {
+        wall_twins("preempted root", preempted, sizeof preempted / sizeof *preempted, recycle, 95,
+                   95, 15, 15);
+        wall_twins("preempted stolen child", stolen, sizeof stolen / sizeof *stolen, recycle, 87,
+                   67, 57, 39);
+        wall_twins("exec_joined", joined, sizeof joined / sizeof *joined, recycle, 45, 35, 30, 25);
+        wall_twins("join_stolen", join_stolen, sizeof join_stolen / sizeof *join_stolen, recycle,
+                   59, 54, 54, 49);
+        wall_twins("join_stolen with a grandchild", grandchild,
+                   sizeof grandchild / sizeof *grandchild, recycle, 59, 52, 54, 47);
+    }
+}
+
 /* Tasks pile up (deep queues, tiny tasks) and no-work gaps at once: the
  * queue measure cannot say both "pile up" and "run dry". */
 static void test_advice_not_contradictory(void)
@@ -1224,6 +1404,7 @@ int main(void)
     test_offcpu();
     test_exec_joined();
     test_join_stolen();
+    test_wall_twins();
     test_advice_not_contradictory();
     test_own_deque_not_elsewhere();
     test_sites();
