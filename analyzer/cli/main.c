@@ -266,6 +266,14 @@ static bool report_has_root(const fja_report *r, uint64_t root)
 /* The second reading, with the off-CPU intervals replayed (offcpu.h), up
  * to where the first one stopped. Returns 0, or -1 when it could not be
  * made: the report then gives the wall-clock figures only. */
+/* What the reading told the wall-clock model of the trace itself (decoding
+ * stopped, began mid-run) holds for the on-CPU one: its report says so. */
+static void notes_copy(fja_model *oncpu, const fja_model *wall)
+{
+    if (*wall->decode_error) fja_model_decode_stopped(oncpu, wall->decode_error);
+    if (wall->window_clipped) fja_model_window(oncpu, wall->window_events);
+}
+
 static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_model *wall,
                       fja_offcpu *offcpu, fja_model *m)
 {
@@ -285,7 +293,7 @@ static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_mod
     m->oncpu = true;
     reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
     if ((st != READER_OK && st != READER_UNREADABLE) || m->oom) return -1;
-    if (*wall->decode_error) fja_model_decode_stopped(m, wall->decode_error);
+    notes_copy(m, wall);
     fja_offcpu_replay(offcpu, UINT64_MAX, feed_tracker, &t);
     fja_tracker_finish(&t);
     return 0;
@@ -354,7 +362,7 @@ static int wall_read(const cli_options *o, const find_list *dirs, fja_tracker *t
     fja_tracker_finish(t);
     *two = with && !rd.oncpu_failed;
     if (*two) {
-        if (*m->decode_error) fja_model_decode_stopped(oncpu, m->decode_error);
+        notes_copy(oncpu, m);
         fja_offcpu_replay(all, UINT64_MAX, feed_tracker, &ot);
         fja_tracker_finish(&ot);
     }
@@ -376,7 +384,7 @@ static int oncpu_done(const cli_options *o, const find_list *dirs, fja_tracker *
         if (same && !fja_offcpu_replay(rd->ahead, UINT64_MAX, feed_tracker, rd->oncpu)) {
             fja_tracker_finish(tracker);
             fja_tracker_finish(rd->oncpu);
-            if (*wall->decode_error) fja_model_decode_stopped(oncpu, wall->decode_error);
+            notes_copy(oncpu, wall);
             *two = true;
             return -1;
         }
