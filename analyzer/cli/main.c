@@ -73,6 +73,19 @@ static void sink_discarded(void *ctx, uint64_t count, uint64_t ts, uint32_t sour
     if (rd->oncpu) fja_model_discarded(rd->oncpu->model, count, ts, source);
 }
 
+/* A reading of the whole trace into rd, events to `event`, with the
+ * command line's reading options (each reading has its progress line). */
+static fja_reader_sink reading_sink(const cli_options *o, readings *rd,
+                                    int (*event)(void *ctx, const fja_event *ev))
+{
+    return (fja_reader_sink){.event = event,
+                             .discarded = sink_discarded,
+                             .ctx = rd,
+                             .progress = o->progress,
+                             .use_muxer = o->muxer,
+                             .jobs = o->jobs};
+}
+
 static int traces_find(char *const *paths, int npaths, find_list *dirs)
 {
     char err[4096];
@@ -93,14 +106,9 @@ static int traces_read(const cli_options *o, const find_list *dirs, readings *rd
 {
     char err[4096] = "";
     fja_model *m = rd->tracker->model;
-    fja_reader_sink sink = {.map = fja_resolve_map_event,
-                            .map_ctx = maps,
-                            .event = sink_event,
-                            .discarded = sink_discarded,
-                            .ctx = rd,
-                            .progress = o->progress,
-                            .use_muxer = o->muxer,
-                            .jobs = o->jobs};
+    fja_reader_sink sink = reading_sink(o, rd, sink_event);
+    sink.map = fja_resolve_map_event;
+    sink.map_ctx = maps;
     fja_reader_stats stats;
     reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
     if (st == READER_UNREADABLE) {
@@ -283,12 +291,7 @@ static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_mod
     fja_offcpu_seal(offcpu);
     readings rd = {.tracker = &t, .offcpu = offcpu};
     /* its own progress line: this reading takes as long as the first */
-    fja_reader_sink sink = {.event = sink_event_oncpu,
-                            .discarded = sink_discarded,
-                            .ctx = &rd,
-                            .progress = o->progress,
-                            .use_muxer = o->muxer,
-                            .jobs = o->jobs};
+    fja_reader_sink sink = reading_sink(o, &rd, sink_event_oncpu);
     fja_reader_stats stats;
     m->oncpu = true;
     reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
@@ -346,12 +349,7 @@ static int wall_read(const cli_options *o, const find_list *dirs, fja_tracker *t
         rd.oncpu = &ot;
         rd.ahead = all;
     }
-    fja_reader_sink sink = {.event = sink_event,
-                            .discarded = sink_discarded,
-                            .ctx = &rd,
-                            .progress = o->progress,
-                            .use_muxer = o->muxer,
-                            .jobs = o->jobs};
+    fja_reader_sink sink = reading_sink(o, &rd, sink_event);
     fja_reader_stats stats;
     reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
     if ((st != READER_OK && st != READER_UNREADABLE) || m->oom) {
