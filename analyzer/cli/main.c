@@ -38,6 +38,9 @@ typedef struct {
     fja_offcpu *ahead;  /* the intervals read ahead, replayed into oncpu */
     bool oncpu_failed;  /* the on-CPU tracker ran out of memory */
     bool alone;         /* oncpu is fed alone: its twins stand for tracker's model */
+    /* The off-CPU streams could not be read ahead: the trace without them
+     * (dir "" when it could not be made: the trace as it is). */
+    fja_tmptrace rest;
 } readings;
 
 static int feed_tracker(void *ctx, const fja_event *ev)
@@ -106,11 +109,15 @@ static int traces_read(const cli_options *o, const find_list *dirs, readings *rd
 {
     char err[4096] = "";
     fja_model *m = rd->tracker->model;
+    char *rest[] = {rd->rest.dir};
+    bool without = *rd->rest.dir;
     fja_reader_sink sink = reading_sink(o, rd, sink_event);
     sink.map = fja_resolve_map_event;
     sink.map_ctx = maps;
+    sink.label = without ? rd->rest.trace : NULL;
     fja_reader_stats stats;
-    reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
+    reader_status st = reader_run(without ? rest : dirs->dirs, without ? 1 : dirs->n, &sink, &stats,
+                                  err, sizeof err);
     if (st == READER_UNREADABLE) {
         fprintf(stderr, "fjtrace-analyze: %s\n", err);
         if (!stats.fjtrace_events) return EXIT_UNREADABLE;
@@ -125,7 +132,7 @@ static int traces_read(const cli_options *o, const find_list *dirs, readings *rd
                 (unsigned long long)m->events);
         return EXIT_INTERNAL;
     }
-    *damaged = stats.damaged;
+    *damaged = stats.damaged || *m->offcpu_unread;
     if (stats.damaged && st != READER_UNREADABLE) {
         fprintf(stderr,
                 "fjtrace-analyze: %s; that stream is read up to there, the report covers what "
@@ -309,11 +316,31 @@ static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_mod
  * off-CPU streams alone need not share. When the model is the tracker's
  * only listener (no pictures), the on-CPU model keeps the wall-clock twins
  * and is fed alone (rd->alone). */
+/* The off-CPU streams could not be read ahead (why): the report goes on
+ * from the main reading, without them; the off-CPU time is unknown. */
+static void preread_failed(const find_list *dirs, const char *why, readings *rd)
+{
+    fprintf(stderr,
+            "fjtrace-analyze: %s; the on-CPU figures are not available: the off-CPU time is "
+            "unknown, the figures are wall-clock time and the rest of the trace is read without "
+            "those streams (exit 3)\n",
+            why);
+    fja_model_offcpu_unread(rd->tracker->model, why);
+    fja_model_decode_stopped(rd->tracker->model, why);
+    if (fja_tmptrace_make(&rd->rest, dirs->dirs[0], FJA_PREREAD_PREFIX, false) <= 0)
+        rd->rest.dir[0] = 0; /* no folder of links: the trace as it is */
+}
+
 static void oncpu_ahead(const cli_options *o, const find_list *dirs, fja_offcpu *ahead,
                         fja_tracker *t, fja_model *m, readings *rd)
 {
     fja_reader_sink like = {.use_muxer = o->muxer, .jobs = o->jobs};
-    if (dirs->n != 1 || fja_offcpu_preread(dirs->dirs[0], &like, ahead) || !ahead->intervals) {
+    char why[1024];
+    fja_preread_status st = dirs->n == 1
+                                ? fja_offcpu_preread(dirs->dirs[0], &like, ahead, why, sizeof why)
+                                : FJA_PREREAD_NONE;
+    if (st == FJA_PREREAD_FAILED) preread_failed(dirs, why, rd);
+    if (st != FJA_PREREAD_OK || !ahead->intervals) {
         fja_offcpu_free(ahead);
         return;
     }
@@ -393,7 +420,8 @@ static int oncpu_done(const cli_options *o, const find_list *dirs, fja_tracker *
         if (rd->alone) return wall_read(o, dirs, tracker, all, oncpu, two);
     }
     fja_tracker_finish(tracker);
-    *two = all->intervals && !all->oom && !oncpu_read(o, dirs, wall, all, oncpu);
+    *two = all->intervals && !all->oom && !*wall->offcpu_unread &&
+           !oncpu_read(o, dirs, wall, all, oncpu);
     return -1;
 }
 
@@ -496,6 +524,7 @@ int main(int argc, char **argv)
         if (chrome_failed && rc != EXIT_INTERNAL) rc = EXIT_OUTPUT;
         if (damaged && rc <= EXIT_INCOMPLETE) rc = EXIT_UNREADABLE; /* reported, still damaged */
     }
+    fja_tmptrace_remove(&rd.rest);
     pictures_free();
     fja_model_free(&m);
     fjs_free(symbols);

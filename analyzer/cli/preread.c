@@ -1,146 +1,157 @@
 /* The off-CPU intervals read ahead (preread.h): only the streams of their
  * own channel, through a temporary folder of links to the trace's metadata
  * and to those stream files (and their indexes), so that libbabeltrace2
- * sees a trace of just them. */
+ * sees a trace of just them. The reading runs in a child process: an
+ * abort inside the library (abortguard.h) then leaves the library of this
+ * process untouched, and the main reading can still be made. */
 #include "preread.h"
 
-#include <dirent.h>
-#include <limits.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "interrupt.h"
 
-#define CHANNEL_PREFIX "fjtrace_offcpu_"
-
-/* The links and folders made so far, newest last, removed in reverse. */
+/* What the child sends back, before its intervals' edges. */
 typedef struct {
-    char **paths;
-    size_t n, cap;
-} made_list;
-
-static void made_undo(made_list *m)
-{
-    while (m->n > 0) {
-        char *p = m->paths[--m->n];
-        if (unlink(p) != 0) rmdir(p);
-        fja_interrupt_forget(p);
-        free(p);
-    }
-    free(m->paths);
-    *m = (made_list){0};
-}
-
-/* Makes dst (a link to src when src is set, else a folder) and registers
- * it for removal. -1 when it cannot be made or memory ran out. */
-static int made_add(made_list *m, const char *src, const char *dst)
-{
-    if (m->n == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 16;
-        char **grown = realloc(m->paths, cap * sizeof *grown);
-        if (!grown) return -1;
-        m->paths = grown;
-        m->cap = cap;
-    }
-    char *copy = strdup(dst);
-    if (!copy) return -1;
-    fja_interrupt_defer();
-    int rc = src ? symlink(src, dst) : mkdir(dst, 0700);
-    if (rc == 0 && fja_interrupt_track(copy) == 0) {
-        m->paths[m->n++] = copy;
-        copy = NULL;
-    } else if (rc == 0) {
-        if (src)
-            unlink(dst);
-        else
-            rmdir(dst);
-        rc = -1;
-    }
-    fja_interrupt_resume();
-    free(copy);
-    return rc;
-}
-
-static int link_into(made_list *m, const char *from_dir, const char *to_dir, const char *name)
-{
-    char src[PATH_MAX], dst[PATH_MAX];
-    if (snprintf(src, sizeof src, "%s/%s", from_dir, name) >= (int)sizeof src ||
-        snprintf(dst, sizeof dst, "%s/%s", to_dir, name) >= (int)sizeof dst)
-        return -1;
-    return made_add(m, src, dst);
-}
-
-/* Links the channel's stream files of trace into tmp (and their indexes
- * into tmp/index). Returns how many streams, or -1. */
-static int link_streams(made_list *m, const char *trace, const char *tmp)
-{
-    DIR *d = opendir(trace);
-    if (!d) return -1;
-    int streams = 0, rc = 0;
-    const struct dirent *e;
-    while (rc == 0 && (e = readdir(d)) != NULL)
-        if (strncmp(e->d_name, CHANNEL_PREFIX, strlen(CHANNEL_PREFIX)) == 0) {
-            rc = link_into(m, trace, tmp, e->d_name);
-            streams++;
-        }
-    closedir(d);
-    if (rc || !streams) return rc ? -1 : 0;
-    char from[PATH_MAX], to[PATH_MAX];
-    if (snprintf(from, sizeof from, "%s/index", trace) >= (int)sizeof from ||
-        snprintf(to, sizeof to, "%s/index", tmp) >= (int)sizeof to)
-        return -1;
-    if (!(d = opendir(from))) return streams; /* no index: babeltrace2 reads without */
-    rc = made_add(m, NULL, to);
-    while (rc == 0 && (e = readdir(d)) != NULL)
-        if (strncmp(e->d_name, CHANNEL_PREFIX, strlen(CHANNEL_PREFIX)) == 0)
-            rc = link_into(m, from, to, e->d_name);
-    closedir(d);
-    return rc ? -1 : streams;
-}
+    int32_t status; /* fja_preread_status */
+    uint64_t n, intervals;
+    char why[1024];
+} reply;
 
 static int collect_event(void *ctx, const fja_event *ev)
 {
     return fja_offcpu_collect(ctx, ev) ? 1 : 0;
 }
 
-static int read_links(const char *tmp, const char *trace, const fja_reader_sink *like,
-                      fja_offcpu *pre)
+/* The reading itself (in the child). */
+static fja_preread_status read_links(const fja_tmptrace *t, const fja_reader_sink *like,
+                                     fja_offcpu *pre, char *why, size_t n)
 {
     char err[4096] = "";
-    char *dirs[] = {(char *)tmp};
-    /* an abort names the trace, not the folder of links gone by then */
+    char *dirs[] = {(char *)t->dir};
+    /* the lines for the user name the trace, not the folder of links */
     fja_reader_sink sink = {.event = collect_event,
                             .ctx = pre,
                             .use_muxer = like->use_muxer,
                             .jobs = like->jobs,
-                            .label = trace};
+                            .label = t->trace};
     fja_reader_stats stats;
     reader_status st = reader_run(dirs, 1, &sink, &stats, err, sizeof err);
-    return st == READER_OK && !stats.damaged && !stats.cut_bytes && !pre->oom ? 0 : -1;
+    if (st == READER_UNREADABLE || stats.damaged) {
+        snprintf(why, n, "%s", *err ? err : stats.damage_note);
+        return FJA_PREREAD_FAILED;
+    }
+    /* out of memory, or cut short (a recording killed): the main reading
+     * collects what it can, as for a trace recorded in one channel */
+    return st == READER_OK && !stats.cut_bytes && !pre->oom ? FJA_PREREAD_OK : FJA_PREREAD_NONE;
 }
 
-int fja_offcpu_preread(const char *path, const fja_reader_sink *like, fja_offcpu *pre)
+static int write_all(int fd, const void *buf, size_t len)
 {
-    char trace[PATH_MAX]; /* the links point to it from elsewhere */
-    if (!realpath(path, trace)) return -1;
-    const char *base = getenv("TMPDIR");
-    char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s/fjtrace-analyze-offcpu.XXXXXX",
-                 base && *base ? base : "/tmp") >= (int)sizeof tmp)
-        return -1;
-    fja_interrupt_defer();
-    int rc = mkdtemp(tmp) ? fja_interrupt_track(tmp) : -1;
-    fja_interrupt_resume();
-    if (rc) return -1;
-    made_list m = {0};
-    int streams = link_streams(&m, trace, tmp);
-    if (streams > 0) rc = link_into(&m, trace, tmp, "metadata");
-    if (streams > 0 && rc == 0) rc = read_links(tmp, trace, like, pre);
-    made_undo(&m);
-    rmdir(tmp);
-    fja_interrupt_forget(tmp);
-    return streams > 0 && rc == 0 ? 0 : -1;
+    const char *p = buf;
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return -1;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Bytes read: fewer than len when the writer ended first. */
+static size_t read_all(int fd, void *buf, size_t len)
+{
+    char *p = buf;
+    size_t got = 0;
+    while (got < len) {
+        ssize_t r = read(fd, p + got, len - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    return got;
+}
+
+static _Noreturn void child_main(int fd, const fja_tmptrace *t, const fja_reader_sink *like)
+{
+    fja_interrupt_reset();  /* the parent removes its temporaries, the links too */
+    fja_interrupt_resume(); /* held back since before the fork */
+    fja_offcpu pre;
+    fja_offcpu_init(&pre);
+    reply r = {0};
+    r.status = (int32_t)read_links(t, like, &pre, r.why, sizeof r.why);
+    r.n = r.status == FJA_PREREAD_OK ? pre.n : 0;
+    r.intervals = pre.intervals;
+    int rc = write_all(fd, &r, sizeof r) || write_all(fd, pre.edges, r.n * sizeof *pre.edges);
+    _exit(rc ? 1 : 0); /* no atexit handler, no stdio buffer of the parent's */
+}
+
+/* The child's reply into pre; why says what failed, or how the child
+ * ended when it sent no reply. */
+static fja_preread_status parent_read(int fd, pid_t pid, fja_offcpu *pre, char *why, size_t n)
+{
+    reply r;
+    fja_preread_status st = FJA_PREREAD_FAILED;
+    bool whole = read_all(fd, &r, sizeof r) == sizeof r;
+    if (whole && r.status == FJA_PREREAD_OK && r.n) {
+        pre->edges = r.n <= SIZE_MAX / sizeof *pre->edges ? malloc(r.n * sizeof *pre->edges) : NULL;
+        pre->n = pre->cap = pre->edges ? r.n : 0;
+        whole = pre->edges &&
+                read_all(fd, pre->edges, r.n * sizeof *pre->edges) == r.n * sizeof *pre->edges;
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    fja_interrupt_child(0);
+    if (whole) {
+        st = (fja_preread_status)r.status;
+        pre->intervals = r.intervals;
+        snprintf(why, n, "%s", r.why);
+    } else if (WIFSIGNALED(status)) {
+        snprintf(why, n, "their reading died of signal %d (%s)", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    } else {
+        snprintf(why, n, "their reading ended without an answer");
+    }
+    if (st != FJA_PREREAD_OK) fja_offcpu_free(pre);
+    return st;
+}
+
+fja_preread_status fja_offcpu_preread(const char *path, const fja_reader_sink *like,
+                                      fja_offcpu *pre, char *why, size_t n)
+{
+    *why = 0;
+    fja_tmptrace t;
+    int streams = fja_tmptrace_make(&t, path, FJA_PREREAD_PREFIX, true);
+    if (streams <= 0) return FJA_PREREAD_NONE; /* no such channel, or no folder: read twice */
+    int fds[2];
+    char what[1024] = "";
+    fja_preread_status st = FJA_PREREAD_NONE;
+    if (pipe(fds) == 0) {
+        fflush(NULL);          /* nothing written twice */
+        fja_interrupt_defer(); /* registered before a signal can want it */
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(fds[0]);
+            child_main(fds[1], &t, like);
+        }
+        if (pid > 0) fja_interrupt_child(pid);
+        fja_interrupt_resume();
+        close(fds[1]);
+        if (pid > 0) st = parent_read(fds[0], pid, pre, what, sizeof what);
+        close(fds[0]);
+    }
+    /* the reader names the file and packet when it knows them; the
+     * streams are named in any case */
+    if (st == FJA_PREREAD_FAILED)
+        snprintf(why, n, "the off-CPU streams %s/%s* cannot be read: %s", t.trace,
+                 FJA_PREREAD_PREFIX, *what ? what : "unknown error");
+    fja_tmptrace_remove(&t);
+    return st;
 }

@@ -10,14 +10,29 @@
 #ifndef FJA_CLI_PREREAD_H
 #define FJA_CLI_PREREAD_H
 
+#include <stddef.h>
+
 #include "offcpu.h"
 #include "reader.h"
 
+#define FJA_PREREAD_PREFIX "fjtrace_offcpu_" /* the channel's stream files */
+
+typedef enum {
+    FJA_PREREAD_OK = 0, /* every interval of the channel is in pre */
+    /* no such channel, out of memory, or a stream cut short: the caller
+     * reads the trace twice, as for traces recorded in one channel */
+    FJA_PREREAD_NONE,
+    /* the channel's streams are damaged or libbabeltrace2 aborted or
+     * failed on them (why names the file, and the packet when known): the
+     * off-CPU time is unknown, and the main reading leaves them out */
+    FJA_PREREAD_FAILED,
+} fja_preread_status;
+
 /* Collects into pre the intervals of trace's (one CTF trace folder)
- * fjtrace_offcpu channel, read with like's reading options. Returns 0, or
- * -1 when the trace has no such channel or it could not be read whole
- * (the caller then reads the trace twice, as for traces recorded in one
- * channel). */
-int fja_offcpu_preread(const char *trace, const fja_reader_sink *like, fja_offcpu *pre);
+ * fjtrace_offcpu channel, read with like's reading options, in a child
+ * process (an abort in the library leaves this process's library
+ * usable). why (n bytes) gets the reason of a failure. */
+fja_preread_status fja_offcpu_preread(const char *trace, const fja_reader_sink *like,
+                                      fja_offcpu *pre, char *why, size_t n);
 
 #endif

@@ -1,4 +1,5 @@
 #include "analysis.h"
+#include <errno.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -459,9 +460,22 @@ static int unfinished_collect(const fja_model *m, const fja_pool *p, fja_pool_re
     return 0;
 }
 
+/* Why a pool's off-CPU time is unknown. */
+static void offcpu_reason(const fja_model *m, fja_pool_report *pr)
+{
+    if (*m->offcpu_unread)
+        snprintf(pr->offcpu_reason, sizeof pr->offcpu_reason, "%s", m->offcpu_unread);
+    else if (pr->offcpu_error)
+        snprintf(pr->offcpu_reason, sizeof pr->offcpu_reason, "perf_event_open refused: %s",
+                 strerror(pr->offcpu_error > 0 ? pr->offcpu_error : EPERM));
+    else
+        snprintf(pr->offcpu_reason, sizeof pr->offcpu_reason, "not recorded on every worker");
+}
+
 /* Whether off-CPU time was recorded for every worker, and how much there
- * was. */
-static void offcpu_sum(const fja_pool *p, fja_pool_report *pr)
+ * was: unknown, whatever the workers say, when the off-CPU streams could
+ * not be read. */
+static void offcpu_sum(const fja_model *m, const fja_pool *p, fja_pool_report *pr)
 {
     uint32_t seen = 0, started = 0, refused = 0;
     for (uint32_t i = 0; i < p->nworkers; i++) {
@@ -477,10 +491,11 @@ static void offcpu_sum(const fja_pool *p, fja_pool_report *pr)
         for (int k = 0; k < FJA_OFFCPU_KINDS; k++)
             pr->offcpu_ns[k] += w->off_ns[k];
     }
-    pr->offcpu = refused || (started && started < seen) ? FJA_OFFCPU_UNKNOWN
-                 : started                              ? FJA_OFFCPU_RECORDED
-                                                        : FJA_OFFCPU_NOT_RECORDED;
+    pr->offcpu = refused || (started && started < seen) || *m->offcpu_unread ? FJA_OFFCPU_UNKNOWN
+                 : started                                                   ? FJA_OFFCPU_RECORDED
+                           : FJA_OFFCPU_NOT_RECORDED;
     pr->oncpu = pr->offcpu == FJA_OFFCPU_RECORDED;
+    if (pr->offcpu == FJA_OFFCPU_UNKNOWN) offcpu_reason(m, pr);
 }
 
 static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter *f,
@@ -498,7 +513,7 @@ static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter 
         locks_report(m, p, pr))
         return -1;
     speedup(p, pr);
-    offcpu_sum(p, pr);
+    offcpu_sum(m, p, pr);
     granularity(p, pr);
     cutoff(p, pr);
     cutoff_by_depth(p, pr);

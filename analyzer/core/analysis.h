@@ -161,6 +161,7 @@ typedef struct {
     fja_offcpu_state offcpu;
     bool oncpu;
     int32_t offcpu_error;                 /* errno of a refusal, 0 if none */
+    char offcpu_reason[1024];             /* why it is unknown ("" unless unknown) */
     uint64_t offcpu_lost;                 /* switch records perf dropped */
     uint64_t offcpu_ns[FJA_OFFCPU_KINDS]; /* summed over workers, parks excluded */
     uint64_t work_wall_ns, span_wall_ns;

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* A stack of paths. Changed only with the signals held back, so the
@@ -17,6 +18,8 @@ static temp *temps;
 static sigset_t held; /* SIGINT, SIGTERM */
 static int defer_depth;
 static sigset_t saved;
+/* a reading in a child process (0: none); set with the signals held back */
+static volatile pid_t child;
 
 static void say(const char *s)
 {
@@ -26,6 +29,10 @@ static void say(const char *s)
 
 static void on_signal(int sig)
 {
+    if (child > 0) { /* it removes its own temporaries, and says so, first */
+        kill(child, sig);
+        waitpid(child, NULL, 0);
+    }
     say(sig == SIGINT ? "\nfjtrace-analyze: interrupted (SIGINT)"
                       : "\nfjtrace-analyze: terminated (SIGTERM)");
     int n = 0;
@@ -87,4 +94,23 @@ void fja_interrupt_forget(const char *path)
     if (t) *p = t->next;
     fja_interrupt_resume();
     free(t);
+}
+
+void fja_interrupt_child(pid_t pid)
+{
+    fja_interrupt_defer();
+    child = pid;
+    fja_interrupt_resume();
+}
+
+void fja_interrupt_reset(void)
+{
+    fja_interrupt_defer();
+    while (temps) {
+        temp *t = temps;
+        temps = t->next;
+        free(t);
+    }
+    child = 0;
+    fja_interrupt_resume();
 }

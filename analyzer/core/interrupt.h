@@ -8,6 +8,8 @@
 #ifndef FJA_INTERRUPT_H
 #define FJA_INTERRUPT_H
 
+#include <sys/types.h>
+
 /* Installs the SIGINT and SIGTERM handlers. Call first thing in main. */
 void fja_interrupt_install(void);
 /* Registers path (a file, or a folder to rmdir once its registered files
@@ -18,5 +20,12 @@ void fja_interrupt_forget(const char *path);
  * (they are delivered at fja_interrupt_resume). */
 void fja_interrupt_defer(void);
 void fja_interrupt_resume(void);
+/* A child process doing part of the work (0: none any more): the handler
+ * passes the signal on to it and waits for it (it removes its own
+ * temporaries) before removing the registered ones. */
+void fja_interrupt_child(pid_t pid);
+/* In a new child process: forgets the parent's temporaries and child (the
+ * parent removes them), so that its handler removes only its own. */
+void fja_interrupt_reset(void);
 
 #endif

@@ -1000,6 +1000,11 @@ void fja_model_decode_stopped(fja_model *m, const char *why)
     snprintf(m->decode_error, sizeof m->decode_error, "%s", why && *why ? why : "unknown error");
 }
 
+void fja_model_offcpu_unread(fja_model *m, const char *why)
+{
+    snprintf(m->offcpu_unread, sizeof m->offcpu_unread, "%s", why && *why ? why : "unknown error");
+}
+
 void fja_model_finish(fja_model *m)
 {
     fja_tracker t;

@@ -269,6 +269,8 @@ typedef struct {
     fja_anomaly examples[FJA_ANOMALY_EXAMPLES];
     uint32_t nexamples;
     char decode_error[512]; /* why decoding stopped early ("" when it did not) */
+    /* why the off-CPU streams could not be read ("" when they could) */
+    char offcpu_unread[1024];
     /* The trace begins mid-run (fja_model_window): events before it left out */
     uint64_t window_events;
     bool window_clipped;
@@ -317,6 +319,10 @@ void fja_model_discarded(fja_model *m, uint64_t count, uint64_t ts, uint32_t sou
  * the model holds the events before that point, and every report made
  * from it says so and is incomplete. */
 void fja_model_decode_stopped(fja_model *m, const char *why);
+/* Records that the trace's off-CPU streams could not be read (why names
+ * the file): every pool's off-CPU time is unknown, its figures wall-clock
+ * time. */
+void fja_model_offcpu_unread(fja_model *m, const char *why);
 /* Records that the trace begins mid-run (its buffers' beginnings were
  * overwritten: a snapshot) and was read from the point where every stream
  * has its events; `left_out` events before that were not fed. Trees begun

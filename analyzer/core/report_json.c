@@ -411,6 +411,7 @@ static void j_offcpu(jw *w, const fja_pool_report *pr)
     else
         j_null(w, "error");
     j_u64(w, "lost_records", pr->offcpu_lost);
+    if (pr->offcpu == FJA_OFFCPU_UNKNOWN) j_str(w, "reason", pr->offcpu_reason);
     if (pr->offcpu == FJA_OFFCPU_RECORDED) {
         j_u64(w, "preempted_ns", pr->offcpu_ns[FJA_OFFCPU_PREEMPTED]);
         j_u64(w, "blocked_ns", pr->offcpu_ns[FJA_OFFCPU_BLOCKED]);

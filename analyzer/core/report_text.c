@@ -1,6 +1,4 @@
-#include <errno.h>
 #include <inttypes.h>
-#include <string.h>
 
 #include "report.h"
 
@@ -98,10 +96,9 @@ static void t_offcpu(FILE *o, const fja_pool_report *pr)
                     pr->offcpu_lost);
     } else if (pr->offcpu == FJA_OFFCPU_UNKNOWN) {
         fprintf(o,
-                "  off-CPU time unknown (%s%s): the figures are wall-clock time, stretched "
+                "  off-CPU time unknown (%s): the figures are wall-clock time, stretched "
                 "by any time a worker was off the CPU\n",
-                pr->offcpu_error ? "perf_event_open refused: " : "not recorded on every worker",
-                pr->offcpu_error ? strerror(pr->offcpu_error > 0 ? pr->offcpu_error : EPERM) : "");
+                pr->offcpu_reason);
     } else {
         fprintf(o, "  off-CPU time not recorded: the figures are wall-clock time, stretched by "
                    "any time a worker was off the CPU\n");

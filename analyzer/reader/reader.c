@@ -30,6 +30,35 @@ static void note_printf(char *dst, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Every mention of dir in the line s (n bytes) becomes label. */
+static void note_relabel(char *s, size_t n, const char *dir, const char *label)
+{
+    size_t dl = strlen(dir), ll = strlen(label);
+    char *at = dl ? strstr(s, dir) : NULL;
+    while (at) {
+        size_t tail = strlen(at + dl) + 1;
+        size_t room = n - (size_t)(at - s); /* from at to the end of s */
+        if (ll > room - 1) return;
+        if (ll + tail > room) tail = room - ll; /* the line is cut */
+        memmove(at + ll, at + dl, tail);
+        memcpy(at, label, ll);
+        s[n - 1] = 0;
+        at = strstr(at + ll, dir);
+    }
+}
+
+/* A reading of a folder of links (fja_reader_sink.label): the lines for
+ * the user name the trace instead. */
+static void notes_relabel(const char *dir, const fja_reader_sink *sink, fja_reader_stats *stats,
+                          char *err, size_t errlen)
+{
+    if (!sink->label) return;
+    note_relabel(err, errlen, dir, sink->label);
+    note_relabel(stats->damage_note, sizeof stats->damage_note, dir, sink->label);
+    note_relabel(stats->cut_note, sizeof stats->cut_note, dir, sink->label);
+    note_relabel(stats->index_note, sizeof stats->index_note, dir, sink->label);
+}
+
 /* One reading: what the sink gets, and the graph being built: kept here,
  * so that after an abort it stays reachable (abortguard.h) and the leak
  * checker has nothing to say. */
@@ -602,6 +631,7 @@ out_plugins:
     plugins_put(&pl);
     bt_current_thread_clear_error();
 out:
+    if (ndirs == 1) notes_relabel(dirs[0], sink, stats, err, errlen);
     for (size_t i = 0; salv && i < ndirs; i++)
         salvage_remove(&salv[i]);
     free(salv);

@@ -42,10 +42,10 @@ typedef struct {
     int progress;  /* print progress on stderr */
     int use_muxer; /* order with filter.utils.muxer instead of our own merge */
     unsigned jobs; /* decoding threads (0: one per online core) */
-    /* The trace to name when libbabeltrace2 aborts, instead of the folder
-     * read (a temporary folder of links to some of its streams), or NULL.
-     * After an abort the library cannot be used again: the message is all
-     * that later readings can give. */
+    /* The trace to name in err and the stats' notes instead of the one
+     * folder read (a temporary folder of links to some of its streams,
+     * fja_tmptrace), or NULL. After an abort the library cannot be used
+     * again: the message is all that later readings can give. */
     const char *label;
 } fja_reader_sink;
 
@@ -105,5 +105,23 @@ typedef struct {
 reader_status reader_live_run(const char *url, const fja_reader_sink *sink,
                               const fja_live_hooks *hooks, fja_reader_stats *stats, char *err,
                               size_t errlen);
+
+/* A temporary trace folder (under $TMPDIR) of symbolic links to a trace's
+ * metadata and to some of its stream files and their LTTng index files:
+ * libbabeltrace2 then reads a trace of just those streams. Each link is
+ * registered for removal on Ctrl-C (interrupt.h) while it exists. */
+typedef struct {
+    char dir[4096];   /* the folder of links ("" when none) */
+    char trace[4096]; /* the trace's real path, which the links point to */
+    char **paths;     /* the links and folders made, newest last */
+    size_t n, cap;
+} fja_tmptrace;
+
+/* Makes t: the streams of trace folder `trace` whose file name begins
+ * with prefix (with), or all the others (!with). Returns how many streams
+ * were linked; none (0) or an error (-1) leaves no folder. */
+int fja_tmptrace_make(fja_tmptrace *t, const char *trace, const char *prefix, bool with);
+/* Removes the links and the folder. */
+void fja_tmptrace_remove(fja_tmptrace *t);
 
 #endif
