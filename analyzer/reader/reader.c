@@ -30,20 +30,18 @@ static void note_printf(char *dst, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Every mention of dir in the line s (n bytes) becomes label. */
+/* Every mention of dir in the line s (n bytes) becomes label; a line
+ * that grows too long is cut. */
 static void note_relabel(char *s, size_t n, const char *dir, const char *label)
 {
     size_t dl = strlen(dir), ll = strlen(label);
     char *at = dl ? strstr(s, dir) : NULL;
     while (at) {
-        size_t tail = strlen(at + dl) + 1;
-        size_t room = n - (size_t)(at - s); /* from at to the end of s */
-        if (ll > room - 1) return;
-        if (ll + tail > room) tail = room - ll; /* the line is cut */
-        memmove(at + ll, at + dl, tail);
-        memcpy(at, label, ll);
-        s[n - 1] = 0;
-        at = strstr(at + ll, dir);
+        char tail[4096];
+        snprintf(tail, sizeof tail, "%s", at + dl);
+        note_printf(at, n - (size_t)(at - s), "%s%s", label, tail);
+        size_t left = strlen(at);
+        at = strstr(at + (ll < left ? ll : left), dir);
     }
 }
 
