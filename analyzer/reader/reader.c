@@ -265,7 +265,7 @@ static bool source_opens(const plugins *pl, const char *dir)
 /* A salvage copy of dir that opens, or -1. */
 static int salvage_one(const plugins *pl, const char *dir, fja_salvage *s)
 {
-    if (salvage_make(dir, s, SALVAGE_HEADERS) == 1 && source_opens(pl, s->dir)) return 0;
+    if (salvage_make(dir, s, SALVAGE_HEADERS) == 1 && source_opens(pl, s->t.dir)) return 0;
     salvage_remove(s);
     return -1;
 }
@@ -279,8 +279,8 @@ static int salvage_all(const plugins *pl, char **use, fja_salvage *salv, size_t 
     for (size_t i = 0; i < ndirs; i++) {
         if (source_opens(pl, use[i])) continue;
         /* a salvage copy already (packets.h): nothing more to mend */
-        if (*salv[i].dir || salvage_one(pl, use[i], &salv[i])) return -1;
-        use[i] = salv[i].dir;
+        if (*salv[i].t.dir || salvage_one(pl, use[i], &salv[i])) return -1;
+        use[i] = salv[i].t.dir;
         salvaged = true;
     }
     return salvaged ? 0 : -1;
@@ -346,7 +346,7 @@ static int64_t precheck(const char *dir, fja_salvage *salv, char **use, bool *ba
         return pk.layout_known ? (int64_t)pk.whole : 1;
     unsigned how = SALVAGE_HEADERS | SALVAGE_ALWAYS | (pk.index_damaged ? SALVAGE_NO_INDEX : 0);
     if (salvage_make(dir, salv, how) != 1) return -1;
-    *use = salv->dir;
+    *use = salv->t.dir;
     if (pk.damaged && !stats->damaged)
         note_printf(stats->damage_note, sizeof stats->damage_note, "%s", pk.note);
     stats->damaged |= pk.damaged;

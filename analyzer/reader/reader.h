@@ -107,21 +107,33 @@ reader_status reader_live_run(const char *url, const fja_reader_sink *sink,
                               size_t errlen);
 
 /* A temporary trace folder (under $TMPDIR) of symbolic links to a trace's
- * metadata and to some of its stream files and their LTTng index files:
- * libbabeltrace2 then reads a trace of just those streams. Each link is
+ * metadata and to some of its stream files and their LTTng index files,
+ * or of files the caller makes there (a stream cut short, salvage.h):
+ * libbabeltrace2 then reads a trace of just those streams. Each entry is
  * registered for removal on Ctrl-C (interrupt.h) while it exists. */
 typedef struct {
-    char dir[4096];   /* the folder of links ("" when none) */
+    char dir[4096];   /* the folder ("" when none) */
     char trace[4096]; /* the trace's real path, which the links point to */
-    char **paths;     /* the links and folders made, newest last */
+    char **paths;     /* the entries made, newest last */
     size_t n, cap;
 } fja_tmptrace;
 
 /* Makes t: the streams of trace folder `trace` whose file name begins
- * with prefix (with), or all the others (!with). Returns how many streams
+ * with prefix (with), or all the others (!with), and the metadata, in a
+ * folder $TMPDIR/fjtrace-analyze-streams.XXXXXX. Returns how many streams
  * were linked; none (0) or an error (-1) leaves no folder. */
 int fja_tmptrace_make(fja_tmptrace *t, const char *trace, const char *prefix, bool with);
-/* Removes the links and the folder. */
+/* An empty folder $TMPDIR/<name>XXXXXX for some of trace's files: 0, or
+ * -1 (no folder). */
+int fja_tmptrace_begin(fja_tmptrace *t, const char *trace, const char *name);
+/* Links the trace's file name (such as "metadata" or "index/S.idx") into
+ * the folder under the same name. 0 or -1. */
+int fja_tmptrace_link(fja_tmptrace *t, const char *name);
+/* Makes the folder's file name with make(path, ctx). 0, or -1 when make
+ * failed (nothing is left of the file) or memory ran out. */
+int fja_tmptrace_file(fja_tmptrace *t, const char *name, int (*make)(const char *path, void *ctx),
+                      void *ctx);
+/* Removes what was made, newest first, and the folder. */
 void fja_tmptrace_remove(fja_tmptrace *t);
 
 #endif

@@ -1,6 +1,5 @@
 #include "salvage.h"
 
-#include "interrupt.h"
 #include "packets.h"
 
 #include <dirent.h>
@@ -117,15 +116,29 @@ uint64_t salvage_missing(const char *dir, char *first, size_t n)
     return missing;
 }
 
+/* A stream file's copy: its first keep bytes, then the rebuilt headers. */
+typedef struct {
+    const char *src;
+    uint64_t keep;
+    const packets_fix *fix;
+    size_t nfix;
+} cut_copy;
+
+static int make_cut(const char *path, void *ctx)
+{
+    const cut_copy *c = ctx;
+    return copy_prefix(c->src, path, c->keep) || write_fixes(path, c->fix, c->nfix) ? -1 : 0;
+}
+
 /* Links or cuts one entry of the trace folder into the copy: a stream file
  * is kept up to its last whole packet by the index (unless it is damaged)
  * and before its first damaged packet (packets.h). */
-static int salvage_entry(const char *src_dir, const char *name, fja_salvage *s, unsigned how)
+static int salvage_entry(const char *name, fja_salvage *s, unsigned how)
 {
-    char src[PATH_MAX + 256], dst[sizeof s->dir + 256];
+    const char *src_dir = s->t.trace;
+    char src[PATH_MAX + 256];
     struct stat st;
     snprintf(src, sizeof src, "%s/%s", src_dir, name);
-    snprintf(dst, sizeof dst, "%s/%s", s->dir, name);
     if (stat(src, &st)) return -1;
     if (!S_ISREG(st.st_mode)) return 0; /* the index folder: babeltrace2 re-indexes */
     uint64_t size = (uint64_t)st.st_size, keep = size, listed;
@@ -139,39 +152,26 @@ static int salvage_entry(const char *src_dir, const char *name, fja_salvage *s, 
         uint64_t readable = packets_plan(src_dir, name, fix, MAX_FIXES, &nfix);
         keep = readable < keep ? readable : keep;
     }
-    fja_interrupt_defer(); /* registered as soon as it exists (interrupt.h) */
     int rc;
     if (keep >= size && !nfix) {
-        rc = symlink(src, dst);
+        rc = fja_tmptrace_link(&s->t, name);
     } else {
         s->dropped += size - keep;
-        rc = copy_prefix(src, dst, keep) || write_fixes(dst, fix, nfix);
+        cut_copy c = {.src = src, .keep = keep, .fix = fix, .nfix = nfix};
+        rc = fja_tmptrace_file(&s->t, name, make_cut, &c);
     }
     free(fix);
-    if (fja_interrupt_track(dst)) rc = -1; /* even if half made */
-    fja_interrupt_resume();
     return rc;
 }
 
 int salvage_make(const char *dir, fja_salvage *s, unsigned how)
 {
     *s = (fja_salvage){0};
-    char src_dir[PATH_MAX];
-    const char *tmp = getenv("TMPDIR");
-    if (!realpath(dir, src_dir)) return -1;
-    snprintf(s->dir, sizeof s->dir, "%s/fjtrace-salvage-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    fja_interrupt_defer();
-    if (!mkdtemp(s->dir) || fja_interrupt_track(s->dir)) {
-        if (*s->dir) rmdir(s->dir);
-        s->dir[0] = 0;
-        fja_interrupt_resume();
-        return -1;
-    }
-    fja_interrupt_resume();
-    DIR *d = opendir(src_dir);
+    if (fja_tmptrace_begin(&s->t, dir, "fjtrace-salvage-")) return -1;
+    DIR *d = opendir(s->t.trace);
     int rc = d ? 0 : -1;
     for (struct dirent *e; !rc && (e = readdir(d));)
-        if (e->d_name[0] != '.') rc = salvage_entry(src_dir, e->d_name, s, how);
+        if (e->d_name[0] != '.') rc = salvage_entry(e->d_name, s, how);
     if (d) closedir(d);
     bool wanted = s->dropped || (how & SALVAGE_ALWAYS);
     if (rc || !wanted) salvage_remove(s);
@@ -180,15 +180,5 @@ int salvage_make(const char *dir, fja_salvage *s, unsigned how)
 
 void salvage_remove(fja_salvage *s)
 {
-    if (!*s->dir) return;
-    DIR *d = opendir(s->dir);
-    for (struct dirent *e; d && (e = readdir(d));) {
-        char p[sizeof s->dir + 256];
-        snprintf(p, sizeof p, "%s/%s", s->dir, e->d_name);
-        if (e->d_name[0] != '.' && !unlink(p)) fja_interrupt_forget(p);
-    }
-    if (d) closedir(d);
-    rmdir(s->dir);
-    fja_interrupt_forget(s->dir);
-    s->dir[0] = 0;
+    fja_tmptrace_remove(&s->t);
 }

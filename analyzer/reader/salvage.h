@@ -14,8 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "reader.h"
+
 typedef struct {
-    char dir[4096];   /* the copy, a trace folder holding `metadata` */
+    fja_tmptrace t;   /* the copy: t.dir, a trace folder holding `metadata` */
     uint64_t dropped; /* bytes left out, over all stream files */
 } fja_salvage;
 

@@ -1,6 +1,7 @@
-/* A temporary trace folder of links (reader.h): the metadata, some of the
- * stream files and their index files, each link registered for removal on
- * Ctrl-C (interrupt.h) as soon as it exists. */
+/* A temporary trace folder (reader.h): links to the metadata, to some of
+ * the stream files and their index files, or copies made by the caller,
+ * each registered for removal on Ctrl-C (interrupt.h) as soon as it
+ * exists. */
 #include "reader.h"
 
 #include <dirent.h>
@@ -13,9 +14,11 @@
 
 #include "interrupt.h"
 
-/* Makes path (a link to src when src is set, else a folder) and registers
- * it, newest last. -1 when it cannot be made or memory ran out. */
-static int made_add(fja_tmptrace *t, const char *src, const char *path)
+/* Makes path with make(path, ctx) and registers it, newest last, with
+ * the signals held back from before it exists to once it is registered.
+ * -1 when it cannot be made (nothing is left of it) or memory ran out. */
+static int made_add(fja_tmptrace *t, const char *path, int (*make)(const char *path, void *ctx),
+                    void *ctx)
 {
     if (t->n == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 16;
@@ -27,15 +30,12 @@ static int made_add(fja_tmptrace *t, const char *src, const char *path)
     char *copy = strdup(path);
     if (!copy) return -1;
     fja_interrupt_defer();
-    int rc = src ? symlink(src, path) : mkdir(path, 0700);
+    int rc = make(path, ctx);
     if (rc == 0 && fja_interrupt_track(copy) == 0) {
         t->paths[t->n++] = copy;
         copy = NULL;
-    } else if (rc == 0) {
-        if (src)
-            unlink(path);
-        else
-            rmdir(path);
+    } else {
+        if (unlink(path) != 0) rmdir(path); /* half made, or not registered: nothing left */
         rc = -1;
     }
     fja_interrupt_resume();
@@ -43,13 +43,37 @@ static int made_add(fja_tmptrace *t, const char *src, const char *path)
     return rc;
 }
 
-static int link_into(fja_tmptrace *t, const char *from_dir, const char *to_dir, const char *name)
+static int make_link(const char *path, void *src)
+{
+    return symlink(src, path);
+}
+
+static int make_folder(const char *path, void *unused)
+{
+    (void)unused;
+    return mkdir(path, 0700);
+}
+
+/* dir/name, or -1 when it does not fit. */
+static int path_in(char *out, size_t n, const char *dir, const char *name)
+{
+    return snprintf(out, n, "%s/%s", dir, name) >= (int)n ? -1 : 0;
+}
+
+int fja_tmptrace_link(fja_tmptrace *t, const char *name)
 {
     char src[PATH_MAX], dst[PATH_MAX];
-    if (snprintf(src, sizeof src, "%s/%s", from_dir, name) >= (int)sizeof src ||
-        snprintf(dst, sizeof dst, "%s/%s", to_dir, name) >= (int)sizeof dst)
+    if (path_in(src, sizeof src, t->trace, name) || path_in(dst, sizeof dst, t->dir, name))
         return -1;
-    return made_add(t, src, dst);
+    return made_add(t, dst, make_link, src);
+}
+
+int fja_tmptrace_file(fja_tmptrace *t, const char *name, int (*make)(const char *path, void *ctx),
+                      void *ctx)
+{
+    char dst[PATH_MAX];
+    if (path_in(dst, sizeof dst, t->dir, name)) return -1;
+    return made_add(t, dst, make, ctx);
 }
 
 /* A stream file (or its index file) of the selection: prefix says whether
@@ -60,8 +84,8 @@ static bool selected(const char *name, const char *prefix, bool with)
     return (strncmp(name, prefix, strlen(prefix)) == 0) == with;
 }
 
-/* Links the selected stream files of trace into the folder (and their
- * indexes into its index folder). Returns how many streams, or -1. */
+/* Links the selected stream files of the trace into the folder (and
+ * their indexes into its index folder). Returns how many streams, or -1. */
 static int link_streams(fja_tmptrace *t, const char *prefix, bool with)
 {
     DIR *d = opendir(t->trace);
@@ -70,30 +94,30 @@ static int link_streams(fja_tmptrace *t, const char *prefix, bool with)
     const struct dirent *e;
     while (rc == 0 && (e = readdir(d)) != NULL)
         if (selected(e->d_name, prefix, with)) {
-            rc = link_into(t, t->trace, t->dir, e->d_name);
+            rc = fja_tmptrace_link(t, e->d_name);
             streams++;
         }
     closedir(d);
     if (rc || !streams) return rc ? -1 : 0;
-    char from[PATH_MAX], to[PATH_MAX];
-    if (snprintf(from, sizeof from, "%s/index", t->trace) >= (int)sizeof from ||
-        snprintf(to, sizeof to, "%s/index", t->dir) >= (int)sizeof to)
+    char from[PATH_MAX], to[PATH_MAX], name[PATH_MAX];
+    if (path_in(from, sizeof from, t->trace, "index") || path_in(to, sizeof to, t->dir, "index"))
         return -1;
     if (!(d = opendir(from))) return streams; /* no index: babeltrace2 reads without */
-    rc = made_add(t, NULL, to);
+    rc = made_add(t, to, make_folder, NULL);
     while (rc == 0 && (e = readdir(d)) != NULL)
-        if (selected(e->d_name, prefix, with)) rc = link_into(t, from, to, e->d_name);
+        if (selected(e->d_name, prefix, with))
+            rc = path_in(name, sizeof name, "index", e->d_name) || fja_tmptrace_link(t, name);
     closedir(d);
     return rc ? -1 : streams;
 }
 
-int fja_tmptrace_make(fja_tmptrace *t, const char *trace, const char *prefix, bool with)
+int fja_tmptrace_begin(fja_tmptrace *t, const char *trace, const char *name)
 {
     *t = (fja_tmptrace){0};
     if (!realpath(trace, t->trace)) return -1; /* the links point to it from elsewhere */
     const char *base = getenv("TMPDIR");
-    if (snprintf(t->dir, sizeof t->dir, "%s/fjtrace-analyze-streams.XXXXXX",
-                 base && *base ? base : "/tmp") >= (int)sizeof t->dir) {
+    if (snprintf(t->dir, sizeof t->dir, "%s/%sXXXXXX", base && *base ? base : "/tmp", name) >=
+        (int)sizeof t->dir) {
         t->dir[0] = 0;
         return -1;
     }
@@ -101,12 +125,15 @@ int fja_tmptrace_make(fja_tmptrace *t, const char *trace, const char *prefix, bo
     int rc = mkdtemp(t->dir) ? fja_interrupt_track(t->dir) : -1;
     if (rc && *t->dir) rmdir(t->dir);
     fja_interrupt_resume();
-    if (rc) {
-        t->dir[0] = 0;
-        return -1;
-    }
+    if (rc) t->dir[0] = 0;
+    return rc;
+}
+
+int fja_tmptrace_make(fja_tmptrace *t, const char *trace, const char *prefix, bool with)
+{
+    if (fja_tmptrace_begin(t, trace, "fjtrace-analyze-streams.")) return -1;
     int streams = link_streams(t, prefix, with);
-    if (streams > 0 && link_into(t, t->trace, t->dir, "metadata")) streams = -1;
+    if (streams > 0 && fja_tmptrace_link(t, "metadata")) streams = -1;
     if (streams <= 0) fja_tmptrace_remove(t);
     return streams;
 }
