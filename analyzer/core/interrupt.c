@@ -31,6 +31,7 @@ static void on_signal(int sig)
 {
     if (child > 0) { /* it removes its own temporaries, and says so, first */
         kill(child, sig);
+        kill(child, SIGCONT); /* a stopped child would never end */
         waitpid(child, NULL, 0);
     }
     say(sig == SIGINT ? "\nfjtrace-analyze: interrupted (SIGINT)"

@@ -6,7 +6,9 @@ analyzer reads it from a fjtrace-salvage-* copy under $TMPDIR) and asks for
 a Chrome trace and a report (hidden .NAME.tmp-PID-N files beside them). Once
 both kinds of temporary exist, the analyzer is sent SIGINT (then, in a second
 run, SIGTERM): it must die of that signal, say what it removed, and leave
-neither temporaries nor outputs.
+neither temporaries nor outputs. Then SIGTERM while the off-CPU streams are
+read ahead (in a child process, stopped for the test): the child ends and
+the folder of links to those streams is removed.
 
     interrupt.py ANALYZE RECORD FIB     (a TAP skip when it cannot record here)
 """
@@ -75,6 +77,50 @@ def interrupt(tmp, trace, sig):
     ok(not left, f"{name}: nothing left in the output folder or $TMPDIR ({left[:4]})")
 
 
+def children(pid):
+    try:
+        return [int(c) for c in open(f"/proc/{pid}/task/{pid}/children").read().split()]
+    except OSError:
+        return []
+
+
+def interrupt_preread(tmp, trace):
+    """SIGTERM while the off-CPU streams are read ahead (a child process,
+    stopped here so that it is still there): the child must end too, and
+    the folder of links to those streams must go."""
+    private = os.path.join(tmp, "tmpdir-preread")
+    os.mkdir(private)
+    env = dict(os.environ, TMPDIR=private)
+    for _ in range(100):  # the child lives milliseconds: catch it
+        p = subprocess.Popen([ANALYZE, "--no-progress", "--json", trace], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True, env=env)
+        child = None
+        while p.poll() is None and child is None:
+            kids = children(p.pid)
+            if kids:
+                child = kids[0]
+                os.kill(child, signal.SIGSTOP)
+        if child is None:
+            p.communicate(timeout=300)
+            continue
+        links = glob.glob(os.path.join(private, "fjtrace-analyze-streams.*"))
+        p.send_signal(signal.SIGTERM)
+        err = p.communicate(timeout=60)[1]
+        try:
+            os.kill(child, 0)
+            alive = True
+        except OSError:
+            alive = False
+        ok(p.returncode == -signal.SIGTERM and not alive,
+           f"SIGTERM in the off-CPU pre-read: the analyzer dies of it and its (stopped) "
+           f"reading child ends too (returncode {p.returncode}, child alive: {alive})")
+        ok(links and links[0] in err and not os.listdir(private),
+           "SIGTERM in the off-CPU pre-read: the folder of links is removed and named "
+           f"({links}, left {os.listdir(private)[:4]}): " + err.strip().replace("\n", " | ")[:300])
+        return
+    print("# the off-CPU pre-read's child was never caught running: not checked")
+
+
 def main():
     tmp = tempfile.mkdtemp()
     try:
@@ -89,6 +135,7 @@ def main():
         print(f"# {big} cut in packet {npackets // 2 + 1} of {npackets}")
         interrupt(tmp, os.path.join(tmp, "orig"), signal.SIGINT)
         interrupt(tmp, os.path.join(tmp, "orig"), signal.SIGTERM)
+        interrupt_preread(tmp, os.path.join(tmp, "orig"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"1..{n}")
