@@ -38,8 +38,10 @@ static void task_run(fj_worker *w, fj_task *t, uint64_t joined_at)
     const int completer = (t->flags & FJ_TASK_COMPLETER) != 0;
     fj_task *outer = w->current;
     w->current = t;
-    if (id && joined_at && !completer) { /* a completer has no forked_ns */
-        FJ_TRACE(exec_joined, w->pool->id, w->index, id, fj_stamp_ns(t->forked_ns, joined_at));
+    uint64_t ahead;
+    /* a completer has no forked_ns; the stamps' rate may not be known yet */
+    if (id && joined_at && !completer && fj_stamp_ns(t->forked_ns, joined_at, &ahead) == 0) {
+        FJ_TRACE(exec_joined, w->pool->id, w->index, id, ahead);
     } else if (id) {
         FJ_TRACE(exec, w->pool->id, w->index, id); /* id 0: forked untraced */
     }
@@ -242,12 +244,15 @@ static fj_task *help_find(fj_worker *w, const fj_task *awaited)
 /* The event of a join that waits for t: join_stolen says how long the
  * parent ran its own code ahead of the join (joined_at: when the join was
  * called, 0 if no session recorded then), join alone when that is not
- * known (a completer has no forked_ns; a session that began in between). */
+ * known (a completer has no forked_ns; a session that began in between;
+ * the stamps' rate not measured yet). */
 static void join_begin_trace(fj_worker *w, const fj_task *t, uint64_t joined_at)
 {
     if (!t->id) return;
-    if (joined_at && !(t->flags & FJ_TASK_COMPLETER))
-        FJ_TRACE(join_stolen, w->pool->id, w->index, t->id, fj_stamp_ns(t->forked_ns, joined_at));
+    uint64_t ahead;
+    if (joined_at && !(t->flags & FJ_TASK_COMPLETER) &&
+        fj_stamp_ns(t->forked_ns, joined_at, &ahead) == 0)
+        FJ_TRACE(join_stolen, w->pool->id, w->index, t->id, ahead);
     else
         FJ_TRACE(join, w->pool->id, w->index, t->id);
 }

@@ -39,9 +39,11 @@ static inline uint64_t fj_stamp(void)
 /* At a pool's creation: where the stamps' rate is measured from (the first
  * call only). */
 void fj_stamp_origin(void);
-/* The ns from stamp `from` to stamp `to`, less the cost of one stamp (two
- * back-to-back stamps measure that much around no code at all); 0 if to
- * is not after. */
-uint64_t fj_stamp_ns(uint64_t from, uint64_t to);
+/* *ns = the ns from stamp `from` to stamp `to`, less the cost of one stamp
+ * (two back-to-back stamps measure that much around no code at all); 0 if
+ * to is not after. -1 while the stamps' rate is not known yet (the first
+ * FJ_STAMP_RATE_MIN_NS after the first pool's creation, config.h): a time
+ * that cannot be known is not given. */
+int fj_stamp_ns(uint64_t from, uint64_t to, uint64_t *ns);
 
 #endif
