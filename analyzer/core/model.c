@@ -212,37 +212,53 @@ static fja_frame *top_frame(fja_worker *w)
     return w->depth ? &w->stack[w->depth - 1] : NULL;
 }
 
+/* Task n's frame while it is on top of its worker's stack (its body
+ * under way, no nested task above it), else NULL. */
+static const fja_frame *top_frame_of(fja_pool *p, uint32_t n)
+{
+    const fja_task *t = task_at(p, n);
+    if ((t->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) != FJA_TF_EXEC || t->worker < 0 ||
+        (uint32_t)t->worker >= p->nworkers)
+        return NULL;
+    const fja_frame *f = top_frame(&p->workers[t->worker]);
+    return f && f->task == n ? f : NULL;
+}
+
 /* Self time of task n so far, including the segment running now. */
 static uint64_t self_now(fja_pool *p, uint32_t n, uint64_t ts)
 {
-    fja_task *t = task_at(p, n);
-    uint64_t s = t->self_ns;
-    if ((t->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC && t->worker >= 0 &&
-        (uint32_t)t->worker < p->nworkers) {
-        fja_frame *f = top_frame(&p->workers[t->worker]);
-        if (f && f->task == n && f->running && ts > f->seg_start) s += ts - f->seg_start;
-    }
+    uint64_t s = task_at(p, n)->self_ns;
+    const fja_frame *f = top_frame_of(p, n);
+    if (f && f->running && ts > f->seg_start) s += ts - f->seg_start;
     return s;
+}
+
+/* The length of a path that reached a task's body at base and went on
+ * for self ns in it (a base may be negative: a completer's, task_done). */
+static uint64_t path_end(int64_t base, uint64_t self)
+{
+    int64_t v = base + (int64_t)self;
+    return v > 0 ? (uint64_t)v : 0;
 }
 
 static uint64_t span_now(fja_pool *p, uint32_t n, uint64_t ts)
 {
-    int64_t v = task_at(p, n)->sp_base + (int64_t)self_now(p, n, ts);
-    return v > 0 ? (uint64_t)v : 0;
+    return path_end(task_at(p, n)->sp_base, self_now(p, n, ts));
 }
 
 static uint64_t body_end(const fja_task *t)
 {
-    int64_t v = t->sp_base + (int64_t)t->self_ns;
-    return v > 0 ? (uint64_t)v : 0;
+    return path_end(t->sp_base, t->self_ns);
 }
 
-/* The frame of task n's parent waiting for it in a join, NULL if none. */
-static const fja_frame *join_frame_of(fja_pool *p, uint32_t n)
+fja_frame *fja_model_join_frame(fja_pool *p, uint32_t n)
 {
-    const fja_task *par = task_at(p, task_at(p, n)->parent);
+    const fja_task *t = task_at(p, n);
+    if (t->parent == FJA_TASK_NONE) return NULL;
+    const fja_task *par = task_at(p, t->parent);
     if (par->worker < 0 || (uint32_t)par->worker >= p->nworkers) return NULL;
-    const fja_worker *w = &p->workers[par->worker];
+    fja_worker *w = &p->workers[par->worker];
+    if (!w->in_joins) return NULL;
     for (uint32_t i = w->depth; i-- > 0;)
         if (w->stack[i].in_join && w->stack[i].awaited == n) return &w->stack[i];
     return NULL;
@@ -252,7 +268,7 @@ static const fja_frame *join_frame_of(fja_pool *p, uint32_t n)
  * parent, waiting for it in a join_stolen (stolen_join_shift). */
 static uint64_t join_shift_of(fja_pool *p, uint32_t n)
 {
-    const fja_frame *f = join_frame_of(p, n);
+    const fja_frame *f = fja_model_join_frame(p, n);
     return f ? f->join_shift : 0;
 }
 
@@ -315,27 +331,20 @@ static inline fja_task_wall *wall_at(fja_pool *p, uint32_t n)
 
 static uint64_t self_now_wall(fja_pool *p, uint32_t n, uint64_t ts)
 {
-    fja_task *t = task_at(p, n);
     uint64_t s = wall_at(p, n)->self_ns;
-    if ((t->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC && t->worker >= 0 &&
-        (uint32_t)t->worker < p->nworkers) {
-        fja_frame *f = top_frame(&p->workers[t->worker]);
-        if (f && f->task == n && (f->running || f->off_cpu) && ts > f->wall_seg_start)
-            s += ts - f->wall_seg_start;
-    }
+    const fja_frame *f = top_frame_of(p, n);
+    if (f && (f->running || f->off_cpu) && ts > f->wall_seg_start) s += ts - f->wall_seg_start;
     return s;
 }
 
 static uint64_t span_now_wall(fja_pool *p, uint32_t n, uint64_t ts)
 {
-    int64_t v = wall_at(p, n)->sp_base + (int64_t)self_now_wall(p, n, ts);
-    return v > 0 ? (uint64_t)v : 0;
+    return path_end(wall_at(p, n)->sp_base, self_now_wall(p, n, ts));
 }
 
 static uint64_t body_end_wall(const fja_task_wall *w)
 {
-    int64_t v = w->sp_base + (int64_t)w->self_ns;
-    return v > 0 ? (uint64_t)v : 0;
+    return path_end(w->sp_base, w->self_ns);
 }
 
 static uint64_t done_span_wall(const fja_task_wall *w)
@@ -350,7 +359,7 @@ static void offer_to_parent_wall(fja_pool *p, uint32_t n, uint64_t ts, uint64_t 
     const fja_task *t = task_at(p, n);
     if (t->parent == FJA_TASK_NONE) return;
     if (t->flags & FJA_TF_JOIN_SHIFT_WALL) {
-        const fja_frame *f = join_frame_of(p, n);
+        const fja_frame *f = fja_model_join_frame(p, n);
         v += f ? f->join_shift_wall : 0;
     }
     const fja_task *par = task_at(p, t->parent);

@@ -328,6 +328,8 @@ void fja_model_offcpu_unread(fja_model *m, const char *why);
  * has its events; `left_out` events before that were not fed. Trees begun
  * before that point are partial (analysis.h). */
 void fja_model_window(fja_model *m, uint64_t left_out);
+/* The frame of task n's parent waiting for it in a join, NULL if none. */
+fja_frame *fja_model_join_frame(fja_pool *p, uint32_t n);
 /* Closes every open interval at the end of the trace: unfinished tasks,
  * workers that never ended, trees without a result (fja_tracker_finish
  * with the model as the only listener). */

@@ -269,16 +269,8 @@ static bool task_is_done(const fja_task *t)
 /* Task n is done at ts: a parent blocked in a join on it learns when. */
 static void join_notify(fja_pool *p, uint32_t n, uint64_t ts)
 {
-    fja_task *t = task_at(p, n);
-    if (t->parent == FJA_TASK_NONE) return;
-    const fja_task *parent = task_at(p, t->parent);
-    if ((parent->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) != FJA_TF_EXEC) return;
-    if (parent->worker < 0 || (uint32_t)parent->worker >= p->nworkers) return;
-    fja_worker *w = &p->workers[parent->worker];
-    if (!w->in_joins) return;
-    for (uint32_t i = w->depth; i-- > 0;)
-        if (w->stack[i].in_join && w->stack[i].awaited == n && !w->stack[i].awaited_done_ts)
-            w->stack[i].awaited_done_ts = ts;
+    fja_frame *f = fja_model_join_frame(p, n);
+    if (f && !f->awaited_done_ts) f->awaited_done_ts = ts;
 }
 
 /* The creation site of a forked or submitted task (sites.h). */
@@ -309,14 +301,21 @@ static void on_submit(const fja_tracker *t, fja_pool *p, const fja_event *ev)
     tell_task(t, FJA_CHANGE_TASK_NEW, p, NULL, n, ev->ts);
 }
 
-static void on_result(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+/* The root task an event of its client names (result, offcpu_client),
+ * FJA_TASK_NONE (an anomaly told) if it names no tree's root. */
+static uint32_t client_root(const fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
     const fja_task *k = n == FJA_TASK_NONE ? NULL : task_at(p, n);
-    if (!k || k->tree == FJA_TASK_NONE || p->trees[k->tree].root != n) {
-        fja_model_anomaly(t->model, FJA_AN_RESULT_WITHOUT_SUBMIT, ev);
-        return;
-    }
+    if (k && k->tree != FJA_TASK_NONE && p->trees[k->tree].root == n) return n;
+    fja_model_anomaly(t->model, FJA_AN_RESULT_WITHOUT_SUBMIT, ev);
+    return FJA_TASK_NONE;
+}
+
+static void on_result(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+{
+    uint32_t n = client_root(t, p, ev);
+    if (n == FJA_TASK_NONE) return;
     tell_task(t, FJA_CHANGE_RESULT, p, NULL, n, ev->ts);
 }
 
@@ -843,13 +842,9 @@ static void on_pool_runtime(fja_pool *p, const fja_event *ev)
  * within its final hand-off (from done on). */
 static void on_client_offcpu(const fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
-    uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
-    const fja_task *k = n == FJA_TASK_NONE ? NULL : task_at(p, n);
-    if (!k || k->tree == FJA_TASK_NONE || p->trees[k->tree].root != n) {
-        fja_model_anomaly(t->model, FJA_AN_RESULT_WITHOUT_SUBMIT, ev);
-        return;
-    }
-    fja_tree *tr = &p->trees[k->tree];
+    uint32_t n = client_root(t, p, ev);
+    if (n == FJA_TASK_NONE) return;
+    fja_tree *tr = &p->trees[task_at(p, n)->tree];
     if (!tr->has_submit || ev->end <= ev->begin) return;
     uint8_t kind = ev->arg.offcpu == FJA_OFFCPU_BLOCKED ? FJA_OFFCPU_BLOCKED : FJA_OFFCPU_PREEMPTED;
     tr->client_off_ns[kind] += fja_overlap_ns(ev->begin, ev->end, tr->submit_ts, ev->ts);
