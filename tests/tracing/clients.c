@@ -6,8 +6,8 @@
  * thread records its own off-CPU time (its perf event closed when it ends). */
 #include <pthread.h>
 #include <stdio.h>
-#include <time.h>
 
+#include "cpuburn.h"
 #include "fj.h"
 
 enum { CLIENTS = 4, DEPTH = 4, LEAF_NS = 200000 };
@@ -15,20 +15,11 @@ enum { CLIENTS = 4, DEPTH = 4, LEAF_NS = 200000 };
 static fj_pool *pool;
 static pthread_barrier_t all_ready;
 
-static uint64_t thread_cpu_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void node(void *arg)
 {
     long d = (long)(intptr_t)arg;
     if (d == 0) {
-        const uint64_t until = thread_cpu_ns() + LEAF_NS;
-        while (thread_cpu_ns() < until)
-            ;
+        cpuburn(LEAF_NS);
         return;
     }
     fj_task kids[2];

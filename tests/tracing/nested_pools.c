@@ -3,25 +3,16 @@
  * computation is 20 ms: pool A's task only waits, outside libfj's joins,
  * blocked on a futex (tracing_aggregates checks the report says so). */
 #include <stdio.h>
-#include <time.h>
 
+#include "cpuburn.h"
 #include "fj.h"
 
 static fj_pool *pool_b;
 
-static uint64_t thread_cpu_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void burn(void *arg)
 {
     (void)arg;
-    const uint64_t until = thread_cpu_ns() + 20000000u;
-    while (thread_cpu_ns() < until)
-        ;
+    cpuburn(20000000u);
 }
 
 static void wait_on_b(void *arg)
