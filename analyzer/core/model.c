@@ -759,6 +759,25 @@ static void on_steal(fja_pool *p, fja_worker *w, const fja_change *c)
     p->steal_depth[t->depth < FJA_DEPTH_SLOTS ? t->depth : FJA_DEPTH_SLOTS - 1]++;
 }
 
+/* The stolen child of a join_stolen whose strand is known (the last task
+ * this worker forked, the waiting frame's child), else NULL. */
+static fja_task *stolen_join_child(fja_pool *p, const fja_worker *w, const fja_frame *f,
+                                   const fja_change *c)
+{
+    if (!c->joined || c->task == FJA_TASK_NONE || c->task != w->last_fork_task) return NULL;
+    fja_task *t = task_at(p, c->task);
+    return t->parent == f->task ? t : NULL;
+}
+
+/* The fork's and the join's cost: the parent's self time from the fork
+ * (self_at_fork) to now (self), less its own code ahead; 0 when the join
+ * tells nothing (a damaged trace: more code ahead than the strand). */
+static uint64_t stolen_join_cost(uint64_t self, uint64_t self_at_fork, uint64_t ahead)
+{
+    uint64_t strand = self > self_at_fork ? self - self_at_fork : 0;
+    return ahead < strand ? strand - ahead : 0;
+}
+
 /* A waited join of a stolen child (join_stolen): as for a child run by the
  * join itself (joined_start), the parent's strand from the fork to here,
  * less its own code ahead of the join, was the fork's and the join's own
@@ -775,14 +794,11 @@ static void stolen_join_shift(fja_pool *p, fja_worker *w, const fja_change *c)
     fja_frame *f = top_frame(w);
     if (!f) return;
     f->join_shift = 0;
-    if (!c->joined || c->task == FJA_TASK_NONE || c->task != w->last_fork_task) return;
-    fja_task *t = task_at(p, c->task);
-    if (t->parent != f->task) return;
-    uint64_t self = self_now(p, t->parent, c->ts);
-    uint64_t strand = self > w->last_fork_self ? self - w->last_fork_self : 0;
-    uint64_t ahead = oncpu_ahead(w, c);
-    if (ahead >= strand) return; /* a damaged trace: the join tells nothing */
-    uint64_t cost = strand - ahead;
+    fja_task *t = stolen_join_child(p, w, f, c);
+    if (!t) return;
+    uint64_t cost =
+        stolen_join_cost(self_now(p, t->parent, c->ts), w->last_fork_self, oncpu_ahead(w, c));
+    if (!cost) return;
     if (fja_task_finished(t)) {
         offer_to_parent(p, c->task, c->ts, fja_task_done_span(t) + cost);
         return;
@@ -798,13 +814,11 @@ static void stolen_join_shift_wall(fja_pool *p, fja_worker *w, const fja_change 
     fja_frame *f = top_frame(w);
     if (!f) return;
     f->join_shift_wall = 0;
-    if (!c->joined || c->task == FJA_TASK_NONE || c->task != w->last_fork_task) return;
-    fja_task *t = task_at(p, c->task);
-    if (t->parent != f->task) return;
-    uint64_t self = self_now_wall(p, t->parent, c->ts);
-    uint64_t strand = self > w->last_fork_self_wall ? self - w->last_fork_self_wall : 0;
-    if (c->ahead >= strand) return;
-    uint64_t cost = strand - c->ahead;
+    fja_task *t = stolen_join_child(p, w, f, c);
+    if (!t) return;
+    uint64_t cost =
+        stolen_join_cost(self_now_wall(p, t->parent, c->ts), w->last_fork_self_wall, c->ahead);
+    if (!cost) return;
     if (fja_task_finished(t)) {
         offer_to_parent_wall(p, c->task, c->ts, done_span_wall(wall_at(p, c->task)) + cost);
         return;
