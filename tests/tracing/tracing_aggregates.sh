@@ -112,10 +112,14 @@ import json, sys
 p = json.load(open(sys.argv[1]))["pools"][0]
 t = p["totals"]
 nested, outer, dur = t["exec_to_executed_ns"], t["outermost_bodies_ns"], p["duration_ns"]
-print(f"EXEC->EXECUTED summed {nested} ns, outermost bodies {outer} ns, run {dur} ns")
-sys.exit(0 if 0 < outer <= dur and nested >= 100 * outer else 1)
+workers = len(p["per_worker"])
+print(f"EXEC->EXECUTED summed {nested} ns, outermost bodies {outer} ns, run {dur} ns x {workers} workers")
+# A time: at most workers x duration (docs/analyses.md). When the other
+# worker steals a link, its outermost body runs beside the root's (3.56 ms
+# of bodies in a 2.27 ms run was seen), so not within one run's duration.
+sys.exit(0 if 0 < outer <= dur * workers and nested >= 100 * outer else 1)
 PY
-ok $? "a 2000-deep chain: EXEC->EXECUTED summed with nesting >= 100x the time in outermost bodies, which fits in the run ($(cat "$tmp/nest.check"))"
+ok $? "a 2000-deep chain: EXEC->EXECUTED summed with nesting >= 100x the time in outermost bodies, which fits in the workers' time of the run ($(cat "$tmp/nest.check"))"
 record clients "$CLIENTS"
 "$ANALYZE" --no-progress --json "$tmp/clients" >"$tmp/clients.json" 2>"$tmp/clients.aerr"
 ok $? "fjtrace-analyze reads clients (exit 0)" || cat "$tmp/clients.aerr" >&2
