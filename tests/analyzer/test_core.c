@@ -1393,31 +1393,26 @@ static void test_empty_pool_nulls(void)
     done();
 }
 
-int main(void)
+/* The cases: every "static void test_NAME(void)" of this file, found by
+ * analyzer/core/meson.build (it reads this file) and passed in as
+ * FJA_TEST_CASES = CASE(NAME) ...; each is its own meson test,
+ * analyzer-core-NAME, that runs this program with NAME. A case meson did not
+ * find is an unused static function: a build error, not a test left out.
+ * Without an argument every case runs, in the order of the file. */
+#define CASE(name) {#name, test_##name},
+static const struct {
+    const char *name;
+    void (*run)(void);
+} cases[] = {FJA_TEST_CASES};
+
+int main(int argc, char **argv)
 {
-    test_steal_and_waited_join();
-    test_inline_and_helping();
-    test_completers();
-    test_park();
-    test_many_submissions();
-    test_anomalies();
-    test_unfinished();
-    test_discarded();
-    test_percentiles();
-    test_advice_cutoff();
-    test_advice_pile_up();
-    test_advice_dry();
-    test_advice_dry_joins();
-    test_lock_wait();
-    test_partial_tree();
-    test_offcpu();
-    test_exec_joined();
-    test_join_stolen();
-    test_wall_twins();
-    test_advice_not_contradictory();
-    test_own_deque_not_elsewhere();
-    test_sites();
-    test_concurrent_trees_span();
-    test_empty_pool_nulls();
+    int ran = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        if (argc < 2 || !strcmp(argv[1], cases[i].name)) {
+            cases[i].run();
+            ran++;
+        }
+    if (!ran) bail_out("no case named '%s' (see the test_NAME functions)", argv[1]);
     return done_testing();
 }

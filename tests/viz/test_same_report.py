@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Pictures never change the report: the text and the JSON report, the exit
+status and the warnings are the same byte for byte without any picture
+option and with each one alone (--html, --subtrees, --timeline, --charts,
+--chrome-trace, --perfetto, --tasks), on every trace in tests/data and on
+traces recorded here through the real stack (fj-fib and fj-contention at
+P=2, off-CPU records on). Only the analyzer's own costs may differ: its
+run time, peak memory and model size (--tasks and the subtree diagrams keep
+every task record: docs/analyses.md, "Memory").
+
+    test_same_report.py ANALYZER DATA_DIR FJTRACE_RECORD FJ_FIB FJ_CONTENTION
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import tap  # noqa: E402
+from tap import ok  # noqa: E402
+
+ANALYZER, DATA, RECORD, FIB, CONTENTION = sys.argv[1:6]
+
+# the analyzer's own costs: time, peak memory, the model's bytes
+VARYING = re.compile(r'^ *"(wall_s|peak_rss_bytes|model_bytes)": .*$', re.M)
+
+
+def picture_options(out):
+    """Each picture option with a fresh target under OUT."""
+    return [["--html", os.path.join(out, "r.html")],
+            ["--subtrees", os.path.join(out, "sub"), "--format", "svg"],
+            ["--timeline", os.path.join(out, "t.svg")],
+            ["--charts", os.path.join(out, "charts")],
+            ["--chrome-trace", os.path.join(out, "c.json")],
+            ["--perfetto", os.path.join(out, "p.pftrace")],
+            ["--tasks", os.path.join(out, "tasks.csv")]]
+
+
+def run(args):
+    p = subprocess.run([ANALYZER, "--no-progress", *args], capture_output=True, text=True,
+                       timeout=300)
+    return p.returncode, VARYING.sub("", p.stdout), p.stderr
+
+
+def written(opt):
+    """The picture option's file, or a folder with something in it."""
+    path = opt[1]
+    if os.path.isdir(path):
+        return bool(os.listdir(path))
+    return os.path.isfile(path) and os.path.getsize(path) > 0
+
+
+def same_reports(name, trace, tmp):
+    """Text and JSON report of TRACE alone and beside each picture option."""
+    for fmt in ([], ["--json"]):
+        kind = "JSON" if fmt else "text"
+        ref = run([*fmt, trace])
+        diffs, missing = [], []
+        for i, opt in enumerate(picture_options(os.path.join(tmp, f"{name}-{kind}"))):
+            os.makedirs(os.path.dirname(opt[1]), exist_ok=True)
+            if opt[0] in ("--subtrees", "--charts"):
+                os.makedirs(opt[1], exist_ok=True)
+            got = run([*fmt, *opt, trace])
+            if got != ref:
+                diffs.append(f"{opt[0]}: rc {got[0]} (alone {ref[0]}), stderr {got[2]!r}"
+                             f"{' (report differs)' if got[1] != ref[1] else ''}")
+            elif ref[0] <= 1 and not written(opt):
+                missing.append(opt[0])
+        ok(not diffs and (ref[1] or ref[0] >= 3),
+           f"{name}: {kind} report, exit status and warnings the same without pictures and "
+           "with each of --html, --subtrees, --timeline, --charts, --chrome-trace, --perfetto, "
+           "--tasks", *diffs)
+        ok(not missing, f"{name} ({kind}): each picture option wrote its output beside the report",
+           f"nothing written by {missing}")
+    return ref[0]
+
+
+def record(tmp, name, cmd):
+    out = os.path.join(tmp, name)
+    rec = subprocess.run([RECORD, "-o", out, "--cmd-only", "--blocking", "--", *cmd],
+                         capture_output=True, text=True, timeout=300)
+    if rec.returncode in (120, 121):  # no lttng / no session daemon
+        return None
+    ok(rec.returncode == 0, f"fjtrace-record records {' '.join(os.path.basename(c) for c in cmd)}",
+       rec.stderr)
+    return out
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    for name in sorted(os.listdir(DATA)):
+        if os.path.isdir(os.path.join(DATA, name)):
+            same_reports(name, os.path.join(DATA, name), tmp)
+    if not shutil.which("lttng"):
+        tap.skip(12, "no lttng: no trace recorded here")
+    else:
+        for name, cmd in (("fib18-p2", [FIB, "18", "-p", "2"]),
+                          ("contention-p2", [CONTENTION, "-p", "2"])):
+            trace = record(tmp, name, cmd)
+            if trace is None:
+                tap.skip(6, "no usable lttng session daemon")
+                continue
+            rc = same_reports("recorded " + name, trace, tmp)
+            tap.is_eq(rc, 0, f"recorded {name}: the whole trace is analysed with exit 0")
+tap.done_testing()
