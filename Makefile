@@ -3,8 +3,11 @@ BUILD      ?= build
 BUILD_ASAN ?= build-asan
 BUILD_TSAN ?= build-tsan
 MESON_TEST  = meson test --print-errorlogs --num-processes 2
+# make install: under PREFIX (the build's prefix is set to it), staged under
+# DESTDIR when given (packaging); make uninstall removes what it installed.
+PREFIX     ?= /usr/local
 
-.PHONY: all deps build demo test test-main test-asan test-tsan bench clean
+.PHONY: all deps build demo test test-main test-asan test-tsan bench clean install uninstall
 
 all: build
 
@@ -56,6 +59,29 @@ $(BUILD_TSAN)/build.ninja:
 test-tsan: deps $(BUILD_TSAN)/build.ninja
 	ninja -C $(BUILD_TSAN)
 	$(MESON_TEST) -C $(BUILD_TSAN) --suite concurrency
+
+# The prefix is compiled into nothing but the install paths: a PREFIX
+# other than the build's only reconfigures. Installing needs no Debian
+# packages beyond the build's (no 'deps': a packager's chroot has its own).
+install: $(BUILD)/build.ninja
+	@cur=$$(meson introspect $(BUILD) --buildoptions | \
+	  python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))'); \
+	[ "$$cur" = "$(PREFIX)" ] || meson configure $(BUILD) -Dprefix="$(PREFIX)"
+	ninja -C $(BUILD)
+	meson install -C $(BUILD) --no-rebuild $(if $(DESTDIR),--destdir "$(DESTDIR)")
+
+# What the last meson install wrote, removed: its log holds the paths,
+# DESTDIR included: the files, then (deepest first) the folders it had to
+# create, those left empty.
+uninstall:
+	@log=$(BUILD)/meson-logs/install-log.txt; \
+	test -f $$log || { echo "make uninstall: nothing installed from $(BUILD)" >&2; exit 1; }; \
+	grep -v '^#' $$log | while IFS= read -r f; do \
+	  if [ -L "$$f" ] || [ -f "$$f" ]; then rm -f "$$f" && echo "removed $$f"; fi; \
+	done; \
+	grep -v '^#' $$log | sort -r | while IFS= read -r d; do \
+	  if [ -d "$$d" ]; then rmdir "$$d" 2>/dev/null && echo "removed $$d/" || true; fi; \
+	done
 
 bench: build
 	ninja -C $(BUILD) bench-all
