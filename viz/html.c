@@ -90,7 +90,9 @@ static void summary(fjv_str *s, const fjv_options *o, const fja_report *r)
     }
     fjv_str_printf(s, "</td></tr><tr><th class=\"l\">events</th><td>%s</td></tr>",
                    fjv_count(a, sizeof a, m->events));
-    fjv_str_printf(s, "<tr><th class=\"l\">duration</th><td>%s</td></tr>",
+    /* several traces: the span of the recordings, labelled (analyses.md) */
+    fjv_str_printf(s, "<tr><th class=\"l\">%s</th><td>%s</td></tr>",
+                   r->ntraces > 1 ? "recorded within (first event to last)" : "duration",
                    fja_report_duration(b, sizeof b, (double)(m->last_ts - m->first_ts)));
     fjv_str_printf(s, "<tr><th class=\"l\">pools</th><td>%u</td></tr>", r->npools);
     processes(s, r);

@@ -237,8 +237,9 @@ static void title_draw(cairo_t *cr, const fja_report *r)
 {
     char b[64], e[32], note[128], t[512];
     snprintf(t, sizeof t,
-             "fjtrace timeline: %s events over %s, %u pool(s), each on its own time axis%s",
+             "fjtrace timeline: %s events %s %s, %u pool(s), each on its own time axis%s",
              fjv_count(e, sizeof e, r->model->events),
+             r->ntraces > 1 ? "in traces recorded within" : "over",
              fja_report_duration(b, sizeof b, (double)(r->model->last_ts - r->model->first_ts)),
              r->npools, fjv_discard_note(r->model, note, sizeof note));
     cairo_set_source_rgb(cr, 0, 0, 0);

@@ -52,7 +52,10 @@ static void usage(FILE *o)
           "  4  the traces hold no fjtrace event\n"
           "  5  internal error (out of memory)\n"
           "  6  an output could not be written (disk full, folder missing or not\n"
-          "     writable): the error names it; no partial file is left behind\n",
+          "     writable): the error names it; no partial file is left behind\n"
+          "  7  --pool ID or --root ID names nothing in the traces (no such pool, no\n"
+          "     tree with that root nor, with --subtrees, task): the report, written all\n"
+          "     the same, holds no pool or tree\n",
           o);
 }
 

@@ -18,6 +18,7 @@ enum {
     EXIT_NO_EVENTS = 4,  /* CTF trace(s) without any fjtrace event */
     EXIT_INTERNAL = 5,   /* out of memory */
     EXIT_OUTPUT = 6,     /* a report or picture could not be written (none left partial) */
+    EXIT_NO_MATCH = 7,   /* --pool or --root names nothing in the traces */
 };
 
 typedef struct {

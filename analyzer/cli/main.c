@@ -267,13 +267,32 @@ static void baseline_free(baseline *b)
 }
 
 /* Does a tree with root task id `root` exist in the report's pools (any
- * window)? --root names one that must. */
+ * window), or, when every task's record is kept (the subtree pictures),
+ * a task of that id (--subtrees --root draws its subtree)? */
 static bool report_has_root(const fja_report *r, uint64_t root)
 {
     for (uint32_t i = 0; i < r->npools; i++) {
         const fja_pool *p = r->pools[i].pool;
         for (uint32_t t = 0; t < p->ntrees; t++)
             if (p->trees[t].root_id == root) return true;
+        if (pictures_need_tasks() && fja_taskmap_find(&p->tasks, root) != FJA_TASK_NONE)
+            return true;
+    }
+    return false;
+}
+
+/* --pool ID / --root ID naming nothing in the traces: said on stderr, and
+ * exit 7 (the report is written all the same). Returns whether it did. */
+static bool selection_missing(const cli_options *o, const fja_report *r)
+{
+    if (o->filter.pool_set && !r->npools) {
+        fprintf(stderr, "fjtrace-analyze: error: no pool %u in the trace\n", o->filter.pool);
+        return true;
+    }
+    if (o->filter.root_set && !report_has_root(r, o->filter.root)) {
+        fprintf(stderr, "fjtrace-analyze: error: no tree with root %" PRIu64 " in the trace%s\n",
+                o->filter.root, o->filter.pool_set ? "'s selected pool" : "");
+        return true;
     }
     return false;
 }
@@ -451,11 +470,7 @@ static int report_write(const cli_options *o, const fja_model *m, const fja_mode
     fja_sites_resolve(&r, fja_resolve_site, symbols);
     fja_resolve_warnings(symbols, stderr);
     if (base) fja_sites_baseline(&r, &base->r);
-    if (o->filter.pool_set && !r.npools)
-        fprintf(stderr, "fjtrace-analyze: warning: no pool %u in the trace\n", o->filter.pool);
-    if (o->filter.root_set && !report_has_root(&r, o->filter.root))
-        fprintf(stderr, "fjtrace-analyze: warning: no tree with root %" PRIu64 " in the trace%s\n",
-                o->filter.root, o->filter.pool_set ? "'s selected pool" : "");
+    bool missing = selection_missing(o, &r);
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     fja_run_info info = {.paths = (const char *const *)o->paths,
@@ -464,6 +479,7 @@ static int report_write(const cli_options *o, const fja_model *m, const fja_mode
                          .peak_rss_bytes = peak_rss(),
                          .wall_s = (double)ts.tv_sec + ts.tv_nsec / 1e9 - t0};
     int rc = r.complete ? EXIT_COMPLETE : EXIT_INCOMPLETE;
+    if (missing) rc = EXIT_NO_MATCH;
     if (pictures_render(&r)) rc = EXIT_OUTPUT;
     if (output_write(o->output, o->json ? fja_report_json : fja_report_text, &r, &info))
         rc = EXIT_OUTPUT;

@@ -157,7 +157,8 @@ static void advise_completion(fja_pool_report *pr)
 static void advise_preempted(fja_pool_report *pr)
 {
     double off = frac(pr->offcpu_ns[FJA_OFFCPU_PREEMPTED], pr->lifetime_ns);
-    if (pr->offcpu != FJA_OFFCPU_RECORDED || off < 0.1) return;
+    /* No span (no task ran): nothing stretched, nothing to compare. */
+    if (pr->offcpu != FJA_OFFCPU_RECORDED || off < 0.1 || !pr->span_ns) return;
     fja_advise(pr, "preempted",
                "workers were preempted %.0f%% of their time (other threads took the cores): "
                "wall-clock span %.2f ms vs %.2f ms on the CPU, parallelism %.1f vs %.1f; the "

@@ -536,11 +536,36 @@ static void measured_speedups(fja_report *r)
     }
 }
 
+/* Each trace's first to last pool event, in source order. */
+static int trace_spans(const fja_model *m, fja_report *r)
+{
+    r->traces = calloc(m->npools ? m->npools : 1, sizeof *r->traces);
+    if (!r->traces) return -1;
+    for (uint32_t i = 0; i < m->npools; i++) {
+        const fja_pool *p = &m->pools[i];
+        uint32_t k = 0;
+        while (k < r->ntraces && r->traces[k].source != p->source)
+            k++;
+        if (k == r->ntraces)
+            r->traces[r->ntraces++] = (fja_trace_span){p->source, p->first_ts, p->last_ts};
+        fja_trace_span *t = &r->traces[k];
+        if (p->first_ts < t->first_ts) t->first_ts = p->first_ts;
+        if (p->last_ts > t->last_ts) t->last_ts = p->last_ts;
+    }
+    for (uint32_t a = 1; a < r->ntraces; a++) /* few: insertion sort by source */
+        for (uint32_t b = a; b > 0 && r->traces[b - 1].source > r->traces[b].source; b--) {
+            fja_trace_span x = r->traces[b];
+            r->traces[b] = r->traces[b - 1];
+            r->traces[b - 1] = x;
+        }
+    return 0;
+}
+
 int fja_analysis_run(const fja_model *m, const fja_filter *f, fja_report *r)
 {
     *r = (fja_report){.model = m};
     r->pools = calloc(m->npools ? m->npools : 1, sizeof *r->pools);
-    if (!r->pools) return -1;
+    if (!r->pools || trace_spans(m, r)) return -1;
     for (int k = 0; k < FJA_AN_COUNT; k++)
         r->anomalies += m->anomalies[k];
     r->complete = !m->discarded_events && !r->anomalies && !m->out_of_order && !*m->decode_error;
@@ -566,6 +591,7 @@ void fja_analysis_free(fja_report *r)
         free(r->pools[i].sites);
     }
     free(r->pools);
+    free(r->traces);
     *r = (fja_report){0};
 }
 

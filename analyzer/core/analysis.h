@@ -197,10 +197,19 @@ typedef struct {
     uint32_t baseline_workers;
 } fja_pool_report;
 
+/* One trace of the report (a source holding a pool): its first and last
+ * pool event. Several traces analysed together may lie far apart in time. */
+typedef struct {
+    uint32_t source;
+    uint64_t first_ts, last_ts;
+} fja_trace_span;
+
 typedef struct {
     const fja_model *model;
     fja_pool_report *pools;
     uint32_t npools;
+    fja_trace_span *traces; /* by source, whatever --pool selects */
+    uint32_t ntraces;
     bool complete; /* no discarded events, no unfinished task, no anomaly */
     uint64_t anomalies;
 } fja_report;

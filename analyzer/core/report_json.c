@@ -161,6 +161,14 @@ static void j_trace(jw *w, const fja_report *r, const fja_run_info *info)
     j_u64(w, "events_before_window", m->window_events);
     j_u64(w, "out_of_order_events", m->out_of_order);
     j_u64(w, "duration_ns", m->last_ts - m->first_ts);
+    j_open(w, "traces", '[');
+    for (uint32_t k = 0; k < r->ntraces; k++) {
+        j_open(w, NULL, '{');
+        j_u64(w, "source", r->traces[k].source);
+        j_u64(w, "duration_ns", r->traces[k].last_ts - r->traces[k].first_ts);
+        j_close(w, '}');
+    }
+    j_close(w, ']');
     j_close(w, '}');
 }
 

@@ -4,6 +4,7 @@
 
 #define TEXT_TREES 10      /* trees listed one by one; the rest are summarised */
 #define TEXT_UNFINISHED 10 /* unfinished tasks listed; all of them in --json */
+#define TEXT_TRACES 8      /* traces whose durations the header lists */
 
 const char *fja_report_duration(char *buf, size_t n, double ns)
 {
@@ -28,13 +29,33 @@ static double pct(uint64_t a, uint64_t b)
     return b ? 100.0 * (double)a / (double)b : 0;
 }
 
-static void t_summary(FILE *o, const fja_report *r)
+/* The events' time: one trace's duration; with several, each trace's
+ * (first to last pool event) and the span of the recordings, labelled as
+ * such (traces recorded apart are not one run of that length). */
+static void t_events(FILE *o, const fja_report *r)
 {
     const fja_model *m = r->model;
     char b[32];
-    fprintf(o, "fjtrace-analyze report\n");
-    fprintf(o, "  events %" PRIu64 " over %s, %u pool(s)\n", m->events,
+    if (r->ntraces < 2) {
+        fprintf(o, "  events %" PRIu64 " over %s, %u pool(s)\n", m->events,
+                fja_report_duration(b, sizeof b, (double)(m->last_ts - m->first_ts)), r->npools);
+        return;
+    }
+    fprintf(o, "  events %" PRIu64 " in %u traces lasting", m->events, r->ntraces);
+    for (uint32_t k = 0; k < r->ntraces && k < TEXT_TRACES; k++)
+        fprintf(o, "%s %s", k ? "," : "",
+                fja_report_duration(b, sizeof b,
+                                    (double)(r->traces[k].last_ts - r->traces[k].first_ts)));
+    if (r->ntraces > TEXT_TRACES) fprintf(o, ", ...");
+    fprintf(o, " (recorded within %s, first event to last), %u pool(s)\n",
             fja_report_duration(b, sizeof b, (double)(m->last_ts - m->first_ts)), r->npools);
+}
+
+static void t_summary(FILE *o, const fja_report *r)
+{
+    const fja_model *m = r->model;
+    fprintf(o, "fjtrace-analyze report\n");
+    t_events(o, r);
     if (m->discarded_events)
         fprintf(o,
                 "  WARNING: %" PRIu64 " events were DISCARDED while recording: affected "
@@ -275,9 +296,16 @@ static void t_idle(FILE *o, const fja_pool_report *pr)
     uint64_t life = pr->lifetime_ns;
     fprintf(o,
             "\n  worker time: busy %.1f%%, join wait %.1f%%, searching %.1f%%, parked %.1f%%, "
-            "lock wait %.1f%%\n",
+            "lock wait %.1f%%",
             pct(pr->busy_ns, life), pct(pr->join_ns, life), pct(pr->search_ns, life),
             pct(pr->parked_ns, life), pct(pr->lock_ns, life));
+    /* Off the CPU is booked apart from the five states (analyses.md): the
+     * line covers the whole lifetime only with it. */
+    if (pr->offcpu == FJA_OFFCPU_RECORDED)
+        fprintf(o, ", preempted %.1f%%, blocked %.1f%%",
+                pct(pr->offcpu_ns[FJA_OFFCPU_PREEMPTED], life),
+                pct(pr->offcpu_ns[FJA_OFFCPU_BLOCKED], life));
+    fputc('\n', o);
     fprintf(o,
             "  idle gaps: no work anywhere %" PRIu64 " (%.1f%%), work queued elsewhere %" PRIu64
             " (%.1f%%), waiting at a join %" PRIu64 " (%.1f%%), waiting for a lock %" PRIu64

@@ -287,14 +287,28 @@ def test_several_traces_and_filters():
     r = json.loads(out)
     ok(rc == 0 and len(r["pools"]) == 2, "two traces: exit 0, two pools")
     ok(sorted(p["source"] for p in r["pools"]) == [0, 1], "two traces: one pool from each")
-    _, r, err = analyze("breakeven-p2", "--pool", "7")
+    alone = sorted(analyze(n)[1]["trace"]["duration_ns"] for n in ("fib-p1", "fib-p2"))
+    each = sorted(t["duration_ns"] for t in r["trace"].get("traces", []))
+    ok(each == alone, "two traces: trace.traces gives each trace's own duration, as it has "
+       "analysed alone", f"{each} vs {alone}")
+    ok(r["trace"]["duration_ns"] > sum(alone),
+       "two traces recorded apart: trace.duration_ns spans the recordings (more than both)")
+    _, out, _ = run(os.path.join(DATA, "fib-p1"), os.path.join(DATA, "fib-p2"))
+    head = out.splitlines()[1] if out.count("\n") > 1 else ""
+    ok(head.startswith("  events 978 in 2 traces lasting ") and "(recorded within " in head,
+       "two traces: the header gives each trace's duration and labels the span of the "
+       "recordings", head)
+    rc, r, err = analyze("breakeven-p2", "--pool", "7")
     ok(r["pools"] == [] and "no pool 7" in err, "--pool 7 keeps no pool and says no pool 7")
-    _, r, err = analyze("breakeven-p2", "--root", "999")
+    tap.is_eq(rc, 7, "--pool 7 (no such pool): exit 7, the selection names nothing")
+    rc, r, err = analyze("breakeven-p2", "--root", "999")
     ok(all(p["trees"] == [] for p in r["pools"]) and "no tree with root 999" in err,
        "--root 999 (no such root) keeps no tree and says so, like --pool", err)
-    _, r, _ = analyze("breakeven-p2", "--root", "3")
+    tap.is_eq(rc, 7, "--root 999 (no such tree): exit 7, not 0")
+    rc, r, _ = analyze("breakeven-p2", "--root", "3")
     t = r["pools"][0]["trees"]
     ok(len(t) == 1 and t[0]["root"] == 3, "--root 3 keeps only the tree of root 3")
+    tap.is_eq(rc, 0, "--root 3 (a tree of the trace): exit 0")
     _, r, _ = analyze("breakeven-p2", "--window", "0:1ns")
     tap.is_eq(len(r["pools"][0]["trees"]), 0, "--window 0:1ns keeps no tree")
     with tempfile.TemporaryDirectory() as d:

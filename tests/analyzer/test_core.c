@@ -65,6 +65,23 @@ static void done(void)
     fja_model_free(&M);
 }
 
+/* The text report of R (analyze() first); NULL if it cannot be made. */
+static char *report_text(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    fja_run_info info = {.version = "test"};
+    int rc = fja_report_text(f, &R, &info);
+    fclose(f);
+    if (rc) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
 /* A root forks one child that is stolen; the root waits for it in a join. */
 static void test_steal_and_waited_join(void)
 {
@@ -983,6 +1000,29 @@ static void test_offcpu(void)
     ok_eq_i64(p->offcpu_ns[FJA_OFFCPU_BLOCKED], 10, "off-CPU: the pool was blocked 10 ns");
     ok(has_advice(p, "preempted", "preempted 40% of their time"),
        "off-CPU: the advice says the workers were preempted 40%% of their time (80 of 200 ns)");
+    char *text = report_text();
+    /* busy 15, searching 95, preempted 80, blocked 10 of 200 ns */
+    ok(text && strstr(text, "worker time: busy 7.5%, join wait 0.0%, searching 47.5%, parked "
+                            "0.0%, lock wait 0.0%, preempted 40.0%, blocked 5.0%\n"),
+       "off-CPU: the pool's worker time line sums to 100%% of the lifetime (preempted and "
+       "blocked included)");
+    free(text);
+    done();
+
+    /* An empty pool whose workers were preempted: no task, no span: no
+     * advice comparing spans that do not exist. */
+    start(2);
+    ev(0, FJA_EV_OFFCPU_START, 0, 0, 0);
+    ev(0, FJA_EV_OFFCPU_START, 1, 0, 0);
+    ev(10, FJA_EV_OFFCPU_OUT, 0, 0, FJA_OFFCPU_PREEMPTED);
+    ev(90, FJA_EV_OFFCPU_IN, 0, 0, 0);
+    stop(100, 2);
+    p = analyze();
+    ok(!has_advice(p, "preempted", ""),
+       "off-CPU, empty pool: no preemption advice (no span to compare)");
+    text = report_text();
+    ok(text && !strstr(text, "0.00 ms vs 0.00 ms"), "off-CPU, empty pool: no '0.00 ms vs 0.00 ms'");
+    free(text);
     done();
 
     /* Refused on one worker: unknown, and the figures are not on-CPU. */
