@@ -290,6 +290,20 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_client,
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_ahead_event, fjtrace, join_stolen,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task, uint64_t, ahead))
 
+/* A join that found its task already done (a thief finished it, or its
+ * fork ran it at once into a full deque) and did not run it itself: the
+ * join happens here, with no wait. The analyzer joins the child's path to
+ * its parent's at this point, not when the child finished (a producer's
+ * later forks do not come after its earlier children). */
+LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_event, fjtrace, join_done,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task))
+
+/* Right after pool_begin: every join of this pool's traced tasks is told
+ * (join/join_stolen..joined when it waits, exec_joined when it runs its
+ * task, join_done otherwise), so a child's path can wait for its join. */
+LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, where, fjtrace, joins_told,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker))
+
 #endif /* FJTRACE_TP_H */
 
 #include <lttng/tracepoint-event.h>

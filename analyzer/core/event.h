@@ -46,6 +46,10 @@ typedef enum {
     FJA_EV_OFFCPU_CLIENT,
     /* join of a stolen task (instead of join); arg.ahead as in exec_joined */
     FJA_EV_JOIN_STOLEN,
+    /* a join found its task done (not run by it): the join is here */
+    FJA_EV_JOIN_DONE,
+    /* pool event: every join of the pool is told (join_done included) */
+    FJA_EV_JOINS_TOLD,
     /* Not in traces: the boundaries of the off-CPU intervals, replayed in
      * time order by fja_offcpu_replay (offcpu.h); arg.offcpu the kind. */
     FJA_EV_OFFCPU_OUT,

@@ -272,22 +272,52 @@ static uint64_t join_shift_of(fja_pool *p, uint32_t n)
     return f ? f->join_shift : 0;
 }
 
+/* A path of length v joins running task n's at ts: n goes on from the
+ * later of the two. */
+static void path_join(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
+{
+    fja_task *t = task_at(p, n);
+    int64_t base = (int64_t)v - (int64_t)self_now(p, n, ts);
+    if (base > t->sp_base) t->sp_base = base;
+}
+
+/* Is done task n joined by its running parent now? When the pool tells
+ * every join (joins_told): if the parent waits for it (a join naming it,
+ * or an OpenMP taskwait/barrier waiting for every child) or ran it in its
+ * own join (exec_joined); otherwise its join comes later (join_done, or
+ * the parent's end). Without it, the join is taken to be now: the earliest
+ * it can be, so the span is never underestimated (a producer's later forks
+ * then wrongly come after its earlier children). */
+static bool joined_now(fja_pool *p, uint32_t n)
+{
+    const fja_task *t = task_at(p, n);
+    if (!p->joins_told || (t->flags & FJA_TF_RUN_BY_JOIN)) return true;
+    const fja_task *par = task_at(p, t->parent);
+    if (par->worker < 0 || (uint32_t)par->worker >= p->nworkers) return false;
+    const fja_worker *w = &p->workers[par->worker];
+    for (uint32_t i = w->depth; w->in_joins && i-- > 0;) {
+        const fja_frame *f = &w->stack[i];
+        if (f->task == t->parent)
+            return f->in_join &&
+                   (f->awaited == n || f->awaited == FJA_TASK_NONE || f->awaited == t->parent);
+    }
+    return false;
+}
+
 /* The path through done task n (done-span v) reaches its parent at ts. A
- * running parent takes it as if joined at once (the earliest the join can
- * happen, so the span is never underestimated); a parent whose body is
- * over (a counted completer) keeps it for its own completion. */
+ * running parent takes it if it joins n now (joined_now), else keeps it
+ * (child_max) for the join (pending_join) or its own end; so does a parent
+ * whose body is over (a counted completer), for its own completion. */
 static void offer_to_parent(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
 {
     const fja_task *t = task_at(p, n);
     if (t->parent == FJA_TASK_NONE) return;
     if (t->flags & FJA_TF_JOIN_SHIFT) v += join_shift_of(p, n);
     fja_task *par = task_at(p, t->parent);
-    if ((par->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC) {
-        int64_t base = (int64_t)v - (int64_t)self_now(p, t->parent, ts);
-        if (base > par->sp_base) par->sp_base = base;
-    } else if (v > par->child_max) {
+    if ((par->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC && joined_now(p, n))
+        path_join(p, t->parent, ts, v);
+    else if (v > par->child_max)
         par->child_max = v;
-    }
 }
 
 /* Task n is done with done-span v at ts. */
@@ -353,6 +383,14 @@ static uint64_t done_span_wall(const fja_task_wall *w)
     return body > w->child_max ? body : w->child_max;
 }
 
+/* path_join's twin. */
+static void path_join_wall(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
+{
+    fja_task_wall *tw = wall_at(p, n);
+    int64_t base = (int64_t)v - (int64_t)self_now_wall(p, n, ts);
+    if (base > tw->sp_base) tw->sp_base = base;
+}
+
 /* offer_to_parent's twin. */
 static void offer_to_parent_wall(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
 {
@@ -364,12 +402,10 @@ static void offer_to_parent_wall(fja_pool *p, uint32_t n, uint64_t ts, uint64_t 
     }
     const fja_task *par = task_at(p, t->parent);
     fja_task_wall *pw = wall_at(p, t->parent);
-    if ((par->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC) {
-        int64_t base = (int64_t)v - (int64_t)self_now_wall(p, t->parent, ts);
-        if (base > pw->sp_base) pw->sp_base = base;
-    } else if (v > pw->child_max) {
+    if ((par->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC && joined_now(p, n))
+        path_join_wall(p, t->parent, ts, v);
+    else if (v > pw->child_max)
         pw->child_max = v;
-    }
 }
 
 /* task_done's twin. */
@@ -698,6 +734,9 @@ static void joined_start_wall(fja_pool *p, const fja_worker *w, const fja_change
 void fja_model_task_begin(fja_pool *p, fja_worker *w, const fja_change *c)
 {
     fja_task *t = task_at(p, c->task);
+    if (c->joined && t->parent != FJA_TASK_NONE && w->depth >= 2 &&
+        w->stack[w->depth - 2].task == t->parent)
+        t->flags |= FJA_TF_RUN_BY_JOIN;
     joined_start(p, w, c);
     if (p->tasks.wall) joined_start_wall(p, w, c);
     if (!c->stolen && (t->flags & FJA_TF_SUBMITTED)) {
@@ -827,6 +866,25 @@ static void stolen_join_shift_wall(fja_pool *p, fja_worker *w, const fja_change 
     t->flags |= FJA_TF_JOIN_SHIFT_WALL;
 }
 
+/* Running task n joins the paths of its done children it had kept for
+ * their join (child_max): an OpenMP taskwait or barrier waits for every
+ * child. */
+static void join_children(fja_pool *p, uint32_t n, uint64_t ts)
+{
+    path_join(p, n, ts, task_at(p, n)->child_max);
+    if (p->tasks.wall) path_join_wall(p, n, ts, wall_at(p, n)->child_max);
+}
+
+/* The worker's running task joins its child c->task, done before
+ * (join_done): the child's path reaches the parent here. */
+static void on_join_done(fja_pool *p, fja_worker *w, const fja_change *c)
+{
+    uint32_t parent = top_frame(w)->task;
+    path_join(p, parent, c->ts, fja_task_done_span(task_at(p, c->task)));
+    if (p->tasks.wall)
+        path_join_wall(p, parent, c->ts, done_span_wall(wall_at(p, c->task)));
+}
+
 static void on_join_begin(fja_pool *p, fja_worker *w, const fja_change *c)
 {
     stolen_join_shift(p, w, c);
@@ -842,6 +900,7 @@ static void on_join_begin(fja_pool *p, fja_worker *w, const fja_change *c)
         p->barrier_waits++;
     else if (c->task == FJA_TASK_NONE)
         p->taskwait_waits++;
+    if (c->task == waiter || c->task == FJA_TASK_NONE) join_children(p, waiter, c->ts);
 }
 
 static void on_lock_begin(fja_pool *p, fja_worker *w, const fja_change *c)
@@ -938,6 +997,9 @@ static void on_worker_change(fja_pool *p, fja_worker *w, const fja_change *c)
         break;
     case FJA_CHANGE_JOIN_END:
         if (c->since) fja_hist_add(&p->join_latency, c->ts - c->since);
+        break;
+    case FJA_CHANGE_JOIN_DONE:
+        on_join_done(p, w, c);
         break;
     case FJA_CHANGE_LOCK_BEGIN:
         on_lock_begin(p, w, c);

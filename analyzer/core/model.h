@@ -203,6 +203,9 @@ typedef struct {
     int64_t pid; /* -1 if unknown */
     uint64_t begin_ts, end_ts, first_ts, last_ts;
     bool has_begin, has_end, seen;
+    /* joins_told: every join is in the trace (join_done too), so a child's
+     * path joins its parent's at the join, not when the child is done */
+    bool joins_told;
     bool any_size_hint; /* a task carried a size hint (size_tasks below) */
     fja_worker *workers;
     uint32_t nworkers; /* allocated (max index seen + 1 or declared) */

@@ -32,13 +32,15 @@ enum {
     FJA_TF_FREE = 1 << 10,            /* recycling: a free record, no task's */
     FJA_TF_JOIN_SHIFT = 1 << 11,      /* its parent's join_stolen moved its path (fja_frame) */
     FJA_TF_JOIN_SHIFT_WALL = 1 << 12, /* likewise for its wall-clock twin (fja_task_wall) */
+    FJA_TF_RUN_BY_JOIN = 1 << 13,     /* run by its parent's own join (exec_joined) */
 };
 
 typedef struct {
     uint64_t id;
     int64_t sp_base;     /* span so far = sp_base + self_ns while it runs */
     uint64_t self_ns;    /* body time minus nested tasks and join waits */
-    uint64_t child_max;  /* largest done-span of children done after its body */
+    uint64_t child_max;  /* largest done-span of children done after its body, or
+                            before their join (fja_pool.joins_told) */
     uint64_t subtree_ns; /* self_ns of itself and its descendants */
     uint32_t parent;     /* record number, FJA_TASK_NONE for a root or orphan */
     uint32_t tree;       /* tree number, FJA_TASK_NONE for an orphan */

@@ -570,6 +570,20 @@ static void on_joined(const fja_tracker *t, fja_pool *p, fja_worker *w, const fj
     tell(t, &c);
 }
 
+/* A join that found its child done (join_done): the child's path joins
+ * its parent's here. The parent is the worker's running task. */
+static void on_join_done(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+{
+    fja_frame *f = top_frame(w);
+    uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
+    if (!f || f->in_join || n == FJA_TASK_NONE || task_at(p, n)->parent != f->task ||
+        !task_is_done(task_at(p, n))) {
+        fja_model_anomaly(t->model, FJA_AN_JOIN_MISMATCH, ev);
+        return;
+    }
+    tell_task(t, FJA_CHANGE_JOIN_DONE, p, w, n, ev->ts);
+}
+
 /* A lock wait suspends the running task: waiting is not work, and it is
  * the serialisation the program cannot see (brief, experiment 3). */
 static void on_lock_wait(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
@@ -773,6 +787,9 @@ static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, co
     case FJA_EV_JOINED:
         on_joined(t, p, w, ev);
         break;
+    case FJA_EV_JOIN_DONE:
+        on_join_done(t, p, w, ev);
+        break;
     case FJA_EV_PARK:
     case FJA_EV_UNPARK:
         on_park(t, p, w, ev);
@@ -896,6 +913,9 @@ static void on_pool_event(const fja_tracker *t, fja_pool *p, const fja_event *ev
         break;
     case FJA_EV_POOL_RUNTIME:
         on_pool_runtime(p, ev);
+        break;
+    case FJA_EV_JOINS_TOLD:
+        p->joins_told = true;
         break;
     case FJA_EV_DEPENDENCE:
         p->dependences++;

@@ -122,6 +122,7 @@ int fj_pool_create(fj_pool **out, const fj_pool_config *cfg)
     }
     fj_stamp_origin(); /* the first pool's: where exec_joined's clock rate is taken from */
     FJ_TRACE(pool_begin, p->id, -1, (uint32_t)p->nworkers);
+    FJ_TRACE(joins_told, p->id, -1); /* sched.c: fj__join_slow's join_done */
     int rc = workers_start(p);
     if (rc != FJ_OK) {
         FJ_TRACE(pool_end, p->id, -1);

@@ -1,6 +1,7 @@
 /* The scheduler: running tasks, the worker loop, fork, join and helping. */
 #include <limits.h>
 #include <sched.h>
+#include <stdbool.h>
 
 #include "fast.h"
 #include "fence.h"
@@ -29,8 +30,9 @@ void fj_task_mark_done(fj_task *t)
 }
 
 /* Runs t; joined_at != 0: t is run by its parent's join, called then (the
- * exec event says so, with how long the parent ran ahead of that join). */
-static void task_run(fj_worker *w, fj_task *t, uint64_t joined_at)
+ * exec event says so, with how long the parent ran ahead of that join).
+ * Returns whether its exec was exec_joined (its end is its join, told). */
+static bool task_run(fj_worker *w, fj_task *t, uint64_t joined_at)
 {
     /* Read before the body runs: a completer may complete inside its own
      * body, after which its owner is free to reuse the frame. */
@@ -39,9 +41,11 @@ static void task_run(fj_worker *w, fj_task *t, uint64_t joined_at)
     fj_task *outer = w->current;
     w->current = t;
     uint64_t ahead;
+    bool by_join = false;
     /* a completer has no forked_ns; the stamps' rate may not be known yet */
     if (id && joined_at && !completer && fj_stamp_ns(t->forked_ns, joined_at, &ahead) == 0) {
         FJ_TRACE(exec_joined, w->pool->id, w->index, id, ahead);
+        by_join = true;
     } else if (id) {
         FJ_TRACE(exec, w->pool->id, w->index, id); /* id 0: forked untraced */
     }
@@ -50,6 +54,7 @@ static void task_run(fj_worker *w, fj_task *t, uint64_t joined_at)
     w->current = outer;
     FJ_STAT_INC(w, tasks_run);
     if (!completer) fj_task_mark_done(t);
+    return by_join;
 }
 
 void fj_task_run(fj_worker *w, fj_task *t)
@@ -291,6 +296,8 @@ void fj__join_slow(fj_task *t)
     FJ_STAT_INC(w, joins_slow);
     /* When the parent called this join, if a session records. */
     uint64_t joined_at = FJ__RECORDING(&w->fast) ? fj_stamp() : 0;
+    const uint64_t id = t->id;
+    bool told = false; /* t ran here as exec_joined: its end was its join */
     /* Run our own deque's tasks (t itself, if nobody stole it, is at the
      * bottom) until t is done; once the deque is empty t was stolen. */
     while (!fj_task_is_done(t)) {
@@ -299,8 +306,13 @@ void fj__join_slow(fj_task *t)
             join_help(w, t, joined_at);
             return;
         }
-        task_run(w, x, joined_at);
+        bool by_join = task_run(w, x, joined_at);
+        if (x == t) told = by_join;
     }
+    /* Done without a wait (a thief finished it, a full deque's fork ran it,
+     * or it ran here with a plain exec): the join is now (events.md). Only
+     * the slow joins that found a task done pay this event. */
+    if (id && !told) FJ_TRACE(join_done, w->pool->id, w->index, id);
 }
 
 int fj_task_done(const fj_task *t)

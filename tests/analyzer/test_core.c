@@ -1414,6 +1414,66 @@ static void test_concurrent_trees_span(void)
 
 /* A pool where no task ran: no span, no parallelism, no bounds, no
  * milestones: null in JSON, never 0. */
+/* A producer loop: the root forks children that finish before it joins
+ * them; a child done early is not on the path of its later forks. Two
+ * workers: child 2 is stolen (100 ns), child 3 runs at once inside its
+ * fork (a full deque, 200 ns), child 4 is stolen (100 ns) and waited for;
+ * then join_done for 3 and 2. The root runs 0-20, 220-240, 333-340: self
+ * 47. True paths: child 3 from the root's 20 ns, joined at the root's
+ * 41st ns: 220, then the root's last 6 ns: span 226. Taking each child as
+ * joined when it finished puts child 4 after child 3 (230 + 100) and the
+ * root's end after that: 337. */
+static void producer_events(bool joins_told)
+{
+    start(2);
+    if (joins_told) ev(0, FJA_EV_JOINS_TOLD, -1, 0, 0);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(10, FJA_EV_FORK, 0, 2, 1);
+    ev(11, FJA_EV_STEAL, 1, 2, 0);
+    ev(12, FJA_EV_EXEC, 1, 2, 0);
+    ev(20, FJA_EV_FORK, 0, 3, 1);
+    ev(20, FJA_EV_EXEC, 0, 3, 0);
+    ev(112, FJA_EV_EXECUTED, 1, 2, 0); /* done-span 10 + 100 */
+    ev(220, FJA_EV_EXECUTED, 0, 3, 0); /* done-span 20 + 200 */
+    ev(230, FJA_EV_FORK, 0, 4, 1);     /* root self 30 */
+    ev(231, FJA_EV_STEAL, 1, 4, 0);
+    ev(232, FJA_EV_EXEC, 1, 4, 0);
+    ev(240, FJA_EV_JOIN, 0, 4, 0);     /* root self 40 */
+    ev(332, FJA_EV_EXECUTED, 1, 4, 0); /* done-span 30 + 100 */
+    ev(333, FJA_EV_JOINED, 0, 4, 0);
+    if (joins_told) {
+        ev(334, FJA_EV_JOIN_DONE, 0, 3, 0); /* root self 41: path 220 */
+        ev(335, FJA_EV_JOIN_DONE, 0, 2, 0);
+    }
+    ev(340, FJA_EV_EXECUTED, 0, 1, 0);
+    ev(341, FJA_EV_RESULT, -1, 1, 0);
+    stop(350, 2);
+}
+
+static void test_producer_span(void)
+{
+    producer_events(true);
+    const fja_pool_report *p = analyze();
+    ok_eq_i64(p->work_ns, 447, "producer: work 47 + 100 + 200 + 100 ns");
+    ok_eq_i64(p->span_ns, 226,
+              "producer: span 226 ns (child 3 joined at the root's join_done, not when done)");
+    ok_eq_i64(M.anomalies[FJA_AN_JOIN_MISMATCH], 0, "producer: join_done is no join mismatch");
+    done();
+    /* A trace without joins_told (older libfj): each child is taken as
+     * joined when it finished, as before, never less than the truth. */
+    producer_events(false);
+    p = analyze();
+    ok_eq_i64(p->span_ns, 337, "producer without joins_told: span 337 ns, as before");
+    done();
+    /* join_done naming a task that is not the running task's done child */
+    producer_events(true);
+    ev(400, FJA_EV_JOIN_DONE, 0, 3, 0);
+    ok_eq_i64(M.anomalies[FJA_AN_JOIN_MISMATCH], 1,
+              "producer: a join_done on a worker running no parent of it is a join mismatch");
+    done();
+}
+
 static void test_empty_pool_nulls(void)
 {
     start(2);

@@ -14,7 +14,9 @@ executed, join and joined, completing and completed pair up and nest per
 thread; every steal takes a task that was forked on the victim and precedes
 its exec; each root's result follows its submit on the same thread; a join
 that says how long its parent ran ahead (join_stolen, as exec_joined does)
-waits for a task its own worker forked. In the fib modes (libfj, no
+waits for a task its own worker forked; a join that found its task done
+(join_done) names a task executed before and forked by its own worker. In
+the fib modes (libfj, no
 completer) every waited join says how long the parent ran ahead.
 """
 import re
@@ -65,6 +67,10 @@ def check(events):
                 fail(f"join_stolen of {key} on worker {f['worker']}: forked on {forked_on.get(key)}")
             variants[name] += 1
             name = "join"
+        if name == "join_done":  # a join that found its task done: done, forked here
+            if executed[key] != 1 or forked_on.get(key) != f["worker"]:
+                fail(f"join_done of {key} on worker {f['worker']}: executed {executed[key]}x, "
+                     f"forked on {forked_on.get(key)}")
         counts[name] += 1
         if name == "fork":
             if key in forked_on:
