@@ -881,8 +881,7 @@ static void on_join_done(fja_pool *p, fja_worker *w, const fja_change *c)
 {
     uint32_t parent = top_frame(w)->task;
     path_join(p, parent, c->ts, fja_task_done_span(task_at(p, c->task)));
-    if (p->tasks.wall)
-        path_join_wall(p, parent, c->ts, done_span_wall(wall_at(p, c->task)));
+    if (p->tasks.wall) path_join_wall(p, parent, c->ts, done_span_wall(wall_at(p, c->task)));
 }
 
 static void on_join_begin(fja_pool *p, fja_worker *w, const fja_change *c)
