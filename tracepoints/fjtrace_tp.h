@@ -21,6 +21,7 @@
 
 #include <lttng/tracepoint.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -33,6 +34,15 @@ static inline const char *fjtrace_thread_name(void)
     static _Thread_local char name[17];
     if (prctl(PR_GET_NAME, name, 0, 0, 0) != 0) name[0] = '\0';
     return name;
+}
+
+/* The recording this process belongs to: FJTRACE_RECORDING, which
+ * fjtrace-record exports to CMD and its descendants inherit (0 when unset),
+ * for pool_begin; evaluated only when the event is recorded. */
+static inline uint64_t fjtrace_recording(void)
+{
+    const char *token = getenv("FJTRACE_RECORDING");
+    return token ? strtoull(token, NULL, 10) : 0;
 }
 #endif
 
@@ -63,7 +73,9 @@ LTTNG_UST_TRACEPOINT_EVENT_CLASS(fjtrace, task_event,
 )
 
 /* The process, said once per pool: its pid and its name (the creating
- * thread's name, as LTTng's procname context would give). */
+ * thread's name, as LTTng's procname context would give), and the
+ * recording it belongs to (fjtrace-record's token, inherited through the
+ * environment by CMD's descendants; 0: none). */
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, pool_begin,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t, workers),
     LTTNG_UST_TP_FIELDS(
@@ -71,6 +83,7 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, pool_begin,
         lttng_ust_field_integer(int16_t, worker, worker)
         lttng_ust_field_integer(uint32_t, workers, workers)
         lttng_ust_field_integer(int32_t, vpid, getpid())
+        lttng_ust_field_integer(uint64_t, recording, fjtrace_recording())
         lttng_ust_field_string(procname, fjtrace_thread_name())
     )
 )
