@@ -4,9 +4,12 @@
  *
  *   fjtrace-emit N [EXIT [SLEEP]]
  *
- * emits N fjtrace:fork events as fast as it can (task = 1..N, parent = i-1,
- * size_hint = i) on worker 0 of pool 1, prints N on stdout, sleeps SLEEP
- * seconds (default 0) and exits with status EXIT (default 0).
+ * emits N fjtrace events as fast as it can: first pool_begin (pool 1, one
+ * worker), as libfj and the OMPT tool begin (it says which recording the
+ * process belongs to: fjtrace-record keeps CMD's descendants by it), then
+ * N-1 fjtrace:fork (task = 1..N-1, parent = i-1, size_hint = i) on worker 0
+ * of pool 1; prints N on stdout, sleeps SLEEP seconds (default 0) and exits
+ * with status EXIT (default 0).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +35,8 @@ int main(int argc, char **argv)
     int status = argc >= 3 ? atoi(argv[2]) : 0;
     unsigned pause_s = argc >= 4 ? (unsigned)atoi(argv[3]) : 0;
 
-    for (uint64_t i = 1; i <= n; i++)
+    if (n) lttng_ust_tracepoint(fjtrace, pool_begin, 1, -1, 1);
+    for (uint64_t i = 1; i < n; i++)
         lttng_ust_tracepoint(fjtrace, fork, 1, 0, i, i - 1, i, 0);
 
     printf("%llu\n", n);

@@ -27,11 +27,11 @@ check $? "babeltrace2 reads the trace without a complaint" "$TMP/bterr"
 grep -q "lttng_ust_statedump:bin_info: .*path = \"$(readlink -f "$EMIT")\"" "$TMP/all"
 check $? "the statedump names the emitter's binary"
 grep ' fjtrace:' "$TMP/all" >"$TMP/text"
-is "$(grep -c ' fjtrace:fork: ' "$TMP/text")" "$N" "the text output has the $N fjtrace:fork events"
-! head -1 "$TMP/text" | grep -q 'vtid = \|procname = '
-check $? "fjtrace events carry no context by default" || diag "$(head -1 "$TMP/text")"
-tail -1 "$TMP/text" | grep -q "task = $N, parent = $((N - 1)), size_hint = $N, site = 0x0 }"
-check $? "the last event's fields are task $N, parent $((N - 1)), size_hint $N, site 0" ||
+is "$(grep -c ' fjtrace:fork: ' "$TMP/text")" "$((N - 1))" "the text output has the emitter's pool_begin and $((N - 1)) fjtrace:fork events"
+! grep -m1 ' fjtrace:fork: ' "$TMP/text" | grep -q 'vtid = \|procname = '
+check $? "fjtrace events carry no context by default" || diag "$(grep -m1 ' fjtrace:fork: ' "$TMP/text")"
+tail -1 "$TMP/text" | grep -q "task = $((N - 1)), parent = $((N - 2)), size_hint = $((N - 1)), site = 0x0 }"
+check $? "the last event's fields are task $((N - 1)), parent $((N - 2)), size_hint $((N - 1)), site 0" ||
     diag "$(tail -1 "$TMP/text")"
 
 run_rec 0 -o "$TMP/tctx" --cmd-only --context vtid --context=procname -- "$EMIT" 10
@@ -48,12 +48,16 @@ is "$(babeltrace2 "$TMP/t4" 2>/dev/null | grep ' fjtrace:' | grep -c 'procname =
     "--all-processes records the 1234 events of CMD's child processes"
 err_has "events: [0-9]+$"
 
-# the default (and --cmd-only) records CMD's process only, not its children
+# --cmd-only records CMD's process only, not its children; the default
+# records CMD's descendants (tests/record/test-descendants.sh)
 run_rec 0 -o "$TMP/t5" --cmd-only -- sh -c '"$1" 1000' sh "$EMIT"
 err_has "events: 0"
+err_has "warning: CMD itself emitted no fjtrace event: .* record without --cmd-only"
 run_rec 0 -o "$TMP/t6" -- sh -c '"$1" 1000' sh "$EMIT"
+err_has "events: 1000$"
+run_rec 0 -o "$TMP/t7" -- sh -c 'env -i "$1" 1000' sh "$EMIT"
 err_has "events: 0"
-err_has "warning: CMD itself emitted no fjtrace event: .* record with --all-processes"
+err_has "warning: neither CMD nor its descendants emitted a fjtrace event: .* only with --all-processes"
 
 # CMD without fjtrace events: a trace path and 0 events, status kept
 run_rec 5 -o "$TMP/t3" --cmd-only -- sh -c 'exit 5'
