@@ -253,6 +253,11 @@ static void pool_block(FILE *f, const top_view *v, const fja_pool *p, pool_prev 
             "park", "lock", "offcpu", "tasks/s", "steals/s", "queue", "maxq");
     for (uint32_t i = 0; i < p->nworkers; i++)
         if (p->workers[i].seen) worker_row(f, v, p, &p->workers[i], &prev->w[i], now, dt);
+    /* Said on screen: the column is a lower bound, and why (the file's
+     * opening comment). */
+    fputs("  offcpu >N%: a lower bound: a worker reports off-CPU time once it runs again "
+          "(still preempted: not yet)\n",
+          f);
     trees_line(f, p);
     if (!pr || !pr->nadvice) {
         fputs("  advice: none so far\n", f);

@@ -66,16 +66,25 @@ static void svg_inline(fjv_str *s, const char *svg, int n)
 /* One row per pool that knows its process: the program the trace is of. */
 static void processes(fjv_str *s, const fja_report *r)
 {
+    bool several = fja_report_several_traces(r);
     for (uint32_t i = 0; i < r->npools; i++) {
         const fja_pool *p = r->pools[i].pool;
-        char pn[32];
         if (!*p->procname && p->pid < 0) continue;
-        fjv_str_printf(s, "<tr><th class=\"l\">pool %s</th><td class=\"l\">",
-                       fjv_pool_name(p->source, p->id, pn, sizeof pn));
+        fjv_str_printf(s, "<tr><th class=\"l\">pool %u", p->id);
+        if (several) fjv_str_printf(s, " (trace %u)", p->source);
+        fjv_str_printf(s, "</th><td class=\"l\">");
         esc(s, p->procname);
         if (p->pid >= 0) fjv_str_printf(s, " (pid %lld)", (long long)p->pid);
         fjv_str_printf(s, "</td></tr>");
     }
+}
+
+/* A pool's heading, "pool 1 of process NAME pid N" (NAME escaped). */
+static void pool_heading(fjv_str *s, const fja_report *r, const fja_pool *p)
+{
+    char label[96];
+    fjv_str_printf(s, "<h3>pool ");
+    esc(s, fja_pool_label(p, fja_report_several_traces(r), label, sizeof label));
 }
 
 static void summary(fjv_str *s, const fjv_options *o, const fja_report *r)
@@ -113,34 +122,43 @@ static void summary(fjv_str *s, const fjv_options *o, const fja_report *r)
 
 static void workers(fjv_str *s, const fja_report *r)
 {
-    char a[32], b[32], c[32], pn[32];
+    char a[32], b[32], c[32];
     fjv_str_printf(s, "<h2 id=\"workers\">Workers</h2>\n");
     for (uint32_t i = 0; i < r->npools; i++) {
         const fja_pool_report *pr = &r->pools[i];
         const fja_pool *p = pr->pool;
-        fjv_str_printf(s, "<h3>pool %s: %u workers, %s, work %s, span %s, parallelism %.2f</h3>\n",
-                       fjv_pool_name(p->source, p->id, pn, sizeof pn), pr->workers,
+        pool_heading(s, r, p);
+        fjv_str_printf(s, ": %u workers, %s, work %s, span %s, parallelism %.2f</h3>\n",
+                       pr->workers,
                        fja_report_duration(a, sizeof a, (double)pr->duration_ns),
                        fja_report_duration(b, sizeof b, (double)pr->work_ns),
                        fja_report_duration(c, sizeof c, (double)pr->span_ns), pr->parallelism);
         fjv_str_printf(s, "<table><tr><th>worker</th><th>tasks</th><th>forks</th><th>steals</th>"
                           "<th>joins waited</th><th>parks</th><th>busy</th><th>join wait</th>"
                           "<th>searching</th><th>parked</th><th>lock wait</th>"
-                          "<th>max queue</th></tr>\n");
+                          "<th>preempted</th><th>blocked</th>"
+                          "<th>max queue</th><th>mean queue</th></tr>\n");
         for (uint32_t w = 0; w < pr->nper_worker; w++) {
             const fja_worker_report *k = &pr->per_worker[w];
-            char hex[8];
+            char hex[8], off[FJA_OFFCPU_KINDS][16];
+            for (int o = 0; o < FJA_OFFCPU_KINDS; o++)
+                if (k->offcpu_known)
+                    snprintf(off[o], sizeof off[o], "%.1f%%", k->offcpu_pct[o]);
+                else
+                    snprintf(off[o], sizeof off[o], "n/a");
             fjv_str_printf(s,
                            "<tr><td style=\"background:%s\">%d</td><td>%llu</td><td>%llu</td>"
                            "<td>%llu</td><td>%llu</td><td>%llu</td><td>%.1f%%</td><td>%.1f%%</td>"
-                           "<td>%.1f%%</td><td>%.1f%%</td><td>%.1f%%</td><td>%lld</td></tr>\n",
+                           "<td>%.1f%%</td><td>%.1f%%</td><td>%.1f%%</td><td>%s</td><td>%s</td>"
+                           "<td>%lld</td><td>%.2f</td></tr>\n",
                            fjv_hex(fjv_worker_rgb(k->worker), hex), k->worker,
                            (unsigned long long)k->tasks, (unsigned long long)k->forks,
                            (unsigned long long)k->steals, (unsigned long long)k->joins_waited,
                            (unsigned long long)k->parks, k->state_pct[FJA_WS_RUN],
                            k->state_pct[FJA_WS_JOIN], k->state_pct[FJA_WS_SEARCH],
                            k->state_pct[FJA_WS_PARK], k->state_pct[FJA_WS_LOCK],
-                           (long long)k->max_queue_depth);
+                           off[FJA_OFFCPU_PREEMPTED], off[FJA_OFFCPU_BLOCKED],
+                           (long long)k->max_queue_depth, k->mean_queue_depth);
         }
         fjv_str_printf(s, "</table>\n");
     }
@@ -163,9 +181,9 @@ static void trees_table(fjv_str *s, const fja_pool_report *pr)
         const fja_tree *t = tr->tree;
         fjv_str_printf(
             s,
-            "<tr><td>0x%llx</td><td>%llu</td><td>%llu</td><td>%s</td><td>%s</td>"
+            "<tr><td>#%u</td><td>%llu</td><td>%llu</td><td>%s</td><td>%s</td>"
             "<td>%.2f</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-            (unsigned long long)t->root_id, (unsigned long long)t->tasks,
+            k + 1, (unsigned long long)t->tasks,
             (unsigned long long)t->steals, fja_report_duration(a, sizeof a, (double)t->work_ns),
             fja_report_duration(b, sizeof b, (double)t->span_ns), tr->parallelism,
             ms(c, sizeof c, tr->first_task_ns), ms(d, sizeof d, tr->full_parallelism_ns),
@@ -184,9 +202,8 @@ static void trees(fjv_str *s, const fjv_options *o, const fjv_collector *c, cons
     fjv_str_printf(s, "<h2 id=\"trees\">Trees</h2>\n");
     for (uint32_t i = 0; i < r->npools; i++) {
         const fja_pool_report *pr = &r->pools[i];
-        char pn[32];
-        fjv_str_printf(s, "<h3>pool %s: %u trees</h3>\n",
-                       fjv_pool_name(pr->pool->source, pr->pool->id, pn, sizeof pn), pr->ntrees);
+        pool_heading(s, r, pr->pool);
+        fjv_str_printf(s, ": %u trees</h3>\n", pr->ntrees);
         trees_table(s, pr);
         uint32_t pick[HTML_DIAGRAMS], np = 0;
         for (; np < HTML_DIAGRAMS && np < pr->ntrees; np++) {
@@ -203,7 +220,7 @@ static void trees(fjv_str *s, const fjv_options *o, const fjv_collector *c, cons
         }
         for (uint32_t j = 0; j < np; j++) {
             const fja_tree_report *tr = &pr->trees[pick[j]];
-            fjv_str_printf(s, "<h4>tree of root 0x%llx</h4>\n",
+            fjv_str_printf(s, "<h4>tree of root #%u (task id %llu)</h4>\n", pick[j] + 1,
                            (unsigned long long)tr->tree->root_id);
             char *svg = fjv_subtree_svg(o, c, r, pr, tr);
             svg_inline(s, svg, (*fig)++);

@@ -138,12 +138,14 @@ static void pool_sites(fjv_str *s, const fja_pool_report *pr, uint32_t g)
 
 void fjv_html_sites(fjv_str *s, const fja_report *r)
 {
-    char pn[32];
+    char label[96];
+    bool several = fja_report_several_traces(r);
     fjv_str_printf(s, "<h2 id=\"sites\">Creation sites</h2>\n");
     for (uint32_t i = 0; i < r->npools; i++) {
         const fja_pool_report *pr = &r->pools[i];
-        fjv_str_printf(s, "<h3>pool %s</h3>\n",
-                       fjv_pool_name(pr->pool->source, pr->pool->id, pn, sizeof pn));
+        fjv_str_printf(s, "<h3>pool ");
+        fjv_str_xml(s, fja_pool_label(pr->pool, several, label, sizeof label));
+        fjv_str_printf(s, "</h3>\n");
         if (!pr->sites_known)
             fjv_str_printf(s, "<p>n/a: the trace records no creation site.</p>\n");
         else

@@ -464,12 +464,9 @@ static void title(builder *b, const fja_pool *p, uint32_t root, bool subtree)
     const fja_task *t = task(b->f->tp, root);
     char w[32], sp[32], cnt[32], note[128];
     fjv_str s = {0};
-    char pn[32];
-    fjv_str_printf(&s, "pool %s", fjv_pool_name(p->source, p->id, pn, sizeof pn));
-    if (*p->procname) {
-        fjv_str_printf(&s, " of ");
-        fjv_str_label(&s, p->procname);
-    }
+    char label[96];
+    fjv_str_printf(&s, "pool ");
+    fjv_str_label(&s, fja_pool_label(p, false, label, sizeof label));
     fjv_str_printf(&s, " · %s 0x%llx · %s tasks · work %s",
                    subtree ? "subtree of task" : "tree of root", (unsigned long long)t->id,
                    fjv_count(cnt, sizeof cnt, b->f->tp->cnt[root]),

@@ -246,12 +246,12 @@ static void title_draw(cairo_t *cr, const fja_report *r)
     canvas_text(cr, TL_LEFT, 24, t, 15, AL_LEFT, true);
 }
 
-/* The program the pool ran in ("" when the trace does not say). */
-static const char *process_of(const fja_model *m, const fjv_pool *p)
+/* The model's pool of the collector's pool p (NULL if none). */
+static const fja_pool *model_pool(const fja_model *m, const fjv_pool *p)
 {
     for (uint32_t i = 0; i < m->npools; i++)
-        if (m->pools[i].source == p->source && m->pools[i].id == p->id) return m->pools[i].procname;
-    return "";
+        if (m->pools[i].source == p->source && m->pools[i].id == p->id) return &m->pools[i];
+    return NULL;
 }
 
 /* The band of pool p: its title, its lanes on its own time axis, and the
@@ -265,13 +265,16 @@ static double band_draw(tl *t, uint32_t pi, double y)
     t->dur = p->last_ts > p->t0 ? p->last_ts - p->t0 : 1;
     t->res = p->res;
     double lane_y[1024];
-    char lbl[160], pn[32], d[32];
+    char lbl[200], pn[96], d[32];
     y += POOL_GAP;
     cairo_set_source_rgb(cr, 0, 0, 0);
-    const char *proc = process_of(t->m, p);
-    snprintf(lbl, sizeof lbl, "pool %s%s%s%s: %s from its first event",
-             fjv_pool_name(p->source, p->id, pn, sizeof pn), *proc ? " (" : "", proc,
-             *proc ? ")" : "", fja_report_duration(d, sizeof d, (double)t->dur));
+    const fja_pool *mp = model_pool(t->m, p);
+    if (mp)
+        fja_pool_label(mp, false, pn, sizeof pn);
+    else
+        fjv_pool_name(p->source, p->id, pn, sizeof pn);
+    snprintf(lbl, sizeof lbl, "pool %s: %s from its first event", pn,
+             fja_report_duration(d, sizeof d, (double)t->dur));
     canvas_text(cr, 8, y - 5, lbl, 11, AL_LEFT, true);
     for (uint32_t li = 0; li < p->nlanes; li++) {
         if (li < 1024) lane_y[li] = -1;

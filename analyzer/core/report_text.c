@@ -126,14 +126,12 @@ static void t_offcpu(FILE *o, const fja_pool_report *pr)
     }
 }
 
-static void t_totals(FILE *o, const fja_pool_report *pr)
+static void t_totals(FILE *o, const fja_pool_report *pr, bool several_traces)
 {
     const fja_pool *p = pr->pool;
-    char a[32], b[32], c[32];
-    fprintf(o, "\npool %u (trace %u", p->id, p->source);
-    if (*p->procname) fprintf(o, ", process %s", p->procname);
-    if (p->pid >= 0) fprintf(o, " pid %" PRId64, p->pid);
-    fprintf(o, "): %u workers, %s\n", pr->workers,
+    char a[32], b[32], c[32], label[96];
+    fprintf(o, "\npool %s: %u workers, %s\n",
+            fja_pool_label(p, several_traces, label, sizeof label), pr->workers,
             fja_report_duration(a, sizeof a, (double)pr->duration_ns));
     if (p->openmp)
         t_openmp(o, pr);
@@ -205,7 +203,7 @@ static void t_workers(FILE *o, const fja_pool_report *pr)
     }
 }
 
-static void t_unfinished_task(FILE *o, const fja_unfinished *u)
+static void t_unfinished_task(FILE *o, const fja_pool_report *pr, const fja_unfinished *u)
 {
     char a[32], b[32];
     fprintf(o, "    %-10s task %" PRIu64, fja_ustate_name(u->state), u->task);
@@ -215,7 +213,11 @@ static void t_unfinished_task(FILE *o, const fja_unfinished *u)
         fputs(u->state == FJA_UT_COMPLETING ? " on a client thread" : " on no worker", o);
     fprintf(o, ", depth %u", u->depth);
     if (u->parent) fprintf(o, ", parent %" PRIu64, u->parent);
-    if (u->root) fprintf(o, ", root %" PRIu64, u->root);
+    uint32_t root = u->root ? fja_root_number(pr, u->root) : 0;
+    if (root)
+        fprintf(o, ", tree of root #%u", root);
+    else if (u->root)
+        fprintf(o, ", root task %" PRIu64, u->root);
     if (u->since_ns != FJA_NULL_NS)
         fprintf(o, ": since +%s (%s before the end)",
                 fja_report_duration(a, sizeof a, (double)u->since_ns),
@@ -241,7 +243,7 @@ static void t_unfinished(FILE *o, const fja_pool_report *pr)
     }
     fputs("), as the trace left them:\n", o);
     for (uint32_t i = 0; i < pr->nunfinished && i < TEXT_UNFINISHED; i++)
-        t_unfinished_task(o, &pr->unfinished[i]);
+        t_unfinished_task(o, pr, &pr->unfinished[i]);
     if (pr->nunfinished > TEXT_UNFINISHED)
         fprintf(o, "    ... and %u more (all in --json)\n", pr->nunfinished - TEXT_UNFINISHED);
 }
@@ -257,18 +259,18 @@ static void t_trees(FILE *o, const fja_pool_report *pr)
         const fja_tree *tr = t->tree;
         if (t->partial) {
             fprintf(o,
-                    "  root %" PRIu64 " (PARTIAL: began before the trace): %" PRIu64
+                    "  root #%u (PARTIAL: began before the trace): %" PRIu64
                     " tasks seen, %d workers, work in the trace %s, span n/a, parallelism "
                     "n/a\n",
-                    tr->root_id, tr->tasks, __builtin_popcountll(tr->workers_mask),
+                    i + 1, tr->tasks, __builtin_popcountll(tr->workers_mask),
                     fja_report_duration(a, sizeof a, (double)tr->work_ns));
             continue;
         }
         fprintf(o,
-                "  root %" PRIu64 "%s: %" PRIu64 " tasks, depth %u, %d workers, work %s, span %s, "
+                "  root #%u%s: %" PRIu64 " tasks, depth %u, %d workers, work %s, span %s, "
                 "parallelism %.2f\n    first task %s, full parallelism %s, hand-off %s, "
                 "latency %s\n",
-                tr->root_id, t->complete ? "" : " (INCOMPLETE)", tr->tasks, tr->max_depth,
+                i + 1, t->complete ? "" : " (INCOMPLETE)", tr->tasks, tr->max_depth,
                 __builtin_popcountll(tr->workers_mask),
                 fja_report_duration(a, sizeof a, (double)tr->work_ns),
                 fja_report_duration(b, sizeof b, (double)tr->span_ns), t->parallelism,
@@ -410,9 +412,10 @@ int fja_report_text(FILE *o, const fja_report *r, const fja_run_info *info)
 {
     (void)info;
     t_summary(o, r);
+    bool several_traces = fja_report_several_traces(r);
     for (uint32_t i = 0; i < r->npools; i++) {
         const fja_pool_report *pr = &r->pools[i];
-        t_totals(o, pr);
+        t_totals(o, pr, several_traces);
         t_workers(o, pr);
         t_unfinished(o, pr);
         t_trees(o, pr);
