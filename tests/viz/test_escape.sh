@@ -84,6 +84,6 @@ PY
 ok $? "JSON round-trips the name and path; HTML and SVG show them as text with no injected element; the Chrome trace parses"
 read -r nodes _ label < <("$check" dot "$dot")
 ok $? "the DOT parses back ($nodes nodes)"
-[[ ${label:-} == *"of $name"* ]]
+[[ ${label:-} == *"of process $name pid "* ]]
 ok $? "the DOT label holds the name" || diag "label: ${label:-}"
 done_testing
