@@ -44,6 +44,8 @@ ok $? "fjtrace-top -- fj-fib runs through the build's fjtrace-record" ||
   diag "$(cat "$tmp/top.err" "$tmp/top.log" 2>/dev/null)"
 grep -q 'fjtrace-analyze report' "$tmp/top.out"
 ok $? "fjtrace-top ends with the final report"
+grep -q '^  offcpu >N%: a lower bound: ' "$tmp/top.out"
+ok $? "fjtrace-top says on screen that its offcpu column is a lower bound"
 
 # fjtrace-sweep finds the build's fjtrace-record and fjtrace-analyze.
 devenv fjtrace-sweep -p 1,2 --record sweep -- fj-fib 18 >"$tmp/sweep.out" 2>"$tmp/sweep.err"
