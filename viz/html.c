@@ -129,8 +129,7 @@ static void workers(fjv_str *s, const fja_report *r)
         const fja_pool *p = pr->pool;
         pool_heading(s, r, p);
         fjv_str_printf(s, ": %u workers, %s, work %s, span %s, parallelism %.2f</h3>\n",
-                       pr->workers,
-                       fja_report_duration(a, sizeof a, (double)pr->duration_ns),
+                       pr->workers, fja_report_duration(a, sizeof a, (double)pr->duration_ns),
                        fja_report_duration(b, sizeof b, (double)pr->work_ns),
                        fja_report_duration(c, sizeof c, (double)pr->span_ns), pr->parallelism);
         fjv_str_printf(s, "<table><tr><th>worker</th><th>tasks</th><th>forks</th><th>steals</th>"
@@ -146,19 +145,18 @@ static void workers(fjv_str *s, const fja_report *r)
                     snprintf(off[o], sizeof off[o], "%.1f%%", k->offcpu_pct[o]);
                 else
                     snprintf(off[o], sizeof off[o], "n/a");
-            fjv_str_printf(s,
-                           "<tr><td style=\"background:%s\">%d</td><td>%llu</td><td>%llu</td>"
-                           "<td>%llu</td><td>%llu</td><td>%llu</td><td>%.1f%%</td><td>%.1f%%</td>"
-                           "<td>%.1f%%</td><td>%.1f%%</td><td>%.1f%%</td><td>%s</td><td>%s</td>"
-                           "<td>%lld</td><td>%.2f</td></tr>\n",
-                           fjv_hex(fjv_worker_rgb(k->worker), hex), k->worker,
-                           (unsigned long long)k->tasks, (unsigned long long)k->forks,
-                           (unsigned long long)k->steals, (unsigned long long)k->joins_waited,
-                           (unsigned long long)k->parks, k->state_pct[FJA_WS_RUN],
-                           k->state_pct[FJA_WS_JOIN], k->state_pct[FJA_WS_SEARCH],
-                           k->state_pct[FJA_WS_PARK], k->state_pct[FJA_WS_LOCK],
-                           off[FJA_OFFCPU_PREEMPTED], off[FJA_OFFCPU_BLOCKED],
-                           (long long)k->max_queue_depth, k->mean_queue_depth);
+            fjv_str_printf(
+                s,
+                "<tr><td style=\"background:%s\">%d</td><td>%llu</td><td>%llu</td>"
+                "<td>%llu</td><td>%llu</td><td>%llu</td><td>%.1f%%</td><td>%.1f%%</td>"
+                "<td>%.1f%%</td><td>%.1f%%</td><td>%.1f%%</td><td>%s</td><td>%s</td>"
+                "<td>%lld</td><td>%.2f</td></tr>\n",
+                fjv_hex(fjv_worker_rgb(k->worker), hex), k->worker, (unsigned long long)k->tasks,
+                (unsigned long long)k->forks, (unsigned long long)k->steals,
+                (unsigned long long)k->joins_waited, (unsigned long long)k->parks,
+                k->state_pct[FJA_WS_RUN], k->state_pct[FJA_WS_JOIN], k->state_pct[FJA_WS_SEARCH],
+                k->state_pct[FJA_WS_PARK], k->state_pct[FJA_WS_LOCK], off[FJA_OFFCPU_PREEMPTED],
+                off[FJA_OFFCPU_BLOCKED], (long long)k->max_queue_depth, k->mean_queue_depth);
         }
         fjv_str_printf(s, "</table>\n");
     }
@@ -183,8 +181,8 @@ static void trees_table(fjv_str *s, const fja_pool_report *pr)
             s,
             "<tr><td>#%u</td><td>%llu</td><td>%llu</td><td>%s</td><td>%s</td>"
             "<td>%.2f</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-            k + 1, (unsigned long long)t->tasks,
-            (unsigned long long)t->steals, fja_report_duration(a, sizeof a, (double)t->work_ns),
+            k + 1, (unsigned long long)t->tasks, (unsigned long long)t->steals,
+            fja_report_duration(a, sizeof a, (double)t->work_ns),
             fja_report_duration(b, sizeof b, (double)t->span_ns), tr->parallelism,
             ms(c, sizeof c, tr->first_task_ns), ms(d, sizeof d, tr->full_parallelism_ns),
             ms(e, sizeof e, tr->final_handoff_ns), ms(f, sizeof f, tr->latency_ns),
