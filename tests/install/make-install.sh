@@ -13,7 +13,9 @@ prefix_of() {
     python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))'
 }
 old_prefix=$(prefix_of)
-trap 'meson configure "$build" -Dprefix="$old_prefix" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+# The prefix set back, and the build regenerated with it (no recompiling):
+# a later `meson install --no-rebuild` would install under this test's one.
+trap 'meson configure "$build" -Dprefix="$old_prefix" >/dev/null 2>&1; ninja -C "$build" build.ninja >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 prefix=/opt/fjtrace-test-$$
 root=$tmp/root$prefix
 make -C "$src" --no-print-directory BUILD="$build" PREFIX="$prefix" DESTDIR="$tmp/root" install \
