@@ -14,7 +14,7 @@ if grep -qa -e __asan_init -e __tsan_init "$ANALYZE"; then
   plan_skip_all "the analyzer is built with a sanitizer"
 fi
 n=27 tasks=317811 # F(28): F(28)-1 forked and the root
-"$RECORD" --cmd-only --blocking -o "$tmp/fib" -- "$FIB" $n --variant naive -p 2 >"$tmp/rec.out" 2>"$tmp/rec.err"
+"$RECORD" --cmd-only --blocking --no-count -o "$tmp/fib" -- "$FIB" $n --variant naive -p 2 >"$tmp/rec.out" 2>"$tmp/rec.err"
 ok $? "fjtrace-record records naive fib($n) whole (--blocking)" || cat "$tmp/rec.err"
 # peak KIND ARGS...: runs the analyzer; its peak RSS in KiB goes to $KIND.
 peak() {

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh" "$1"
 ANALYZE=$2 FIB=$3
 command -v script >/dev/null || plan_skip_all "no script(1) for a pseudo terminal"
-"$RECORD" --cmd-only --blocking -o "$tmp/fib" -- "$FIB" 28 --variant naive -p 2 >"$tmp/rec.out" 2>"$tmp/rec.err"
+"$RECORD" --cmd-only --blocking --no-count -o "$tmp/fib" -- "$FIB" 28 --variant naive -p 2 >"$tmp/rec.out" 2>"$tmp/rec.err"
 ok $? "fjtrace-record records naive fib(28) whole (--blocking)" || cat "$tmp/rec.err"
 
 # on_tty NAME ARGS...: the analyzer on a pseudo terminal; what the terminal

@@ -3,6 +3,7 @@
 # screenshot (must not be blank) and dumps the DOM (must hold the headings).
 #   test_chromium.sh SRCDIR ANALYZE VIZCHECK FIB
 . "$(dirname "$0")/../tap.sh"
+. "$(dirname "$0")/shared.sh"
 set -uo pipefail
 src=$1 analyze=$2 check=$3 fib=$4
 browser=$(command -v chromium || command -v chromium-browser || true)
@@ -10,8 +11,7 @@ browser=$(command -v chromium || command -v chromium-browser || true)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # --blocking: nothing lost, the trace is whole: the analysis must exit 0.
-"$src/scripts/fjtrace-record" --cmd-only --blocking -o "$tmp/t" -- "$fib" 18 -p 2 >/dev/null 2>&1 ||
-  bail_out "recording fj-fib failed"
+shared_fib18 "$tmp/t" "$src/scripts/fjtrace-record" "$fib" || bail_out "recording fj-fib failed"
 "$analyze" "$tmp/t" -o /dev/null --html "$tmp/report.html"
 is $? 0 "fjtrace-analyze writes the HTML report and exits 0 (the trace is whole)"
 # shellcheck disable=SC2054 # the comma belongs to one flag, --window-size=W,H

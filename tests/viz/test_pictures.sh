@@ -4,11 +4,12 @@
 # cairo, libcgraph, python's XML and JSON parsers.
 #   test_pictures.sh SRCDIR ANALYZE VIZCHECK FIB
 . "$(dirname "$0")/../tap.sh"
+. "$(dirname "$0")/shared.sh"
 set -uo pipefail
 src=$1 analyze=$2 check=$3 fib=$4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-rec() { "$src/scripts/fjtrace-record" --cmd-only "$@" >/dev/null 2>"$tmp/rec.err" || bail_out "recording: $(cat "$tmp/rec.err")"; }
+rec() { "$src/scripts/fjtrace-record" --cmd-only --no-count "$@" >/dev/null 2>"$tmp/rec.err" || bail_out "recording: $(cat "$tmp/rec.err")"; }
 
 # png FILE MINW MINH: one check, a valid PNG of sensible size with more than
 # one colour
@@ -21,7 +22,8 @@ png() {
 
 # --blocking: LTTng loses nothing, so the traces are whole and every
 # analysis of them must exit 0 (exit 1 would say incomplete).
-rec -o "$tmp/p2" --blocking -- "$fib" 18 -p 2
+shared_fib18 "$tmp/p2" "$src/scripts/fjtrace-record" "$fib" ||
+  bail_out "recording: $(cat "$tmp/p2.err")"
 rec -o "$tmp/p1" --blocking -- "$fib" 16 -p 1
 
 out=$tmp/out
