@@ -5,7 +5,8 @@
  *   thread waits for its team (always a wait).
  * - taskwait: join/joined with task 0 (the awaited child is not known),
  *   only when the waiting task has a child not complete when the wait
- *   begins ("had to wait"); otherwise (fast path) no event.
+ *   begins ("had to wait"); otherwise (fast path) join_done with task 0:
+ *   every join is told (joins_told, tool.c).
  * - taskgroup: join/joined with task 0 always (its descendants are not
  *   counted, so a fast path cannot be told).
  * One bit per open wait says whether its end must emit joined: the ends
@@ -44,6 +45,12 @@ static void wait_begin(ompt_sync_region_t kind, ompt_data_t *task_data)
 {
     fjomp_thread *th = fjomp_self();
     int64_t target = fjomp_pool_open() ? join_target(kind, fjomp_task_of(task_data)) : -1;
+    /* A taskwait with every child complete waits for nothing, but is their
+     * join all the same (join_done, task 0: the analyzer's span). */
+    if (target < 0 && kind == ompt_sync_region_taskwait && fjomp_pool_open()) {
+        const fjomp_task *t = fjomp_task_of(task_data);
+        if (t && t->emitted) FJOMP_EMIT(join_done, FJOMP_POOL, fjomp_worker(th), 0);
+    }
     bool joins = target >= 0 && th->wait_depth < FJOMP_MAX_WAIT_NEST;
     if (th->wait_depth < FJOMP_MAX_WAIT_NEST) th->join_bits = th->join_bits << 1 | joins;
     th->wait_depth++;

@@ -36,6 +36,7 @@ void fjomp_pool_begin(uint32_t workers)
         return;
     FJOMP_EMIT(pool_begin, FJOMP_POOL, -1, workers);
     FJOMP_EMIT(pool_runtime, FJOMP_POOL, -1, "openmp", runtime_version);
+    FJOMP_EMIT(joins_told, FJOMP_POOL, -1); /* sync.c: taskwaits always joined */
     atomic_store_explicit(&pool_state, 1, memory_order_release);
 }
 

@@ -876,10 +876,15 @@ static void join_children(fja_pool *p, uint32_t n, uint64_t ts)
 }
 
 /* The worker's running task joins its child c->task, done before
- * (join_done): the child's path reaches the parent here. */
+ * (join_done): the child's path reaches the parent here; no task (an
+ * OpenMP taskwait that waited for nothing): every child done so far. */
 static void on_join_done(fja_pool *p, fja_worker *w, const fja_change *c)
 {
     uint32_t parent = top_frame(w)->task;
+    if (c->task == FJA_TASK_NONE) {
+        join_children(p, parent, c->ts);
+        return;
+    }
     path_join(p, parent, c->ts, fja_task_done_span(task_at(p, c->task)));
     if (p->tasks.wall) path_join_wall(p, parent, c->ts, done_span_wall(wall_at(p, c->task)));
 }

@@ -571,13 +571,16 @@ static void on_joined(const fja_tracker *t, fja_pool *p, fja_worker *w, const fj
 }
 
 /* A join that found its child done (join_done): the child's path joins
- * its parent's here. The parent is the worker's running task. */
+ * its parent's here. The parent is the worker's running task. Task 0 (an
+ * OpenMP taskwait that waited for nothing): every child done so far. */
 static void on_join_done(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
 {
     fja_frame *f = top_frame(w);
-    uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
-    if (!f || f->in_join || n == FJA_TASK_NONE || task_at(p, n)->parent != f->task ||
-        !task_is_done(task_at(p, n))) {
+    uint32_t n = ev->task ? fja_taskmap_find(&p->tasks, ev->task) : FJA_TASK_NONE;
+    bool all = ev->task == 0;
+    if (!f || f->in_join ||
+        (!all && (n == FJA_TASK_NONE || task_at(p, n)->parent != f->task ||
+                  !task_is_done(task_at(p, n))))) {
         fja_model_anomaly(t->model, FJA_AN_JOIN_MISMATCH, ev);
         return;
     }

@@ -44,7 +44,8 @@ typedef enum {
     FJA_CHANGE_TASK_RESUME,  /* its next part began on worker */
     FJA_CHANGE_OFFCPU_OUT,   /* worker left the CPU (offcpu: why; counted: mid-task) */
     FJA_CHANGE_OFFCPU_IN,    /* it is back (since: when it left; offcpu, counted: as at OUT) */
-    FJA_CHANGE_JOIN_DONE,    /* worker's top task joined its child task, done before (join_done) */
+    FJA_CHANGE_JOIN_DONE,    /* worker's top task joined its child task, done before (join_done);
+                                task NONE: every child done so far (an OpenMP taskwait) */
 } fja_change_kind;
 
 typedef struct {

@@ -1474,6 +1474,51 @@ static void test_producer_span(void)
     done();
 }
 
+/* The OpenMP shape: a task runs its first child at once (nested, 100 ns,
+ * as libomp does when its queue is full), creates a second that the other
+ * thread runs (100 ns), and waits in a taskwait (join, task 0) at its own
+ * 30th ns; it ends 7 ns after. By hand: child 2 ends at 10 + 100, child 3
+ * at 20 + 100, the taskwait at max(30, 110, 120) = 120, span 127 (as
+ * joined when finished: child 3 after child 2, 227). With a taskwait that
+ * waited for nothing (join_done 0) between the two children, they are
+ * sequential: 110, then child 3 from 115 to 215, span 222. */
+static void omp_taskwait_events(bool fast_taskwait)
+{
+    start(2);
+    ev(0, FJA_EV_JOINS_TOLD, -1, 0, 0);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(10, FJA_EV_FORK, 0, 2, 1);
+    ev(10, FJA_EV_EXEC, 0, 2, 0);
+    ev(110, FJA_EV_EXECUTED, 0, 2, 0);
+    if (fast_taskwait) ev(115, FJA_EV_JOIN_DONE, 0, 0, 0); /* root self 15 */
+    ev(120, FJA_EV_FORK, 0, 3, 1);                         /* root self 20 */
+    ev(121, FJA_EV_STEAL, 1, 3, 0);
+    ev(122, FJA_EV_EXEC, 1, 3, 0);
+    ev(130, FJA_EV_JOIN, 0, 0, 0); /* root self 30 */
+    ev(222, FJA_EV_EXECUTED, 1, 3, 0);
+    ev(223, FJA_EV_JOINED, 0, 0, 0);
+    ev(230, FJA_EV_EXECUTED, 0, 1, 0); /* root self 37 */
+    ev(231, FJA_EV_RESULT, -1, 1, 0);
+    stop(240, 2);
+}
+
+static void test_taskwait_span(void)
+{
+    omp_taskwait_events(false);
+    const fja_pool_report *p = analyze();
+    ok_eq_i64(p->work_ns, 237, "taskwait: work 37 + 100 + 100 ns");
+    ok_eq_i64(p->span_ns, 127, "taskwait: span 127 ns (the children joined at the taskwait)");
+    done();
+    omp_taskwait_events(true);
+    p = analyze();
+    ok_eq_i64(p->span_ns, 222,
+              "taskwait that waited for nothing (join_done 0): the next child comes after it, "
+              "span 222 ns");
+    ok_eq_i64(M.anomalies[FJA_AN_JOIN_MISMATCH], 0, "taskwait: join_done 0 is no join mismatch");
+    done();
+}
+
 static void test_empty_pool_nulls(void)
 {
     start(2);
