@@ -684,6 +684,16 @@ static void on_root(fja_pool *p, const fja_change *c)
     queued_add(p, c->ts, 1);
 }
 
+/* The time worker w was on the CPU in [from, to]: less its stays off the
+ * CPU there (its last FJA_OFF_RECENT; none in a model fed no boundary). */
+static uint64_t oncpu_within(const fja_worker *w, uint64_t from, uint64_t to)
+{
+    uint64_t off = 0;
+    for (uint32_t i = 0; i < FJA_OFF_RECENT; i++)
+        off += fja_overlap_ns(w->off_recent[i].out, w->off_recent[i].in, from, to);
+    return to > from + off ? to - from - off : 0;
+}
+
 /* ahead is wall-clock time: the worker's stays off the CPU that fall in
  * the parent's run ahead of its join were none of its code (the on-CPU
  * span it is taken from does not hold them either). The ring holds the
@@ -691,10 +701,7 @@ static void on_root(fja_pool *p, const fja_change *c)
 static uint64_t oncpu_ahead(const fja_worker *w, const fja_change *c)
 {
     uint64_t from = c->ts > c->ahead ? c->ts - c->ahead : 0;
-    uint64_t off = 0;
-    for (uint32_t i = 0; i < FJA_OFF_RECENT; i++)
-        off += fja_overlap_ns(w->off_recent[i].out, w->off_recent[i].in, from, c->ts);
-    return c->ahead > off ? c->ahead - off : 0;
+    return oncpu_within(w, from, c->ts);
 }
 
 /* Run by its parent's own join (exec_joined), right on top of it: the
@@ -743,7 +750,10 @@ void fja_model_task_begin(fja_pool *p, fja_worker *w, const fja_change *c)
         p->pending_roots--;
         queued_add(p, c->ts, -1);
     }
-    if (w->stolen_task == c->task) fja_hist_add(&p->steal_latency, c->ts - w->steal_ts);
+    /* On the thief's CPU: a stay off it is no cost of the steal (and the
+     * burdened bound's work and span are on-CPU time too). */
+    if (w->stolen_task == c->task)
+        fja_hist_add(&p->steal_latency, oncpu_within(w, w->steal_ts, c->ts));
     fja_tree *tr = tree_of(p, t);
     if (tr) {
         if (!tr->started) {
@@ -1000,7 +1010,8 @@ static void on_worker_change(fja_pool *p, fja_worker *w, const fja_change *c)
         p->suspends++;
         break;
     case FJA_CHANGE_JOIN_END:
-        if (c->since) fja_hist_add(&p->join_latency, c->ts - c->since);
+        /* on the waiter's CPU, as the steal's */
+        if (c->since) fja_hist_add(&p->join_latency, oncpu_within(w, c->since, c->ts));
         break;
     case FJA_CHANGE_JOIN_DONE:
         on_join_done(p, w, c);

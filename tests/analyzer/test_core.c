@@ -1519,6 +1519,46 @@ static void test_taskwait_span(void)
     done();
 }
 
+/* The burdened bound in one clock: with off-CPU time recorded, work and
+ * span are on-CPU time, and so are the steal and join costs it charges
+ * along the span: the thief's and the waiter's stays off the CPU are no
+ * cost of the runtime. Worker 1 steals at 11, is preempted 12..30, runs
+ * the child from 32 (steal-to-exec 21 ns of wall, 3 on the CPU) to 50;
+ * worker 0 waits in its join from 40, is preempted 55..95 and sees the
+ * child done at 100 (latency 50 ns of wall, 10 on the CPU). Root self
+ * 40 + 5, child 18: work 63; span max(40, 10 + 18) + 5 = 45; depth 1:
+ * burdened span 45 + 3 + 10 = 58, at P=2 63 / (31.5 + 58) = 0.7039 (with
+ * the wall-clock costs, 45 + 21 + 50: 0.4271). */
+static void test_burdened_one_clock(void)
+{
+    start(2);
+    ev(0, FJA_EV_OFFCPU_START, 0, 0, 0);
+    ev(0, FJA_EV_OFFCPU_START, 1, 0, 0);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(10, FJA_EV_FORK, 0, 2, 1);
+    ev(11, FJA_EV_STEAL, 1, 2, 0);
+    ev(12, FJA_EV_OFFCPU_OUT, 1, 0, FJA_OFFCPU_PREEMPTED);
+    ev(30, FJA_EV_OFFCPU_IN, 1, 0, 0);
+    ev(32, FJA_EV_EXEC, 1, 2, 0);
+    ev(40, FJA_EV_JOIN, 0, 2, 0);
+    ev(50, FJA_EV_EXECUTED, 1, 2, 0);
+    ev(55, FJA_EV_OFFCPU_OUT, 0, 0, FJA_OFFCPU_PREEMPTED);
+    ev(95, FJA_EV_OFFCPU_IN, 0, 0, 0);
+    ev(100, FJA_EV_JOINED, 0, 2, 0);
+    ev(105, FJA_EV_EXECUTED, 0, 1, 0);
+    ev(106, FJA_EV_RESULT, -1, 1, 0);
+    stop(110, 2);
+    const fja_pool_report *p = analyze();
+    ok_eq_i64(p->steal_cost_ns, 3, "one clock: steal-to-exec 3 ns on the thief's CPU, not 21");
+    ok_eq_i64(p->join_cost_ns, 10, "one clock: join latency 10 ns on the waiter's CPU, not 50");
+    ok_eq_i64(p->work_ns, 63, "one clock: work 45 + 18 ns");
+    ok_eq_i64(p->span_ns, 45, "one clock: span 40 + 5 ns");
+    ok(p->speedup_burdened[1] > 0.7039 && p->speedup_burdened[1] < 0.7040,
+       "one clock: burdened speedup at P=2 is 63 / (31.5 + 45 + 3 + 10) = 0.7039, not 0.4271");
+    done();
+}
+
 static void test_empty_pool_nulls(void)
 {
     start(2);

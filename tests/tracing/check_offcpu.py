@@ -132,6 +132,14 @@ def analyzed(mode, analyzer, trace):
         ok(near(work, 128.0 * ms * 0.98, 128.0 * ms * 1.08),
            f"on-CPU work within -2%..+8% of the 128 ms of CPU ({diag})")
         ok(near(span, 2.0 * ms * 0.98, 2.0 * ms * 1.5), f"on-CPU span within -2%..+50% of 2 ms ({diag})")
+        # The burdened bound in one clock: on-CPU work and span, and the
+        # steal and join costs on the thief's and the waiter's CPU. With the
+        # wall-clock join latency (14 ms: the waiter preempted) a tree of
+        # parallelism 64 showed 0.8 at P=2; the truth is about 2.
+        s2 = next(s for s in pool["speedup"] if s["workers"] == 2)
+        ok(near(s2["burdened"], 1.5, s2["bound"]),
+           f"burdened speedup at P=2 {s2['burdened']:.2f} within 1.5..{s2['bound']:.2f}, the bound "
+           f"(join latency {pool['costs']['join_latency_ns']} ns, steal {pool['costs']['steal_to_exec_ns']} ns)")
         ok("on-CPU work" in text(analyzer, trace), "text report says the figures are on-CPU")
     elif mode == "blocked":
         # 8 leaves x (1 ms of CPU + 2 ms asleep): work 8 ms on the CPU, >= 24 ms of wall.
