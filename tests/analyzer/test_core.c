@@ -42,6 +42,14 @@ static void start(uint32_t workers)
         ev(0, FJA_EV_WORKER_BEGIN, (int32_t)w, 0, 0);
 }
 
+/* start, each worker recording its switches (offcpu_start) */
+static void start_offcpu(uint32_t workers)
+{
+    start(workers);
+    for (uint32_t w = 0; w < workers; w++)
+        ev(0, FJA_EV_OFFCPU_START, (int32_t)w, 0, 0);
+}
+
 static void stop(uint64_t ts, uint32_t workers)
 {
     for (uint32_t w = 0; w < workers; w++)
@@ -966,9 +974,7 @@ static void test_join_stolen(void)
 
 static void test_offcpu(void)
 {
-    start(2);
-    ev(0, FJA_EV_OFFCPU_START, 0, 0, 0);
-    ev(0, FJA_EV_OFFCPU_START, 1, 0, 0);
+    start_offcpu(2);
     ev(0, FJA_EV_SUBMIT, -1, 1, 0);
     ev(0, FJA_EV_EXEC, 0, 1, 0);
     ev(10, FJA_EV_OFFCPU_OUT, 0, 0, FJA_OFFCPU_PREEMPTED);
@@ -1011,9 +1017,7 @@ static void test_offcpu(void)
 
     /* An empty pool whose workers were preempted: no task, no span: no
      * advice comparing spans that do not exist. */
-    start(2);
-    ev(0, FJA_EV_OFFCPU_START, 0, 0, 0);
-    ev(0, FJA_EV_OFFCPU_START, 1, 0, 0);
+    start_offcpu(2);
     ev(10, FJA_EV_OFFCPU_OUT, 0, 0, FJA_OFFCPU_PREEMPTED);
     ev(90, FJA_EV_OFFCPU_IN, 0, 0, 0);
     stop(100, 2);
@@ -1531,9 +1535,7 @@ static void test_taskwait_span(void)
  * the wall-clock costs, 45 + 21 + 50: 0.4271). */
 static void test_burdened_one_clock(void)
 {
-    start(2);
-    ev(0, FJA_EV_OFFCPU_START, 0, 0, 0);
-    ev(0, FJA_EV_OFFCPU_START, 1, 0, 0);
+    start_offcpu(2);
     ev(0, FJA_EV_SUBMIT, -1, 1, 0);
     ev(0, FJA_EV_EXEC, 0, 1, 0);
     ev(10, FJA_EV_FORK, 0, 2, 1);
