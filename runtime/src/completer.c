@@ -30,7 +30,7 @@ void fj_completer_add_pending(fj_completer *c, int32_t delta)
 
 int fj_completer_fork(fj_completer *c)
 {
-    return fj_fork_at(&c->task, FJ_CALLER_SITE()); /* pushed tagged: never joined inline */
+    return fj_fork_at(&c->task, FJ_CALLER_SITE()); /* pushed SLOW: never joined inline */
 }
 
 /* Trace context for completion events, which may run on any thread. */

@@ -6,6 +6,12 @@
  * into a full deque runs the child at once. Depth, not width, fills it. */
 #define FJ_DEQUE_INITIAL 1024
 
+/* Frames above the shareable capacity that a worker's deque reserves for
+ * spawns nested deeper (address space only until used; never shared). A
+ * spawn deeper still aborts the process with a message: with 64-byte
+ * frames this is far beyond what a thread's stack holds. */
+#define FJ_DEQUE_OVERFLOW (1u << 17)
+
 /* Idle workers try this many steal rounds before parking... */
 #define FJ_SPIN_ROUNDS 64
 /* ...and the last FJ_YIELD_ROUNDS of them sched_yield() between tries. */

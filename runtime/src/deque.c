@@ -2,7 +2,9 @@
  * inline push and pop. Every atomic below says why its order suffices. */
 #include "deque.h"
 
-#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "config.h"
 
 #define TS_TAIL(ts) ((uint32_t)((ts)&0xffffu))
 #define TS_SPLIT(ts) ((uint32_t)(((ts) >> 16) & 0xffffu))
@@ -13,10 +15,17 @@
 int fj_deque_init(fj_deque *dq, size_t capacity)
 {
     if (capacity == 0 || capacity > FJ_DEQUE_MAX_CAPACITY) return FJ_EINVAL;
-    fj__slot *slots = calloc(capacity, sizeof(*slots));
-    if (!slots) return FJ_ENOMEM;
-    dq->base = dq->head = dq->split = slots;
-    dq->end = slots + capacity;
+    /* Reserved, not committed: the overflow frames cost address space
+     * only until a spawn nests that deep. */
+    size_t bytes = (capacity + FJ_DEQUE_OVERFLOW) * sizeof(fj_frame);
+    void *frames = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                        -1, 0);
+    if (frames == MAP_FAILED) return FJ_ENOMEM;
+    dq->base = dq->head = dq->split = frames;
+    dq->end = dq->base + capacity;
+    /* The last frame is never pushed: a spawn writes its arguments into the
+     * frame at head before it checks head against limit. */
+    dq->limit = dq->base + capacity + FJ_DEQUE_OVERFLOW - 1;
     /* Relaxed: the deque reaches other threads through pthread_create (or,
      * in tests, a thread started after this), which synchronises. */
     atomic_init(&dq->ts, 0);
@@ -27,13 +36,12 @@ int fj_deque_init(fj_deque *dq, size_t capacity)
 
 void fj_deque_destroy(fj_deque *dq)
 {
-    free(dq->base);
-    dq->base = dq->head = dq->split = dq->end = NULL;
+    munmap(dq->base, (size_t)(dq->limit + 1 - dq->base) * sizeof(fj_frame));
+    dq->base = dq->head = dq->split = dq->end = dq->limit = NULL;
 }
 
 /* Owner only, private part empty: take back the newer half of the shared
- * part (Lace's shrink). Returns 0 if every shared task was stolen, in which
- * case the deque is empty and restarts at slot 0. */
+ * part (Lace's shrink). Returns 0 if every shared frame was stolen. */
 static int take_back_shared(fj_deque *dq)
 {
     /* Relaxed: the owner needs only the indices; no thief writes data the
@@ -42,24 +50,11 @@ static int take_back_shared(fj_deque *dq)
     uint64_t ts = atomic_load_explicit(&dq->ts, memory_order_relaxed);
     for (;;) {
         uint32_t tail = TS_TAIL(ts), split = TS_SPLIT(ts), gen = TS_GEN(ts);
-        if (tail >= split) {
-            /* All stolen. Thieves never CAS an empty `ts`, so a plain store
-             * cannot lose a steal; the new generation makes any CAS prepared
-             * on an older state fail. Relaxed: nothing is published here
-             * (slots are published later by fj_deque_publish's release). */
-            if (tail != 0) { /* else already at slot 0: idle workers pop here */
-                dq->head = dq->split = dq->base;
-                atomic_store_explicit(&dq->ts, TS_PACK(0, 0, gen + 1), memory_order_relaxed);
-                /* Thieves took all we shared: they are hungry, so share the
-                 * next push at once (Lace's "all stolen"). Relaxed: a hint. */
-                atomic_store_explicit(&dq->need, 1, memory_order_relaxed);
-            }
-            return 0;
-        }
+        if (tail >= split) return 0;
         uint32_t newsplit = tail + (split - tail) / 2; /* the older half stays shared */
         /* Relaxed on both paths, as for the load above: the CAS only has to
          * win or lose against the thieves' CAS; the new generation makes a
-         * thief that read one of the taken-back slots fail its CAS. */
+         * thief that read the old state fail. */
         if (atomic_compare_exchange_weak_explicit(&dq->ts, &ts, TS_PACK(tail, newsplit, gen + 1),
                                                   memory_order_relaxed, memory_order_relaxed)) {
             dq->split = dq->base + newsplit;
@@ -68,36 +63,54 @@ static int take_back_shared(fj_deque *dq)
     }
 }
 
-fj_task *fj_deque_pop(fj_deque *dq)
+fj_top fj_deque_top(fj_deque *dq)
 {
-    /* After a successful take-back, head is above the new split. */
-    if (dq->head == dq->split && !take_back_shared(dq)) return NULL;
+    if (dq->head == dq->base) return FJ_TOP_NONE;
+    /* split <= head always; head == split: the top frame was shared. */
+    if (dq->head > dq->split || take_back_shared(dq)) return FJ_TOP_OWN;
+    /* Every shared frame was stolen, the top one included: tail == split
+     * == head. */
+    return FJ_TOP_STOLEN;
+}
+
+void fj_deque_drop_stolen(fj_deque *dq)
+{
+    uint64_t ts = atomic_load_explicit(&dq->ts, memory_order_relaxed);
     dq->head--;
-    /* Relaxed: a private slot, written by this thread. */
-    return atomic_load_explicit(dq->head, memory_order_relaxed);
+    dq->split = dq->head;
+    uint32_t top = (uint32_t)(dq->head - dq->base);
+    /* The shared part is empty (tail == split), and thieves never CAS an
+     * empty `ts`, so a plain store cannot lose a steal; the new generation
+     * makes any CAS prepared on an older state fail. Relaxed: nothing is
+     * published here (fj_deque_publish's release does that). */
+    atomic_store_explicit(&dq->ts, TS_PACK(top, top, TS_GEN(ts) + 1), memory_order_relaxed);
+    /* Thieves took all we shared: they are hungry, so share the next push
+     * at once (Lace's "all stolen"). Relaxed: a hint. */
+    atomic_store_explicit(&dq->need, 1, memory_order_relaxed);
 }
 
 size_t fj_deque_publish(fj_deque *dq)
 {
     /* Relaxed: clearing the request before moving the split means a request
-     * raised after this point is seen at a later fork, never lost. */
+     * raised after this point is seen at a later spawn, never lost. */
     atomic_store_explicit(&dq->need, 0, memory_order_relaxed);
-    size_t n = (size_t)(dq->head - dq->split);
-    if (n == 0) return 0;
-    /* Release: a thief that acquires the new split sees the slots and the
-     * task frames written before they were pushed. fetch_add and not a
-     * store: thieves may move tail concurrently; split + n <= capacity, so
-     * the addition never carries into the generation. */
+    fj_frame *top = dq->head < dq->end ? dq->head : dq->end; /* overflow frames stay private */
+    if (top <= dq->split) return 0;
+    size_t n = (size_t)(top - dq->split);
+    /* Release: a thief that acquires the new split sees the frames written
+     * before they were pushed. fetch_add and not a store: thieves may move
+     * tail concurrently; split + n <= capacity, so the addition never
+     * carries into the generation. */
     atomic_fetch_add_explicit(&dq->ts, (uint64_t)n << 16, memory_order_release);
     dq->split += n;
     return n;
 }
 
-fj_steal_result fj_deque_steal(fj_deque *dq, fj_task **out)
+fj_steal_result fj_deque_steal(fj_deque *dq, fj_frame **out)
 {
     /* Acquire: pairs with the release in fj_deque_publish (the RMWs of other
-     * thieves continue its release sequence), so the slot and the frame it
-     * points to are visible. */
+     * thieves and the owner's take-backs continue its release sequence), so
+     * the frames below the split are visible. */
     uint64_t ts = atomic_load_explicit(&dq->ts, memory_order_acquire);
     uint32_t tail = TS_TAIL(ts);
     if (tail >= TS_SPLIT(ts)) {
@@ -107,19 +120,16 @@ fj_steal_result fj_deque_steal(fj_deque *dq, fj_task **out)
             atomic_store_explicit(&dq->need, 1, memory_order_relaxed);
         return FJ_STEAL_EMPTY;
     }
-    /* Relaxed: ordered by the acquire above. Read before the CAS: once the
-     * CAS succeeds the owner may reuse the slot, but a successful CAS proves
-     * that `ts`, generation included, did not change since it was read, so
-     * the slot was not reused in between. */
-    fj_task *x = atomic_load_explicit(&dq->base[tail], memory_order_relaxed);
-    /* Relaxed on success and failure: the task's contents were acquired
-     * above; the CAS only decides which thief (or the owner) gets slot tail. */
+    /* Relaxed on success and failure: the frame's contents were acquired
+     * above; the CAS only decides which thief (or the owner) gets frame
+     * tail. Only a winner reads the frame: it stays the thief's until the
+     * thief marks it done, as the owner's sync waits for that. */
     if (!atomic_compare_exchange_strong_explicit(&dq->ts, &ts, ts + 1, memory_order_relaxed,
                                                  memory_order_relaxed))
         return FJ_STEAL_ABORT;
     /* Relaxed: a statistics counter, exact once the pool is quiescent. */
     atomic_fetch_add_explicit(&dq->stolen, 1, memory_order_relaxed);
-    *out = x;
+    *out = &dq->base[tail];
     return FJ_STEAL_OK;
 }
 

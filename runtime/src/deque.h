@@ -4,12 +4,15 @@
  * structure is in the public fj_fast.h because fj_fork and fj_join push and
  * pop its private part inline; everything that involves thieves is here.
  *
- * Slots [0, tail) were taken by thieves, [tail, split) are shared (thieves
- * steal the oldest, at tail), [split, head) are private to the owner, who
- * pushes and pops at head. `ts` packs tail (16 bits), split (16 bits) and a
- * generation (32 bits) that the owner bumps whenever it takes shared slots
- * back or resets the deque, so that a thief's CAS can only succeed on the
- * very state in which it read the slot (no ABA through slot reuse).
+ * The deque is an array of task frames (fj_frame). Frames [0, tail) were
+ * stolen and stay in place until their thieves are done and the owner's
+ * sync drops them; [tail, split) are shared (thieves steal the oldest, at
+ * tail); [split, head) are private to the owner, who pushes and pops at
+ * head. `ts` packs tail (16 bits), split (16 bits) and a generation (32
+ * bits) that the owner bumps whenever it takes shared frames back or drops
+ * a stolen one, so that a thief's CAS can only succeed on the very state in
+ * which it read `ts` (no ABA through frame reuse). Frames from `end` up are
+ * never shared: deeply nested spawns run where they are pushed.
  */
 #ifndef FJ_DEQUE_H
 #define FJ_DEQUE_H
@@ -22,24 +25,35 @@
 /* Indices live in 16 bits of `ts`, so a deque holds at most this many. */
 #define FJ_DEQUE_MAX_CAPACITY 32768
 
-/* Result of a steal attempt: a task, or why there is none. */
+/* Result of a steal attempt: a frame, or why there is none. */
 typedef enum { FJ_STEAL_OK, FJ_STEAL_EMPTY, FJ_STEAL_ABORT } fj_steal_result;
 
+/* What the owner finds on top of its deque (the frame at head - 1). */
+typedef enum {
+    FJ_TOP_NONE,  /* the deque is empty */
+    FJ_TOP_OWN,   /* private, or taken back from the shared part: the owner's */
+    FJ_TOP_STOLEN /* a thief took it; it stays in place until the thief is done */
+} fj_top;
+
+/* capacity frames can be shared; FJ_DEQUE_OVERFLOW more above them are the
+ * owner's alone (spawns nested that deep run where they are pushed). */
 int fj_deque_init(fj_deque *dq, size_t capacity);
 void fj_deque_destroy(fj_deque *dq);
-/* Owner only: pushes are fj__deque_try_push (fj_fast.h). A slot may hold a
- * task pointer with its low bit set (a traced task, see sched.c); pop and
- * steal return the pointer as stored. */
-/* Owner only: the most recently pushed task, NULL when the deque is empty
- * (the private part, else shared slots taken back from the thieves). */
-fj_task *fj_deque_pop(fj_deque *dq);
+/* Owner only: pushes are inline (fj_fast.h). Classifies the top frame,
+ * taking shared frames back when the private part is empty. */
+fj_top fj_deque_top(fj_deque *dq);
+/* Owner only, after fj_deque_top said STOLEN and the thief marked the frame
+ * done: drops it; the deque restarts at that frame's slot. */
+void fj_deque_drop_stolen(fj_deque *dq);
 /* Owner only: answers a thief's request by moving the whole private part
- * to the shared part, so that thieves find work even while the owner is
- * descheduled (the owner takes back what it reaches first). Returns the
- * number of tasks moved. */
+ * (below `end`) to the shared part, so that thieves find work even while
+ * the owner is descheduled (the owner takes back what it reaches first).
+ * Returns the number of frames moved. */
 size_t fj_deque_publish(fj_deque *dq);
-/* Any thread: takes the oldest shared task. EMPTY also raises `need`. */
-fj_steal_result fj_deque_steal(fj_deque *dq, fj_task **out);
+/* Any thread: takes the oldest shared frame, which stays in the owner's
+ * array (the thief reads it only after winning it). EMPTY also raises
+ * `need`. */
+fj_steal_result fj_deque_steal(fj_deque *dq, fj_frame **out);
 /* Any thread; a racy snapshot of the shared part's size (idle checks). */
 int64_t fj_deque_size_hint(fj_deque *dq);
 

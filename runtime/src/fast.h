@@ -16,28 +16,10 @@ static inline int fj_task_is_done(const fj_task *t)
     return atomic_load_explicit(&t->state, memory_order_acquire) == FJ_TASK_DONE;
 }
 
-static inline uint64_t fj_current_task_id(const fj_worker *w)
-{
-    return w->current ? w->current->id : 0;
-}
-
 /* The creation site recorded in fork and submit events: the return address
  * of the program's call into libfj, taken in the exported function the
  * program called (no unwinding) and passed down to the internal layers. */
 #define FJ_CALLER_SITE()                                                                           \
     ((uint64_t)(uintptr_t)__builtin_extract_return_addr(__builtin_return_address(0)))
-
-/* Traced tasks (and completers) are pushed with the low bit set so that the
- * inline join, which compares the slot with its task, leaves them to the
- * out-of-line join (which traces exec/executed, or handles completion). */
-static inline fj_task *fj_slot_tag(fj_task *t)
-{
-    return (fj_task *)((uintptr_t)t | 1u);
-}
-
-static inline fj_task *fj_slot_untag(fj_task *t)
-{
-    return (fj_task *)((uintptr_t)t & ~(uintptr_t)1u);
-}
 
 #endif

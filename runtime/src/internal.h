@@ -21,15 +21,14 @@ enum { FJ_AWAKE = 0, FJ_SLEEPING = 1, FJ_NOTIFIED = 2 };
  * relaxed atomics make the concurrent read well defined at the cost of a
  * plain load+store on the owner side. */
 typedef struct fj_stat_counters {
-    _Atomic uint64_t pops;           /* own tasks popped outside the inline join */
-    _Atomic uint64_t forks_unpushed; /* forks run at once: deque full */
+    _Atomic uint64_t pops;           /* own frames popped outside the inline join */
     _Atomic uint64_t joins_slow;     /* fj_join calls that left the inline path */
     _Atomic uint64_t joins_waited, steals, failed_steals, parks;
     _Atomic uint64_t tasks_run; /* tasks run by fj_task_run */
 } fj_stat_counters;
 /* The counters the inline path would otherwise need are derived (stats.c):
  * every forked task leaves its deque exactly once (inline join, pop, steal)
- * or never enters it, so forks = inline_runs + pops + stolen + unpushed. */
+ * so forks = inline_runs + pops + stolen. */
 
 #define FJ_STAT_INC(w, field)                                                                      \
     atomic_store_explicit(&(w)->stats.field,                                                       \
@@ -37,11 +36,11 @@ typedef struct fj_stat_counters {
                           memory_order_relaxed)
 
 typedef struct fj_worker {
-    fj_worker_fast fast; /* first: fj__self points here (fj_fast.h) */
+    fj_ctx fast; /* first: fj__self and the typed tasks' handle point here */
     struct fj_pool *pool;
     int index;
     uint64_t next_task_seq;                    /* owner-only: task ids forked by this worker */
-    fj_task *current;                          /* task whose body is running on this thread */
+    uint64_t current_id; /* trace id of the task whose body runs out of line here */
     uint64_t rng;                              /* victim selection (xorshift) */
     _Alignas(64) _Atomic uint32_t sleep_state; /* futex word, FJ_AWAKE/... */
     _Alignas(64) fj_stat_counters stats;
@@ -76,7 +75,7 @@ struct fj_pool {
 #define FJ_TASK_ID(prefix, seq) (((uint64_t)(prefix) << 48) | (seq))
 
 /* What fj__self points to on a thread that is not a worker. */
-extern fj_worker_fast fj_outside;
+extern fj_ctx fj_outside;
 
 /* The worker running on this thread, or NULL. */
 static inline fj_worker *fj_self_worker(void)
@@ -89,7 +88,15 @@ static inline fj_worker *fj_self_worker(void)
 void *fj_worker_main(void *arg);
 void fj_task_run(fj_worker *w, fj_task *t);
 void fj_task_mark_done(fj_task *t);
-fj_task *fj_find_work(fj_worker *w);
+/* A unit of work: a task (a root, or a stolen or popped proxy) or a typed
+ * frame with its state as read when taken. */
+typedef struct fj_work {
+    fj_task *task;
+    fj_frame *frame;
+    uint32_t state;
+} fj_work;
+int fj_find_work(fj_worker *w, fj_work *out);
+void fj_work_run(fj_worker *w, const fj_work *x);
 /* fj_fork with the creation site given (fast.h FJ_CALLER_SITE): for the
  * exported functions that fork on the program's behalf. */
 int fj_fork_at(fj_task *t, uint64_t site);

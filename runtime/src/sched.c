@@ -1,7 +1,8 @@
 /* The scheduler: running tasks, the worker loop, fork, join and helping. */
 #include <limits.h>
 #include <sched.h>
-#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "fast.h"
 #include "fence.h"
@@ -10,8 +11,8 @@
 #include "stamp.h"
 
 /* head == end == split == NULL: both inline paths fall through. */
-fj_worker_fast fj_outside = {.trace_gate = &fj_trace_gate_off};
-__attribute__((tls_model("initial-exec"))) _Thread_local fj_worker_fast *fj__self = &fj_outside;
+fj_ctx fj_outside = {.trace_gate = &fj_trace_gate_off};
+__attribute__((tls_model("initial-exec"))) _Thread_local fj_ctx *fj__self = &fj_outside;
 
 void fj_task_mark_done(fj_task *t)
 {
@@ -29,37 +30,90 @@ void fj_task_mark_done(fj_task *t)
     if (old == FJ_TASK_WAITER) futex_wake(&t->state, INT_MAX);
 }
 
-/* Runs t; joined_at != 0: t is run by its parent's join, called then (the
- * exec event says so, with how long the parent ran ahead of that join).
- * Returns whether its exec was exec_joined (its end is its join, told). */
-static bool task_run(fj_worker *w, fj_task *t, uint64_t joined_at)
+/* Emits exec (or exec_joined: run by its parent's join, joined_at != 0,
+ * with how long the parent ran ahead of that join when it is known) for a
+ * task or frame about to run, and makes it the worker's current task. */
+static uint64_t exec_begin(fj_worker *w, uint64_t id, int has_forked_ns, uint64_t forked_ns,
+                           uint64_t joined_at)
 {
-    /* Read before the body runs: a completer may complete inside its own
-     * body, after which its owner is free to reuse the frame. */
-    const uint64_t id = t->id;
-    const int completer = (t->flags & FJ_TASK_COMPLETER) != 0;
-    fj_task *outer = w->current;
-    w->current = t;
+    uint64_t outer = w->current_id;
+    w->current_id = id;
     uint64_t ahead;
-    bool by_join = false;
-    /* a completer has no forked_ns; the stamps' rate may not be known yet */
-    if (id && joined_at && !completer && fj_stamp_ns(t->forked_ns, joined_at, &ahead) == 0) {
+    /* the stamps' rate may not be known yet */
+    if (id && joined_at && has_forked_ns && fj_stamp_ns(forked_ns, joined_at, &ahead) == 0) {
         FJ_TRACE(exec_joined, w->pool->id, w->index, id, ahead);
-        by_join = true;
     } else if (id) {
         FJ_TRACE(exec, w->pool->id, w->index, id); /* id 0: forked untraced */
     }
-    t->fn(t->arg);
+    return outer;
+}
+
+static void exec_end(fj_worker *w, uint64_t id, uint64_t outer)
+{
     if (id) FJ_TRACE(executed, w->pool->id, w->index, id);
-    w->current = outer;
+    w->current_id = outer;
     FJ_STAT_INC(w, tasks_run);
+}
+
+/* Runs t; joined_at as exec_begin. */
+static void task_run(fj_worker *w, fj_task *t, uint64_t joined_at)
+{
+    /* Read before the body runs: a completer may complete inside its own
+     * body, after which its owner is free to reuse the frame. A completer
+     * has no forked_ns. */
+    const uint64_t id = t->id;
+    const int completer = (t->flags & FJ_TASK_COMPLETER) != 0;
+    uint64_t outer = exec_begin(w, id, !completer, t->forked_ns, joined_at);
+    t->fn(t->arg);
+    exec_end(w, id, outer);
     if (!completer) fj_task_mark_done(t);
-    return by_join;
 }
 
 void fj_task_run(fj_worker *w, fj_task *t)
 {
     task_run(w, t, 0);
+}
+
+/* A typed frame's trace id: a SLOW typed frame was traced (fj__spawn_slow). */
+static uint64_t frame_id(const fj_frame *f, uint32_t state)
+{
+    return (state & FJ__FRAME_SLOW) ? f->id : 0;
+}
+
+/* Runs typed frame f (state: as read when it was taken); the result lands
+ * in the frame. Its header is read first: when the owner runs it, the
+ * frame's slot is free again and the task's own spawns reuse it. */
+static void frame_run(fj_worker *w, fj_frame *f, uint32_t state, uint64_t joined_at)
+{
+    const uint64_t id = frame_id(f, state);
+    uint64_t outer = exec_begin(w, id, 1, f->forked_ns, joined_at);
+    f->run(&w->fast, f);
+    exec_end(w, id, outer);
+}
+
+/* The owner runs its own top frame f, just popped. */
+static void own_frame_run(fj_worker *w, fj_frame *f, uint64_t joined_at)
+{
+    FJ_STAT_INC(w, pops);
+    if (!f->run) {
+        task_run(w, f->payload.task, joined_at);
+        return;
+    }
+    /* Relaxed: a frame of our own, never shared or taken back. */
+    frame_run(w, f, atomic_load_explicit(&f->state, memory_order_relaxed), joined_at);
+}
+
+void fj_work_run(fj_worker *w, const fj_work *x)
+{
+    if (x->task) {
+        task_run(w, x->task, 0);
+        return;
+    }
+    /* A stolen typed frame: its owner waits for DONE, then reads the result
+     * and reuses the frame. Release: publishes the result (and everything
+     * the task wrote) to the owner's acquire in help_until_done. */
+    frame_run(w, x->frame, x->state, 0);
+    atomic_store_explicit(&x->frame->state, x->state | FJ__FRAME_DONE, memory_order_release);
 }
 
 static uint64_t xorshift(uint64_t *s)
@@ -71,61 +125,201 @@ static uint64_t xorshift(uint64_t *s)
     return *s = x;
 }
 
-static fj_task *steal_from(fj_worker *w, int victim_index)
+/* Takes a stolen frame f as work. A proxy is released at once (its task is
+ * the program's, and the owner may reuse the frame); a typed frame stays
+ * the thief's until fj_work_run marks it done. */
+static void take_stolen(fj_worker *w, fj_frame *f, fj_work *out)
+{
+    /* Relaxed: only a hint for the owner's leapfrogging. */
+    atomic_store_explicit(&f->thief, w->index + 1, memory_order_relaxed);
+    /* Relaxed: written by the owner before fj_deque_publish's release,
+     * acquired by the steal; the owner does not touch it while stolen. */
+    uint32_t state = atomic_load_explicit(&f->state, memory_order_relaxed);
+    out->frame = NULL;
+    out->task = NULL;
+    if (!f->run) {
+        fj_task *t = f->payload.task;
+        /* Relaxed: a hint, as above. */
+        atomic_store_explicit(&t->thief, w->index + 1, memory_order_relaxed);
+        out->task = t;
+        /* Release: the owner's acquire then sees our reads of the frame done
+         * before it reuses it. */
+        atomic_store_explicit(&f->state, state | FJ__FRAME_DONE, memory_order_release);
+        return;
+    }
+    out->frame = f;
+    out->state = state;
+}
+
+static uint64_t work_id(const fj_work *x)
+{
+    return x->task ? x->task->id : frame_id(x->frame, x->state);
+}
+
+static int steal_from(fj_worker *w, int victim_index, fj_work *out)
 {
     fj_pool *p = w->pool;
     fj_worker *victim = &p->workers[victim_index];
-    fj_task *t;
-    if (fj_deque_steal(&victim->fast.dq, &t) != FJ_STEAL_OK) {
+    fj_frame *f;
+    if (fj_deque_steal(&victim->fast.dq, &f) != FJ_STEAL_OK) {
         /* Empty or lost a race: either way try elsewhere rather than spin on
          * one contended deque. */
         FJ_STAT_INC(w, failed_steals);
-        return NULL;
+        return 0;
     }
-    t = fj_slot_untag(t);
-    /* Relaxed: only a hint for the joiner's leapfrogging. */
-    atomic_store_explicit(&t->thief, w->index + 1, memory_order_relaxed);
-    if (t->id) FJ_TRACE(steal, p->id, w->index, t->id, victim_index);
+    take_stolen(w, f, out);
+    uint64_t id = work_id(out);
+    if (id) FJ_TRACE(steal, p->id, w->index, id, victim_index);
     FJ_STAT_INC(w, steals);
     /* The victim still has work: make sure a sleeper comes to take it. */
     if (fj_deque_size_hint(&victim->fast.dq) > 0) {
         atomic_thread_fence(memory_order_seq_cst);
         fj_sleep_wake_one(p, w->index);
     }
-    return t;
+    return 1;
 }
 
 /* One pass over the other workers, from a random start. */
-static fj_task *steal_round(fj_worker *w)
+static int steal_round(fj_worker *w, fj_work *out)
 {
     const int n = w->pool->nworkers;
-    if (n < 2) return NULL;
+    if (n < 2) return 0;
     int start = (int)(xorshift(&w->rng) % (uint64_t)n);
     for (int i = 0; i < n; i++) {
         int v = (start + i) % n;
         if (v == w->index) continue;
-        fj_task *t = steal_from(w, v);
-        if (t) return t;
+        if (steal_from(w, v, out)) return 1;
     }
-    return NULL;
+    return 0;
 }
 
-/* The worker's own newest task, if any (private part, else taken back from
- * the shared part). */
-static fj_task *own_pop(fj_worker *w)
+/* Where a waiting owner looks for work: the thief's deque first (it holds
+ * the stolen task's own children: leapfrogging), then anyone's. */
+static int help_find(fj_worker *w, const _Atomic int32_t *thief_word, fj_work *out)
 {
-    fj_task *t = fj_deque_pop(&w->fast.dq);
-    if (!t) return NULL;
-    FJ_STAT_INC(w, pops);
-    return fj_slot_untag(t);
+    /* Relaxed: a hint only; a stale value just means a worse first victim. */
+    int thief = atomic_load_explicit(thief_word, memory_order_relaxed) - 1;
+    if (thief >= 0 && thief != w->index && steal_from(w, thief, out)) return 1;
+    return steal_round(w, out);
 }
 
-fj_task *fj_find_work(fj_worker *w)
+static void stolen_top_wait(fj_worker *w, fj_frame *f, uint64_t joined_at);
+
+/* Runs or waits for what a helped task left on our deque above `floor`
+ * (counted completers return without joining their children), so that a
+ * waiter's own frame is on top again when its wait ends. */
+static void drain_to(fj_worker *w, fj_frame *floor)
 {
-    fj_task *t = own_pop(w);
-    if (!t) t = steal_round(w);
-    if (!t) t = fj_submit_queue_pop(&w->pool->submissions);
-    return t;
+    while (w->fast.dq.head > floor) {
+        fj_frame *f = w->fast.dq.head - 1;
+        if (fj_deque_top(&w->fast.dq) == FJ_TOP_STOLEN) {
+            stolen_top_wait(w, f, 0);
+        } else {
+            w->fast.dq.head = f;
+            own_frame_run(w, f, 0);
+        }
+    }
+}
+
+/* Helps until *state has its done bit (FJ_TASK_DONE == FJ__FRAME_DONE):
+ * runs what help_find finds, spinning and then yielding when there is
+ * nothing to take. Never sleeps on a futex, so helping never stops; takes
+ * no new root tasks, so one tree's join does not wait behind another. */
+static void help_until_done(fj_worker *w, const _Atomic uint32_t *state,
+                            const _Atomic int32_t *thief)
+{
+    fj_frame *floor = w->fast.dq.head;
+    unsigned misses = 0;
+    /* Acquire: pairs with the release that set the bit, so the waiter sees
+     * everything the task wrote (its result). */
+    while (!(atomic_load_explicit(state, memory_order_acquire) & FJ__FRAME_DONE)) {
+        fj_work x;
+        if (help_find(w, thief, &x)) {
+            fj_work_run(w, &x);
+            drain_to(w, floor);
+            misses = 0;
+        } else if (++misses % FJ_JOIN_SPINS == 0) {
+            fj_offcpu_drain(w); /* a join that waits: a slow point */
+            sched_yield();
+        } else {
+            cpu_relax();
+        }
+    }
+}
+
+/* A join that waits for a stolen task or frame (id 0: untraced): join_stolen
+ * says how long the parent ran its own code ahead of the join (joined_at:
+ * when the join was called, 0 if no session recorded then), join alone when
+ * that is not known (a completer has no forked_ns; a session that began in
+ * between; the stamps' rate not measured yet). */
+static void join_wait(fj_worker *w, uint64_t id, int has_forked_ns, uint64_t forked_ns,
+                      uint64_t joined_at, const _Atomic uint32_t *state,
+                      const _Atomic int32_t *thief)
+{
+    FJ_STAT_INC(w, joins_waited);
+    uint64_t ahead;
+    if (id && joined_at && has_forked_ns && fj_stamp_ns(forked_ns, joined_at, &ahead) == 0)
+        FJ_TRACE(join_stolen, w->pool->id, w->index, id, ahead);
+    else if (id)
+        FJ_TRACE(join, w->pool->id, w->index, id);
+    help_until_done(w, state, thief);
+    if (id) FJ_TRACE(joined, w->pool->id, w->index, id);
+}
+
+static void join_help(fj_worker *w, fj_task *t, uint64_t joined_at)
+{
+    join_wait(w, t->id, !(t->flags & FJ_TASK_COMPLETER), t->forked_ns, joined_at, &t->state,
+              &t->thief);
+}
+
+/* The owner's top frame f was stolen: wait until its thief is done with it
+ * (a proxy: at once; a typed frame: when the task ran, helping meanwhile),
+ * then drop it (help_until_done leaves f on top). */
+static void stolen_top_wait(fj_worker *w, fj_frame *f, uint64_t joined_at)
+{
+    if (!f->run) {
+        help_until_done(w, &f->state, &f->thief);
+    } else {
+        /* Relaxed: the SLOW bit was set by us at the spawn; the thief only
+         * adds DONE. */
+        uint32_t state = atomic_load_explicit(&f->state, memory_order_relaxed);
+        join_wait(w, frame_id(f, state), 1, f->forked_ns, joined_at, &f->state, &f->thief);
+    }
+    fj_deque_drop_stolen(&w->fast.dq);
+}
+
+/* The worker's newest own work, if any: a frame popped from the private
+ * part (else taken back from the shared part); stolen frames on top are
+ * waited for and dropped on the way. */
+static int own_take(fj_worker *w, fj_work *out)
+{
+    for (;;) {
+        fj_frame *f = w->fast.dq.head - 1;
+        switch (fj_deque_top(&w->fast.dq)) {
+        case FJ_TOP_NONE:
+            return 0;
+        case FJ_TOP_STOLEN:
+            stolen_top_wait(w, f, 0);
+            continue;
+        case FJ_TOP_OWN:
+            break;
+        }
+        w->fast.dq.head = f;
+        FJ_STAT_INC(w, pops);
+        out->task = f->run ? NULL : f->payload.task;
+        out->frame = f->run ? f : NULL;
+        /* Relaxed: our own frame. */
+        out->state = atomic_load_explicit(&f->state, memory_order_relaxed);
+        return 1;
+    }
+}
+
+int fj_find_work(fj_worker *w, fj_work *out)
+{
+    if (own_take(w, out) || steal_round(w, out)) return 1;
+    out->frame = NULL;
+    out->task = fj_submit_queue_pop(&w->pool->submissions);
+    return out->task != NULL;
 }
 
 static int pool_stopping(const fj_pool *p)
@@ -141,9 +335,9 @@ static void worker_idle(fj_worker *w)
     fj_pool *p = w->pool;
     fj_offcpu_drain(w); /* a failed find_work: a slow point */
     for (int round = 0; round < p->spin_rounds && !pool_stopping(p); round++) {
-        fj_task *t = fj_find_work(w);
-        if (t) {
-            fj_task_run(w, t);
+        fj_work x;
+        if (fj_find_work(w, &x)) {
+            fj_work_run(w, &x);
             return;
         }
         if (round >= p->spin_rounds - p->yield_rounds)
@@ -163,9 +357,9 @@ void *fj_worker_main(void *arg)
     FJ_TRACE(worker_begin, p->id, w->index);
     fj_offcpu_begin(w);
     while (!pool_stopping(p)) {
-        fj_task *t = fj_find_work(w);
-        if (t)
-            fj_task_run(w, t);
+        fj_work x;
+        if (fj_find_work(w, &x))
+            fj_work_run(w, &x);
         else
             worker_idle(w);
     }
@@ -182,7 +376,7 @@ void *fj_worker_main(void *arg)
  * it. See fence.h for why light suffices. A parked worker cannot ask again,
  * so while workers sleep we keep asking ourselves: the next fork publishes
  * and wakes another one (as every fork did before the split deque). */
-void fj__publish(fj_worker_fast *fast)
+void fj__publish(fj_ctx *fast)
 {
     fj_worker *w = (fj_worker *)fast;
     fj_pool *p = w->pool;
@@ -196,10 +390,38 @@ void fj__publish(fj_worker_fast *fast)
 }
 
 /* Everything fj_fork's inline path leaves to us: a thread that is not a
- * worker, a session recording, a full deque. */
+ * worker, a session recording, a deque nested to its limit. */
 int fj__fork_slow(fj_task *t)
 {
     return fj_fork_at(t, FJ_CALLER_SITE());
+}
+
+static void nesting_overflow(const fj_worker *w)
+{
+    fprintf(stderr, "libfj: tasks nested more than %zu frames deep on one worker\n",
+            (size_t)(w->fast.dq.limit - w->fast.dq.base));
+    abort();
+}
+
+/* Pushes the frame at head (filled in), SLOW if traced or flagged, and
+ * answers a thief's request. */
+static void frame_push(fj_worker *w, uint32_t state)
+{
+    fj_frame *f = w->fast.dq.head;
+    if (f == w->fast.dq.limit) nesting_overflow(w);
+    /* Relaxed: a private frame; thieves see it after fj__publish's release. */
+    atomic_store_explicit(&f->state, state, memory_order_relaxed);
+    w->fast.dq.head = f + 1;
+    fj__answer_need(&w->fast);
+}
+
+/* A new trace id for a task forked on w, and its fork event; emitted before
+ * the push so that no steal of it can precede it. */
+static uint64_t fork_trace(fj_worker *w, uint64_t size_hint, uint64_t site)
+{
+    uint64_t id = FJ_TASK_ID(w->index + 1, ++w->next_task_seq);
+    FJ_TRACE(fork, w->pool->id, w->index, id, w->current_id, size_hint, site);
+    return id;
 }
 
 int fj_fork_at(fj_task *t, uint64_t site)
@@ -214,72 +436,63 @@ int fj_fork_at(fj_task *t, uint64_t site)
     atomic_store_explicit(&t->state, FJ_TASK_PENDING, memory_order_relaxed);
     atomic_store_explicit(&t->thief, 0, memory_order_relaxed);
     const int traced = FJ__RECORDING(&w->fast) != 0;
-    t->id = traced ? FJ_TASK_ID(w->index + 1, ++w->next_task_seq) : 0;
-    /* Emitted before the push so that no steal of t can precede it. */
-    if (traced)
-        FJ_TRACE(fork, w->pool->id, w->index, t->id, fj_current_task_id(w), t->size_hint, site);
-    int tag = traced || (t->flags & FJ_TASK_COMPLETER);
-    if (fj__deque_try_push(&w->fast.dq, tag ? fj_slot_tag(t) : t) != 0) {
-        /* Full: run the task now, lose nothing. */
-        FJ_STAT_INC(w, forks_unpushed);
-        fj_task_run(w, t);
-        return FJ_OK;
-    }
-    /* Relaxed: as in fj_fork. */
-    if (atomic_load_explicit(&w->fast.dq.need, memory_order_relaxed)) fj__publish(&w->fast);
+    t->id = traced ? fork_trace(w, t->size_hint, site) : 0;
+    const int completer = (t->flags & FJ_TASK_COMPLETER) != 0;
+    fj_frame *f = w->fast.dq.head;
+    f->run = NULL;
+    f->payload.task = t;
+    frame_push(w, traced || completer ? FJ__FRAME_SLOW : FJ__TASK_PENDING);
     /* After the push and the publishing: what the fork cost is not the
      * parent's own code (exec_joined). Only this worker reads it, when its
      * join pops t; a thief never does. Not a completer: once pushed, its
      * frame may already be completed and reused elsewhere. */
-    if (traced && !(t->flags & FJ_TASK_COMPLETER)) t->forked_ns = fj_stamp();
+    if (traced && !completer) t->forked_ns = fj_stamp();
     return FJ_OK;
 }
 
-/* Where a waiting joiner looks for work: the thief's deque first (it holds
- * the stolen task's own children — leapfrogging), then anyone's. */
-static fj_task *help_find(fj_worker *w, const fj_task *awaited)
+void fj__spawn_slow(fj_ctx *fw, uint64_t size_hint)
 {
-    /* Relaxed: a hint only; a stale value just means a worse first victim. */
-    int thief = atomic_load_explicit(&awaited->thief, memory_order_relaxed) - 1;
-    fj_task *t = NULL;
-    if (thief >= 0 && thief != w->index) t = steal_from(w, thief);
-    return t ? t : steal_round(w);
+    fj_worker *w = (fj_worker *)fw;
+    fj_frame *f = fw->dq.head;
+    const int traced = FJ__RECORDING(fw) != 0;
+    if (traced) f->id = fork_trace(w, size_hint, FJ_CALLER_SITE());
+    frame_push(w, traced ? FJ__FRAME_SLOW : FJ__TASK_PENDING);
+    /* As in fj_fork_at; the frame stays the owner's field while stolen. */
+    if (traced) f->forked_ns = fj_stamp();
 }
 
-/* The event of a join that waits for t: join_stolen says how long the
- * parent ran its own code ahead of the join (joined_at: when the join was
- * called, 0 if no session recorded then), join alone when that is not
- * known (a completer has no forked_ns; a session that began in between;
- * the stamps' rate not measured yet). */
-static void join_begin_trace(fj_worker *w, const fj_task *t, uint64_t joined_at)
+/* When the parent called a join that left the inline path, if a session
+ * records (for exec_joined and join_stolen). */
+static uint64_t join_stamp(const fj_worker *w)
 {
-    if (!t->id) return;
-    uint64_t ahead;
-    if (joined_at && !(t->flags & FJ_TASK_COMPLETER) &&
-        fj_stamp_ns(t->forked_ns, joined_at, &ahead) == 0)
-        FJ_TRACE(join_stolen, w->pool->id, w->index, t->id, ahead);
-    else
-        FJ_TRACE(join, w->pool->id, w->index, t->id);
+    (void)w; /* unused when tracing is compiled out */
+    return FJ__RECORDING(&w->fast) ? fj_stamp() : 0;
 }
 
-static void join_help(fj_worker *w, fj_task *t, uint64_t joined_at)
+void fj__sync_slow(fj_ctx *fw)
 {
-    FJ_STAT_INC(w, joins_waited);
-    join_begin_trace(w, t, joined_at);
-    unsigned misses = 0;
-    while (!fj_task_is_done(t)) {
-        fj_task *x = help_find(w, t);
-        if (x) {
-            fj_task_run(w, x);
-            misses = 0;
-        } else if (++misses % FJ_JOIN_SPINS == 0) {
-            fj_offcpu_drain(w); /* a join that waits: a slow point */
-            sched_yield();
-        } else {
-            cpu_relax();
-        }
+    fj_worker *w = (fj_worker *)fw;
+    FJ_STAT_INC(w, joins_slow);
+    uint64_t joined_at = join_stamp(w);
+    fj_frame *f = fw->dq.head - 1;
+    switch (fj_deque_top(&fw->dq)) {
+    case FJ_TOP_OWN:
+        fw->dq.head = f;
+        own_frame_run(w, f, joined_at);
+        return;
+    case FJ_TOP_STOLEN:
+        stolen_top_wait(w, f, joined_at);
+        return;
+    case FJ_TOP_NONE:
+        break;
     }
-    if (t->id) FJ_TRACE(joined, w->pool->id, w->index, t->id);
+    fprintf(stderr, "libfj: FJ_SYNC without a pending FJ_SPAWN on this worker\n");
+    abort();
+}
+
+fj_ctx *fj__root_ctx(void)
+{
+    return fj__self;
 }
 
 /* Everything fj_join's inline path leaves to us: t stolen, traced, not on
@@ -294,25 +507,31 @@ void fj__join_slow(fj_task *t)
         return;
     }
     FJ_STAT_INC(w, joins_slow);
-    /* When the parent called this join, if a session records. */
-    uint64_t joined_at = FJ__RECORDING(&w->fast) ? fj_stamp() : 0;
-    const uint64_t id = t->id;
-    bool told = false; /* t ran here as exec_joined: its end was its join */
-    /* Run our own deque's tasks (t itself, if nobody stole it, is at the
-     * bottom) until t is done; once the deque is empty t was stolen. */
+    uint64_t joined_at = join_stamp(w);
+    /* Run our own deque's frames (t's, if nobody stole it, is below them)
+     * until t is done; if t's frame was stolen, or t is not in our deque,
+     * help until it is done. */
     while (!fj_task_is_done(t)) {
-        fj_task *x = own_pop(w);
-        if (!x) {
+        fj_frame *f = w->fast.dq.head - 1;
+        switch (fj_deque_top(&w->fast.dq)) {
+        case FJ_TOP_NONE:
             join_help(w, t, joined_at);
             return;
+        case FJ_TOP_OWN:
+            w->fast.dq.head = f;
+            own_frame_run(w, f, joined_at);
+            break;
+        case FJ_TOP_STOLEN: {
+            int ours = !f->run && f->payload.task == t;
+            stolen_top_wait(w, f, joined_at);
+            if (ours) {
+                join_help(w, t, joined_at);
+                return;
+            }
+            break;
         }
-        bool by_join = task_run(w, x, joined_at);
-        if (x == t) told = by_join;
+        }
     }
-    /* Done without a wait (a thief finished it, a full deque's fork ran it,
-     * or it ran here with a plain exec): the join is now (events.md). Only
-     * the slow joins that found a task done pay this event. */
-    if (id && !told) FJ_TRACE(join_done, w->pool->id, w->index, id);
 }
 
 int fj_task_done(const fj_task *t)

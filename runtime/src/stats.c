@@ -12,7 +12,7 @@ static void stats_read(const fj_worker *w, fj_worker_stats *s)
     uint64_t inline_runs = atomic_load_explicit(&mw->fast.inline_runs, memory_order_relaxed);
     uint64_t stolen = atomic_load_explicit(&mw->fast.dq.stolen, memory_order_relaxed);
     /* Derived (see internal.h): each forked task left this deque once. */
-    s->forks = inline_runs + LOAD(mw, pops) + stolen + LOAD(mw, forks_unpushed);
+    s->forks = inline_runs + LOAD(mw, pops) + stolen;
     s->joins = inline_runs + LOAD(mw, joins_slow);
     s->joins_waited = LOAD(mw, joins_waited);
     s->steals = LOAD(mw, steals);
@@ -54,7 +54,6 @@ void fj_pool_stats_reset(fj_pool *p)
         atomic_store_explicit(&w->fast.inline_runs, 0, memory_order_relaxed);
         atomic_store_explicit(&w->fast.dq.stolen, 0, memory_order_relaxed);
         atomic_store_explicit(&c->pops, 0, memory_order_relaxed);
-        atomic_store_explicit(&c->forks_unpushed, 0, memory_order_relaxed);
         atomic_store_explicit(&c->joins_slow, 0, memory_order_relaxed);
         atomic_store_explicit(&c->joins_waited, 0, memory_order_relaxed);
         atomic_store_explicit(&c->steals, 0, memory_order_relaxed);

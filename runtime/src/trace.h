@@ -11,7 +11,7 @@ extern const int fj_trace_gate_off;
 #ifdef FJ_TRACING
 #include "fjtrace_tp.h"
 #define FJ_TRACE(event, ...) lttng_ust_tracepoint(fjtrace, event, __VA_ARGS__)
-/* The inline path's "is anybody recording" (fj_worker_fast.trace_gate):
+/* The inline path's "is anybody recording" (fj_ctx.trace_gate):
  * LTTng-UST's state word of the fork tracepoint, set while a session has
  * fjtrace:fork enabled. Every fork checks this one word; the other events
  * of a traced task follow the fork's decision (untraced tasks get id 0 and
