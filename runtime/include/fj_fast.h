@@ -204,13 +204,13 @@ static inline void fj_join(fj_task *t)
 #define FJ_INVOKE(pool, name, ...) name##_fj_invoke(pool, __VA_ARGS__)
 
 /* A frame's arguments (or result) as the task's own struct. */
-#define FJ__ARGS(name, f) ((struct name##_fj_args *)(void *)(f)->payload.bytes)
+#define FJ__ARGS(name, fj__f) ((struct name##_fj_args *)(void *)(fj__f)->payload.bytes)
 
 /* Shared by every arity. FIELDS declares the arguments' struct members
  * f1..fn; PARAMS, SPAWN_PARAMS and INVOKE_PARAMS are the parenthesised
  * parameter lists of the task function, its spawn and its root invocation;
- * SET stores the arguments into `a`, CALL calls the task function with
- * handle w and the arguments in `a`. */
+ * SET stores the arguments into `fj__a`, CALL calls the task function with
+ * handle fj__w and the arguments in `fj__a`. */
 #define FJ__TASK_COMMON(RT, name, FIELDS, PARAMS, SPAWN_PARAMS, SET)                               \
     struct name##_fj_args {                                                                        \
         FIELDS                                                                                     \
@@ -222,120 +222,133 @@ static inline void fj_join(fj_task *t)
     static void name##_fj_run(fj_ctx *, fj_frame *);                                               \
     static inline __attribute__((always_inline, unused)) void name##_fj_spawn SPAWN_PARAMS         \
     {                                                                                              \
-        fj_frame *f = w->dq.head;                                                                  \
-        struct name##_fj_args *a = FJ__ARGS(name, f);                                              \
+        fj_frame *fj__f = fj__w->dq.head;                                                          \
+        struct name##_fj_args *fj__a = FJ__ARGS(name, fj__f);                                      \
         SET;                                                                                       \
-        f->run = name##_fj_run;                                                                    \
-        if (__builtin_expect(f == w->dq.limit || FJ__RECORDING(w), 0)) {                           \
-            fj__spawn_slow(w, size);                                                               \
+        fj__f->run = name##_fj_run;                                                                \
+        if (__builtin_expect(fj__f == fj__w->dq.limit || FJ__RECORDING(fj__w), 0)) {               \
+            fj__spawn_slow(fj__w, fj__size);                                                       \
             return;                                                                                \
         }                                                                                          \
-        /* Relaxed: a private frame; thieves see it after fj__publish. */                         \
-        atomic_store_explicit(&f->state, FJ__TASK_PENDING, memory_order_relaxed);                  \
-        w->dq.head = f + 1;                                                                        \
-        fj__answer_need(w);                                                                        \
+        /* Relaxed: a private frame; thieves see it after fj__publish. */                          \
+        atomic_store_explicit(&fj__f->state, FJ__TASK_PENDING, memory_order_relaxed);              \
+        fj__w->dq.head = fj__f + 1;                                                                \
+        fj__answer_need(fj__w);                                                                    \
     }                                                                                              \
-    static void name##_fj_root(void *arg)                                                          \
+    static void name##_fj_root(void *fj__arg)                                                      \
     {                                                                                              \
-        name##_fj_run(fj__root_ctx(), arg);                                                        \
+        name##_fj_run(fj__root_ctx(), fj__arg);                                                    \
     }
 
 #define FJ__TASK(RT, name, FIELDS, PARAMS, SPAWN_PARAMS, INVOKE_PARAMS, SET, CALL)                 \
     FJ__TASK_COMMON(RT, name, FIELDS, PARAMS, SPAWN_PARAMS, SET)                                   \
-    static void name##_fj_run(fj_ctx *w, fj_frame *f)                                              \
+    static void name##_fj_run(fj_ctx *fj__w, fj_frame *fj__f)                                      \
     {                                                                                              \
-        struct name##_fj_args *a = FJ__ARGS(name, f);                                              \
-        RT r = CALL;                                                                               \
-        memcpy(f->payload.bytes, &r, sizeof(r));                                                   \
+        struct name##_fj_args *fj__a = FJ__ARGS(name, fj__f);                                      \
+        RT fj__r = CALL;                                                                           \
+        memcpy(fj__f->payload.bytes, &fj__r, sizeof(fj__r));                                       \
     }                                                                                              \
-    static inline __attribute__((always_inline, unused)) RT name##_fj_sync(fj_ctx *w)              \
+    static inline __attribute__((always_inline, unused)) RT name##_fj_sync(fj_ctx *fj__w)          \
     {                                                                                              \
-        fj_frame *h = w->dq.head;                                                                  \
-        if (__builtin_expect(fj__top_is_plain(w, h), 1)) {                                         \
-            w->dq.head = h - 1;                                                                    \
-            fj__count_inline_run(w);                                                               \
-            const struct name##_fj_args *a = FJ__ARGS(name, h - 1);                                \
+        fj_frame *fj__h = fj__w->dq.head;                                                          \
+        if (__builtin_expect(fj__top_is_plain(fj__w, fj__h), 1)) {                                 \
+            fj__w->dq.head = fj__h - 1;                                                            \
+            fj__count_inline_run(fj__w);                                                           \
+            const struct name##_fj_args *fj__a = FJ__ARGS(name, fj__h - 1);                        \
             return CALL;                                                                           \
         }                                                                                          \
-        fj__sync_slow(w);                                                                          \
-        RT r;                                                                                      \
-        memcpy(&r, h[-1].payload.bytes, sizeof(r));                                                \
-        return r;                                                                                  \
+        fj__sync_slow(fj__w);                                                                      \
+        RT fj__r;                                                                                  \
+        memcpy(&fj__r, fj__h[-1].payload.bytes, sizeof(fj__r));                                    \
+        return fj__r;                                                                              \
     }                                                                                              \
     static inline __attribute__((unused)) int name##_fj_invoke INVOKE_PARAMS                       \
     {                                                                                              \
-        fj_frame root;                                                                             \
-        struct name##_fj_args *a = FJ__ARGS(name, &root);                                          \
+        fj_frame fj__root;                                                                         \
+        struct name##_fj_args *fj__a = FJ__ARGS(name, &fj__root);                                  \
         SET;                                                                                       \
-        fj_task t;                                                                                 \
-        fj_task_init(&t, name##_fj_root, &root);                                                   \
-        int status = fj_invoke(pool, &t);                                                          \
-        if (status == FJ_OK) memcpy(out, root.payload.bytes, sizeof(*out));                        \
-        return status;                                                                             \
+        fj_task fj__t;                                                                             \
+        fj_task_init(&fj__t, name##_fj_root, &fj__root);                                           \
+        int fj__status = fj_invoke(fj__pool, &fj__t);                                              \
+        if (fj__status == FJ_OK) memcpy(fj__out, fj__root.payload.bytes, sizeof(*fj__out));        \
+        return fj__status;                                                                         \
     }                                                                                              \
     static RT name PARAMS
 
 #define FJ__VOID_TASK(name, FIELDS, PARAMS, SPAWN_PARAMS, INVOKE_PARAMS, SET, CALL)                \
     FJ__TASK_COMMON(void, name, FIELDS, PARAMS, SPAWN_PARAMS, SET)                                 \
-    static void name##_fj_run(fj_ctx *w, fj_frame *f)                                              \
+    static void name##_fj_run(fj_ctx *fj__w, fj_frame *fj__f)                                      \
     {                                                                                              \
-        struct name##_fj_args *a = FJ__ARGS(name, f);                                              \
+        struct name##_fj_args *fj__a = FJ__ARGS(name, fj__f);                                      \
         CALL;                                                                                      \
     }                                                                                              \
-    static inline __attribute__((always_inline, unused)) void name##_fj_sync(fj_ctx *w)            \
+    static inline __attribute__((always_inline, unused)) void name##_fj_sync(fj_ctx *fj__w)        \
     {                                                                                              \
-        fj_frame *h = w->dq.head;                                                                  \
-        if (__builtin_expect(fj__top_is_plain(w, h), 1)) {                                         \
-            w->dq.head = h - 1;                                                                    \
-            fj__count_inline_run(w);                                                               \
-            const struct name##_fj_args *a = FJ__ARGS(name, h - 1);                                \
+        fj_frame *fj__h = fj__w->dq.head;                                                          \
+        if (__builtin_expect(fj__top_is_plain(fj__w, fj__h), 1)) {                                 \
+            fj__w->dq.head = fj__h - 1;                                                            \
+            fj__count_inline_run(fj__w);                                                           \
+            const struct name##_fj_args *fj__a = FJ__ARGS(name, fj__h - 1);                        \
             CALL;                                                                                  \
             return;                                                                                \
         }                                                                                          \
-        fj__sync_slow(w);                                                                          \
+        fj__sync_slow(fj__w);                                                                      \
     }                                                                                              \
     static inline __attribute__((unused)) int name##_fj_invoke INVOKE_PARAMS                       \
     {                                                                                              \
-        fj_frame root;                                                                             \
-        struct name##_fj_args *a = FJ__ARGS(name, &root);                                          \
+        fj_frame fj__root;                                                                         \
+        struct name##_fj_args *fj__a = FJ__ARGS(name, &fj__root);                                  \
         SET;                                                                                       \
-        fj_task t;                                                                                 \
-        fj_task_init(&t, name##_fj_root, &root);                                                   \
-        return fj_invoke(pool, &t);                                                                \
+        fj_task fj__t;                                                                             \
+        fj_task_init(&fj__t, name##_fj_root, &fj__root);                                           \
+        return fj_invoke(fj__pool, &fj__t);                                                        \
     }                                                                                              \
     static void name PARAMS
+
+/* The task function's handle parameter: a task that neither spawns nor
+ * syncs does not use it. */
+#define FJ__HANDLE fj_ctx *fj_ctx_ __attribute__((unused))
 
 /* The arities. A task's parameters are named by the program; its frame
  * holds them as f1..f4. */
 #define FJ_TASK_1(RT, name, T1, a1)                                                                \
-    FJ__TASK(RT, name, T1 f1;, (fj_ctx * fj_ctx_, T1 a1), (fj_ctx * w, uint64_t size, T1 a1),      \
-             (fj_pool * pool, RT * out, T1 a1), (a->f1 = a1), name(w, a->f1))
+    FJ__TASK(RT, name, T1 f1;, (FJ__HANDLE, T1 a1), (fj_ctx * fj__w, uint64_t fj__size, T1 a1),    \
+                             (fj_pool * fj__pool, RT * fj__out, T1 a1), (fj__a->f1 = a1),          \
+                             name(fj__w, fj__a->f1))
 #define FJ_TASK_2(RT, name, T1, a1, T2, a2)                                                        \
-    FJ__TASK(RT, name, T1 f1; T2 f2;, (fj_ctx * fj_ctx_, T1 a1, T2 a2),                            \
-             (fj_ctx * w, uint64_t size, T1 a1, T2 a2), (fj_pool * pool, RT * out, T1 a1, T2 a2),  \
-             (a->f1 = a1, a->f2 = a2), name(w, a->f1, a->f2))
+    FJ__TASK(RT, name, T1 f1; T2 f2;                                                               \
+             , (FJ__HANDLE, T1 a1, T2 a2), (fj_ctx * fj__w, uint64_t fj__size, T1 a1, T2 a2),      \
+             (fj_pool * fj__pool, RT * fj__out, T1 a1, T2 a2), (fj__a->f1 = a1, fj__a->f2 = a2),   \
+             name(fj__w, fj__a->f1, fj__a->f2))
 #define FJ_TASK_3(RT, name, T1, a1, T2, a2, T3, a3)                                                \
-    FJ__TASK(RT, name, T1 f1; T2 f2; T3 f3;, (fj_ctx * fj_ctx_, T1 a1, T2 a2, T3 a3),              \
-             (fj_ctx * w, uint64_t size, T1 a1, T2 a2, T3 a3),                                     \
-             (fj_pool * pool, RT * out, T1 a1, T2 a2, T3 a3), (a->f1 = a1, a->f2 = a2, a->f3 = a3), \
-             name(w, a->f1, a->f2, a->f3))
+    FJ__TASK(RT, name, T1 f1; T2 f2; T3 f3;                                                        \
+             , (FJ__HANDLE, T1 a1, T2 a2, T3 a3),                                                  \
+             (fj_ctx * fj__w, uint64_t fj__size, T1 a1, T2 a2, T3 a3),                             \
+             (fj_pool * fj__pool, RT * fj__out, T1 a1, T2 a2, T3 a3),                              \
+             (fj__a->f1 = a1, fj__a->f2 = a2, fj__a->f3 = a3),                                     \
+             name(fj__w, fj__a->f1, fj__a->f2, fj__a->f3))
 #define FJ_TASK_4(RT, name, T1, a1, T2, a2, T3, a3, T4, a4)                                        \
-    FJ__TASK(RT, name, T1 f1; T2 f2; T3 f3; T4 f4;,                                                \
-             (fj_ctx * fj_ctx_, T1 a1, T2 a2, T3 a3, T4 a4),                                       \
-             (fj_ctx * w, uint64_t size, T1 a1, T2 a2, T3 a3, T4 a4),                              \
-             (fj_pool * pool, RT * out, T1 a1, T2 a2, T3 a3, T4 a4),                               \
-             (a->f1 = a1, a->f2 = a2, a->f3 = a3, a->f4 = a4), name(w, a->f1, a->f2, a->f3, a->f4))
+    FJ__TASK(RT, name, T1 f1; T2 f2; T3 f3; T4 f4;                                                 \
+             , (FJ__HANDLE, T1 a1, T2 a2, T3 a3, T4 a4),                                           \
+             (fj_ctx * fj__w, uint64_t fj__size, T1 a1, T2 a2, T3 a3, T4 a4),                      \
+             (fj_pool * fj__pool, RT * fj__out, T1 a1, T2 a2, T3 a3, T4 a4),                       \
+             (fj__a->f1 = a1, fj__a->f2 = a2, fj__a->f3 = a3, fj__a->f4 = a4),                     \
+             name(fj__w, fj__a->f1, fj__a->f2, fj__a->f3, fj__a->f4))
 #define FJ_VOID_TASK_1(name, T1, a1)                                                               \
-    FJ__VOID_TASK(name, T1 f1;, (fj_ctx * fj_ctx_, T1 a1), (fj_ctx * w, uint64_t size, T1 a1),     \
-                  (fj_pool * pool, T1 a1), (a->f1 = a1), name(w, a->f1))
+    FJ__VOID_TASK(name, T1 f1;, (FJ__HANDLE, T1 a1), (fj_ctx * fj__w, uint64_t fj__size, T1 a1),   \
+                              (fj_pool * fj__pool, T1 a1), (fj__a->f1 = a1),                       \
+                              name(fj__w, fj__a->f1))
 #define FJ_VOID_TASK_2(name, T1, a1, T2, a2)                                                       \
-    FJ__VOID_TASK(name, T1 f1; T2 f2;, (fj_ctx * fj_ctx_, T1 a1, T2 a2),                           \
-                  (fj_ctx * w, uint64_t size, T1 a1, T2 a2), (fj_pool * pool, T1 a1, T2 a2),       \
-                  (a->f1 = a1, a->f2 = a2), name(w, a->f1, a->f2))
+    FJ__VOID_TASK(name, T1 f1; T2 f2;                                                              \
+                  , (FJ__HANDLE, T1 a1, T2 a2), (fj_ctx * fj__w, uint64_t fj__size, T1 a1, T2 a2), \
+                  (fj_pool * fj__pool, T1 a1, T2 a2), (fj__a->f1 = a1, fj__a->f2 = a2),            \
+                  name(fj__w, fj__a->f1, fj__a->f2))
 #define FJ_VOID_TASK_3(name, T1, a1, T2, a2, T3, a3)                                               \
-    FJ__VOID_TASK(name, T1 f1; T2 f2; T3 f3;, (fj_ctx * fj_ctx_, T1 a1, T2 a2, T3 a3),             \
-                  (fj_ctx * w, uint64_t size, T1 a1, T2 a2, T3 a3),                                \
-                  (fj_pool * pool, T1 a1, T2 a2, T3 a3), (a->f1 = a1, a->f2 = a2, a->f3 = a3),     \
-                  name(w, a->f1, a->f2, a->f3))
+    FJ__VOID_TASK(name, T1 f1; T2 f2; T3 f3;                                                       \
+                  , (FJ__HANDLE, T1 a1, T2 a2, T3 a3),                                             \
+                  (fj_ctx * fj__w, uint64_t fj__size, T1 a1, T2 a2, T3 a3),                        \
+                  (fj_pool * fj__pool, T1 a1, T2 a2, T3 a3),                                       \
+                  (fj__a->f1 = a1, fj__a->f2 = a2, fj__a->f3 = a3),                                \
+                  name(fj__w, fj__a->f1, fj__a->f2, fj__a->f3))
 
 #endif /* FJ_FAST_H */

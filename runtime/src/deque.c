@@ -18,8 +18,8 @@ int fj_deque_init(fj_deque *dq, size_t capacity)
     /* Reserved, not committed: the overflow frames cost address space
      * only until a spawn nests that deep. */
     size_t bytes = (capacity + FJ_DEQUE_OVERFLOW) * sizeof(fj_frame);
-    void *frames = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                        -1, 0);
+    void *frames = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (frames == MAP_FAILED) return FJ_ENOMEM;
     dq->base = dq->head = dq->split = frames;
     dq->end = dq->base + capacity;

@@ -21,8 +21,8 @@ enum { FJ_AWAKE = 0, FJ_SLEEPING = 1, FJ_NOTIFIED = 2 };
  * relaxed atomics make the concurrent read well defined at the cost of a
  * plain load+store on the owner side. */
 typedef struct fj_stat_counters {
-    _Atomic uint64_t pops;           /* own frames popped outside the inline join */
-    _Atomic uint64_t joins_slow;     /* fj_join calls that left the inline path */
+    _Atomic uint64_t pops;       /* own frames popped outside the inline join */
+    _Atomic uint64_t joins_slow; /* fj_join calls that left the inline path */
     _Atomic uint64_t joins_waited, steals, failed_steals, parks;
     _Atomic uint64_t tasks_run; /* tasks run by fj_task_run */
 } fj_stat_counters;
@@ -39,9 +39,9 @@ typedef struct fj_worker {
     fj_ctx fast; /* first: fj__self and the typed tasks' handle point here */
     struct fj_pool *pool;
     int index;
-    uint64_t next_task_seq;                    /* owner-only: task ids forked by this worker */
-    uint64_t current_id; /* trace id of the task whose body runs out of line here */
-    uint64_t rng;                              /* victim selection (xorshift) */
+    uint64_t next_task_seq; /* owner-only: task ids forked by this worker */
+    uint64_t current_id;    /* trace id of the task whose body runs out of line here */
+    uint64_t rng;           /* victim selection (xorshift) */
     _Alignas(64) _Atomic uint32_t sleep_state; /* futex word, FJ_AWAKE/... */
     _Alignas(64) fj_stat_counters stats;
     pthread_t thread;

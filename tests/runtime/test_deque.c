@@ -147,7 +147,8 @@ int main(void)
     ok(atomic_load(&stolen_total) > 0, "the %d thieves stole some tasks", THIEVES);
     ok_eq_u64(atomic_load(&dq.stolen), atomic_load(&stolen_total),
               "the deque's steal counter matches the thieves' count");
-    ok_eq_u64(results_wrong, 0, "the owner reads every stolen frame's result where the thief left it");
+    ok_eq_u64(results_wrong, 0,
+              "the owner reads every stolen frame's result where the thief left it");
     ok(past_end > 0 && atomic_load(&stolen_unshareable) == 0,
        "frames pushed past the shareable capacity (%llu) are never stolen",
        (unsigned long long)past_end);

@@ -1,0 +1,255 @@
+/* The typed task API (FJ_TASK_n, FJ_SPAWN, FJ_SYNC, FJ_CALL, FJ_INVOKE)
+ * through the public header: known answers at several pool sizes, every
+ * arity, nesting past the shareable capacity, a frame that can only finish
+ * after a thief took it (its result read back from the frame), and the
+ * waiting owner running the thief's children (leapfrogging). Run one case:
+ * test_typed CASE. */
+#include <sched.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "../tap.h"
+#include "fj.h"
+#include "workloads.h"
+
+static fj_pool *pool_new(int workers, size_t deque)
+{
+    fj_pool_config cfg;
+    fj_pool_config_init(&cfg);
+    cfg.workers = workers;
+    if (deque) cfg.deque_initial = deque;
+    fj_pool *p = NULL;
+    require(fj_pool_create(&p, &cfg) == FJ_OK);
+    return p;
+}
+
+FJ_TASK_1(long, tfib, long, n)
+{
+    if (n < 2) return n;
+    FJ_SPAWN_SIZED(tfib, n - 2, n - 2);
+    long x = FJ_CALL(tfib, n - 1);
+    return x + FJ_SYNC(tfib);
+}
+
+/* Every arity: sum of a range split in halves (4 arguments), a void task
+ * writing through a pointer (3), a pair of results (2: a struct result). */
+FJ_TASK_4(long, range_sum, long, lo, long, hi, long, cut, int, depth)
+{
+    if (hi - lo <= cut) {
+        long s = 0;
+        for (long i = lo; i < hi; i++)
+            s += i;
+        return s;
+    }
+    long mid = lo + (hi - lo) / 2;
+    FJ_SPAWN(range_sum, lo, mid, cut, depth + 1);
+    long right = FJ_CALL(range_sum, mid, hi, cut, depth + 1);
+    return FJ_SYNC(range_sum) + right;
+}
+
+FJ_VOID_TASK_3(fill, long *, a, long, n, long, value)
+{
+    if (n <= 16) {
+        for (long i = 0; i < n; i++)
+            a[i] = value + i;
+        return;
+    }
+    FJ_SPAWN(fill, a, n / 2, value);
+    FJ_CALL(fill, a + n / 2, n - n / 2, value + n / 2);
+    FJ_SYNC(fill);
+}
+
+struct minmax {
+    long min, max;
+};
+
+FJ_TASK_2(struct minmax, span, const long *, a, long, n)
+{
+    if (n == 1) return (struct minmax){a[0], a[0]};
+    FJ_SPAWN(span, a, n / 2);
+    struct minmax r = FJ_CALL(span, a + n / 2, n - n / 2);
+    struct minmax l = FJ_SYNC(span);
+    return (struct minmax){l.min < r.min ? l.min : r.min, l.max > r.max ? l.max : r.max};
+}
+
+/* A chain nested `n` spawns deep: each level spawns the next and syncs it. */
+FJ_TASK_1(long, chain, long, n)
+{
+    if (n == 0) return 0;
+    FJ_SPAWN(chain, n - 1);
+    return FJ_SYNC(chain) + 1;
+}
+
+static void case_typed_fib(void)
+{
+    for (int p = 1; p <= 4; p++) {
+        fj_pool *pool = pool_new(p, 0);
+        for (long n = 0; n <= 23; n += 1 + (n >= 10)) {
+            fj_pool_stats_reset(pool);
+            long r = -1;
+            ok(FJ_INVOKE(pool, tfib, &r, n) == FJ_OK, "P=%d: typed fib(%ld) is invoked", p, n);
+            ok_eq_u64(r, fib_table[n], "P=%d: typed fib(%ld) computes F(%ld)", p, n, n);
+            fj_worker_stats s;
+            fj_pool_stats_total(pool, &s);
+            /* One spawn per internal call: F(n+1) - 1 spawns and syncs. */
+            ok_eq_u64(s.forks, fib_table[n + 1] - 1, "P=%d: fib(%ld) spawns F(%ld)-1 times", p, n,
+                      n + 1);
+            ok_eq_u64(s.joins, fib_table[n + 1] - 1, "P=%d: fib(%ld) syncs F(%ld)-1 times", p, n,
+                      n + 1);
+        }
+        ok(fj_pool_destroy(pool) == FJ_OK, "P=%d: the pool is destroyed", p);
+    }
+}
+
+static void case_typed_arities(void)
+{
+    static long a[5000];
+    for (int p = 1; p <= 3; p += 2) {
+        fj_pool *pool = pool_new(p, 0);
+        long s = -1;
+        ok(FJ_INVOKE(pool, range_sum, &s, 0, 100000, 7, 0) == FJ_OK && s == 100000L * 99999 / 2,
+           "P=%d: a 4-argument task sums [0, 100000) (%ld)", p, s);
+        memset(a, 0, sizeof(a));
+        ok(FJ_INVOKE(pool, fill, a, 5000, 10) == FJ_OK, "P=%d: a void 3-argument task runs", p);
+        long wrong = 0;
+        for (long i = 0; i < 5000; i++)
+            wrong += a[i] != 10 + i;
+        ok_eq_u64(wrong, 0, "P=%d: the void task filled all 5000 elements", p);
+        a[1234] = -7;
+        a[4321] = 99999;
+        struct minmax m = {0, 0};
+        ok(FJ_INVOKE(pool, span, &m, a, 5000) == FJ_OK && m.min == -7 && m.max == 99999,
+           "P=%d: a task with a struct result finds min -7 and max 99999 (%ld, %ld)", p, m.min,
+           m.max);
+        ok(fj_pool_destroy(pool) == FJ_OK, "P=%d: the pool is destroyed", p);
+    }
+}
+
+static void case_typed_deep(void)
+{
+    /* 16 shareable frames; the chain nests 2000 deep, so most of its frames
+     * are overflow frames that are never shared. */
+    for (int p = 1; p <= 2; p++) {
+        fj_pool *pool = pool_new(p, 16);
+        long r = -1;
+        ok(FJ_INVOKE(pool, chain, &r, 2000) == FJ_OK && r == 2000,
+           "P=%d: a chain of spawns 2000 deep past 16 shareable frames returns 2000 (%ld)", p, r);
+        r = -1;
+        ok(FJ_INVOKE(pool, tfib, &r, 20) == FJ_OK && r == 6765,
+           "P=%d: fib(20) with 16 shareable frames is 6765", p);
+        ok(fj_pool_destroy(pool) == FJ_OK, "P=%d: the pool is destroyed", p);
+    }
+}
+
+/* ---- stolen frames and leapfrogging (P=2) ---- */
+static _Atomic int victim_started, child_started, child_worker, victim_worker;
+
+FJ_VOID_TASK_1(noop, int, unused)
+{
+    (void)unused;
+}
+
+/* Spawns and syncs a no-op until *flag is set: each spawn answers a
+ * thief's request, so the frames below become stealable. */
+static void publish_until(fj_ctx *FJ_CTX, _Atomic int *flag)
+{
+    while (!atomic_load(flag)) {
+        FJ_SPAWN(noop, 0);
+        FJ_SYNC(noop);
+        sched_yield();
+    }
+}
+
+FJ_TASK_1(long, grandchild, long, x)
+{
+    atomic_store(&child_worker, fj_worker_index());
+    atomic_store(&child_started, 1);
+    return x * 3;
+}
+
+/* Runs on the thief: spawns a child and does not sync it until the child
+ * started elsewhere, which only the waiting owner can do (leapfrogging:
+ * the other worker is waiting for this very task). */
+FJ_TASK_1(long, victim, long, x)
+{
+    atomic_store(&victim_worker, fj_worker_index());
+    atomic_store(&victim_started, 1);
+    FJ_SPAWN(grandchild, x);
+    publish_until(FJ_CTX, &child_started);
+    return FJ_SYNC(grandchild) + 1;
+}
+
+/* Spawns victim and does not sync it until it started elsewhere. */
+FJ_TASK_1(long, owner, long, x)
+{
+    FJ_SPAWN(victim, x);
+    publish_until(FJ_CTX, &victim_started);
+    long r = FJ_SYNC(victim);
+    return r * 10 + (fj_worker_index() == atomic_load(&child_worker));
+}
+
+static void case_typed_stolen(void)
+{
+    fj_pool *pool = pool_new(2, 0);
+    for (int round = 0; round < 20; round++) {
+        atomic_store(&victim_started, 0);
+        atomic_store(&child_started, 0);
+        fj_pool_stats_reset(pool);
+        long r = -1;
+        ok(FJ_INVOKE(pool, owner, &r, 5 + round) == FJ_OK, "round %d: invoked", round);
+        long want = (3 * (5 + round) + 1) * 10 + 1;
+        ok(r == want,
+           "round %d: the stolen frame's result %ld reaches its owner, and the grandchild ran on "
+           "the owner (%ld, want %ld)",
+           round, (long)(3 * (5 + round) + 1), r, want);
+        ok(atomic_load(&victim_worker) != atomic_load(&child_worker),
+           "round %d: the victim ran on the thief, its child on the waiting owner", round);
+        fj_worker_stats s;
+        fj_pool_stats_total(pool, &s);
+        ok(s.steals >= 2 && s.joins_waited >= 2,
+           "round %d: two steals and two waited syncs (%llu steals, %llu waited)", round,
+           (unsigned long long)s.steals, (unsigned long long)s.joins_waited);
+    }
+    ok(fj_pool_destroy(pool) == FJ_OK, "the pool is destroyed");
+}
+
+/* The old API beside the new one in one program: fj_fork/fj_join trees
+ * invoked from inside a typed task. */
+FJ_TASK_1(long, mixed, long, n)
+{
+    struct fib f = {n, -1};
+    fj_task t;
+    fj_task_init(&t, fib_task, &f);
+    fj_fork(&t);
+    FJ_SPAWN(tfib, n);
+    long y = FJ_SYNC(tfib);
+    fj_join(&t);
+    return f.r + y;
+}
+
+static void case_typed_mixed(void)
+{
+    for (int p = 1; p <= 2; p++) {
+        fj_pool *pool = pool_new(p, 0);
+        long r = -1;
+        ok(FJ_INVOKE(pool, mixed, &r, 20) == FJ_OK && r == 2 * 6765,
+           "P=%d: fj_fork/fj_join around a typed spawn and sync: 2 fib(20) = %ld", p, r);
+        ok(fj_pool_destroy(pool) == FJ_OK, "P=%d: the pool is destroyed", p);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        void (*run)(void);
+    } cases[] = {
+        {"fib", case_typed_fib},       {"arities", case_typed_arities}, {"deep", case_typed_deep},
+        {"stolen", case_typed_stolen}, {"mixed", case_typed_mixed},
+    };
+    int ran = 0;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        if (argc < 2 || strcmp(argv[1], cases[i].name) == 0) cases[i].run(), ran++;
+    if (!ran) bail_out("no test case named %s", argv[1]);
+    return done_testing();
+}
