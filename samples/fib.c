@@ -3,15 +3,41 @@
 
 long fib_cutoff_limit = 20;
 
+__attribute__((noinline)) long fib_seq(long n)
+{
+    return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2);
+}
+
+FJ_TASK_1(long, fib_naive, long, n)
+{
+    if (n < 2) return n;
+    FJ_SPAWN_SIZED(fib_naive, n - 2, n - 2);
+    long x = FJ_CALL(fib_naive, n - 1);
+    return x + FJ_SYNC(fib_naive);
+}
+
+FJ_TASK_1(long, fib_cutoff, long, n)
+{
+    if (n <= fib_cutoff_limit) return fib_seq(n);
+    FJ_SPAWN_SIZED(fib_cutoff, n - 2, n - 2);
+    long x = FJ_CALL(fib_cutoff, n - 1);
+    return x + FJ_SYNC(fib_cutoff);
+}
+
+long fib_typed_naive(fj_ctx *w, long n)
+{
+    return fib_naive(w, n);
+}
+
+long fib_typed_cutoff(fj_ctx *w, long n)
+{
+    return fib_cutoff(w, n);
+}
+
 void fib_body(void *arg)
 {
     struct fib_frame *f = arg;
     f->result = f->fn(f->n);
-}
-
-__attribute__((noinline)) long fib_seq(long n)
-{
-    return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2);
 }
 
 long fib_split(fib_fn fn, long n)
@@ -26,14 +52,14 @@ long fib_split(fib_fn fn, long n)
     return x + child.result;
 }
 
-long fib_naive(long n)
+long fib_fork_naive(long n)
 {
-    return n < 2 ? n : fib_split(fib_naive, n);
+    return n < 2 ? n : fib_split(fib_fork_naive, n);
 }
 
-long fib_cutoff(long n)
+long fib_fork_cutoff(long n)
 {
-    return n <= fib_cutoff_limit ? fib_seq(n) : fib_split(fib_cutoff, n);
+    return n <= fib_cutoff_limit ? fib_seq(n) : fib_split(fib_fork_cutoff, n);
 }
 
 long fib_iter(long n)

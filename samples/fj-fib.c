@@ -1,12 +1,13 @@
 /*
  * fj-fib: the brief's Fibonacci experiment (EXPERIMENTS.md §1).
  *   seq        plain recursion, no pool
- *   naive      fork fib(n-2), compute fib(n-1) inline, at every call:
- *              exactly F(n+1)-1 forks
+ *   naive      spawn fib(n-2), compute fib(n-1) inline, at every call:
+ *              exactly F(n+1)-1 spawns (a typed task, FJ_TASK_1)
  *   throttled  fork only while fewer than P forked tasks are live (a global
- *              atomic counter), else recurse without forking
- *   cutoff     fork only for n > T, below that run seq
- * Every forked task carries n as its size hint.
+ *              atomic counter), else recurse without forking (fj_fork)
+ *   cutoff     spawn only for n > T, below that run seq (a typed task)
+ *   naive-fork, cutoff-fork: naive and cutoff with fj_fork/fj_join
+ * Every spawned or forked task carries n as its size hint.
  */
 #include <getopt.h>
 #include <stdatomic.h>
@@ -16,8 +17,9 @@
 #include "common.h"
 #include "fib.h"
 
-enum variant { SEQ, NAIVE, THROTTLED, CUTOFF };
-static const char *const variant_names[] = {"seq", "naive", "throttled", "cutoff"};
+enum variant { SEQ, NAIVE, THROTTLED, CUTOFF, NAIVE_FORK, CUTOFF_FORK };
+static const char *const variant_names[] = {"seq",    "naive",      "throttled",
+                                            "cutoff", "naive-fork", "cutoff-fork"};
 
 static long live_limit;
 static _Atomic long live_forked; /* throttled: forked tasks not yet finished */
@@ -48,19 +50,31 @@ static long fib_throttled(long n)
     return x + child.result;
 }
 
+/* The typed variants' roots: the worker handle, looked up once. */
+static long root_naive(long n)
+{
+    return fib_typed_naive(fj_ctx_self(), n);
+}
+
+static long root_cutoff(long n)
+{
+    return fib_typed_cutoff(fj_ctx_self(), n);
+}
+
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: fj-fib N [-p P] [--variant seq|naive|throttled|cutoff] [--cutoff T]\n"
+    fprintf(out, "usage: fj-fib N [-p P] [--variant V] [--cutoff T]\n"
                  "  N          compute fib(N), 0 <= N <= 60\n"
                  "  -p P       workers (default: $FJ_WORKERS, else online CPUs)\n"
-                 "  --variant  seq | naive (default) | throttled | cutoff\n"
-                 "  --cutoff T cutoff variant: fork only while n > T (default 20)\n"
+                 "  --variant  seq | naive (default) | throttled | cutoff | naive-fork |\n"
+                 "             cutoff-fork (the -fork ones use fj_fork/fj_join)\n"
+                 "  --cutoff T cutoff variants: spawn only while n > T (default 20)\n"
                  "exit: 0 ok, 1 wrong result, 2 bad usage, 3 runtime error\n");
 }
 
 static int parse_variant(const char *s)
 {
-    for (int v = SEQ; v <= CUTOFF; v++)
+    for (int v = SEQ; v <= CUTOFF_FORK; v++)
         if (strcmp(s, variant_names[v]) == 0) return v;
     return -1;
 }
@@ -122,7 +136,8 @@ int main(int argc, char **argv)
         printf("summary variant=seq P=0 elapsed_s=%.6f forks=0 steals=0\n", elapsed);
     } else {
         fj_pool *pool = sample_pool_create((int)p);
-        static const fib_fn fns[] = {fib_seq, fib_naive, fib_throttled, fib_cutoff};
+        static const fib_fn fns[] = {fib_seq,     root_naive,     fib_throttled,
+                                     root_cutoff, fib_fork_naive, fib_fork_cutoff};
         live_limit = fj_pool_workers(pool);
         struct fib_frame root = {fns[variant], n, 0};
         fj_task t;

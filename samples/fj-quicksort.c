@@ -47,20 +47,6 @@ static long partition(int *a, long n, int pivot)
     return i;
 }
 
-struct sort_frame {
-    int *a;
-    long n;
-};
-
-static void sort(int *a, long n);
-
-static void sort_body(void *arg)
-{
-    struct sort_frame *f = arg;
-    sort(f->a, f->n);
-    if (variant == THROTTLED) atomic_fetch_sub_explicit(&live_forked, 1, memory_order_relaxed);
-}
-
 static int should_fork(void)
 {
     if (variant == SEQ) return 0;
@@ -71,23 +57,35 @@ static int should_fork(void)
     return 0;
 }
 
-static void sort(int *a, long n)
+/* Sorts a[0, n); counted: a spawned task of the throttled variant, which
+ * leaves the count of live spawned tasks when it ends. */
+FJ_VOID_TASK_3(sort, int *, a, long, n, int, counted)
 {
     long p = n > 1 ? pick_pivot(a, n) : -1;
-    if (p < 0) return;
-    long left = partition(a, n, a[p]);
-    if (!should_fork()) {
-        sort(a, left);
-        sort(a + left, n - left);
-        return;
+    if (p >= 0) {
+        long left = partition(a, n, a[p]);
+        if (should_fork()) {
+            FJ_SPAWN_SIZED(sort, left, a, left, variant == THROTTLED);
+            FJ_CALL(sort, a + left, n - left, 0);
+            FJ_SYNC(sort);
+        } else {
+            FJ_CALL(sort, a, left, 0);
+            FJ_CALL(sort, a + left, n - left, 0);
+        }
     }
-    struct sort_frame child = {a, left};
-    fj_task t;
-    fj_task_init(&t, sort_body, &child);
-    fj_task_set_size_hint(&t, (uint64_t)left);
-    fj_fork(&t);
-    sort(a + left, n - left);
-    fj_join(&t);
+    /* Relaxed: a heuristic count, as in should_fork. */
+    if (counted) atomic_fetch_sub_explicit(&live_forked, 1, memory_order_relaxed);
+}
+
+struct sort_root {
+    int *a;
+    long n;
+};
+
+static void sort_root_body(void *arg)
+{
+    struct sort_root *r = arg;
+    sort(fj_ctx_self(), r->a, r->n, variant == THROTTLED);
 }
 
 static int cmp_int(const void *x, const void *y)
@@ -163,18 +161,18 @@ int main(int argc, char **argv)
 
     double t0 = sample_now(), elapsed;
     if (variant == SEQ) {
-        sort(a, n);
+        sort(NULL, a, n, 0); /* never spawns: needs no worker */
         elapsed = sample_now() - t0;
         printf("sorted %ld elements\nelapsed %.3f ms\n", n, elapsed * 1e3);
         printf("summary variant=seq P=0 elapsed_s=%.6f forks=0 steals=0\n", elapsed);
     } else {
         fj_pool *pool = sample_pool_create((int)p);
         live_limit = fj_pool_workers(pool);
-        struct sort_frame root = {a, n};
+        struct sort_root root = {a, n};
         fj_task t;
-        fj_task_init(&t, sort_body, &root);
+        fj_task_init(&t, sort_root_body, &root);
         fj_task_set_size_hint(&t, (uint64_t)n);
-        if (variant == THROTTLED) /* the root counts as live, as sort_body ends it */
+        if (variant == THROTTLED) /* the root counts as live, as sort ends it */
             atomic_fetch_add_explicit(&live_forked, 1, memory_order_relaxed);
         t0 = sample_now();
         fj_invoke(pool, &t);

@@ -103,8 +103,9 @@ FJ_API void fj__spawn_slow(fj_ctx *w, uint64_t size_hint);
 /* A typed sync that is not the plain case: afterwards head is one lower and
  * the frame there holds the result. */
 FJ_API void fj__sync_slow(fj_ctx *w);
-/* The worker of the calling thread, for a root of the typed API. */
-FJ_API fj_ctx *fj__root_ctx(void);
+/* The worker handle of the calling thread, NULL outside a worker: what a
+ * task body given to fj_invoke passes to typed tasks (one TLS lookup). */
+FJ_API fj_ctx *fj_ctx_self(void);
 
 /* Compiled out (-DFJ_NOTRACE, set by the fj_notrace build) the gate is a
  * constant and the fast path has no tracing branch at all. */
@@ -197,14 +198,14 @@ static inline void fj_join(fj_task *t)
  * FJ_FRAME_PAYLOAD bytes and be copyable by assignment.
  */
 #define FJ_CTX fj_ctx_
-#define FJ_SPAWN(name, ...) name##_fj_spawn(FJ_CTX, 0, __VA_ARGS__)
-#define FJ_SPAWN_SIZED(name, size, ...) name##_fj_spawn(FJ_CTX, (uint64_t)(size), __VA_ARGS__)
-#define FJ_SYNC(name) name##_fj_sync(FJ_CTX)
+#define FJ_SPAWN(name, ...) fj__spawn_##name(FJ_CTX, 0, __VA_ARGS__)
+#define FJ_SPAWN_SIZED(name, size, ...) fj__spawn_##name(FJ_CTX, (uint64_t)(size), __VA_ARGS__)
+#define FJ_SYNC(name) fj__sync_##name(FJ_CTX)
 #define FJ_CALL(name, ...) name(FJ_CTX, __VA_ARGS__)
-#define FJ_INVOKE(pool, name, ...) name##_fj_invoke(pool, __VA_ARGS__)
+#define FJ_INVOKE(pool, name, ...) fj__invoke_##name(pool, __VA_ARGS__)
 
 /* A frame's arguments (or result) as the task's own struct. */
-#define FJ__ARGS(name, fj__f) ((struct name##_fj_args *)(void *)(fj__f)->payload.bytes)
+#define FJ__ARGS(name, fj__f) ((struct fj__args_##name *)(void *)(fj__f)->payload.bytes)
 
 /* Shared by every arity. FIELDS declares the arguments' struct members
  * f1..fn; PARAMS, SPAWN_PARAMS and INVOKE_PARAMS are the parenthesised
@@ -212,20 +213,20 @@ static inline void fj_join(fj_task *t)
  * SET stores the arguments into `fj__a`, CALL calls the task function with
  * handle fj__w and the arguments in `fj__a`. */
 #define FJ__TASK_COMMON(RT, name, FIELDS, PARAMS, SPAWN_PARAMS, SET)                               \
-    struct name##_fj_args {                                                                        \
+    struct fj__args_##name {                                                                        \
         FIELDS                                                                                     \
     };                                                                                             \
-    _Static_assert(sizeof(struct name##_fj_args) <= FJ_FRAME_PAYLOAD &&                            \
+    _Static_assert(sizeof(struct fj__args_##name) <= FJ_FRAME_PAYLOAD &&                            \
                        sizeof(RT) <= FJ_FRAME_PAYLOAD,                                             \
                    #name ": arguments or result larger than FJ_FRAME_PAYLOAD");                    \
     static RT name PARAMS;                                                                         \
-    static void name##_fj_run(fj_ctx *, fj_frame *);                                               \
-    static inline __attribute__((always_inline, unused)) void name##_fj_spawn SPAWN_PARAMS         \
+    static void fj__run_##name(fj_ctx *, fj_frame *);                                               \
+    static inline __attribute__((always_inline, unused)) void fj__spawn_##name SPAWN_PARAMS         \
     {                                                                                              \
         fj_frame *fj__f = fj__w->dq.head;                                                          \
-        struct name##_fj_args *fj__a = FJ__ARGS(name, fj__f);                                      \
+        struct fj__args_##name *fj__a = FJ__ARGS(name, fj__f);                                      \
         SET;                                                                                       \
-        fj__f->run = name##_fj_run;                                                                \
+        fj__f->run = fj__run_##name;                                                                \
         if (__builtin_expect(fj__f == fj__w->dq.limit || FJ__RECORDING(fj__w), 0)) {               \
             fj__spawn_slow(fj__w, fj__size);                                                       \
             return;                                                                                \
@@ -235,26 +236,26 @@ static inline void fj_join(fj_task *t)
         fj__w->dq.head = fj__f + 1;                                                                \
         fj__answer_need(fj__w);                                                                    \
     }                                                                                              \
-    static void name##_fj_root(void *fj__arg)                                                      \
+    static void fj__root_##name(void *fj__arg)                                                      \
     {                                                                                              \
-        name##_fj_run(fj__root_ctx(), fj__arg);                                                    \
+        fj__run_##name(fj_ctx_self(), fj__arg);                                                    \
     }
 
 #define FJ__TASK(RT, name, FIELDS, PARAMS, SPAWN_PARAMS, INVOKE_PARAMS, SET, CALL)                 \
     FJ__TASK_COMMON(RT, name, FIELDS, PARAMS, SPAWN_PARAMS, SET)                                   \
-    static void name##_fj_run(fj_ctx *fj__w, fj_frame *fj__f)                                      \
+    static void fj__run_##name(fj_ctx *fj__w, fj_frame *fj__f)                                      \
     {                                                                                              \
-        struct name##_fj_args *fj__a = FJ__ARGS(name, fj__f);                                      \
+        struct fj__args_##name *fj__a = FJ__ARGS(name, fj__f);                                      \
         RT fj__r = CALL;                                                                           \
         memcpy(fj__f->payload.bytes, &fj__r, sizeof(fj__r));                                       \
     }                                                                                              \
-    static inline __attribute__((always_inline, unused)) RT name##_fj_sync(fj_ctx *fj__w)          \
+    static inline __attribute__((always_inline, unused)) RT fj__sync_##name(fj_ctx *fj__w)          \
     {                                                                                              \
         fj_frame *fj__h = fj__w->dq.head;                                                          \
         if (__builtin_expect(fj__top_is_plain(fj__w, fj__h), 1)) {                                 \
             fj__w->dq.head = fj__h - 1;                                                            \
             fj__count_inline_run(fj__w);                                                           \
-            const struct name##_fj_args *fj__a = FJ__ARGS(name, fj__h - 1);                        \
+            const struct fj__args_##name *fj__a = FJ__ARGS(name, fj__h - 1);                        \
             return CALL;                                                                           \
         }                                                                                          \
         fj__sync_slow(fj__w);                                                                      \
@@ -262,13 +263,13 @@ static inline void fj_join(fj_task *t)
         memcpy(&fj__r, fj__h[-1].payload.bytes, sizeof(fj__r));                                    \
         return fj__r;                                                                              \
     }                                                                                              \
-    static inline __attribute__((unused)) int name##_fj_invoke INVOKE_PARAMS                       \
+    static inline __attribute__((unused)) int fj__invoke_##name INVOKE_PARAMS                       \
     {                                                                                              \
         fj_frame fj__root;                                                                         \
-        struct name##_fj_args *fj__a = FJ__ARGS(name, &fj__root);                                  \
+        struct fj__args_##name *fj__a = FJ__ARGS(name, &fj__root);                                  \
         SET;                                                                                       \
         fj_task fj__t;                                                                             \
-        fj_task_init(&fj__t, name##_fj_root, &fj__root);                                           \
+        fj_task_init(&fj__t, fj__root_##name, &fj__root);                                           \
         int fj__status = fj_invoke(fj__pool, &fj__t);                                              \
         if (fj__status == FJ_OK) memcpy(fj__out, fj__root.payload.bytes, sizeof(*fj__out));        \
         return fj__status;                                                                         \
@@ -277,30 +278,30 @@ static inline void fj_join(fj_task *t)
 
 #define FJ__VOID_TASK(name, FIELDS, PARAMS, SPAWN_PARAMS, INVOKE_PARAMS, SET, CALL)                \
     FJ__TASK_COMMON(void, name, FIELDS, PARAMS, SPAWN_PARAMS, SET)                                 \
-    static void name##_fj_run(fj_ctx *fj__w, fj_frame *fj__f)                                      \
+    static void fj__run_##name(fj_ctx *fj__w, fj_frame *fj__f)                                      \
     {                                                                                              \
-        struct name##_fj_args *fj__a = FJ__ARGS(name, fj__f);                                      \
+        struct fj__args_##name *fj__a = FJ__ARGS(name, fj__f);                                      \
         CALL;                                                                                      \
     }                                                                                              \
-    static inline __attribute__((always_inline, unused)) void name##_fj_sync(fj_ctx *fj__w)        \
+    static inline __attribute__((always_inline, unused)) void fj__sync_##name(fj_ctx *fj__w)        \
     {                                                                                              \
         fj_frame *fj__h = fj__w->dq.head;                                                          \
         if (__builtin_expect(fj__top_is_plain(fj__w, fj__h), 1)) {                                 \
             fj__w->dq.head = fj__h - 1;                                                            \
             fj__count_inline_run(fj__w);                                                           \
-            const struct name##_fj_args *fj__a = FJ__ARGS(name, fj__h - 1);                        \
+            const struct fj__args_##name *fj__a = FJ__ARGS(name, fj__h - 1);                        \
             CALL;                                                                                  \
             return;                                                                                \
         }                                                                                          \
         fj__sync_slow(fj__w);                                                                      \
     }                                                                                              \
-    static inline __attribute__((unused)) int name##_fj_invoke INVOKE_PARAMS                       \
+    static inline __attribute__((unused)) int fj__invoke_##name INVOKE_PARAMS                       \
     {                                                                                              \
         fj_frame fj__root;                                                                         \
-        struct name##_fj_args *fj__a = FJ__ARGS(name, &fj__root);                                  \
+        struct fj__args_##name *fj__a = FJ__ARGS(name, &fj__root);                                  \
         SET;                                                                                       \
         fj_task fj__t;                                                                             \
-        fj_task_init(&fj__t, name##_fj_root, &fj__root);                                           \
+        fj_task_init(&fj__t, fj__root_##name, &fj__root);                                           \
         return fj_invoke(fj__pool, &fj__t);                                                        \
     }                                                                                              \
     static void name PARAMS

@@ -490,9 +490,9 @@ void fj__sync_slow(fj_ctx *fw)
     abort();
 }
 
-fj_ctx *fj__root_ctx(void)
+fj_ctx *fj_ctx_self(void)
 {
-    return fj__self;
+    return fj__self == &fj_outside ? NULL : fj__self;
 }
 
 /* Everything fj_join's inline path leaves to us: t stolen, traced, not on

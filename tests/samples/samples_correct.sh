@@ -5,7 +5,7 @@
 set -u
 fib=$1 qs=$2 uts=$3 cont=$4 be=$5 burn=$6
 for p in 1 2 3 4; do
-  for v in naive throttled cutoff; do
+  for v in naive throttled cutoff naive-fork cutoff-fork; do
     out=$("$fib" 24 -p $p --variant $v --cutoff 12) && grep -q '^fib(24) = 46368$' <<<"$out"
     ok $? "P=$p: fj-fib 24 --variant $v prints fib(24) = 46368 and exits 0" || diag "$out"
   done
