@@ -1,5 +1,6 @@
 /*
- * bench-tracing-fib: naive fib on a libfj pool, one timed run, for the
+ * bench-tracing-fib: naive fib (typed tasks, samples/fib.c) on a libfj pool,
+ * one timed run, for the
  * tracing overhead benchmark (bench/tracing.sh). Built twice: against the
  * static libfj with every tracepoint compiled out, and against the normal
  * shared libfj (tracing compiled in). The driver records it, or not.
@@ -15,6 +16,12 @@
 #include "fib.h"
 #include "fj.h"
 
+/* The root: the worker handle, looked up once. */
+static long root_naive(long n)
+{
+    return fib_typed_naive(fj_ctx_self(), n);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -28,7 +35,7 @@ int main(int argc, char **argv)
         return 2;
     }
     fj_pool *pool = sample_pool_create(p);
-    struct fib_frame root = {fib_naive, n, 0};
+    struct fib_frame root = {root_naive, n, 0};
     fj_task t;
     fj_task_init(&t, fib_body, &root);
     fj_task_set_size_hint(&t, (uint64_t)n);

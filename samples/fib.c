@@ -26,12 +26,12 @@ FJ_TASK_1(long, fib_cutoff, long, n)
 
 long fib_typed_naive(fj_ctx *w, long n)
 {
-    return fib_naive(w, n);
+    return fib_naive(w, fj_head(w), n);
 }
 
 long fib_typed_cutoff(fj_ctx *w, long n)
 {
-    return fib_cutoff(w, n);
+    return fib_cutoff(w, fj_head(w), n);
 }
 
 void fib_body(void *arg)

@@ -85,7 +85,8 @@ struct sort_root {
 static void sort_root_body(void *arg)
 {
     struct sort_root *r = arg;
-    sort(fj_ctx_self(), r->a, r->n, variant == THROTTLED);
+    fj_ctx *w = fj_ctx_self();
+    sort(w, fj_head(w), r->a, r->n, variant == THROTTLED);
 }
 
 static int cmp_int(const void *x, const void *y)
@@ -161,7 +162,7 @@ int main(int argc, char **argv)
 
     double t0 = sample_now(), elapsed;
     if (variant == SEQ) {
-        sort(NULL, a, n, 0); /* never spawns: needs no worker */
+        sort(NULL, NULL, a, n, 0); /* never spawns: needs no worker */
         elapsed = sample_now() - t0;
         printf("sorted %ld elements\nelapsed %.3f ms\n", n, elapsed * 1e3);
         printf("summary variant=seq P=0 elapsed_s=%.6f forks=0 steals=0\n", elapsed);

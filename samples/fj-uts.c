@@ -46,29 +46,31 @@ static long count_seq(uint64_t state, int depth)
     return n;
 }
 
-static long count_par(fj_ctx *w, uint64_t state, int depth);
+static long count_par(FJ_CTX_PARAMS, uint64_t state, int depth);
 
 /* Children [lo, hi) of the node (state, depth): a parallel for by halving,
  * so that a node with many children (the root's B0) does not serialise. */
 FJ_TASK_4(long, count_kids, uint64_t, state, int, depth, long, lo, long, hi)
 {
     if (hi - lo == 0) return 0;
-    if (hi - lo == 1) return count_par(FJ_CTX, splitmix(state ^ (uint64_t)(lo + 1)), depth + 1);
+    if (hi - lo == 1)
+        return count_par(FJ_CTX_ARGS, splitmix(state ^ (uint64_t)(lo + 1)), depth + 1);
     long mid = lo + (hi - lo) / 2;
     FJ_SPAWN_SIZED(count_kids, depth + 1, state, depth, lo, mid);
     long right = FJ_CALL(count_kids, state, depth, mid, hi);
     return FJ_SYNC(count_kids) + right;
 }
 
-static long count_par(fj_ctx *w, uint64_t state, int depth)
+static long count_par(FJ_CTX_PARAMS, uint64_t state, int depth)
 {
-    return 1 + count_kids(w, state, depth, 0, children_of(state, depth));
+    return 1 + FJ_CALL(count_kids, state, depth, 0, children_of(state, depth));
 }
 
 static void node_task(void *arg)
 {
     struct node *nd = arg;
-    nd->count = count_par(fj_ctx_self(), nd->state, nd->depth);
+    fj_ctx *w = fj_ctx_self();
+    nd->count = count_par(w, fj_head(w), nd->state, nd->depth);
 }
 
 static void usage(FILE *out)

@@ -60,7 +60,6 @@ static int workers_init(fj_pool *p, size_t deque_initial)
         memset(w, 0, sizeof(*w));
         if (fj_deque_init(&w->fast.dq, deque_initial) != FJ_OK) return i;
         w->fast.trace_gate = FJ_TRACE_GATE;
-        atomic_init(&w->fast.inline_runs, 0);
         w->pool = p;
         w->index = i;
         w->rng = 0x9E3779B97F4A7C15ull * (uint64_t)(i + 1) ^ ((uint64_t)p->id << 32);

@@ -151,7 +151,7 @@ FJ_VOID_TASK_1(noop, int, unused)
 
 /* Spawns and syncs a no-op until *flag is set: each spawn answers a
  * thief's request, so the frames below become stealable. */
-static void publish_until(fj_ctx *FJ_CTX, _Atomic int *flag)
+static void publish_until(FJ_CTX_PARAMS, _Atomic int *flag)
 {
     while (!atomic_load(flag)) {
         FJ_SPAWN(noop, 0);
@@ -175,7 +175,7 @@ FJ_TASK_1(long, victim, long, x)
     atomic_store(&victim_worker, fj_worker_index());
     atomic_store(&victim_started, 1);
     FJ_SPAWN(grandchild, x);
-    publish_until(FJ_CTX, &child_started);
+    publish_until(FJ_CTX_ARGS, &child_started);
     return FJ_SYNC(grandchild) + 1;
 }
 
@@ -183,7 +183,7 @@ FJ_TASK_1(long, victim, long, x)
 FJ_TASK_1(long, owner, long, x)
 {
     FJ_SPAWN(victim, x);
-    publish_until(FJ_CTX, &victim_started);
+    publish_until(FJ_CTX_ARGS, &victim_started);
     long r = FJ_SYNC(victim);
     return r * 10 + (fj_worker_index() == atomic_load(&child_worker));
 }
@@ -213,18 +213,34 @@ static void case_typed_stolen(void)
     ok(fj_pool_destroy(pool) == FJ_OK, "the pool is destroyed");
 }
 
-/* The old API beside the new one in one program: fj_fork/fj_join trees
- * invoked from inside a typed task. */
+/* The old API beside the new one: a typed task calls plain code that forks
+ * and joins with fj_fork/fj_join between a spawn and its sync (the plain
+ * code's forks and joins balance, so the head is where it was), and an
+ * fj_task body calls a typed task with its worker's head. */
 FJ_TASK_1(long, mixed, long, n)
 {
+    FJ_SPAWN(tfib, n);
     struct fib f = {n, -1};
+    fib_task(&f); /* fj_fork/fj_join inside */
+    long y = FJ_SYNC(tfib);
+    return f.r + y;
+}
+
+struct typed_in_plain {
+    long n, r;
+};
+
+static void typed_in_plain_body(void *arg)
+{
+    struct typed_in_plain *x = arg;
+    struct fib f = {x->n, -1};
     fj_task t;
     fj_task_init(&t, fib_task, &f);
     fj_fork(&t);
-    FJ_SPAWN(tfib, n);
-    long y = FJ_SYNC(tfib);
+    fj_ctx *w = fj_ctx_self();
+    long y = tfib(w, fj_head(w), x->n);
     fj_join(&t);
-    return f.r + y;
+    x->r = f.r + y;
 }
 
 static void case_typed_mixed(void)
@@ -233,7 +249,12 @@ static void case_typed_mixed(void)
         fj_pool *pool = pool_new(p, 0);
         long r = -1;
         ok(FJ_INVOKE(pool, mixed, &r, 20) == FJ_OK && r == 2 * 6765,
-           "P=%d: fj_fork/fj_join around a typed spawn and sync: 2 fib(20) = %ld", p, r);
+           "P=%d: fj_fork/fj_join between a typed spawn and its sync: 2 fib(20) = %ld", p, r);
+        struct typed_in_plain x = {20, -1};
+        fj_task t;
+        fj_task_init(&t, typed_in_plain_body, &x);
+        ok(fj_invoke(pool, &t) == FJ_OK && x.r == 2 * 6765,
+           "P=%d: a typed task between fj_fork and fj_join: 2 fib(20) = %ld", p, x.r);
         ok(fj_pool_destroy(pool) == FJ_OK, "P=%d: the pool is destroyed", p);
     }
 }
