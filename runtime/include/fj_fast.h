@@ -346,6 +346,9 @@ static inline __attribute__((always_inline)) int fj__sync_plain(fj_ctx *w, fj_fr
     }                                                                                              \
     static void name PARAMS
 
+/* The macros below paste types and parameter names, which cannot be
+ * parenthesised. NOLINTBEGIN(bugprone-macro-parentheses) */
+
 /* The task function's leading parameters: a task that neither spawns nor
  * syncs does not use them. */
 #define FJ__HANDLE                                                                                 \
@@ -391,5 +394,7 @@ static inline __attribute__((always_inline)) int fj__sync_plain(fj_ctx *w, fj_fr
                                             (fj_pool * fj__pool, T1 a1, T2 a2, T3 a3),             \
                                             (fj__a->f1 = a1, fj__a->f2 = a2, fj__a->f3 = a3),      \
                                             name(fj__w, fj__h, fj__a->f1, fj__a->f2, fj__a->f3))
+
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 #endif /* FJ_FAST_H */

@@ -77,13 +77,15 @@ def check_fib(tmp):
     trace = record(tmp, "fib", [FIB, str(n), "-p", "2", "--variant", "naive"])
     r, _ = analyze(trace)
     sites = sites_of(r)
-    fork_line = line_of(os.path.join(SRC, "samples", "fib.c"), "fj_fork(")
+    # naive fib is a typed task: its site is the line of its FJ_SPAWN, in
+    # the task function (the generated spawn is inlined libfj code)
+    fork_line = line_of(os.path.join(SRC, "samples", "fib.c"), "FJ_SPAWN_SIZED(fib_naive")
     s = site_at(sites, "fib.c", fork_line)
-    ok(s, f"fib: a site at fib.c:{fork_line}, the line of its fj_fork",
+    ok(s, f"fib: a site at fib.c:{fork_line}, the line of its FJ_SPAWN",
        json.dumps(sites, indent=1))
     if s:
         is_eq(s["tasks"], fib(n + 1) - 1, "fib: all F(n+1)-1 forked tasks attributed to it")
-        is_eq(s["function"], "fib_split", "fib: in function fib_split")
+        is_eq(s["function"], "fib_naive", "fib: in the task function fib_naive")
         ok(s["binary"].endswith("/fj-fib"), "fib: binary fj-fib", s["binary"])
         is_eq(s["resolution"], "line", "fib: resolved to a line")
         ok(s["depth_min"] == 1 and s["depth_max"] == r["pools"][0]["trees"][0]["depth"],
@@ -94,8 +96,8 @@ def check_fib(tmp):
        f"fib: the root task is attributed to fj-fib.c:{invoke_line}, its fj_invoke", sites)
     is_eq(len(sites), 2, "fib: two sites (fork, invoke)")
     adv = [a["message"] for a in r["pools"][0]["advice"] if a["kind"] == "site_too_small"]
-    ok(len(adv) == 1 and f"fib.c:{fork_line} (fib_split)" in adv[0],
-       "fib: one 'too small' advice, at the fj_fork line (naive fib's tasks are ~1 fork each)",
+    ok(len(adv) == 1 and f"fib.c:{fork_line} (fib_naive)" in adv[0],
+       "fib: one 'too small' advice, at the FJ_SPAWN line (naive fib's tasks are ~1 fork each)",
        r["pools"][0]["advice"])
 
 
@@ -103,8 +105,8 @@ def check_pictures(tmp):
     """The Chrome/Perfetto slices, the subtree diagram and the HTML report
     name tasks by the line that forked them."""
     trace = record(tmp, "fib-pictures", [FIB, "10", "-p", "2", "--variant", "naive"])
-    fork_line = line_of(os.path.join(SRC, "samples", "fib.c"), "fj_fork(")
-    label = f"fib.c:{fork_line} (fib_split)"
+    fork_line = line_of(os.path.join(SRC, "samples", "fib.c"), "FJ_SPAWN_SIZED(fib_naive")
+    label = f"fib.c:{fork_line} (fib_naive)"
     out = os.path.join(tmp, "pictures")
     a = subprocess.run([ANALYZER, "--no-progress", "--chrome-trace", out + ".json",
                         "--subtrees", out, "--format", "dot", "--html", out + ".html", trace],
