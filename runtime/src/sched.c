@@ -1,6 +1,7 @@
 /* The scheduler: running tasks, the worker loop, fork, join and helping. */
 #include <limits.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -32,16 +33,19 @@ void fj_task_mark_done(fj_task *t)
 
 /* Emits exec (or exec_joined: run by its parent's join, joined_at != 0,
  * with how long the parent ran ahead of that join when it is known) for a
- * task or frame about to run, and makes it the worker's current task. */
+ * task or frame about to run, and makes it the worker's current task.
+ * *by_join: whether it was exec_joined (its end is its join, told). */
 static uint64_t exec_begin(fj_worker *w, uint64_t id, int has_forked_ns, uint64_t forked_ns,
-                           uint64_t joined_at)
+                           uint64_t joined_at, bool *by_join)
 {
     uint64_t outer = w->current_id;
     w->current_id = id;
     uint64_t ahead;
+    *by_join = false;
     /* the stamps' rate may not be known yet */
     if (id && joined_at && has_forked_ns && fj_stamp_ns(forked_ns, joined_at, &ahead) == 0) {
         FJ_TRACE(exec_joined, w->pool->id, w->index, id, ahead);
+        *by_join = true;
     } else if (id) {
         FJ_TRACE(exec, w->pool->id, w->index, id); /* id 0: forked untraced */
     }
@@ -55,18 +59,21 @@ static void exec_end(fj_worker *w, uint64_t id, uint64_t outer)
     FJ_STAT_INC(w, tasks_run);
 }
 
-/* Runs t; joined_at as exec_begin. */
-static void task_run(fj_worker *w, fj_task *t, uint64_t joined_at)
+/* Runs t; joined_at as exec_begin. Returns whether its exec was
+ * exec_joined. */
+static bool task_run(fj_worker *w, fj_task *t, uint64_t joined_at)
 {
     /* Read before the body runs: a completer may complete inside its own
      * body, after which its owner is free to reuse the frame. A completer
      * has no forked_ns. */
     const uint64_t id = t->id;
     const int completer = (t->flags & FJ_TASK_COMPLETER) != 0;
-    uint64_t outer = exec_begin(w, id, !completer, t->forked_ns, joined_at);
+    bool by_join;
+    uint64_t outer = exec_begin(w, id, !completer, t->forked_ns, joined_at, &by_join);
     t->fn(t->arg);
     exec_end(w, id, outer);
     if (!completer) fj_task_mark_done(t);
+    return by_join;
 }
 
 void fj_task_run(fj_worker *w, fj_task *t)
@@ -83,24 +90,28 @@ static uint64_t frame_id(const fj_frame *f, uint32_t state)
 /* Runs typed frame f (state: as read when it was taken); the result lands
  * in the frame. Its header is read first: when the owner runs it, the
  * frame's slot is free again and the task's own spawns reuse it. */
-static void frame_run(fj_worker *w, fj_frame *f, uint32_t state, uint64_t joined_at)
+static bool frame_run(fj_worker *w, fj_frame *f, uint32_t state, uint64_t joined_at)
 {
     const uint64_t id = frame_id(f, state);
-    uint64_t outer = exec_begin(w, id, 1, f->forked_ns, joined_at);
+    bool by_join;
+    uint64_t outer = exec_begin(w, id, 1, f->forked_ns, joined_at, &by_join);
     f->run(&w->fast, f);
     exec_end(w, id, outer);
+    return by_join;
 }
 
-/* The owner runs its own top frame f, just popped. */
-static void own_frame_run(fj_worker *w, fj_frame *f, uint64_t joined_at)
+/* The owner runs its own top frame f, just popped. Returns whether a
+ * proxy's task ran as exec_joined. */
+static bool own_frame_run(fj_worker *w, fj_frame *f, uint64_t joined_at)
 {
     FJ_STAT_INC(w, pops);
-    if (!f->run) {
-        task_run(w, f->payload.task, joined_at);
-        return;
-    }
+    if (!f->run) return task_run(w, f->payload.task, joined_at);
     /* Relaxed: a frame of our own, never shared or taken back. */
-    frame_run(w, f, atomic_load_explicit(&f->state, memory_order_relaxed), joined_at);
+    uint32_t state = atomic_load_explicit(&f->state, memory_order_relaxed);
+    uint64_t id = frame_id(f, state);
+    /* A traced frame run here without exec_joined: its sync is now. */
+    if (!frame_run(w, f, state, joined_at) && id) FJ_TRACE(join_done, w->pool->id, w->index, id);
+    return false;
 }
 
 void fj_work_run(fj_worker *w, const fj_work *x)
@@ -508,6 +519,8 @@ void fj__join_slow(fj_task *t)
     }
     FJ_STAT_INC(w, joins_slow);
     uint64_t joined_at = join_stamp(w);
+    const uint64_t id = t->id;
+    bool told = false; /* t ran here as exec_joined: its end was its join */
     /* Run our own deque's frames (t's, if nobody stole it, is below them)
      * until t is done; if t's frame was stolen, or t is not in our deque,
      * help until it is done. */
@@ -517,10 +530,13 @@ void fj__join_slow(fj_task *t)
         case FJ_TOP_NONE:
             join_help(w, t, joined_at);
             return;
-        case FJ_TOP_OWN:
+        case FJ_TOP_OWN: {
+            bool mine = !f->run && f->payload.task == t;
             w->fast.dq.head = f;
-            own_frame_run(w, f, joined_at);
+            bool by_join = own_frame_run(w, f, joined_at);
+            if (mine) told = by_join;
             break;
+        }
         case FJ_TOP_STOLEN: {
             int ours = !f->run && f->payload.task == t;
             stolen_top_wait(w, f, joined_at);
@@ -532,6 +548,10 @@ void fj__join_slow(fj_task *t)
         }
         }
     }
+    /* Done without a wait (a thief finished it, or it ran here with a plain
+     * exec): the join is now (events.md). Only the slow joins that found a
+     * task done pay this event. */
+    if (id && !told) FJ_TRACE(join_done, w->pool->id, w->index, id);
 }
 
 int fj_task_done(const fj_task *t)
