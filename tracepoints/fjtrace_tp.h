@@ -317,6 +317,26 @@ LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_event, fjtrace, join_done,
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, where, fjtrace, joins_told,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker))
 
+/* A creation site named by its producer instead of by an address (the JVM
+ * agent, docs/java.md): site is a small number the fork/submit events of
+ * process vpid carry in their own site field; function is
+ * "package.Class.method", file the class's source file ("" unknown), line
+ * its source line (0 unknown). Said once per site and recording, before the
+ * site's first use; pool 0, worker -1. */
+LTTNG_UST_TRACEPOINT_EVENT(fjtrace, site_name,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, site, const char *, function,
+                      const char *, file, uint32_t, line),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
+        lttng_ust_field_integer_hex(uint64_t, site, site)
+        lttng_ust_field_integer(uint32_t, line, line)
+        lttng_ust_field_integer(int32_t, vpid, getpid())
+        lttng_ust_field_string(function, function)
+        lttng_ust_field_string(file, file)
+    )
+)
+
 #endif /* FJTRACE_TP_H */
 
 #include <lttng/tracepoint-event.h>

@@ -6,6 +6,8 @@ void fja_resolve_map_event(void *ctx, const fja_map_event *ev)
     fjs_table *t = ctx;
     if (ev->kind == FJA_MAP_OBJECT)
         fjs_map_object(t, ev->pid, ev->baddr, ev->memsz, ev->path, ev->is_pic != 0);
+    else if (ev->kind == FJA_MAP_SITE_NAME)
+        fjs_map_site_name(t, ev->pid, ev->site, ev->function, ev->file, ev->line);
     else
         fjs_map_build_id(t, ev->pid, ev->baddr, ev->build_id, ev->build_id_len);
 }

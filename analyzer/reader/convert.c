@@ -64,6 +64,21 @@ static void map_class_resolve(class_info *ci, const char *name, const bt_field_c
     }
 }
 
+/* fjtrace:site_name is a load-map event: a site's name (docs/events.md). */
+static void site_name_class_resolve(class_info *ci, const bt_field_class *payload)
+{
+    if (!payload || bt_field_class_get_type(payload) != BT_FIELD_CLASS_TYPE_STRUCTURE) return;
+    ci->map_kind = FJA_MAP_SITE_NAME;
+    ci->site = member_index(payload, "site");
+    ci->site_vpid = member_index(payload, "vpid");
+    ci->function = member_index(payload, "function");
+    ci->file = member_index(payload, "file");
+    ci->line = member_index(payload, "line");
+    member_kinds(ci, payload);
+    ci->map = ci->site >= 0 && ci->site_vpid >= 0 && ci->function >= 0 && ci->file >= 0 &&
+              ci->line >= 0;
+}
+
 static void fjtrace_class_resolve(class_info *ci, const bt_field_class *payload)
 {
     ci->pool = ci->worker = ci->task = ci->arg = ci->size_hint = ci->name = ci->site = ci->runtime =
@@ -94,6 +109,10 @@ static void class_resolve(class_info *ci, const bt_event_class *cls)
     ci->clock = sc && bt_stream_class_borrow_default_clock_class_const(sc);
     if (name && strncmp(name, "lttng_ust_", 10) == 0)
         map_class_resolve(ci, name, bt_event_class_borrow_payload_field_class_const(cls));
+    if (name && strcmp(name, "fjtrace:site_name") == 0) {
+        site_name_class_resolve(ci, bt_event_class_borrow_payload_field_class_const(cls));
+        return;
+    }
     if (!name || strncmp(name, "fjtrace:", 8) != 0) return;
     ci->fjtrace = true;
     ci->kind = fja_event_kind_from_name(name + 8);
@@ -250,6 +269,32 @@ static size_t str_size(const char *s)
     return s ? strlen(s) + 1 : 0;
 }
 
+/* fjtrace:site_name: the process is in the payload (the event is in the
+ * main channel, which has no vpid context). */
+static int convert_site_name(const class_info *ci, const bt_field *payload, reader_rec *rec,
+                             fja_map_event m)
+{
+    bool ok = payload != NULL;
+    if (ok) {
+        m.pid = (int64_t)(int32_t)int_member(ci, payload, ci->site_vpid, &ok);
+        m.site = int_member(ci, payload, ci->site, &ok);
+        m.line = (uint32_t)int_member(ci, payload, ci->line, &ok);
+        m.function = string_member(payload, ci->function);
+        m.file = string_member(payload, ci->file);
+        ok &= m.function != NULL && m.file != NULL;
+    }
+    char *at;
+    size_t flen = ok ? str_size(m.function) : 0, llen = ok ? str_size(m.file) : 0;
+    rec_extra *x = rec->extra = extra_new(flen + llen, &at);
+    if (!x) return -1;
+    if (!ok) return 0;
+    x->map_valid = true;
+    x->map = m;
+    x->map.function = keep(&at, m.function, flen);
+    x->map.file = keep(&at, m.file, llen);
+    return 0;
+}
+
 /* A load-map event; map_valid when its fields read well. -1: no memory. */
 static int convert_map(const class_info *ci, const bt_event *e, reader_rec *rec)
 {
@@ -258,6 +303,7 @@ static int convert_map(const class_info *ci, const bt_event *e, reader_rec *rec)
     bool ok = payload != NULL;
     uint8_t id[64];
     fja_map_event m = {.kind = ci->map_kind, .pid = vpid_of(e)};
+    if (ci->map_kind == FJA_MAP_SITE_NAME) return convert_site_name(ci, payload, rec, m);
     if (ok) {
         m.baddr = int_member(ci, payload, ci->baddr, &ok);
         if (ci->map_kind == FJA_MAP_OBJECT) {

@@ -58,6 +58,7 @@ typedef struct {
     fja_map_kind map_kind;
     bool map_pic; /* dlopen: always position-independent */
     int64_t baddr, memsz, path, is_pic, build_id;
+    int64_t site_vpid, function, file, line; /* fjtrace:site_name */
 } class_info;
 
 #define CLASS_SLOTS 1024

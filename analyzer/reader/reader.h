@@ -17,8 +17,9 @@
 
 /* One load-map event of a recorded process (lttng_ust_statedump:bin_info,
  * lttng_ust_dl:dlopen/dlmopen: an object; their build_id events: its build
- * id). Pointers are valid during the call only. */
-typedef enum { FJA_MAP_OBJECT, FJA_MAP_BUILD_ID } fja_map_kind;
+ * id; fjtrace:site_name: a site named by its producer, site, function,
+ * file, line). Pointers are valid during the call only. */
+typedef enum { FJA_MAP_OBJECT, FJA_MAP_BUILD_ID, FJA_MAP_SITE_NAME } fja_map_kind;
 typedef struct {
     fja_map_kind kind;
     int64_t pid; /* the vpid context, -1 without it */
@@ -27,6 +28,9 @@ typedef struct {
     int is_pic;
     const uint8_t *build_id;
     size_t build_id_len;
+    uint64_t site;
+    const char *function, *file;
+    uint32_t line;
 } fja_map_event;
 
 typedef struct {

@@ -7,8 +7,10 @@
 
 void loadmap_free(fjs_loadmap *m)
 {
-    for (size_t i = 0; i < m->nprocs; i++)
+    for (size_t i = 0; i < m->nprocs; i++) {
         free(m->procs[i].objects);
+        free(m->procs[i].named);
+    }
     free(m->procs);
     *m = (fjs_loadmap){0};
 }
@@ -57,5 +59,25 @@ const fjs_object *loadmap_find(const fjs_process *p, uint64_t addr)
         const fjs_object *o = &p->objects[i];
         if (addr >= o->baddr && addr - o->baddr < o->memsz) return o;
     }
+    return NULL;
+}
+
+int loadmap_name(fjs_process *p, const fjs_named *n)
+{
+    if (p->nnamed == p->cap_named) {
+        size_t cap = p->cap_named ? 2 * p->cap_named : 16;
+        fjs_named *a = realloc(p->named, cap * sizeof *a);
+        if (!a) return -1;
+        p->named = a;
+        p->cap_named = cap;
+    }
+    p->named[p->nnamed++] = *n;
+    return 0;
+}
+
+const fjs_named *loadmap_named(const fjs_process *p, uint64_t site)
+{
+    for (size_t i = p->nnamed; i-- > 0;)
+        if (p->named[i].site == site) return &p->named[i];
     return NULL;
 }

@@ -113,6 +113,16 @@ int fjs_map_build_id(fjs_table *t, int64_t pid, uint64_t baddr, const uint8_t *i
     return 0;
 }
 
+int fjs_map_site_name(fjs_table *t, int64_t pid, uint64_t site, const char *function,
+                      const char *file, uint32_t line)
+{
+    fjs_process *p = loadmap_process(&t->maps, pid, true);
+    fjs_named n = {.site = site, .line = line, .function = intern(t, function ? function : "")};
+    if (file && file[0]) n.file = intern(t, file);
+    if (!p || !n.function || (file && file[0] && !n.file)) return -1;
+    return loadmap_name(p, &n);
+}
+
 size_t fjs_processes(const fjs_table *t)
 {
     return t->maps.nprocs;
@@ -143,6 +153,12 @@ static void resolve_uncached(fjs_table *t, int64_t pid, uint64_t site, fjs_site 
     if (!site) return;
     uint64_t call = site - 1; /* inside the call instruction */
     const fjs_process *p = process_of(t, pid);
+    const fjs_named *n = p ? loadmap_named(p, site) : NULL;
+    if (n) {
+        *out = (fjs_site){.function = n->function, .file = n->file, .line = n->line,
+                          .status = n->line ? FJS_LINE : FJS_SYMBOL};
+        return;
+    }
     const fjs_object *o = p ? loadmap_find(p, call) : NULL;
     if (!o) {
         out->status = FJS_UNMAPPED;

@@ -58,6 +58,12 @@ int fjs_map_object(fjs_table *t, int64_t pid, uint64_t baddr, uint64_t memsz, co
 /* The GNU build id recorded for the object of pid at baddr. */
 int fjs_map_build_id(fjs_table *t, int64_t pid, uint64_t baddr, const uint8_t *id, size_t len);
 
+/* A site named by its producer (fjtrace:site_name: the JVM agent's sites
+ * are numbers, not addresses): site of process pid is function in file at
+ * line (file "" and line 0: unknown). Later names of a site win. */
+int fjs_map_site_name(fjs_table *t, int64_t pid, uint64_t site, const char *function,
+                      const char *file, uint32_t line);
+
 /* Resolves the return address site of process pid. Returns 0, or -1 when
  * out of memory. Cached: a repeated (pid, site) costs one hash lookup. */
 int fjs_resolve(fjs_table *t, int64_t pid, uint64_t site, fjs_site *out);

@@ -17,10 +17,19 @@ typedef struct {
     size_t build_id_len; /* 0: none recorded */
 } fjs_object;
 
+/* A site named by its producer (fjs_map_site_name). */
+typedef struct {
+    uint64_t site;
+    const char *function, *file; /* interned; file NULL when unknown */
+    uint32_t line;
+} fjs_named;
+
 typedef struct {
     int64_t pid;
     fjs_object *objects;
     size_t nobjects, cap;
+    fjs_named *named;
+    size_t nnamed, cap_named;
 } fjs_process;
 
 typedef struct {
@@ -32,6 +41,9 @@ void loadmap_free(fjs_loadmap *m);
 fjs_process *loadmap_process(fjs_loadmap *m, int64_t pid, bool create);
 int loadmap_add(fjs_process *p, const fjs_object *o);
 fjs_object *loadmap_at_base(fjs_process *p, uint64_t baddr);
+int loadmap_name(fjs_process *p, const fjs_named *n);
+/* The name of site, the latest given first; NULL if none. */
+const fjs_named *loadmap_named(const fjs_process *p, uint64_t site);
 /* The object containing addr, the latest added first; NULL if none. */
 const fjs_object *loadmap_find(const fjs_process *p, uint64_t addr);
 

@@ -1,0 +1,117 @@
+/*
+ * Rewrites the JDK 17 fork/join classes as they are loaded (docs/java.md,
+ * "Mapping"): method bodies only, plus one field per task and per pool
+ * added at load time (the classes are never retransformed). Program
+ * classes get the creation sites of the tasks they fork or submit.
+ */
+package fjtrace.agent;
+
+import java.lang.instrument.ClassFileTransformer;
+import java.security.ProtectionDomain;
+import java.util.HashSet;
+import java.util.Set;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldNode;
+import org.objectweb.asm.tree.MethodNode;
+
+final class Transformer implements ClassFileTransformer, Opcodes {
+    static final String TASK = "java/util/concurrent/ForkJoinTask";
+    static final String POOL = "java/util/concurrent/ForkJoinPool";
+    static final String COMPLETER = "java/util/concurrent/CountedCompleter";
+
+    static boolean isRuntimeClass(String name) {
+        return name.equals(TASK) || name.equals(POOL) || name.equals(COMPLETER);
+    }
+
+    /* Classes whose calls are not creation sites: the JDK's own (but for
+     * java.util.stream, whose tasks a parallel stream forks), the agent's. */
+    private static boolean siteless(String name) {
+        if (name.startsWith("java/util/stream/")) return false;
+        return name.startsWith("java/") || name.startsWith("jdk/") || name.startsWith("sun/")
+                || name.startsWith("com/sun/") || name.startsWith("fjtrace/")
+                || name.startsWith("org/objectweb/asm/");
+    }
+
+    @Override
+    public byte[] transform(Module module, ClassLoader loader, String name, Class<?> redefined,
+            ProtectionDomain pd, byte[] bytes) {
+        if (name == null || redefined != null) return null;
+        try {
+            if (isRuntimeClass(name)) return runtimeClass(name, bytes);
+            if (!siteless(name)) return Sites.rewrite(name, bytes);
+        } catch (Throwable e) {
+            Agent.warn("cannot instrument " + name + " (" + e + "): left as it is");
+        }
+        return null;
+    }
+
+    private static byte[] runtimeClass(String name, byte[] bytes) {
+        ClassNode cn = new ClassNode();
+        new ClassReader(bytes).accept(cn, ClassReader.SKIP_FRAMES);
+        Set<String> missing = new HashSet<>();
+        switch (name) {
+        case TASK:
+            cn.fields.add(new FieldNode(ACC_TRANSIENT, Code.TASK_ID, "J", null, null));
+            TaskHooks.apply(cn, missing);
+            break;
+        case POOL:
+            cn.fields.add(new FieldNode(ACC_TRANSIENT, Code.POOL_ID, "I", null, null));
+            PoolHooks.apply(cn, missing);
+            break;
+        default:
+            TaskHooks.applyCompleter(cn, missing);
+        }
+        if (!missing.isEmpty())
+            Agent.warn(name + ": no " + missing + " found (another JDK 17 update?): not traced there");
+        ClassWriter cw = new FrameWriter(name);
+        cn.accept(cw);
+        return cw.toByteArray();
+    }
+
+    /* Frames computed for the rewritten JDK classes; the common superclass
+     * of two types is looked up without loading the class being rewritten
+     * (that would be circular). */
+    private static final class FrameWriter extends ClassWriter {
+        private final String self;
+
+        FrameWriter(String self) {
+            super(COMPUTE_FRAMES);
+            this.self = self;
+        }
+
+        @Override
+        protected String getCommonSuperClass(String a, String b) {
+            if (a.equals(b)) return a;
+            if (a.equals(self) || b.equals(self) || isRuntimeClass(a) || isRuntimeClass(b)) {
+                boolean tasks = (a.equals(TASK) || a.equals(COMPLETER)) && (b.equals(TASK) || b.equals(COMPLETER));
+                return tasks ? TASK : "java/lang/Object";
+            }
+            try {
+                return super.getCommonSuperClass(a, b);
+            } catch (Throwable e) {
+                return "java/lang/Object";
+            }
+        }
+
+        @Override
+        protected ClassLoader getClassLoader() {
+            return ClassLoader.getPlatformClassLoader();
+        }
+    }
+
+    static MethodNode method(ClassNode cn, String name, String desc) {
+        for (MethodNode m : cn.methods)
+            if (m.name.equals(name) && (desc == null || m.desc.equals(desc))) return m;
+        return null;
+    }
+
+    static boolean isCall(AbstractInsnNode i, String owner, String name) {
+        if (!(i instanceof org.objectweb.asm.tree.MethodInsnNode)) return false;
+        org.objectweb.asm.tree.MethodInsnNode m = (org.objectweb.asm.tree.MethodInsnNode) i;
+        return m.owner.equals(owner) && m.name.equals(name);
+    }
+}

@@ -1,0 +1,80 @@
+/*
+ * The fork/join study's fib programs on java.util.concurrent.ForkJoinPool
+ * (docs/java.md). java Fib MODE N [PARALLELISM [THRESHOLD]]:
+ *   seq       plain sequential recursion (program 1);
+ *   every     fork at every call: f1.fork(); f2.compute(); f1.join()
+ *             (program 2: forks exactly F(N+1) - 1 tasks);
+ *   counter   fork only while a counter of live forked tasks is below the
+ *             parallelism, else recurse sequentially (program 3);
+ *   threshold fork above THRESHOLD (default 20), sequential below.
+ * Prints "fib(N) = F" and the milliseconds taken.
+ */
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RecursiveTask;
+import java.util.concurrent.atomic.AtomicInteger;
+
+public final class Fib extends RecursiveTask<Long> {
+    private static final long serialVersionUID = 1L;
+    private static final AtomicInteger live = new AtomicInteger();
+    private static String mode = "every";
+    private static int parallelism = 1;
+    private static int threshold = 20;
+
+    private final int n;
+
+    Fib(int n) {
+        this.n = n;
+    }
+
+    static long seq(int n) {
+        return n < 2 ? n : seq(n - 1) + seq(n - 2);
+    }
+
+    private boolean forkHere() {
+        switch (mode) {
+        case "every":
+            return true;
+        case "threshold":
+            return n > threshold;
+        default: /* counter */
+            if (live.incrementAndGet() <= parallelism) return true;
+            live.decrementAndGet();
+            return false;
+        }
+    }
+
+    @Override
+    protected Long compute() {
+        if (n < 2) return (long) n;
+        if (!forkHere()) return seq(n);
+        Fib f1 = new Fib(n - 2);
+        f1.fork();
+        long r = new Fib(n - 1).compute();
+        long l = f1.join();
+        if (mode.equals("counter")) live.decrementAndGet();
+        return r + l;
+    }
+
+    public static void main(String[] args) {
+        if (args.length < 2) {
+            System.err.println("usage: java Fib seq|every|counter|threshold N [PARALLELISM [THRESHOLD]]");
+            System.exit(2);
+        }
+        mode = args[0];
+        int n = Integer.parseInt(args[1]);
+        parallelism = args.length > 2 ? Integer.parseInt(args[2]) : Runtime.getRuntime().availableProcessors();
+        if (args.length > 3) threshold = Integer.parseInt(args[3]);
+        long t0 = System.nanoTime();
+        long f;
+        if (mode.equals("seq")) {
+            f = seq(n);
+        } else {
+            ForkJoinPool pool = new ForkJoinPool(parallelism);
+            f = pool.invoke(new Fib(n));
+            pool.shutdown();
+        }
+        long ms = (System.nanoTime() - t0) / 1000000;
+        System.out.println("fib(" + n + ") = " + f + " in " + ms + " ms (" + mode + ", parallelism "
+                + parallelism + ")");
+    }
+}
