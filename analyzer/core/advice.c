@@ -52,6 +52,10 @@ static void advise_pile_up(fja_pool_report *pr)
         advise_pile_up_openmp(pr, med, fork);
         return;
     }
+    if (pr->pool->jvm) {
+        fja_advise_pile_up_java(pr, med, fork);
+        return;
+    }
     if (pr->cutoff_size != UINT32_MAX && pr->cutoff_size > 0)
         fja_advise(pr, "tasks_pile_up",
                    "tasks pile up (mean queue depth %.1f): median task %llu ns vs ~%llu ns per "
@@ -76,7 +80,9 @@ static void advise_dry(fja_pool_report *pr)
     if (pr->parallelism >= pr->workers || pr->parallelism <= 0) return;
     bool dry = pr->mean_queue_depth < 0.5 && idle + join >= 0.15;
     if (idle < 0.2 && !dry) return;
-    if (pr->pool->openmp)
+    if (pr->pool->jvm)
+        fja_advise_dry_java(pr, idle, join);
+    else if (pr->pool->openmp)
         fja_advise(pr, "queues_run_dry",
                    "too few tasks for the threads: threads idle %.0f%% with no task anywhere and "
                    "%.0f%% waiting at barriers and taskwaits (mean queue depth %.2f); parallelism "

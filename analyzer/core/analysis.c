@@ -503,8 +503,10 @@ static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter 
 {
     pr->pool = p;
     pr->workers = p->nworkers_declared ? p->nworkers_declared : p->nworkers;
-    /* OpenMP: nested regions bring threads beyond the first team's size */
-    if (p->openmp && p->nworkers > pr->workers) pr->workers = p->nworkers;
+    /* OpenMP: nested regions bring threads beyond the first team's size;
+     * JVM: callers that run tasks and compensation threads beyond the
+     * parallelism */
+    if ((p->openmp || p->jvm) && p->nworkers > pr->workers) pr->workers = p->nworkers;
     uint64_t from = p->has_begin ? p->begin_ts : p->first_ts;
     uint64_t to = p->has_end ? p->end_ts : p->last_ts;
     pr->duration_ns = to > from ? to - from : 0;

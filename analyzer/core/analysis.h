@@ -237,6 +237,9 @@ void fja_sites_baseline(fja_report *r, const fja_report *base);
  * site is, in the fewest words the resolution allows. */
 const char *fja_site_label(char *buf, size_t n, const fja_site_report *s);
 /* Appends one piece of advice to the pool's (advice.c). */
+/* The same advice in ForkJoinPool's terms (advice_java.c, docs/java.md). */
+void fja_advise_pile_up_java(fja_pool_report *pr, uint64_t median_ns, uint64_t fork_ns);
+void fja_advise_dry_java(fja_pool_report *pr, double idle, double join);
 void fja_advise(fja_pool_report *pr, const char *kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Fills p from the n values in v (sorted in place). */

@@ -194,6 +194,7 @@ typedef struct {
     bool client_offcpu_started;
     int32_t client_offcpu_error;
     bool openmp;
+    bool jvm; /* made by java.util.concurrent.ForkJoinPool (the JVM agent, docs/java.md) */
     uint64_t dependences;                   /* dependence edges (OpenMP depend) */
     uint64_t barrier_waits, taskwait_waits; /* OpenMP joins: a barrier, a taskwait/taskgroup */
     uint64_t suspends;                      /* untied parts ended */

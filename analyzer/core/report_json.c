@@ -585,6 +585,19 @@ static void j_openmp(jw *w, const fja_pool_report *pr)
     j_close(w, '}');
 }
 
+/* Only for a pool of java.util.concurrent.ForkJoinPool (docs/java.md). */
+static void j_java(jw *w, const fja_pool_report *pr)
+{
+    const fja_pool *p = pr->pool;
+    j_open(w, "java", '{');
+    j_str(w, "runtime", p->runtime_version);
+    j_u64(w, "parallelism", p->nworkers_declared);
+    j_u64(w, "worker_slots", p->nworkers);
+    j_bool(w, "steal_victims_exact", true);
+    j_bool(w, "steal_times_inferred", true);
+    j_close(w, '}');
+}
+
 static void j_pool(jw *w, const fja_pool_report *pr)
 {
     const fja_pool *p = pr->pool;
@@ -602,6 +615,7 @@ static void j_pool(jw *w, const fja_pool_report *pr)
     j_u64(w, "workers", pr->workers);
     j_u64(w, "duration_ns", pr->duration_ns);
     if (p->openmp) j_openmp(w, pr);
+    if (p->jvm) j_java(w, pr);
     j_totals(w, pr);
     j_idle(w, pr);
     j_open(w, "queue", '{');

@@ -98,6 +98,22 @@ static void t_openmp(FILE *o, const fja_pool_report *pr)
                "creator), barrier time as idle; missing: parking, failed steals\n");
 }
 
+/* A pool of java.util.concurrent.ForkJoinPool (the JVM agent): which
+ * figures are exact, inferred or missing (docs/java.md). */
+static void t_java(FILE *o, const fja_pool_report *pr)
+{
+    const fja_pool *p = pr->pool;
+    fprintf(o,
+            "  runtime: ForkJoinPool on %s, through the fjtrace agent; parallelism %u, %u "
+            "worker slot(s) (beyond the parallelism: callers running tasks, compensation "
+            "threads)\n",
+            p->runtime_version, p->nworkers_declared, p->nworkers);
+    fprintf(o, "  exact: forks, parents, creation sites (class.method, file:line), start/end, "
+               "completions, joins that wait, submissions/results, parks; steals: the victim "
+               "(the forking worker) exact, the time inferred (the thief's exec); missing: the "
+               "parent's run-ahead before a join, failed steals, off-CPU time, task sizes\n");
+}
+
 /* Which clock the figures are in, and why (docs/analyses.md "Off-CPU time"). */
 static void t_offcpu(FILE *o, const fja_pool_report *pr)
 {
@@ -140,6 +156,7 @@ static void t_totals(FILE *o, const fja_pool_report *pr, bool several_traces)
                 "  tasks %" PRIu64 "  forks %" PRIu64 "  steals %" PRIu64 "  joins waited %" PRIu64
                 "  parks %" PRIu64 "  submissions %" PRIu64 "\n",
                 pr->tasks, p->forks, p->steals, p->joins_waited, p->parks, p->submits);
+    if (p->jvm) t_java(o, pr);
     t_offcpu(o, pr);
     if (!pr->ntrees || !pr->span_ns) {
         fprintf(o,

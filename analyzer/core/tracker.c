@@ -855,6 +855,7 @@ static void on_pool_runtime(fja_pool *p, const fja_event *ev)
     if (ev->name) fja_name_copy(p->runtime_model, sizeof p->runtime_model, ev->name);
     if (ev->runtime) fja_name_copy(p->runtime_version, sizeof p->runtime_version, ev->runtime);
     p->openmp = ev->name && strcmp(ev->name, "openmp") == 0;
+    p->jvm = ev->name && strcmp(ev->name, "jvm") == 0;
 }
 
 /* A client thread's stay off the CPU, drained as its wait for root task

@@ -75,8 +75,8 @@ static void site_name_class_resolve(class_info *ci, const bt_field_class *payloa
     ci->file = member_index(payload, "file");
     ci->line = member_index(payload, "line");
     member_kinds(ci, payload);
-    ci->map = ci->site >= 0 && ci->site_vpid >= 0 && ci->function >= 0 && ci->file >= 0 &&
-              ci->line >= 0;
+    ci->map =
+        ci->site >= 0 && ci->site_vpid >= 0 && ci->function >= 0 && ci->file >= 0 && ci->line >= 0;
 }
 
 static void fjtrace_class_resolve(class_info *ci, const bt_field_class *payload)

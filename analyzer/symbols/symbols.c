@@ -155,7 +155,9 @@ static void resolve_uncached(fjs_table *t, int64_t pid, uint64_t site, fjs_site 
     const fjs_process *p = process_of(t, pid);
     const fjs_named *n = p ? loadmap_named(p, site) : NULL;
     if (n) {
-        *out = (fjs_site){.function = n->function, .file = n->file, .line = n->line,
+        *out = (fjs_site){.function = n->function,
+                          .file = n->file,
+                          .line = n->line,
                           .status = n->line ? FJS_LINE : FJS_SYMBOL};
         return;
     }

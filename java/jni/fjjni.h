@@ -16,11 +16,11 @@
 
 /* Bounds (a pool or thread past them is not traced, never mis-traced). */
 enum {
-    FJJ_MAX_POOLS = 4096,    /* pools per JVM */
-    FJJ_MAX_WORKERS = 4095,  /* worker slots per pool (12 bits of a task id) */
-    FJJ_GUESTS = 8,          /* pools a non-worker thread runs tasks of */
-    FJJ_DEPTH = 256,         /* nested execs (helping joins) per thread */
-    FJJ_JOIN_DEPTH = 64,     /* nested waiting joins per thread */
+    FJJ_MAX_POOLS = 4096,     /* pools per JVM */
+    FJJ_MAX_WORKERS = 4095,   /* worker slots per pool (12 bits of a task id) */
+    FJJ_GUESTS = 8,           /* pools a non-worker thread runs tasks of */
+    FJJ_DEPTH = 256,          /* nested execs (helping joins) per thread */
+    FJJ_JOIN_DEPTH = 64,      /* nested waiting joins per thread */
     FJJ_COMPLETING_DEPTH = 16 /* nested completions per thread */
 };
 
@@ -30,7 +30,10 @@ enum {
 #define FJJ_SLOT_SHIFT 36
 #define FJJ_SEQ_MASK ((UINT64_C(1) << FJJ_SLOT_SHIFT) - 1)
 
-static inline uint32_t fjj_id_pool(uint64_t id) { return (uint32_t)(id >> FJJ_POOL_SHIFT); }
+static inline uint32_t fjj_id_pool(uint64_t id)
+{
+    return (uint32_t)(id >> FJJ_POOL_SHIFT);
+}
 static inline int32_t fjj_id_creator(uint64_t id)
 {
     return (int32_t)((id >> FJJ_SLOT_SHIFT) & 0xfff) - 1;

@@ -5,8 +5,8 @@
 
 #include "fjjni.h"
 
-#define UNUSED_JNI \
-    (void)env;     \
+#define UNUSED_JNI                                                                                 \
+    (void)env;                                                                                     \
     (void)cls
 
 JNIEXPORT void JNICALL Java_fjtrace_boot_Hooks_site0(JNIEnv *env, jclass cls, jint site)

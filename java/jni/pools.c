@@ -35,7 +35,10 @@ static char runtime[256];
  * surplus. */
 static _Thread_local fjj_thread self;
 
-fjj_thread *fjj_self(void) { return &self; }
+fjj_thread *fjj_self(void)
+{
+    return &self;
+}
 
 static fjj_pool *pool_get(uint32_t pool)
 {
@@ -136,8 +139,8 @@ JNIEXPORT void JNICALL Java_fjtrace_boot_Hooks_runtime0(JNIEnv *env, jclass cls,
     (*env)->ReleaseStringUTFChars(env, name, s);
 }
 
-JNIEXPORT jint JNICALL Java_fjtrace_boot_Hooks_poolBegin0(JNIEnv *env, jclass cls,
-                                                          jint parallelism, jboolean common)
+JNIEXPORT jint JNICALL Java_fjtrace_boot_Hooks_poolBegin0(JNIEnv *env, jclass cls, jint parallelism,
+                                                          jboolean common)
 {
     (void)env;
     (void)cls;
@@ -183,7 +186,8 @@ JNIEXPORT void JNICALL Java_fjtrace_boot_Hooks_exit0(JNIEnv *env, jclass cls)
     (void)env;
     (void)cls;
     uint32_t n = atomic_load_explicit(&next_pool, memory_order_relaxed);
-    for (uint32_t id = 1; id < n && id < FJJ_MAX_POOLS; id++) pool_close(id);
+    for (uint32_t id = 1; id < n && id < FJJ_MAX_POOLS; id++)
+        pool_close(id);
 }
 
 JNIEXPORT void JNICALL Java_fjtrace_boot_Hooks_workerBegin0(JNIEnv *env, jclass cls, jint pool,

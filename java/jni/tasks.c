@@ -2,11 +2,14 @@
  * result, completing/completed (docs/java.md, "Mapping"). */
 #include "fjjni.h"
 
-#define UNUSED_JNI \
-    (void)env;     \
+#define UNUSED_JNI                                                                                 \
+    (void)env;                                                                                     \
     (void)cls
 
-static fjj_frame *top(fjj_thread *t) { return t->depth ? &t->stack[t->depth - 1] : NULL; }
+static fjj_frame *top(fjj_thread *t)
+{
+    return t->depth ? &t->stack[t->depth - 1] : NULL;
+}
 
 /* fork() on this thread: a worker's push onto its own queue, or (a thread
  * outside the pools running a task it took as a guest) a push the JDK
@@ -72,7 +75,8 @@ JNIEXPORT void JNICALL Java_fjtrace_boot_Hooks_executed0(JNIEnv *env, jclass cls
     fjj_frame f = t->stack[t->depth];
     t->site = f.saved_site;
     /* joins left open by an exception inside this task are closed with it */
-    while (t->njoins && t->joins[t->njoins - 1].depth > t->depth) t->njoins--;
+    while (t->njoins && t->joins[t->njoins - 1].depth > t->depth)
+        t->njoins--;
     if (f.worker >= 0 && f.id == (uint64_t)jid && fjj_pool_open(f.pool))
         FJJ_EMIT(executed, f.pool, f.worker, f.id);
 }

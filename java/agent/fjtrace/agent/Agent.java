@@ -57,8 +57,7 @@ public final class Agent {
          * module: java.base must read it. */
         inst.redefineModule(Object.class.getModule(), Set.of(Hooks.class.getModule()), Map.of(),
                 Map.of(), Set.of(), Map.of());
-        Hooks.init(lib, System.getProperty("java.vm.name") + " "
-                + System.getProperty("java.runtime.version"));
+        Hooks.init(lib, "JDK " + System.getProperty("java.runtime.version"));
         inst.addTransformer(new Transformer(), false);
     }
 

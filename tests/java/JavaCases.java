@@ -1,0 +1,143 @@
+/*
+ * Programs with known answers for tests/java/test_java.py, traced through
+ * fjtrace-record --java (docs/java.md). java JavaCases CASE ARGS:
+ *   fib N P            f1.fork(); f2.compute(); f1.join() on a pool of P:
+ *                      exactly F(N+1)-1 forks
+ *   completer N LEAF P a CountedCompleter sum over [0, N) split while a range
+ *                      is longer than LEAF; each leaf burns 1 ms of thread CPU
+ *   pools N            fib(N) on a private pool of 2 and on the common pool
+ *   throws N           fib(N) whose leaf fib(1) on the rightmost path throws
+ *   queued M           M tasks of 200 ms queued on a pool of 1, then exit(0)
+ *   jit N ROUNDS P     fib(N) ROUNDS times on one pool (C2 compiles it)
+ */
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.concurrent.CountedCompleter;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RecursiveTask;
+import java.util.concurrent.atomic.AtomicLong;
+
+public final class JavaCases {
+    private JavaCases() {}
+
+    static final class Fib extends RecursiveTask<Long> {
+        private static final long serialVersionUID = 1L;
+        final int n;
+        final boolean throwing;
+
+        Fib(int n, boolean throwing) {
+            this.n = n;
+            this.throwing = throwing;
+        }
+
+        @Override
+        protected Long compute() {
+            if (n < 2) {
+                if (throwing && n == 1) throw new IllegalStateException("fib(1) throws");
+                return (long) n;
+            }
+            Fib f1 = new Fib(n - 2, false);
+            f1.fork();
+            long r = new Fib(n - 1, throwing).compute();
+            return r + f1.join();
+        }
+    }
+
+    static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
+    static final AtomicLong total = new AtomicLong();
+
+    /* burns ns of this thread's CPU time */
+    static void burn(long ns) {
+        long end = CPU.getCurrentThreadCpuTime() + ns;
+        while (CPU.getCurrentThreadCpuTime() < end) Thread.onSpinWait();
+    }
+
+    static final class Sum extends CountedCompleter<Void> {
+        private static final long serialVersionUID = 1L;
+        final int lo, hi, leaf;
+
+        Sum(CountedCompleter<?> parent, int lo, int hi, int leaf) {
+            super(parent);
+            this.lo = lo;
+            this.hi = hi;
+            this.leaf = leaf;
+        }
+
+        @Override
+        public void compute() {
+            int l = lo, h = hi;
+            while (h - l > leaf) {
+                int mid = (l + h) >>> 1;
+                addToPendingCount(1);
+                new Sum(this, mid, h, leaf).fork();
+                h = mid;
+            }
+            burn(1_000_000);
+            total.addAndGet(h - l);
+            tryComplete();
+        }
+    }
+
+    public static void main(String[] a) throws Exception {
+        switch (a[0]) {
+        case "fib": {
+            ForkJoinPool p = new ForkJoinPool(Integer.parseInt(a[2]));
+            System.out.println("fib = " + p.invoke(new Fib(Integer.parseInt(a[1]), false)));
+            p.shutdown();
+            p.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+            break;
+        }
+        case "completer": {
+            ForkJoinPool p = new ForkJoinPool(Integer.parseInt(a[3]));
+            p.invoke(new Sum(null, 0, Integer.parseInt(a[1]), Integer.parseInt(a[2])));
+            System.out.println("sum of lengths = " + total.get());
+            p.shutdown();
+            p.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+            break;
+        }
+        case "pools": {
+            int n = Integer.parseInt(a[1]);
+            ForkJoinPool p = new ForkJoinPool(2);
+            System.out.println("private fib = " + p.invoke(new Fib(n, false)));
+            System.out.println("common fib = " + ForkJoinPool.commonPool().invoke(new Fib(n, false)));
+            p.shutdown();
+            p.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+            break;
+        }
+        case "throws": {
+            ForkJoinPool p = new ForkJoinPool(2);
+            try {
+                p.invoke(new Fib(Integer.parseInt(a[1]), true));
+                System.out.println("no exception");
+            } catch (IllegalStateException e) {
+                System.out.println("caught: " + e.getMessage());
+            }
+            p.shutdown();
+            p.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+            break;
+        }
+        case "queued": {
+            ForkJoinPool p = new ForkJoinPool(1);
+            int m = Integer.parseInt(a[1]);
+            for (int i = 0; i < m; i++) p.execute(() -> burn(200_000_000L));
+            Thread.sleep(50);
+            System.out.println("exiting with tasks queued");
+            System.exit(0);
+            break;
+        }
+        case "jit": {
+            ForkJoinPool p = new ForkJoinPool(Integer.parseInt(a[3]));
+            int n = Integer.parseInt(a[1]), rounds = Integer.parseInt(a[2]);
+            long s = 0;
+            for (int i = 0; i < rounds; i++) s += p.invoke(new Fib(n, false));
+            System.out.println("sum = " + s);
+            p.shutdown();
+            p.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+            break;
+        }
+        default:
+            System.err.println("unknown case " + a[0]);
+            System.exit(2);
+        }
+    }
+}

@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""Java's ForkJoinPool traced unmodified, through the real stack: each case
+of JavaCases.java runs under `fjtrace-record --java --blocking` (a real
+LTTng session), its trace is decoded by babeltrace2 and analysed by
+fjtrace-analyze (docs/java.md). TAP on stdout.
+
+usage: test_java.py FJTRACE_RECORD AGENT_JAR CASES_JAR FJTRACE_ANALYZE
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter, defaultdict
+
+sys.path.insert(0, sys.path[0] + "/..")
+import tap  # noqa: E402
+
+RECORD, AGENT, CASES, ANALYZE = sys.argv[1:5]
+LINE = re.compile(r"fjtrace:(\w+): .*?\}, \{ (.*) \}$")
+FIELD = re.compile(r'(\w+) = ("[^"]*"|0x[0-9A-Fa-f]+|-?\d+)')
+TMP = tempfile.mkdtemp(prefix="fjtrace-java-test.")
+
+
+def fib(n):
+    a, b = 0, 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
+
+
+def value(v):
+    if v.startswith('"'):
+        return v[1:-1]
+    return int(v, 16) if v.startswith("0x") else int(v)
+
+
+def record(name, args, jvm_args=()):
+    """Records `java JVM_ARGS -cp CASES JavaCases ARGS`; returns (rc, stdout,
+    stderr, events as (name, fields) in trace order, trace dir)."""
+    out = os.path.join(TMP, name)
+    env = dict(os.environ, FJTRACE_JAVA_AGENT=AGENT)
+    p = subprocess.run([RECORD, "--java", "--blocking", "-o", out, "--", "java", *jvm_args,
+                        "-cp", CASES, "JavaCases", *args], env=env, capture_output=True, text=True,
+                       timeout=300)
+    bt = subprocess.run(["babeltrace2", out], capture_output=True, text=True, timeout=300)
+    events = []
+    for line in bt.stdout.splitlines():
+        m = LINE.search(line)
+        if m:
+            events.append((m.group(1), {k: value(v) for k, v in FIELD.findall(m.group(2))}))
+    if p.returncode != 0:
+        tap.diag(p.stderr)
+    return p.returncode, p.stdout, p.stderr, events, out
+
+
+def analyze(trace):
+    p = subprocess.run([ANALYZE, "--json", trace], capture_output=True, text=True, timeout=300)
+    try:
+        return p.returncode, json.loads(p.stdout)
+    except ValueError:
+        tap.diag(p.stderr)
+        return p.returncode, None
+
+
+def pool_report(rep, pool):
+    for p in rep["pools"] if rep else []:
+        if p["pool"] == pool:
+            return p
+    return None
+
+
+def check_whole(case, events):
+    """What every trace must hold: each pool begun (runtime jvm) and ended;
+    each forked or submitted task run once; exec/executed, join/joined and
+    completing/completed nest per worker slot; a steal names the forking
+    worker as victim, another than the thief, and comes before the exec."""
+    kinds = Counter(e[0] for e in events)
+    begun = {f["pool"] for n, f in events if n == "pool_begin"}
+    runtimes = {f["pool"]: f for n, f in events if n == "pool_runtime"}
+    tap.ok(begun and all(runtimes.get(p, {}).get("model") == "jvm" for p in begun),
+           f"{case}: every pool has pool_begin and pool_runtime model jvm", runtimes)
+    tap.ok(kinds["pool_end"] == len(begun), f"{case}: every pool ends (pool_end)", kinds)
+    creator, made, ran = {}, Counter(), Counter()
+    stack, bad = defaultdict(list), []
+    stolen = {}
+    pairs = {"exec": "executed", "join": "joined", "completing": "completed"}
+    closers = {v: k for k, v in pairs.items()}
+    for n, f in events:
+        key = (f.get("pool"), f.get("worker"))
+        if n in ("fork", "submit"):
+            made[(f["pool"], f["task"])] += 1
+            creator[(f["pool"], f["task"])] = f["worker"] if n == "fork" else None
+        elif n == "steal":
+            stolen[(f["pool"], f["task"])] = f
+            c = creator.get((f["pool"], f["task"]))
+            if c is None or c != f["victim"] or f["victim"] == f["worker"]:
+                bad.append(("steal", f, c))
+        elif n in pairs:
+            if n == "exec":
+                ran[(f["pool"], f["task"])] += 1
+                s = stolen.get((f["pool"], f["task"]))
+                if creator.get((f["pool"], f["task"])) not in (None, f["worker"]) and not s:
+                    bad.append(("exec by another worker without a steal", f))
+            stack[key].append((n, f["task"]))
+        elif n in closers:
+            if not stack[key] or stack[key][-1] != (closers[n], f["task"]):
+                bad.append(("unpaired", n, f, stack[key][-3:]))
+            else:
+                stack[key].pop()
+    tap.ok(not bad, f"{case}: exec/executed, join/joined, completing/completed nest per worker; "
+           "steals name the forking worker", bad[:5])
+    return kinds, made, ran, stack
+
+
+def case_fib():
+    n, p = 20, 2
+    rc, out, err, ev, trace = record("fib", ["fib", str(n), str(p)])
+    tap.ok(rc == 0 and f"fib = {fib(n)}" in out, f"fib({n}) on a pool of {p} runs under --java",
+           rc, out, err)
+    kinds, made, ran, _ = check_whole("fib", ev)
+    tap.is_eq(kinds["fork"], fib(n + 1) - 1, f"fib({n}) forks exactly F({n + 1})-1 tasks")
+    tap.ok(all(ran[t] == 1 for t in made) and len(ran) == len(made),
+           "fib: every forked or submitted task is executed exactly once",
+           len(made), len(ran))
+    tap.ok(kinds["steal"] >= 1, f"fib: steals at {p} workers (a task run by another worker "
+           "than the one whose queue it was pushed to)", kinds)
+    arc, rep = analyze(trace)
+    pr = pool_report(rep, next(f["pool"] for n, f in ev if n == "pool_begin"))
+    tap.ok(arc == 0 and pr, "fib: fjtrace-analyze reads the trace, exit 0", arc)
+    if pr:
+        tap.is_eq(pr["totals"]["forks"], fib(n + 1) - 1, "fib: the report's forks are F(N+1)-1")
+        tap.is_eq(pr["totals"]["steals"], kinds["steal"], "fib: the report counts every steal")
+        sites = [s for s in pr["sites"] if s.get("function") == "JavaCases$Fib.compute"]
+        tap.ok(sites and sites[0].get("line") == 40 and sites[0].get("file") == "JavaCases.java",
+               "fib: the forks' creation site is JavaCases.java:40 (JavaCases$Fib.compute)",
+               pr["sites"][:3])
+        tap.ok(pr.get("java", {}).get("runtime", "").startswith("JDK 17"),
+               "fib: the report names the JVM (java.runtime)", pr.get("java"))
+
+
+def leaves(lo, hi, leaf):
+    """Tasks of the Sum completer over [lo, hi): the loop forks right halves."""
+    n = 1
+    while hi - lo > leaf:
+        mid = (lo + hi) // 2
+        n += leaves(mid, hi, leaf)
+        hi = mid
+    return n
+
+
+def case_completer():
+    n, leaf = 256, 8
+    tasks = leaves(0, n, leaf)
+    rc, out, err, ev, trace = record("completer", ["completer", str(n), str(leaf), "2"])
+    tap.ok(rc == 0 and f"sum of lengths = {n}" in out, "completer: runs under --java", rc, out)
+    kinds, made, ran, _ = check_whole("completer", ev)
+    tap.is_eq(kinds["fork"] + kinds["submit"], tasks, f"completer: {tasks} tasks made")
+    tap.ok(kinds["completing"] == tasks and kinds["completed"] == tasks,
+           "completer: every counted completer has one completing and one completed",
+           kinds["completing"], kinds["completed"], tasks)
+    done = Counter(f["task"] for n_, f in ev if n_ == "completed")
+    tap.ok(set(done) == {t for _, t in made} and max(done.values()) == 1,
+           "completer: the completed tasks are exactly the tasks made, once each")
+    arc, rep = analyze(trace)
+    pr = rep["pools"][0] if rep and rep["pools"] else None
+    # each task burns 1 ms of thread CPU time: its wall-clock work is at least that
+    tap.ok(pr and pr["work_ns"] >= tasks * 1_000_000,
+           f"completer: work >= the {tasks} ms of CPU the tasks burn (a known answer)",
+           pr and pr["work_ns"])
+    tap.ok(pr and pr["totals"]["completions"] == tasks
+           and pr["totals"]["completing_to_completed_ns"] > 0,
+           "completer: the report counts every completion and their COMPLETING->COMPLETED time",
+           pr and pr["totals"])
+
+
+def case_pools():
+    n = 12
+    rc, out, err, ev, trace = record("pools", ["pools", str(n)])
+    tap.ok(rc == 0 and out.count(f"fib = {fib(n)}") == 2, "pools: both fibs run", out)
+    kinds, made, ran, _ = check_whole("pools", ev)
+    rt = {f["pool"]: f["runtime"] for n_, f in ev if n_ == "pool_runtime"}
+    common = [p for p, r in rt.items() if r.endswith("; common pool")]
+    tap.ok(len(rt) == 2 and len(common) == 1, "pools: a private pool and the common pool, "
+           "the common one named so", rt)
+    forks = Counter(f["pool"] for n_, f in ev if n_ == "fork")
+    tap.ok(sorted(forks.values()) == [fib(n + 1) - 1] * 2,
+           f"pools: each pool forks F({n + 1})-1 tasks", forks)
+    arc, rep = analyze(trace)
+    tap.ok(rep and len(rep["pools"]) == 2, "pools: the report has two pools", arc)
+
+
+def case_throws():
+    rc, out, err, ev, trace = record("throws", ["throws", "10"])
+    tap.ok(rc == 0 and "caught: java.lang.IllegalStateException" in out,
+           "throws: the client catches the task's exception", out, err)
+    kinds, made, ran, stack = check_whole("throws", ev)
+    tap.ok(all(not s for s in stack.values()), "throws: no exec is left open by the exception",
+           {k: v for k, v in stack.items() if v})
+    tap.is_eq(kinds["result"], 1, "throws: the client's result comes (with the exception)")
+    arc, rep = analyze(trace)
+    tap.is_eq(arc, 0, "throws: the analyzer finds the trace whole (exit 0)")
+
+
+def case_queued():
+    m = 5
+    rc, out, err, ev, trace = record("queued", ["queued", str(m)])
+    tap.ok(rc == 0 and "exiting with tasks queued" in out, "queued: the program exits at once",
+           out, err)
+    kinds = Counter(e[0] for e in ev)
+    tap.is_eq(kinds["submit"], m, f"queued: {m} submissions")
+    tap.ok(kinds["exec"] < m and kinds["executed"] == 0,
+           "queued: at exit one task runs and the others are still queued", kinds)
+    tap.ok(kinds["worker_end"] == kinds["worker_begin"] and kinds["pool_end"] == 1,
+           "queued: at the JVM's exit the agent ends the workers and the pool", kinds)
+    arc, rep = analyze(trace)
+    pr = rep["pools"][0] if rep and rep["pools"] else None
+    unf = pr and pr["totals"]["unfinished_tasks"]
+    tap.ok(arc == 1 and unf == m,
+           f"queued: the report lists the {m} unfinished tasks (exit 1: incomplete)", arc, unf)
+
+
+def case_jit():
+    n, rounds = 14, 300
+    # C2 only (no tiers): what is compiled is C2's, whatever the load
+    rc, out, err, ev, trace = record("jit", ["jit", str(n), str(rounds), "2"],
+                                     ["-XX:-TieredCompilation", "-XX:+PrintCompilation"])
+    tap.ok(rc == 0 and f"sum = {rounds * fib(n)}" in out, "jit: runs", rc, err[-500:])
+    compiled = [re.search(r"^\s*\d+\s+\d+\s+[sbn! ]*" + re.escape(m) + r" \(", out, re.M)
+                for m in ("JavaCases$Fib::compute", "java.util.concurrent.ForkJoinTask::doExec")]
+    tap.ok(all(compiled), "jit: C2 compiled Fib.compute (fork() inlined) and the instrumented "
+           "ForkJoinTask.doExec", [line for line in out.splitlines() if "::" in line][-5:])
+    kinds = Counter(e[0] for e in ev)
+    tap.is_eq(kinds["fork"], rounds * (fib(n + 1) - 1),
+              f"jit: {rounds} rounds of fib({n}) fork exactly {rounds} x (F({n + 1})-1), "
+              "compiled code included")
+    tap.is_eq(kinds["exec"], kinds["executed"], "jit: every exec has its executed")
+
+
+def case_errors():
+    env = dict(os.environ, FJTRACE_JAVA_AGENT=AGENT)
+    p = subprocess.run([RECORD, "--java", "-o", os.path.join(TMP, "e1"), "--", "true"], env=env,
+                       capture_output=True, text=True)
+    tap.ok(p.returncode == 118 and "not a JVM" in p.stderr,
+           "--java with a command that is not java: exit 118, said", p.returncode, p.stderr)
+    env["FJTRACE_JAVA_AGENT"] = os.path.join(TMP, "missing.jar")
+    p = subprocess.run([RECORD, "--java", "-o", os.path.join(TMP, "e2"), "--", "java", "-version"],
+                       env=env, capture_output=True, text=True)
+    tap.ok(p.returncode == 117 and "fjtrace-agent.jar" in p.stderr,
+           "--java without the agent: exit 117, said", p.returncode, p.stderr)
+
+
+try:
+    case_errors()
+    case_fib()
+    case_completer()
+    case_pools()
+    case_throws()
+    case_queued()
+    case_jit()
+finally:
+    shutil.rmtree(TMP, ignore_errors=True)
+tap.done_testing()
