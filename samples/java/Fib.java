@@ -7,8 +7,11 @@
  *   counter   fork only while a counter of live forked tasks is below the
  *             parallelism, else recurse sequentially (program 3);
  *   threshold fork above THRESHOLD (default 20), sequential below.
- * Prints "fib(N) = F" and the milliseconds taken.
+ * Prints "fib(N) = F", the milliseconds taken, and a summary line with the
+ * wall-clock and the process's CPU milliseconds of the computation (the
+ * pool's creation included, the JVM's start-up not): bench/java.sh.
  */
+import java.lang.management.ManagementFactory;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveTask;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -64,6 +67,9 @@ public final class Fib extends RecursiveTask<Long> {
         int n = Integer.parseInt(args[1]);
         parallelism = args.length > 2 ? Integer.parseInt(args[2]) : Runtime.getRuntime().availableProcessors();
         if (args.length > 3) threshold = Integer.parseInt(args[3]);
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long c0 = os.getProcessCpuTime();
         long t0 = System.nanoTime();
         long f;
         if (mode.equals("seq")) {
@@ -73,8 +79,9 @@ public final class Fib extends RecursiveTask<Long> {
             f = pool.invoke(new Fib(n));
             pool.shutdown();
         }
-        long ms = (System.nanoTime() - t0) / 1000000;
-        System.out.println("fib(" + n + ") = " + f + " in " + ms + " ms (" + mode + ", parallelism "
-                + parallelism + ")");
+        long ns = System.nanoTime() - t0, cpu = os.getProcessCpuTime() - c0;
+        System.out.println("fib(" + n + ") = " + f + " in " + ns / 1000000 + " ms (" + mode
+                + ", parallelism " + parallelism + ")");
+        System.out.printf("summary wall_ms=%.3f cpu_ms=%.3f%n", ns / 1e6, cpu / 1e6);
     }
 }

@@ -21,6 +21,11 @@ final class Code implements Opcodes {
     /* The fields the agent adds: a task's id, a pool's id (docs/java.md). */
     static final String TASK_ID = "fjtrace$id";
     static final String POOL_ID = "fjtrace$pool";
+    /* The id a task object had when it first ran: its completion's id (a
+     * parallel stream's task forks its own object again as its right half,
+     * which gives TASK_ID another id; the object's completion is still the
+     * first task's). */
+    static final String TASK_FIRST = "fjtrace$first";
 
     private Code() {}
 
@@ -41,6 +46,10 @@ final class Code implements Opcodes {
     /* object on the stack -> its task id */
     static FieldInsnNode taskId() {
         return new FieldInsnNode(GETFIELD, Transformer.TASK, TASK_ID, "J");
+    }
+
+    static FieldInsnNode firstId() {
+        return new FieldInsnNode(GETFIELD, Transformer.TASK, TASK_FIRST, "J");
     }
 
     static FieldInsnNode setTaskId() {

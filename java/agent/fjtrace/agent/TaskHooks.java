@@ -11,6 +11,8 @@ import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
@@ -18,7 +20,7 @@ import org.objectweb.asm.tree.VarInsnNode;
 final class TaskHooks implements Opcodes {
     private static final String T = Transformer.TASK;
     /* The methods whose end gives a client its root's result. */
-    private static final String[] RESULTS = {"join", "get", "invoke", "quietlyJoin",
+    private static final String[] RESULTS = {"join", "get", "quietlyJoin",
         "quietlyInvoke", "joinForPoolInvoke", "getForPoolInvoke", "awaitPoolInvoke"};
 
     private TaskHooks() {}
@@ -43,32 +45,46 @@ final class TaskHooks implements Opcodes {
     }
 
     /* invoke() of a task outside any pool runs it on the caller: a root of
-     * the common pool run by its client; inside a task, a child run inline. */
+     * the common pool run by its client; inside a task, a child run inline.
+     * Its result names the id invoke gave, kept in a local: the task object
+     * may be forked again while it runs (a parallel stream's task forks
+     * itself as its right half), which gives its field another id. */
     private static void invoke(MethodNode m, Set<String> missing) {
         if (m == null) {
             missing.add("invoke");
             return;
         }
+        int id = Code.newLocal(m, Type.LONG_TYPE);
         m.instructions.insert(of(load(0), load(0), taskId(),
                 new FieldInsnNode(GETSTATIC, Transformer.POOL, "common", "L" + Transformer.POOL + ";"),
-                poolId(), hook("invoke", "(JI)J"), setTaskId()));
+                poolId(), hook("invoke", "(JI)J"), new InsnNode(DUP2), new VarInsnNode(LSTORE, id),
+                setTaskId()));
+        Code.atExits(m, () -> of(load(0), new VarInsnNode(LLOAD, id),
+                hook("result", "(Ljava/util/concurrent/Future;J)J"), new InsnNode(POP2)));
     }
 
     /* doExec(): exec before the body (exec()), executed after it returns or
-     * throws (doExec's own handler). */
+     * throws (doExec's own handler), both with the id read before the body
+     * (kept in a local: the body may fork its own object again, see invoke). */
     private static void doExec(MethodNode m, Set<String> missing) {
         AbstractInsnNode call = m == null ? null : first(Code.calls(m, T, "exec"));
         if (call == null) {
             missing.add("doExec");
             return;
         }
-        m.instructions.insertBefore(call, idHook(0, "exec"));
-        m.instructions.insert(call, idHook(0, "executed"));
+        int id = Code.newLocal(m, Type.LONG_TYPE);
+        LabelNode known = new LabelNode();
+        m.instructions.insertBefore(call, of(load(0), taskId(), new InsnNode(DUP2),
+                new VarInsnNode(LSTORE, id), hook("exec", "(J)V"),
+                load(0), firstId(), new InsnNode(LCONST_0), new InsnNode(LCMP),
+                new JumpInsnNode(IFNE, known), load(0), new VarInsnNode(LLOAD, id),
+                new FieldInsnNode(PUTFIELD, T, Code.TASK_FIRST, "J"), known));
+        m.instructions.insert(call, of(new VarInsnNode(LLOAD, id), hook("executed", "(J)V")));
         for (TryCatchBlockNode tc : m.tryCatchBlocks) {
             if (covers(m, tc, call)) {
                 AbstractInsnNode h = tc.handler;
                 while (h.getOpcode() < 0) h = h.getNext(); /* past label, line, frame */
-                m.instructions.insertBefore(h, idHook(0, "executed"));
+                m.instructions.insertBefore(h, of(new VarInsnNode(LLOAD, id), hook("executed", "(J)V")));
             }
         }
     }
@@ -101,7 +117,7 @@ final class TaskHooks implements Opcodes {
 
     /* CountedCompleter: completing before each onCompletion, completed after
      * it (tryComplete, complete); propagateCompletion completes each level
-     * with no hook. */
+     * with no hook. Named by the object's first id (Code.TASK_FIRST). */
     static void applyCompleter(ClassNode cn, Set<String> missing) {
         int n = 0;
         for (String name : new String[] {"tryComplete", "complete"}) {
@@ -110,7 +126,7 @@ final class TaskHooks implements Opcodes {
             for (AbstractInsnNode call : Code.calls(m, Transformer.COMPLETER, "onCompletion")) {
                 int id = Code.newLocal(m, Type.LONG_TYPE);
                 /* stack: completer, caller -> completer, caller (id kept) */
-                InsnList before = of(new InsnNode(SWAP), new InsnNode(DUP_X1), taskId(),
+                InsnList before = of(new InsnNode(SWAP), new InsnNode(DUP_X1), firstId(),
                         new InsnNode(DUP2), new VarInsnNode(LSTORE, id), hook("completing", "(J)V"));
                 m.instructions.insertBefore(call, before);
                 m.instructions.insert(call, of(new VarInsnNode(LLOAD, id), hook("completed", "(J)V")));
@@ -121,7 +137,7 @@ final class TaskHooks implements Opcodes {
         if (p != null) {
             for (AbstractInsnNode i : p.instructions.toArray()) {
                 if (i instanceof FieldInsnNode && ((FieldInsnNode) i).name.equals("completer")) {
-                    p.instructions.insertBefore(i, of(new InsnNode(DUP), taskId(), hook("propagated", "(J)V")));
+                    p.instructions.insertBefore(i, of(new InsnNode(DUP), firstId(), hook("propagated", "(J)V")));
                     n++;
                 }
             }

@@ -56,6 +56,7 @@ final class Transformer implements ClassFileTransformer, Opcodes {
         switch (name) {
         case TASK:
             cn.fields.add(new FieldNode(ACC_TRANSIENT, Code.TASK_ID, "J", null, null));
+            cn.fields.add(new FieldNode(ACC_TRANSIENT, Code.TASK_FIRST, "J", null, null));
             TaskHooks.apply(cn, missing);
             break;
         case POOL:
