@@ -9,6 +9,7 @@
  *   throws N           fib(N) whose leaf fib(1) on the rightmost path throws
  *   queued M           M tasks of 200 ms queued on a pool of 1, then exit(0)
  *   jit N ROUNDS P     fib(N) ROUNDS times on one pool (C2 compiles it)
+ *   stream N           the sum of x*x over a parallel LongStream (1..N)
  */
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -133,6 +134,12 @@ public final class JavaCases {
             System.out.println("sum = " + s);
             p.shutdown();
             p.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+            break;
+        }
+        case "stream": {
+            long n = Long.parseLong(a[1]);
+            System.out.println("stream sum = "
+                    + java.util.stream.LongStream.rangeClosed(1, n).parallel().map(x -> x * x).sum());
             break;
         }
         default:

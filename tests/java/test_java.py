@@ -37,12 +37,17 @@ def value(v):
     return int(v, 16) if v.startswith("0x") else int(v)
 
 
+# The JVM verifies the JDK's own classes too: the agent's bytecode in
+# ForkJoinPool, ForkJoinTask and CountedCompleter must pass the verifier.
+VERIFY = ("-XX:+UnlockDiagnosticVMOptions", "-XX:+BytecodeVerificationLocal")
+
+
 def record(name, args, jvm_args=()):
-    """Records `java JVM_ARGS -cp CASES JavaCases ARGS`; returns (rc, stdout,
-    stderr, events as (name, fields) in trace order, trace dir)."""
+    """Records `java VERIFY JVM_ARGS -cp CASES JavaCases ARGS`; returns (rc,
+    stdout, stderr, events as (name, fields) in trace order, trace dir)."""
     out = os.path.join(TMP, name)
     env = dict(os.environ, FJTRACE_JAVA_AGENT=AGENT)
-    p = subprocess.run([RECORD, "--java", "--blocking", "-o", out, "--", "java", *jvm_args,
+    p = subprocess.run([RECORD, "--java", "--blocking", "-o", out, "--", "java", *VERIFY, *jvm_args,
                         "-cp", CASES, "JavaCases", *args], env=env, capture_output=True, text=True,
                        timeout=300)
     bt = subprocess.run(["babeltrace2", out], capture_output=True, text=True, timeout=300)
@@ -133,10 +138,12 @@ def case_fib():
     if pr:
         tap.is_eq(pr["totals"]["forks"], fib(n + 1) - 1, "fib: the report's forks are F(N+1)-1")
         tap.is_eq(pr["totals"]["steals"], kinds["steal"], "fib: the report counts every steal")
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "JavaCases.java")) as src:
+            line = next(i for i, text in enumerate(src, 1) if "f1.fork();" in text)
         sites = [s for s in pr["sites"] if s.get("function") == "JavaCases$Fib.compute"]
-        tap.ok(sites and sites[0].get("line") == 40 and sites[0].get("file") == "JavaCases.java",
-               "fib: the forks' creation site is JavaCases.java:40 (JavaCases$Fib.compute)",
-               pr["sites"][:3])
+        tap.ok(sites and sites[0].get("line") == line and sites[0].get("file") == "JavaCases.java",
+               f"fib: the forks' creation site is JavaCases.java:{line} (JavaCases$Fib.compute), "
+               "the line of f1.fork()", pr["sites"][:3])
         tap.ok(pr.get("java", {}).get("runtime", "").startswith("JDK 17"),
                "fib: the report names the JVM (java.runtime)", pr.get("java"))
 
@@ -239,6 +246,24 @@ def case_jit():
     tap.is_eq(kinds["exec"], kinds["executed"], "jit: every exec has its executed")
 
 
+def case_stream():
+    n = 100000
+    rc, out, err, ev, trace = record("stream", ["stream", str(n)])
+    expected = n * (n + 1) * (2 * n + 1) // 6
+    tap.ok(rc == 0 and f"stream sum = {expected}" in out,
+           "stream: a parallel stream runs (its caller helps on the common pool)", rc, out, err)
+    kinds, made, ran, _ = check_whole("stream", ev)
+    tap.ok(kinds["submit"] == 1 and kinds["result"] == 1 and kinds["completing"] >= 1,
+           "stream: one root (its invoke) with its result, counted-completer phases", kinds)
+    tap.ok(all(ran[t] == 1 for t in made) and len(ran) == len(made),
+           "stream: every task made is executed once, though a stream task forks its own "
+           "object again", len(made), len(ran))
+    arc, rep = analyze(trace)
+    tap.ok(arc == 0 and rep and rep["anomalies"]["total"] == 0,
+           "stream: the analyzer finds the trace whole and consistent (exit 0, no anomaly)",
+           arc, rep and rep["anomalies"])
+
+
 def case_errors():
     env = dict(os.environ, FJTRACE_JAVA_AGENT=AGENT)
     p = subprocess.run([RECORD, "--java", "-o", os.path.join(TMP, "e1"), "--", "true"], env=env,
@@ -260,6 +285,7 @@ try:
     case_throws()
     case_queued()
     case_jit()
+    case_stream()
 finally:
     shutil.rmtree(TMP, ignore_errors=True)
 tap.done_testing()

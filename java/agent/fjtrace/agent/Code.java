@@ -4,7 +4,6 @@ package fjtrace.agent;
 import java.util.ArrayList;
 import java.util.List;
 import org.objectweb.asm.Opcodes;
-import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
@@ -107,10 +106,17 @@ final class Code implements Opcodes {
             if (isReturn(i)) m.instructions.insertBefore(i, code.get());
     }
 
-    /* A new local of type t in m. */
-    static int newLocal(MethodNode m, Type t) {
+    /* A new long local of m, 0 from the method's first instruction on: an
+     * exception handler that reads it (atExits, doExec's own) then sees it
+     * set on every path. Call it after atExits, so that the setting lies
+     * before the handler's range. */
+    static int newLongLocal(MethodNode m) {
         int n = m.maxLocals;
-        m.maxLocals += t.getSize();
+        m.maxLocals += 2;
         return n;
+    }
+
+    static void zeroAtStart(MethodNode m, int local) {
+        m.instructions.insert(of(new InsnNode(LCONST_0), new VarInsnNode(LSTORE, local)));
     }
 }

@@ -5,7 +5,6 @@ import static fjtrace.agent.Code.*;
 
 import java.util.Set;
 import org.objectweb.asm.Opcodes;
-import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FieldInsnNode;
@@ -54,13 +53,14 @@ final class TaskHooks implements Opcodes {
             missing.add("invoke");
             return;
         }
-        int id = Code.newLocal(m, Type.LONG_TYPE);
+        int id = Code.newLongLocal(m);
         m.instructions.insert(of(load(0), load(0), taskId(),
                 new FieldInsnNode(GETSTATIC, Transformer.POOL, "common", "L" + Transformer.POOL + ";"),
                 poolId(), hook("invoke", "(JI)J"), new InsnNode(DUP2), new VarInsnNode(LSTORE, id),
                 setTaskId()));
         Code.atExits(m, () -> of(load(0), new VarInsnNode(LLOAD, id),
                 hook("result", "(Ljava/util/concurrent/Future;J)J"), new InsnNode(POP2)));
+        Code.zeroAtStart(m, id);
     }
 
     /* doExec(): exec before the body (exec()), executed after it returns or
@@ -72,7 +72,8 @@ final class TaskHooks implements Opcodes {
             missing.add("doExec");
             return;
         }
-        int id = Code.newLocal(m, Type.LONG_TYPE);
+        int id = Code.newLongLocal(m);
+        Code.zeroAtStart(m, id);
         LabelNode known = new LabelNode();
         m.instructions.insertBefore(call, of(load(0), taskId(), new InsnNode(DUP2),
                 new VarInsnNode(LSTORE, id), hook("exec", "(J)V"),
@@ -124,7 +125,8 @@ final class TaskHooks implements Opcodes {
             MethodNode m = Transformer.method(cn, name, null);
             if (m == null) continue;
             for (AbstractInsnNode call : Code.calls(m, Transformer.COMPLETER, "onCompletion")) {
-                int id = Code.newLocal(m, Type.LONG_TYPE);
+                int id = Code.newLongLocal(m);
+                Code.zeroAtStart(m, id);
                 /* stack: completer, caller -> completer, caller (id kept) */
                 InsnList before = of(new InsnNode(SWAP), new InsnNode(DUP_X1), firstId(),
                         new InsnNode(DUP2), new VarInsnNode(LSTORE, id), hook("completing", "(J)V"));

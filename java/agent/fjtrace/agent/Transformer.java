@@ -8,7 +8,9 @@ package fjtrace.agent;
 
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
@@ -68,39 +70,44 @@ final class Transformer implements ClassFileTransformer, Opcodes {
         }
         if (!missing.isEmpty())
             Agent.warn(name + ": no " + missing + " found (another JDK 17 update?): not traced there");
-        ClassWriter cw = new FrameWriter(name);
+        ClassWriter cw = new FrameWriter(cn);
         cn.accept(cw);
         return cw.toByteArray();
     }
 
-    /* Frames computed for the rewritten JDK classes; the common superclass
-     * of two types is looked up without loading the class being rewritten
-     * (that would be circular). */
+    /* Frames computed for the rewritten JDK classes. The common superclass
+     * of two types comes from their class files (read as resources, never
+     * loaded: loading a fork/join class from here would define it without
+     * the agent's changes); the class being rewritten from its ClassNode. */
     private static final class FrameWriter extends ClassWriter {
-        private final String self;
+        private final ClassNode self;
 
-        FrameWriter(String self) {
+        FrameWriter(ClassNode self) {
             super(COMPUTE_FRAMES);
             this.self = self;
         }
 
-        @Override
-        protected String getCommonSuperClass(String a, String b) {
-            if (a.equals(b)) return a;
-            if (a.equals(self) || b.equals(self) || isRuntimeClass(a) || isRuntimeClass(b)) {
-                boolean tasks = (a.equals(TASK) || a.equals(COMPLETER)) && (b.equals(TASK) || b.equals(COMPLETER));
-                return tasks ? TASK : "java/lang/Object";
-            }
-            try {
-                return super.getCommonSuperClass(a, b);
-            } catch (Throwable e) {
-                return "java/lang/Object";
+        private String superOf(String name) {
+            if (name.equals(self.name)) return self.superName;
+            try (java.io.InputStream in = Object.class.getResourceAsStream("/" + name + ".class")) {
+                return in == null ? null : new ClassReader(in.readAllBytes()).getSuperName();
+            } catch (java.io.IOException e) {
+                return null;
             }
         }
 
+        private List<String> chain(String name) {
+            List<String> c = new ArrayList<>();
+            for (String n = name; n != null; n = superOf(n)) c.add(n);
+            return c;
+        }
+
         @Override
-        protected ClassLoader getClassLoader() {
-            return ClassLoader.getPlatformClassLoader();
+        protected String getCommonSuperClass(String a, String b) {
+            List<String> cb = chain(b);
+            for (String n : chain(a))
+                if (cb.contains(n)) return n;
+            return "java/lang/Object";
         }
     }
 
