@@ -139,7 +139,7 @@ def case_fib():
         tap.is_eq(pr["totals"]["forks"], fib(n + 1) - 1, "fib: the report's forks are F(N+1)-1")
         tap.is_eq(pr["totals"]["steals"], kinds["steal"], "fib: the report counts every steal")
         with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "JavaCases.java")) as src:
-            line = next(i for i, text in enumerate(src, 1) if "f1.fork();" in text)
+            line = next(i for i, text in enumerate(src, 1) if text.strip() == "f1.fork();")
         sites = [s for s in pr["sites"] if s.get("function") == "JavaCases$Fib.compute"]
         tap.ok(sites and sites[0].get("line") == line and sites[0].get("file") == "JavaCases.java",
                f"fib: the forks' creation site is JavaCases.java:{line} (JavaCases$Fib.compute), "
