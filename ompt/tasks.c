@@ -26,11 +26,11 @@ static void on_task_create(ompt_data_t *encountering_task_data,
                (uint64_t)(uintptr_t)codeptr_ra);
 }
 
-/* The running thread takes up `next` (a first start, or an untied task going
- * on after a suspension). A tied task already started is the one this
- * thread returns to after a nested task: nothing to say. */
-static void take_up(fjomp_task *next, int32_t w)
+/* The running thread takes up `next` on top of `below`: a first start, or
+ * an untied task going on after its part ended (resume). */
+static void take_up(fjomp_task *next, fjomp_task *below, int32_t w)
 {
+    next->below = below;
     if (!next->started) {
         next->started = true;
         /* Inferred steal: run by another thread than its creator. The
@@ -38,7 +38,8 @@ static void take_up(fjomp_task *next, int32_t w)
          * deque, except a task released by a dependence (docs/openmp.md). */
         if (next->creator != w) FJOMP_EMIT(steal, FJOMP_POOL, w, next->id, next->creator);
         FJOMP_EMIT(exec, FJOMP_POOL, w, next->id);
-    } else if (next->untied && !next->implicit) {
+    } else if (next->suspended) {
+        next->suspended = false;
         FJOMP_EMIT(resume, FJOMP_POOL, w, next->id);
     }
 }
@@ -48,6 +49,20 @@ static bool finished(ompt_task_status_t status)
     return status == ompt_task_complete || status == ompt_task_cancel || status == ompt_task_detach;
 }
 
+/* A switch on the running thread from prior to next:
+ * - prior complete: its end; next is the task below it (or one taken up
+ *   on top of that);
+ * - untied prior back to the task below it: its part ended. clang runs an
+ *   untied task in parts, re-queueing its continuation at each task
+ *   scheduling point: the task is off the thread until a thread takes the
+ *   continuation up (a resume; the same thread often does at once, in a
+ *   serialised team as a switch from the task to itself). The analyzer
+ *   counts as suspensions only the parts after which another task ran on
+ *   the thread or another thread took the task up (docs/openmp.md);
+ * - anything else: next runs on top of prior (a child run inside a
+ *   taskwait, a task run at once when created, or in a taskyield): a
+ *   nested task, as in libfj's helping joins. prior did not leave: an
+ *   untied task waiting in a taskwait is a join, not a suspension. */
 static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
                              ompt_data_t *next_task_data)
 {
@@ -58,16 +73,23 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
     fjomp_task *next = fjomp_task_of(next_task_data);
     fjomp_thread *th = fjomp_self();
     int32_t w = fjomp_worker(th);
-    if (prior && !prior->implicit) {
-        if (finished(prior_task_status)) {
-            if (prior->emitted) FJOMP_EMIT(executed, FJOMP_POOL, w, prior->id);
-            prior_task_data->ptr = NULL;
-            fjomp_task_complete(th, prior);
-        } else if (prior->untied && prior->emitted) {
+    fjomp_task *below = prior;
+    if (prior && prior == next) {
+        below = prior->below; /* a part taken up at once */
+    } else if (prior && !prior->implicit && finished(prior_task_status)) {
+        below = prior->below;
+        if (prior->emitted) FJOMP_EMIT(executed, FJOMP_POOL, w, prior->id);
+        prior_task_data->ptr = NULL;
+        fjomp_task_complete(th, prior);
+        if (next == below) return;
+    } else if (prior && prior->untied && !prior->implicit && next == prior->below) {
+        if (prior->emitted) {
+            prior->suspended = true;
             FJOMP_EMIT(suspend, FJOMP_POOL, w, prior->id);
         }
+        return;
     }
-    if (next && next->emitted) take_up(next, w);
+    if (next && next->emitted) take_up(next, below, w);
 }
 
 static void on_task_dependence(ompt_data_t *src_task_data, ompt_data_t *sink_task_data)

@@ -52,6 +52,10 @@ typedef struct fjomp_task {
     _Atomic uint32_t refs;
     int32_t creator; /* worker that created it */
     bool untied, started, implicit, emitted;
+    bool suspended; /* an untied task whose part ended: suspend said, resume not yet */
+    /* The task it runs on top of on its thread: the one it returns to when
+     * it completes or its part ends. Set when it starts or resumes. */
+    struct fjomp_task *below;
     struct fjomp_task *next_free;
 } fjomp_task;
 

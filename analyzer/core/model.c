@@ -103,7 +103,8 @@ static void worker_init(fja_worker *w, int32_t index)
                       .cur_tree = FJA_TASK_NONE,
                       .stolen_task = FJA_TASK_NONE,
                       .last_kind = FJA_EV_UNKNOWN,
-                      .last_fork_task = FJA_TASK_NONE};
+                      .last_fork_task = FJA_TASK_NONE,
+                      .parted_task = FJA_TASK_NONE};
 }
 
 static void pool_init(fja_pool *p, uint32_t source, uint32_t id)
@@ -1008,6 +1009,14 @@ static void on_worker_change(fja_pool *p, fja_worker *w, const fja_change *c)
         break;
     case FJA_CHANGE_TASK_SUSPEND:
         p->suspends++;
+        w->parted_task = c->task;
+        w->parted_execs = w->tasks;
+        break;
+    case FJA_CHANGE_TASK_RESUME:
+        /* Taken back by its own worker before it ran anything else: the
+         * task never left the thread (a part boundary, docs/openmp.md). */
+        if (w->parted_task == c->task && w->parted_execs == w->tasks) p->suspends--;
+        w->parted_task = FJA_TASK_NONE;
         break;
     case FJA_CHANGE_JOIN_END:
         /* on the waiter's CPU, as the steal's */

@@ -155,6 +155,11 @@ typedef struct {
     uint32_t last_fork_task;
     uint64_t last_fork_self;
     uint64_t last_fork_self_wall; /* its wall-clock twin (fja_model_keep_wall) */
+    /* the untied task whose part ended here last, and the tasks this
+     * worker had begun then: a suspension counts once it ran another task
+     * or another worker resumed it */
+    uint32_t parted_task;
+    uint64_t parted_execs;
 } fja_worker;
 
 typedef struct {
@@ -197,7 +202,9 @@ typedef struct {
     bool jvm; /* made by java.util.concurrent.ForkJoinPool (the JVM agent, docs/java.md) */
     uint64_t dependences;                   /* dependence edges (OpenMP depend) */
     uint64_t barrier_waits, taskwait_waits; /* OpenMP joins: a barrier, a taskwait/taskgroup */
-    uint64_t suspends;                      /* untied parts ended */
+    /* untied parts ended whose task really left its thread (another task
+     * ran there, or another worker resumed it) */
+    uint64_t suspends;
     /* per depth (saturated): tasks executed and their summed subtree work,
      * for a depth cutoff when tasks carry no size hint (OpenMP) */
     uint64_t depth_tasks[FJA_DEPTH_SLOTS], depth_subtree_ns[FJA_DEPTH_SLOTS];
