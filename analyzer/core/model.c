@@ -69,6 +69,7 @@ static void pool_free(fja_pool *p)
     free(p->qsince);
     fja_taskmap_free(&p->tasks);
     fja_sites_free(&p->sites);
+    fja_depend_free(&p->deps);
     fja_hist_free(&p->self_hist);
     for (int d = 0; d < FJA_DEPTH_SLOTS; d++)
         fja_hist_free(&p->depth_hist[d]);
@@ -120,6 +121,7 @@ static void pool_init(fja_pool *p, uint32_t source, uint32_t id)
     fja_hist_init(&p->gap_hist);
     fja_hist_init(&p->fork_interval);
     fja_sites_init(&p->sites);
+    fja_depend_init(&p->deps);
 }
 
 fja_pool *fja_model_pool(fja_model *m, uint32_t source, uint32_t id)
@@ -775,6 +777,53 @@ static void tree_done(fja_tree *tr, uint32_t n, uint64_t ts, bool once)
     }
 }
 
+/* ---- Dependences (OpenMP depend): a task cannot start before its
+ * predecessors are done, so the path through it begins no earlier than
+ * the longest path through any of them (its sp_base is raised to their
+ * done-spans, as its parent's span at the fork raised it first). The
+ * runtime reports an edge only while the predecessor is not done; one done
+ * already (its end and the edge raced) is followed at once. */
+
+/* Task sink starts no earlier than the path through pred, done. */
+static void follow_edge(fja_pool *p, uint32_t sink, uint32_t pred)
+{
+    fja_task *s = task_at(p, sink);
+    int64_t v = (int64_t)fja_task_done_span(task_at(p, pred));
+    if (v > s->sp_base) s->sp_base = v;
+    if (!p->tasks.wall) return;
+    fja_task_wall *sw = wall_at(p, sink);
+    int64_t vw = (int64_t)done_span_wall(wall_at(p, pred));
+    if (vw > sw->sp_base) sw->sp_base = vw;
+}
+
+typedef struct {
+    fja_pool *p;
+    uint32_t pred;
+} release_ctx;
+
+static void let_go(void *ctx, uint32_t sink)
+{
+    const release_ctx *r = ctx;
+    follow_edge(r->p, sink, r->pred);
+}
+
+static void release_dependents(fja_pool *p, uint32_t n)
+{
+    release_ctx r = {.p = p, .pred = n};
+    fja_depend_release(&p->deps, n, let_go, &r);
+}
+
+static void on_dependence(fja_model *m, fja_pool *p, const fja_change *c)
+{
+    uint32_t pred = (uint32_t)c->parent_id;
+    const fja_task *t = task_at(p, pred);
+    if (fja_task_finished(t)) {
+        follow_edge(p, c->task, pred);
+    } else if (fja_depend_add(&p->deps, pred, c->task) != 0) {
+        m->oom = true;
+    }
+}
+
 void fja_model_task_end(fja_pool *p, const fja_worker *w, uint32_t n, uint64_t since, uint64_t ts)
 {
     fja_task *t = task_at(p, n);
@@ -783,6 +832,7 @@ void fja_model_task_end(fja_pool *p, const fja_worker *w, uint32_t n, uint64_t s
     executed_account(p, n);
     task_done(p, n, ts, fja_task_done_span(t));
     if (p->tasks.wall) task_done_wall(p, n, ts, done_span_wall(wall_at(p, n)));
+    release_dependents(p, n);
     tree_done(tree_of(p, t), n, ts, true);
 }
 
@@ -1051,6 +1101,9 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
     case FJA_CHANGE_LOCK_NAME:
         on_lock_name(m, c);
         break;
+    case FJA_CHANGE_DEPENDENCE:
+        on_dependence(m, p, c);
+        break;
     case FJA_CHANGE_TASK_NEW:
         if (task_at(p, c->task)->flags & FJA_TF_FORKED)
             fja_model_forked(p, c->worker, c->task, c->parent_id, c->ts);
@@ -1128,7 +1181,7 @@ size_t fja_model_bytes(const fja_model *m)
         const fja_pool *p = &m->pools[i];
         b += fja_taskmap_bytes(&p->tasks) + p->cap_trees * sizeof(fja_tree) +
              p->nworkers * sizeof(fja_worker) + p->cap_qsince * sizeof *p->qsince +
-             fja_sites_bytes(&p->sites);
+             fja_sites_bytes(&p->sites) + fja_depend_bytes(&p->deps);
     }
     return b;
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "depend.h"
 #include "event.h"
 #include "hist.h"
 #include "sites.h"
@@ -201,6 +202,7 @@ typedef struct {
     bool openmp;
     bool jvm; /* made by java.util.concurrent.ForkJoinPool (the JVM agent, docs/java.md) */
     uint64_t dependences;                   /* dependence edges (OpenMP depend) */
+    fja_depend deps;                        /* the edges whose predecessor is not done */
     uint64_t barrier_waits, taskwait_waits; /* OpenMP joins: a barrier, a taskwait/taskgroup */
     /* untied parts ended whose task really left its thread (another task
      * ran there, or another worker resumed it) */

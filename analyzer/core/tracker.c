@@ -502,6 +502,21 @@ static void on_resume(const fja_tracker *t, fja_pool *p, fja_worker *w, const fj
     tell_task(t, FJA_CHANGE_TASK_RESUME, p, w, n, ev->ts);
 }
 
+/* A dependence edge between two tasks of the trace; an edge naming a task
+ * the trace does not hold (created before it began) is counted, not
+ * followed. */
+static void on_dependence(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+{
+    p->dependences++;
+    uint32_t sink = fja_taskmap_find(&p->tasks, ev->task);
+    uint32_t pred = ev->arg.pred ? fja_taskmap_find(&p->tasks, ev->arg.pred) : FJA_TASK_NONE;
+    if (sink == FJA_TASK_NONE || pred == FJA_TASK_NONE || sink == pred) return;
+    fja_change c = change_of(t, FJA_CHANGE_DEPENDENCE, p, NULL, ev->ts);
+    c.task = sink;
+    c.parent_id = pred;
+    tell(t, &c);
+}
+
 static void on_steal(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
 {
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
@@ -922,7 +937,7 @@ static void on_pool_event(const fja_tracker *t, fja_pool *p, const fja_event *ev
         p->joins_told = true;
         break;
     case FJA_EV_DEPENDENCE:
-        p->dependences++;
+        on_dependence(t, p, ev);
         break;
     default:
         if (ev->worker >= 0)

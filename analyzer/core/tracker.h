@@ -46,6 +46,7 @@ typedef enum {
     FJA_CHANGE_OFFCPU_IN,    /* it is back (since: when it left; offcpu, counted: as at OUT) */
     FJA_CHANGE_JOIN_DONE,    /* worker's top task joined its child task, done before (join_done);
                                 task NONE: every child done so far (an OpenMP taskwait) */
+    FJA_CHANGE_DEPENDENCE,   /* task cannot start before record parent_id is done (depend) */
 } fja_change_kind;
 
 typedef struct {
@@ -59,7 +60,8 @@ typedef struct {
                              LOCK_END: when the wait began; TASK_DONE: when completing began
                              (if counted) */
     int64_t delta, depth; /* QUEUE */
-    uint64_t parent_id;   /* TASK_NEW of a fork: the parent named by the event (0: none) */
+    uint64_t parent_id;   /* TASK_NEW of a fork: the parent named by the event (0: none);
+                             DEPENDENCE: the predecessor's record number */
     const char *name;     /* LOCK_NAME, valid during the call */
     uint64_t ahead;       /* TASK_BEGIN, JOIN_BEGIN, joined: the parent's own code from fork to
                              join (ns) */
