@@ -54,6 +54,7 @@ static void wait_begin(ompt_sync_region_t kind, ompt_data_t *task_data)
     bool joins = target >= 0 && th->wait_depth < FJOMP_MAX_WAIT_NEST;
     if (th->wait_depth < FJOMP_MAX_WAIT_NEST) th->join_bits = th->join_bits << 1 | joins;
     th->wait_depth++;
+    fjomp_offcpu_drain(th);
     if (!joins) return;
     th->join_tasks[th->wait_depth - 1] = (uint64_t)target;
     FJOMP_EMIT(join, FJOMP_POOL, fjomp_worker(th), (uint64_t)target);
@@ -62,6 +63,7 @@ static void wait_begin(ompt_sync_region_t kind, ompt_data_t *task_data)
 static void wait_end(void)
 {
     fjomp_thread *th = fjomp_self();
+    fjomp_offcpu_drain(th);
     if (th->wait_depth == 0) return; /* began before the tool knew */
     th->wait_depth--;
     if (th->wait_depth >= FJOMP_MAX_WAIT_NEST) return;

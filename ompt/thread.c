@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "emit.h"
+#include "switches.h"
 #include "tool.h"
 
 /* initial-exec: a plain %fs-relative access instead of a __tls_get_addr
@@ -21,18 +22,45 @@ fjomp_thread *fjomp_self(void)
     return &self;
 }
 
+static fj_switches_for switches_of(const fjomp_thread *t)
+{
+    return (fj_switches_for){.pool = FJOMP_POOL, .worker = t->worker};
+}
+
+/* The thread's off-CPU recording, as libfj's workers have it: opened once
+ * it is a worker of the pool (its worker_begin: the pool's events begin
+ * with the first parallel region, after the initial thread's
+ * thread_begin), drained at its waits and when it ends. */
 int32_t fjomp_worker(fjomp_thread *t)
 {
     if (!t->worker_begun && fjomp_pool_open()) {
         t->worker_begun = true;
         FJOMP_EMIT(worker_begin, FJOMP_POOL, t->worker);
+        fj_switches_reset();
+        if (fj_switches_recorded()) fj_switches_open(switches_of(t));
     }
     return t->worker;
 }
 
+void fjomp_offcpu_drain(fjomp_thread *t)
+{
+    if (!t->worker_begun) return;
+    if (!fj_switches_is_open()) {
+        /* a session that began recording the event after the thread began */
+        if (fj_switches_refused() || !fj_switches_recorded()) return;
+        fj_switches_open(switches_of(t));
+        if (!fj_switches_is_open()) return;
+    }
+    fj_switches_drain(switches_of(t));
+}
+
 void fjomp_thread_end(void)
 {
-    if (self.worker_begun && fjomp_pool_open()) FJOMP_EMIT(worker_end, FJOMP_POOL, self.worker);
+    if (self.worker_begun && fjomp_pool_open()) {
+        if (fj_switches_is_open()) fj_switches_drain(switches_of(&self));
+        FJOMP_EMIT(worker_end, FJOMP_POOL, self.worker);
+    }
+    if (fj_switches_is_open()) fj_switches_close();
     self.worker_begun = false;
 }
 

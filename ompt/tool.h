@@ -41,6 +41,10 @@ fjomp_thread *fjomp_self(void);
  * fjomp_self() once (a TLS access through __tls_get_addr in a dlopen'd
  * tool) and pass it on. */
 int32_t fjomp_worker(fjomp_thread *th);
+/* Emits th's off-CPU intervals since the last drain (at a wait: a slow
+ * point; cheap when nothing is recorded). */
+void fjomp_offcpu_drain(fjomp_thread *th);
+/* Last drain, worker_end, closes the off-CPU recording. */
 void fjomp_thread_end(void);
 
 /* ---- task records (ompt_data_t.ptr of each task) */

@@ -36,6 +36,14 @@ static void advise_pile_up_openmp(fja_pool_report *pr, uint64_t med, uint64_t fo
                    pr->mean_queue_depth, (unsigned long long)med, (unsigned long long)fork,
                    pr->cutoff_depth, pr->cutoff_depth, pr->cutoff_depth,
                    100 * pr->cutoff_depth_saving);
+    else if (pr->flat)
+        fja_advise(pr, "tasks_pile_up",
+                   "tasks pile up (mean queue depth %.1f): median task %llu ns vs ~%llu ns per "
+                   "task creation; every task is made by one loop (a flat graph%s): give each "
+                   "task more to do (bigger blocks or chunks, taskloop grainsize); a depth "
+                   "cutoff (if, final) would serialise it",
+                   pr->mean_queue_depth, (unsigned long long)med, (unsigned long long)fork,
+                   pr->pool->dependences ? " of dependences" : "");
     else
         fja_advise(pr, "tasks_pile_up",
                    "tasks pile up (mean queue depth %.1f): median task %llu ns vs ~%llu ns per "

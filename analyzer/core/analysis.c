@@ -303,15 +303,21 @@ static void cutoff(const fja_pool *p, fja_pool_report *pr)
 
 /* The same by depth, for tasks that carry no size (OpenMP): the first depth
  * whose tasks carry, on average, less than 50x the fork cost of work; the
- * program should stop making tasks there (if(depth < K), final, a cutoff). */
+ * program should stop making tasks there (if(depth < K), final, a cutoff).
+ * Depth 1 is never the answer: its tasks are made by the implicit tasks
+ * (a loop, a dependence graph, the top of a recursion), and stopping there
+ * would make no task at all. */
 static void cutoff_by_depth(const fja_pool *p, fja_pool_report *pr)
 {
     pr->cutoff_depth = UINT32_MAX;
+    pr->flat = true;
+    for (uint32_t d = 2; d < FJA_DEPTH_SLOTS; d++)
+        if (p->depth_tasks[d]) pr->flat = false;
     if (p->any_size_hint || !pr->fork_cost_ns || !p->forks) return;
     uint64_t deeper = 0; /* tasks at depth >= d: what a cutoff at d saves */
-    for (uint32_t d = 1; d < FJA_DEPTH_SLOTS; d++)
+    for (uint32_t d = 2; d < FJA_DEPTH_SLOTS; d++)
         deeper += p->depth_tasks[d];
-    for (uint32_t d = 1; d < FJA_DEPTH_SLOTS; d++) {
+    for (uint32_t d = 2; d < FJA_DEPTH_SLOTS; d++) {
         if (!p->depth_tasks[d]) continue;
         if (p->depth_subtree_ns[d] / p->depth_tasks[d] < 50 * pr->fork_cost_ns) {
             pr->cutoff_depth = d;

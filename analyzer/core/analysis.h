@@ -180,6 +180,10 @@ typedef struct {
      * a task's subtree carries >= 50x the fork cost (UINT32_MAX: none) */
     uint32_t cutoff_depth;
     double cutoff_depth_saving;
+    /* every explicit task was made by an implicit one (depth 1): a flat
+     * graph (a loop of tasks, a dependence grid), where no depth cutoff
+     * applies: cutting at depth 1 would serialise the program */
+    bool flat;
     fja_advice advice[FJA_MAX_ADVICE];
     uint32_t nadvice;
     /* every unfinished task of the pool (not narrowed by --root/--window),

@@ -15,7 +15,7 @@ typedef struct {
     uint32_t nhead;
     struct fja_depend_edge {
         uint32_t sink, next;
-    } *edges;
+    } * edges;
     uint32_t nedges, cap_edges, free; /* free: first reusable edge */
 } fja_depend;
 

@@ -1,211 +1,44 @@
-/* Off-CPU intervals of a worker thread from its own perf context-switch
- * records (see offcpu.h). Built only with tracing enabled. */
+/* Off-CPU intervals of libfj's workers and clients (see offcpu.h), through
+ * the thread's own switch recorder shared with the OMPT tool
+ * (tracepoints/switches.h). Built only with tracing enabled. */
 #include "offcpu.h"
 
-#include <errno.h>
 #include <pthread.h>
-#include <linux/perf_event.h>
 #include <stdbool.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
+#include "switches.h"
 #include "trace.h"
 
-/* Data pages of the ring (a power of two): 32 KiB hold ~680 switches, many
- * seconds of a thread preempted ~100 times a second between two drains.
- * The fallback size keeps a working event when the locked-memory budget
- * (perf_event_mlock_kb, shared by all of the user's processes) is short. */
-enum { RING_PAGES = 8, RING_PAGES_FALLBACK = 1 };
-enum { OFFCPU_PREEMPTED = 0, OFFCPU_BLOCKED = 1 };
+/* Whether this thread's event is a worker's (else a client's,
+ * fj_offcpu_client_*). */
+static _Thread_local bool is_worker;
 
-/* One worker thread's perf event; thread-local because the event follows
- * the thread (inherit=0), and so that fj_worker stays as it is. */
-typedef struct {
-    bool open;    /* fd, meta and data are valid */
-    bool refused; /* perf_event_open or mmap failed once: never retried */
-    bool worker;  /* a worker thread's (else a client's, fj_offcpu_client_*) */
-    int fd;
-    struct perf_event_mmap_page *meta;
-    const unsigned char *data;
-    uint64_t data_size;
-    size_t map_bytes;
-    uint64_t out_ts; /* the pending switch-out (0: none) */
-    bool out_preempted;
-} offcpu_state;
-
-static _Thread_local offcpu_state st;
-
-/* Whom the intervals drained now are told for: a worker (task 0), or a
- * client thread waiting for root `task` of pool `pool` (worker -1). */
-typedef struct {
-    uint32_t pool;
-    int32_t worker;
-    uint64_t task;
-} offcpu_for;
-
-static int perf_open(void)
+static fj_switches_for of_worker(const fj_worker *w)
 {
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof(a));
-    a.size = sizeof(a);
-    a.type = PERF_TYPE_SOFTWARE;
-    a.config = PERF_COUNT_SW_DUMMY;
-    a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-    a.sample_id_all = 1;
-    a.context_switch = 1;
-    a.exclude_kernel = 1; /* what perf_event_paranoid=2 allows */
-    a.exclude_hv = 1;
-    a.use_clockid = 1;
-    a.clockid = CLOCK_MONOTONIC; /* LTTng-UST's clock */
-    return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-}
-
-static int ring_map(int fd)
-{
-    const long page = sysconf(_SC_PAGESIZE);
-    const int tries[] = {RING_PAGES, RING_PAGES_FALLBACK};
-    for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
-        size_t bytes = (size_t)page * (size_t)(1 + tries[i]);
-        void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        if (m == MAP_FAILED) continue;
-        st.meta = m;
-        st.data = (const unsigned char *)m + page;
-        st.data_size = (uint64_t)page * (uint64_t)tries[i];
-        st.map_bytes = bytes;
-        return 0;
-    }
-    return -1;
-}
-
-static void offcpu_open(offcpu_for to)
-{
-    int fd = perf_open();
-    if (fd >= 0 && ring_map(fd) != 0) {
-        int e = errno;
-        close(fd);
-        errno = e;
-        fd = -1;
-    }
-    if (fd < 0) {
-        st.refused = true;
-        FJ_TRACE(offcpu_unavailable, to.pool, to.worker, errno);
-        return;
-    }
-    st.fd = fd;
-    st.open = true;
-    st.out_ts = 0;
-    FJ_TRACE(offcpu_start, to.pool, to.worker);
-}
-
-static offcpu_for of_worker(const fj_worker *w)
-{
-    return (offcpu_for){.pool = w->pool->id, .worker = w->index};
-}
-
-static bool recorded(void)
-{
-    return lttng_ust_tracepoint_enabled(fjtrace, offcpu);
+    return (fj_switches_for){.pool = w->pool->id, .worker = w->index};
 }
 
 void fj_offcpu_begin(const fj_worker *w)
 {
-    memset(&st, 0, sizeof(st));
-    st.worker = true;
-    if (recorded()) offcpu_open(of_worker(w));
-}
-
-/* One PERF_RECORD_SWITCH: a switch-out opens an interval, the next
- * switch-in closes it. A switch-in without a switch-out (the first record,
- * or after lost records) closes nothing. */
-static void on_switch(offcpu_for to, uint16_t misc, uint64_t ts)
-{
-    if (misc & PERF_RECORD_MISC_SWITCH_OUT) {
-        st.out_ts = ts;
-        st.out_preempted = (misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) != 0;
-        return;
-    }
-    if (st.out_ts == 0) return;
-    uint8_t kind = st.out_preempted ? OFFCPU_PREEMPTED : OFFCPU_BLOCKED;
-    if (ts >= st.out_ts && to.worker >= 0)
-        FJ_TRACE(offcpu, to.pool, to.worker, st.out_ts, ts, kind);
-    else if (ts >= st.out_ts)
-        FJ_TRACE(offcpu_client, to.pool, to.worker, to.task, st.out_ts, ts, kind);
-    st.out_ts = 0;
-}
-
-/* Copies the record at ring offset `at` (it may wrap) into buf. */
-static void ring_copy(uint64_t at, void *buf, size_t len)
-{
-    uint64_t off = at & (st.data_size - 1);
-    size_t first = (size_t)(st.data_size - off) < len ? (size_t)(st.data_size - off) : len;
-    memcpy(buf, st.data + off, first);
-    memcpy((unsigned char *)buf + first, st.data, len - first);
-}
-
-/* Record layouts with sample_type TID|TIME and sample_id_all: a switch is
- * header + {pid, tid, time}; a loss is header + {id, lost} + the same. */
-static void on_record(offcpu_for to, const unsigned char *r, size_t len)
-{
-    struct perf_event_header h;
-    memcpy(&h, r, sizeof(h));
-    uint64_t v[3];
-    if (h.type == PERF_RECORD_SWITCH && len >= sizeof(h) + 16) {
-        memcpy(v, r + sizeof(h), 16);
-        on_switch(to, h.misc, v[1]);
-    } else if (h.type == PERF_RECORD_LOST && len >= sizeof(h) + 16) {
-        memcpy(v, r + sizeof(h), 16);
-        /* A lost switch-in would pair a later switch-out wrongly: forget. */
-        st.out_ts = 0;
-        FJ_TRACE(offcpu_lost, to.pool, to.worker, v[1]);
-    }
-}
-
-static void drain(offcpu_for to)
-{
-    /* Acquire: the kernel writes the records, then data_head; we must see
-     * the records behind the head we read (perf_event_open(2)). */
-    const uint64_t head = __atomic_load_n(&st.meta->data_head, __ATOMIC_ACQUIRE);
-    uint64_t tail = st.meta->data_tail; /* only we write it */
-    unsigned char rec[64];
-    while (tail < head) {
-        struct perf_event_header h;
-        ring_copy(tail, &h, sizeof(h));
-        if (h.size < sizeof(h)) break; /* cannot happen; never loop forever */
-        if (h.size <= sizeof(rec)) {
-            ring_copy(tail, rec, h.size);
-            on_record(to, rec, h.size);
-        }
-        tail += h.size;
-    }
-    /* Release: our reads of the records happen before the kernel may
-     * overwrite them (it acquires data_tail). */
-    __atomic_store_n(&st.meta->data_tail, head, __ATOMIC_RELEASE);
+    fj_switches_reset();
+    is_worker = true;
+    if (fj_switches_recorded()) fj_switches_open(of_worker(w));
 }
 
 void fj_offcpu_drain(const fj_worker *w)
 {
-    if (!st.open) {
-        if (!st.refused && recorded()) offcpu_open(of_worker(w));
-        if (!st.open) return;
+    if (!fj_switches_is_open()) {
+        if (!fj_switches_refused() && fj_switches_recorded()) fj_switches_open(of_worker(w));
+        if (!fj_switches_is_open()) return;
     }
-    drain(of_worker(w));
-}
-
-static void offcpu_close(void)
-{
-    munmap(st.meta, st.map_bytes);
-    close(st.fd);
-    st.open = false;
+    fj_switches_drain(of_worker(w));
 }
 
 void fj_offcpu_end(const fj_worker *w)
 {
-    if (!st.open) return;
+    if (!fj_switches_is_open()) return;
     fj_offcpu_drain(w);
-    offcpu_close();
+    fj_switches_close();
 }
 
 /* A client thread's event lives as long as the thread: closed by the
@@ -216,7 +49,7 @@ static pthread_once_t client_once = PTHREAD_ONCE_INIT;
 static void client_exit(void *unused)
 {
     (void)unused;
-    if (st.open) offcpu_close();
+    if (fj_switches_is_open()) fj_switches_close();
 }
 
 static void client_key_make(void)
@@ -226,13 +59,15 @@ static void client_key_make(void)
 
 void fj_offcpu_client_begin(const fj_pool *p)
 {
-    if (st.open || st.refused || st.worker || !recorded()) return;
+    if (fj_switches_is_open() || fj_switches_refused() || is_worker || !fj_switches_recorded())
+        return;
     pthread_once(&client_once, client_key_make);
-    offcpu_open((offcpu_for){.pool = p->id, .worker = -1});
-    if (st.open) pthread_setspecific(client_key, &st);
+    fj_switches_open((fj_switches_for){.pool = p->id, .worker = -1});
+    if (fj_switches_is_open()) pthread_setspecific(client_key, &client_key);
 }
 
 void fj_offcpu_client_drain(const fj_pool *p, uint64_t task)
 {
-    if (st.open && !st.worker) drain((offcpu_for){.pool = p->id, .worker = -1, .task = task});
+    if (fj_switches_is_open() && !is_worker)
+        fj_switches_drain((fj_switches_for){.pool = p->id, .worker = -1, .task = task});
 }

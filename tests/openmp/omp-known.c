@@ -1,0 +1,216 @@
+/*
+ * omp-known: OpenMP task programs whose work and span are known, for the
+ * openmp suite's known-answer checks (tests/openmp/check_known.py). Every
+ * leaf burns a fixed amount of its thread's CPU time (tests/tracing/
+ * cpuburn.h), so preemption stretches the wall time but not the answer.
+ * Built with clang (libomp) and gcc (libgomp, run on libomp).
+ *   untied-wait [tied]  one untied task makes one child (20 ms) and waits
+ *   fib N LEAF_US [tied] fib(N) with untied tasks and taskwait, each leaf
+ *                       (n < 2) burns LEAF_US: work F(N+1) x LEAF_US
+ *   chain N US          N tasks of US in one depend(inout: x) chain:
+ *                       work = span = N x US
+ *   grid N US           an N x N wavefront made by one task: (i,j) depends
+ *                       on (i-1,j) and (i,j-1); work N^2 x US, span
+ *                       (2N-1) x US
+ *   producer N US       one task makes N children, each waits for one
+ *                       grandchild of US; then one taskwait
+ *   tree DEPTH US       a binary tree of 2^DEPTH leaves of US each:
+ *                       work 2^DEPTH x US, span US
+ * The team is OMP_NUM_THREADS threads (the tests set 2). A warm-up region
+ * comes first (8 empty tasks made by one: a flat graph, which leaves the
+ * depths the advice looks at as the case makes them): the first use of
+ * the runtime's code (lazy binding, first allocations) is then not on the
+ * measured tree's path; the checks take the case's tree (most work).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tracing/cpuburn.h"
+
+static uint64_t leaf_ns;
+
+static void untied_wait(int untied)
+{
+#pragma omp parallel
+#pragma omp single
+    {
+        if (untied) {
+#pragma omp task untied
+            {
+#pragma omp task
+                cpuburn(leaf_ns);
+#pragma omp taskwait
+            }
+        } else {
+#pragma omp task
+            {
+#pragma omp task
+                cpuburn(leaf_ns);
+#pragma omp taskwait
+            }
+        }
+    }
+}
+
+static long fib_untied(int n)
+{
+    if (n < 2) {
+        cpuburn(leaf_ns);
+        return n;
+    }
+    long a, b;
+#pragma omp task untied shared(a)
+    a = fib_untied(n - 1);
+#pragma omp task untied shared(b)
+    b = fib_untied(n - 2);
+#pragma omp taskwait
+    return a + b;
+}
+
+static long fib_tied(int n)
+{
+    if (n < 2) {
+        cpuburn(leaf_ns);
+        return n;
+    }
+    long a, b;
+#pragma omp task shared(a)
+    a = fib_tied(n - 1);
+#pragma omp task shared(b)
+    b = fib_tied(n - 2);
+#pragma omp taskwait
+    return a + b;
+}
+
+static long fib(int n, int untied)
+{
+    long r = 0;
+#pragma omp parallel shared(r)
+#pragma omp single
+    r = untied ? fib_untied(n) : fib_tied(n);
+    return r;
+}
+
+static void chain(int n)
+{
+    int x = 0;
+#pragma omp parallel
+#pragma omp single
+    for (int i = 0; i < n; i++) {
+#pragma omp task depend(inout : x) shared(x)
+        {
+            cpuburn(leaf_ns);
+            x++;
+        }
+    }
+    if (x != n) exit(1);
+}
+
+/* Cells are the dependence objects: cell (i,j) is written by its task after
+ * reading its upper and left neighbours. */
+static void grid(int n)
+{
+    static char none; /* the edge of the grid: read only, so no edge */
+    char *cell = calloc((size_t)n * (size_t)n, 1);
+    if (!cell) exit(1);
+#pragma omp parallel
+#pragma omp single
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            char *up = i > 0 ? &cell[(i - 1) * n + j] : &none;
+            char *left = j > 0 ? &cell[i * n + j - 1] : &none;
+            char *me = &cell[i * n + j];
+#pragma omp task depend(in : *up, *left) depend(inout : *me)
+            {
+                cpuburn(leaf_ns);
+                me[0] = 1;
+            }
+        }
+    free(cell);
+}
+
+static void producer(int n)
+{
+#pragma omp parallel
+#pragma omp single
+    {
+        for (int i = 0; i < n; i++) {
+#pragma omp task
+            {
+#pragma omp task
+                cpuburn(leaf_ns);
+#pragma omp taskwait
+            }
+        }
+#pragma omp taskwait
+    }
+}
+
+static void tree(int depth)
+{
+    if (depth == 0) {
+        cpuburn(leaf_ns);
+        return;
+    }
+#pragma omp task
+    tree(depth - 1);
+#pragma omp task
+    tree(depth - 1);
+#pragma omp taskwait
+}
+
+static void tree_region(int depth)
+{
+#pragma omp parallel
+#pragma omp single
+    tree(depth);
+}
+
+static void warm_up(void)
+{
+#pragma omp parallel
+#pragma omp single
+    {
+        for (int i = 0; i < 8; i++) {
+#pragma omp task
+            cpuburn(0);
+        }
+#pragma omp taskwait
+    }
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: omp-known untied-wait [tied] | fib N LEAF_US [tied] | chain N US |"
+                    " grid N US | producer N US | tree DEPTH US\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) return usage();
+    const char *c = argv[1];
+    int n = argc > 2 ? atoi(argv[2]) : 0;
+    leaf_ns = argc > 3 ? (uint64_t)atol(argv[3]) * 1000u : 0;
+    int tied = argc > 4 && strcmp(argv[4], "tied") == 0;
+    warm_up();
+    if (strcmp(c, "untied-wait") == 0) {
+        leaf_ns = 20000000u;
+        untied_wait(!(argc > 2 && strcmp(argv[2], "tied") == 0));
+    } else if (strcmp(c, "fib") == 0 && argc >= 4) {
+        printf("fib(%d) = %ld\n", n, fib(n, !tied));
+    } else if (strcmp(c, "chain") == 0 && argc == 4) {
+        chain(n);
+    } else if (strcmp(c, "grid") == 0 && argc == 4) {
+        grid(n);
+    } else if (strcmp(c, "producer") == 0 && argc == 4) {
+        producer(n);
+    } else if (strcmp(c, "tree") == 0 && argc == 4) {
+        tree_region(n);
+    } else {
+        return usage();
+    }
+    return 0;
+}

@@ -1,0 +1,45 @@
+/*
+ * A thread's own context switches, recorded without a kernel tracer: the
+ * part of the off-CPU recording that libfj's workers and clients
+ * (runtime/src/offcpu.c) and the OMPT tool's threads (ompt/thread.c)
+ * share. Linked into both as a static library.
+ *
+ * While a session records fjtrace:offcpu, a thread opens a perf event on
+ * itself that logs its context switches (PERF_RECORD_SWITCH) in an mmap'd
+ * ring, and each drain turns the switch-out / switch-in pairs into
+ * `fjtrace:offcpu` events (or `offcpu_client`, for a thread that is no
+ * worker) carrying the original CLOCK_MONOTONIC times (LTTng-UST's clock).
+ * The state is thread-local: the event follows the thread (inherit=0).
+ * See docs/events.md.
+ */
+#ifndef FJ_SWITCHES_H
+#define FJ_SWITCHES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Whom the intervals are told for: a worker (task 0), or a client thread
+ * waiting for root `task` of pool `pool` (worker -1). */
+typedef struct {
+    uint32_t pool;
+    int32_t worker;
+    uint64_t task;
+} fj_switches_for;
+
+/* A session records the offcpu event. */
+bool fj_switches_recorded(void);
+/* The calling thread's event is open. */
+bool fj_switches_is_open(void);
+/* Opening it failed once (perf_event_open or mmap): never retried. */
+bool fj_switches_refused(void);
+/* Forgets the calling thread's state (a thread that starts over). */
+void fj_switches_reset(void);
+/* Opens the calling thread's event: offcpu_start, or offcpu_unavailable
+ * with the errno when refused. */
+void fj_switches_open(fj_switches_for to);
+/* Emits the intervals completed since the last drain. */
+void fj_switches_drain(fj_switches_for to);
+/* Closes the event (no drain). */
+void fj_switches_close(void);
+
+#endif
