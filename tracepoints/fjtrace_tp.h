@@ -190,7 +190,7 @@ LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, lock_event, fjtrace, lock_wait,
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, lock_event, fjtrace, lock_acquired,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint32_t, lock))
 
-/* Off-CPU time of a worker thread (runtime/src/offcpu.c), from its perf
+/* Off-CPU time of a worker thread (tracepoints/switches.c), from its perf
  * context-switch records, emitted when drained: begin/end are the original
  * CLOCK_MONOTONIC times (ns) of the switch-out and the switch-in; kind 0 =
  * preempted (still runnable), 1 = blocked (slept). offcpu_start: recording

@@ -35,6 +35,43 @@ static int delay_cmp(const void *a, const void *b)
     return x->task < y->task ? -1 : x->task > y->task;
 }
 
+/* ------------------------------------------------------------ dependences */
+
+static void dep_add(fjv_collector *c, uint32_t pool, uint32_t sink, uint32_t pred)
+{
+    if (c->ndeps == c->cap_deps) {
+        size_t cap = c->cap_deps ? c->cap_deps * 2 : 1024;
+        fjv_dep *d = realloc(c->deps, cap * sizeof *d);
+        if (!d) return; /* the diagram then draws fewer dependence edges */
+        c->deps = d;
+        c->cap_deps = cap;
+    }
+    c->deps[c->ndeps++] = (fjv_dep){.pool = pool, .sink = sink, .pred = pred};
+}
+
+static int dep_cmp(const void *a, const void *b)
+{
+    const fjv_dep *x = a, *y = b;
+    if (x->pool != y->pool) return x->pool < y->pool ? -1 : 1;
+    return x->sink < y->sink ? -1 : x->sink > y->sink;
+}
+
+const fjv_dep *fjv_deps_of(const fjv_collector *c, const fjv_pool *p, uint32_t sink, size_t *n)
+{
+    *n = 0;
+    if (!c || !c->delays_sorted || !c->ndeps) return NULL;
+    fjv_dep key = {.pool = (uint32_t)(p - c->pools), .sink = sink};
+    const fjv_dep *d = bsearch(&key, c->deps, c->ndeps, sizeof key, dep_cmp);
+    if (!d) return NULL;
+    while (d > c->deps && dep_cmp(d - 1, &key) == 0)
+        d--;
+    const fjv_dep *end = d;
+    while (end < c->deps + c->ndeps && dep_cmp(end, &key) == 0)
+        end++;
+    *n = (size_t)(end - d);
+    return d;
+}
+
 /* ------------------------------------------------------------ pools, lanes */
 
 fjv_pool *fjv_pool_find(const fjv_collector *c, uint32_t source, uint32_t id)
@@ -513,6 +550,10 @@ static void collect_change(void *ctx, fja_model *m, const fja_change *ch)
         on_pool_end(c, p, ch->ts);
         return;
     }
+    if (ch->kind == FJA_CHANGE_DEPENDENCE) {
+        dep_add(c, ch->pool_index, ch->task, (uint32_t)ch->parent_id);
+        return;
+    }
     bool client = is_client(ch);
     if (!client && !ch->worker) return;
     fjv_lane *l = lane_get(p, client ? -1 : ch->worker->index);
@@ -564,6 +605,7 @@ int fjv_collect_finish(fjv_collector *c)
 {
     if (!c) return 0;
     if (c->ndelays) qsort(c->delays, c->ndelays, sizeof *c->delays, delay_cmp);
+    if (c->ndeps) qsort(c->deps, c->ndeps, sizeof *c->deps, dep_cmp);
     c->delays_sorted = true;
     int pf_rc = fjv_pf_close(c->pf, stderr);
     c->pf = NULL;
@@ -588,6 +630,7 @@ void fjv_collector_free(fjv_collector *c)
     }
     free(c->pools);
     free(c->delays);
+    free(c->deps);
     free(c->steals);
     free(c);
 }

@@ -385,18 +385,49 @@ static void edge(builder *b, Agnode_t *from, Agnode_t *to, uint32_t child, bool 
     const tree_prep *tp = b->f->tp;
     Agedge_t *e = agedge(b->g, from, to, NULL, 1);
     const fja_task *t = child != FJA_TASK_NONE ? task(tp, child) : NULL;
+    size_t ndeps = 0;
+    if (t && tp->cp) (void)fjv_deps_of(b->c, tp->cp, child, &ndeps);
     if (t && (t->flags & FJA_TF_STOLEN)) {
         char d[32], lbl[48];
         uint64_t ns;
         set(e, "style", "dashed");
         set(e, "color", "#d62728");
-        if (tp->cp && fjv_steal_delay(b->c, tp->cp, t->id, &ns))
+        /* its fork -> exec delay holds the wait for its predecessors: not
+         * a steal delay (the depend edges show what it waited for) */
+        if (ndeps)
+            snprintf(lbl, sizeof lbl, "run elsewhere");
+        else if (tp->cp && fjv_steal_delay(b->c, tp->cp, t->id, &ns))
             snprintf(lbl, sizeof lbl, "steal %s", fja_report_duration(d, sizeof d, (double)ns));
         else
             snprintf(lbl, sizeof lbl, "stolen");
         set(e, "label", lbl);
     }
     if (crit) set(e, "penwidth", "3");
+}
+
+/* Dependence edges between the tasks drawn: predecessor -> successor,
+ * dotted blue, not shaping the layout (the tree does). */
+static void dep_edges(builder *b)
+{
+    const tree_prep *tp = b->f->tp;
+    if (!tp->cp) return;
+    for (uint32_t n = 0; n < tp->p->tasks.count; n++) {
+        size_t ndeps;
+        const fjv_dep *d = fjv_deps_of(b->c, tp->cp, n, &ndeps);
+        char name[32];
+        snprintf(name, sizeof name, "t%u", n);
+        Agnode_t *sink = ndeps ? agnode(b->g, name, 0) : NULL;
+        for (size_t i = 0; sink && i < ndeps; i++) {
+            snprintf(name, sizeof name, "t%u", d[i].pred);
+            Agnode_t *pred = agnode(b->g, name, 0);
+            if (!pred) continue;
+            Agedge_t *e = agedge(b->g, pred, sink, NULL, 1);
+            set(e, "style", "dotted");
+            set(e, "color", "#1f77b4");
+            set(e, "constraint", "false");
+            set(e, "label", "depend");
+        }
+    }
 }
 
 static void build_nodes(builder *b)
@@ -445,6 +476,8 @@ static void legend(builder *b, uint64_t wm)
                            fjv_hex(fjv_worker_rgb(w), hex), w);
     fjv_str_printf(&s, "<tr><td><font color=\"#d62728\">||</font></td><td align=\"left\">stolen "
                        "(red double border; dashed edge: fork→exec delay)</td></tr>"
+                       "<tr><td><font color=\"#1f77b4\">┈</font></td><td align=\"left\">"
+                       "dependence (depend clause): predecessor → successor</td></tr>"
                        "<tr><td><b>━</b></td><td align=\"left\">critical path (span)</td></tr>"
                        "<tr><td>▣</td><td align=\"left\">folded subtree / more children</td></tr>"
                        "</table>");
@@ -523,6 +556,7 @@ static Agraph_t *graph_build(const fjv_options *o, const fjv_collector *c, const
     set(g, "ranksep", "0.3");
     title(&b, tp->p, root, tr == NULL);
     build_nodes(&b);
+    dep_edges(&b);
     legend(&b, tp->wm[root]);
     *drawn = b.drawn;
     fold_free(&f);

@@ -70,6 +70,12 @@ typedef struct {
     uint32_t pool; /* collector pool index */
 } fjv_delay;
 
+/* A dependence edge (OpenMP depend): record sink waited for record pred. */
+typedef struct {
+    uint32_t pool; /* collector pool index */
+    uint32_t sink, pred;
+} fjv_dep;
+
 struct fjv_collector {
     fjv_pool *pools; /* index = the model's pool index */
     uint32_t npools;
@@ -80,6 +86,9 @@ struct fjv_collector {
     fjv_delay *delays;
     size_t ndelays, cap_delays;
     bool delays_sorted;
+    /* dependence edges, sorted by (pool, sink) with the delays */
+    fjv_dep *deps;
+    size_t ndeps, cap_deps;
     fjv_steal *steals;
     uint32_t nsteals, steal_stride, steal_seen;
     const fjv_options *o; /* the options it was made with (site names) */
@@ -95,6 +104,9 @@ struct fjv_collector {
 fjv_pool *fjv_pool_find(const fjv_collector *c, uint32_t source, uint32_t id);
 /* Steal delay of task id in pool, or false. */
 bool fjv_steal_delay(const fjv_collector *c, const fjv_pool *p, uint64_t id, uint64_t *ns);
+/* The dependence edges of pool p whose sink is record `sink` (*n of them;
+ * NULL when none). */
+const fjv_dep *fjv_deps_of(const fjv_collector *c, const fjv_pool *p, uint32_t sink, size_t *n);
 
 /* ------------------------------------------------------------ formatting */
 

@@ -95,7 +95,9 @@ static void t_openmp(FILE *o, const fja_pool_report *pr)
             p->dependences, p->suspends);
     fprintf(o, "  exact: task creations, parents, creation sites, start/end, waits, contended "
                "locks; inferred: steals (run by another thread than its creator, victim = "
-               "creator), barrier time as idle; missing: parking, failed steals\n");
+               "creator), barrier time as idle, span (the child a taskwait waits for is not "
+               "told; depend edges followed, not taskwait depend or mutexinoutset); missing: "
+               "parking, failed steals\n");
 }
 
 /* A pool of java.util.concurrent.ForkJoinPool (the JVM agent): which

@@ -3,7 +3,8 @@
  * openmp suite's known-answer checks (tests/openmp/check_known.py). Every
  * leaf burns a fixed amount of its thread's CPU time (tests/tracing/
  * cpuburn.h), so preemption stretches the wall time but not the answer.
- * Built with clang (libomp) and gcc (libgomp, run on libomp).
+ * Built with clang (libomp) and gcc (libgomp, run on libomp). Cases,
+ * several in one run separated by "+", each in its own parallel region:
  *   untied-wait [tied]  one untied task makes one child (20 ms) and waits
  *   fib N LEAF_US [tied] fib(N) with untied tasks and taskwait, each leaf
  *                       (n < 2) burns LEAF_US: work F(N+1) x LEAF_US
@@ -22,6 +23,7 @@
  * the runtime's code (lazy binding, first allocations) is then not on the
  * measured tree's path; the checks take the case's tree (most work).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,34 +185,51 @@ static void warm_up(void)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: omp-known untied-wait [tied] | fib N LEAF_US [tied] | chain N US |"
+    fprintf(stderr, "usage: omp-known CASE [+ CASE]...\n"
+                    "  CASE: untied-wait [tied] | fib N LEAF_US [tied] | chain N US |"
                     " grid N US | producer N US | tree DEPTH US\n");
     return 2;
 }
 
+/* Runs the case in argv[0..argc-1] (its own parallel region); false: no
+ * such case. */
+static bool run_case(int argc, char **argv)
+{
+    const char *c = argv[0];
+    int n = argc > 1 ? atoi(argv[1]) : 0;
+    leaf_ns = argc > 2 ? (uint64_t)atol(argv[2]) * 1000u : 0;
+    bool tied = argc > 3 && strcmp(argv[3], "tied") == 0;
+    if (strcmp(c, "untied-wait") == 0 && argc <= 2) {
+        leaf_ns = 20000000u;
+        untied_wait(!(argc == 2 && strcmp(argv[1], "tied") == 0));
+    } else if (strcmp(c, "fib") == 0 && (argc == 3 || argc == 4)) {
+        printf("fib(%d) = %ld\n", n, fib(n, !tied));
+    } else if (strcmp(c, "chain") == 0 && argc == 3) {
+        chain(n);
+    } else if (strcmp(c, "grid") == 0 && argc == 3) {
+        grid(n);
+    } else if (strcmp(c, "producer") == 0 && argc == 3) {
+        producer(n);
+    } else if (strcmp(c, "tree") == 0 && argc == 3) {
+        tree_region(n);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* Several cases in one run (one recording), separated by "+": each is a
+ * tree of its own, in order. */
 int main(int argc, char **argv)
 {
     if (argc < 2) return usage();
-    const char *c = argv[1];
-    int n = argc > 2 ? atoi(argv[2]) : 0;
-    leaf_ns = argc > 3 ? (uint64_t)atol(argv[3]) * 1000u : 0;
-    int tied = argc > 4 && strcmp(argv[4], "tied") == 0;
     warm_up();
-    if (strcmp(c, "untied-wait") == 0) {
-        leaf_ns = 20000000u;
-        untied_wait(!(argc > 2 && strcmp(argv[2], "tied") == 0));
-    } else if (strcmp(c, "fib") == 0 && argc >= 4) {
-        printf("fib(%d) = %ld\n", n, fib(n, !tied));
-    } else if (strcmp(c, "chain") == 0 && argc == 4) {
-        chain(n);
-    } else if (strcmp(c, "grid") == 0 && argc == 4) {
-        grid(n);
-    } else if (strcmp(c, "producer") == 0 && argc == 4) {
-        producer(n);
-    } else if (strcmp(c, "tree") == 0 && argc == 4) {
-        tree_region(n);
-    } else {
-        return usage();
+    for (int first = 1; first < argc;) {
+        int end = first;
+        while (end < argc && strcmp(argv[end], "+") != 0)
+            end++;
+        if (end == first || !run_case(end - first, argv + first)) return usage();
+        first = end + 1;
     }
     return 0;
 }
