@@ -605,11 +605,14 @@ static void on_state(fja_pool *p, fja_worker *w, const fja_change *c)
 }
 
 /* Off the CPU, is the worker's time still its state's? Sleeping is what
- * parking is, and what a contended fj_mutex does after spinning: that is
- * park and lock-wait time. Anything else off the CPU is booked apart. */
+ * parking is. A worker waiting for a lock waits for it whether it spins,
+ * sleeps (a contended fj_mutex after spinning) or gives its CPU away
+ * (libomp's locks yield: a switch perf calls a preemption): all of it is
+ * lock-wait time. Anything else off the CPU is booked apart. */
 static bool off_is_state(fja_wstate s, uint8_t kind)
 {
-    return s == FJA_WS_PARK || (s == FJA_WS_LOCK && kind == FJA_OFFCPU_BLOCKED);
+    (void)kind;
+    return s == FJA_WS_PARK || s == FJA_WS_LOCK;
 }
 
 /* Back from off the CPU (an interval within one state: a worker emits no
