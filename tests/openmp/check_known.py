@@ -164,11 +164,11 @@ def depend(record, analyze, tmp, exes):
             continue
         m.diag()
         # the runtime reports an edge only to a predecessor not complete
-        # when its successor is made: the tiny grid's may be done already
+        # when its successor is made (a loaded machine may delay the maker
+        # past one): the spans below show the edges followed
         deps, edges = m.pool["openmp"]["dependences"], 99 + 2 * 8 * 7 + 2 * 40 * 39
-        tap.ok(99 + 2 * 8 * 7 <= deps <= edges,
-               f"{m.runs[0].name}: dependences reported: the chain's and the 8 x 8 grid's "
-               f"at least, no more than the edges ({deps} of {edges})")
+        tap.ok(0 < deps <= edges, f"{m.runs[0].name}: dependences reported, no more than the "
+               f"edges ({deps} of {edges})")
         check_near(m.name(CHAIN), "work", m.fig(CHAIN, "work_ns"), 20 * MS)
         check_near(m.name(CHAIN), "span (the chain: a task starts after its predecessor)",
                    m.fig(CHAIN, "span_ns"), 20 * MS)
