@@ -35,7 +35,7 @@ static void usage(FILE *f)
             "                       instead of drawing on the terminal (ncurses)\n"
             "      --relayd URL     with -- CMD: use the relay daemon at\n"
             "                       net://HOST[:CTRL:DATA] instead of starting one\n"
-            "      --live-port P    with --relayd: its live port (default 5344)\n"
+            "      --live-port P    with --relayd only: its live port (default 5344)\n"
             "      --openmp         CMD is an OpenMP program (fjtrace-record --openmp: the\n"
             "                       fjtrace OMPT tool is loaded into it)\n"
             "      --cmd-output F   where CMD's and fjtrace-record's output goes (default:\n"
@@ -54,7 +54,7 @@ static void usage(FILE *f)
             "    2  bad usage, or no terminal for the interactive view\n"
             "    3  the live session cannot be reached or read (no such session, relay\n"
             "       down)\n"
-            "    5  internal error (out of memory, output not writable)\n"
+            "    5  internal error (out of memory, output or --cmd-output not writable)\n"
             "    7  lttng-relayd or fjtrace-record could not be started\n",
             TOP_PROG, TOP_PROG, TOP_PROG, FJ_VERSION, TOP_PROG);
 }
@@ -66,6 +66,20 @@ static int usage_error(const char *what, const char *arg)
     return TOP_EXIT_USAGE;
 }
 
+/* The option getopt_long stopped at: its name as typed (argv[optind - 1]
+ * for a long one, or -X for a short one), for a message that names it. */
+static const char *bad_option(char **argv, char *buf, size_t n)
+{
+    if (optopt && optopt < 256 && !(optind > 0 && strncmp(argv[optind - 1], "--", 2) == 0)) {
+        snprintf(buf, n, "-%c", optopt);
+        return buf;
+    }
+    snprintf(buf, n, "%s", optind > 0 ? argv[optind - 1] : "?");
+    char *eq = strchr(buf, '=');
+    if (eq) *eq = '\0';
+    return buf;
+}
+
 static bool live_url_ok(const char *u)
 {
     return (strncmp(u, "net://", 6) == 0 || strncmp(u, "net6://", 7) == 0) && strstr(u, "/host/") &&
@@ -74,9 +88,9 @@ static bool live_url_ok(const char *u)
 
 enum { OPT_RELAYD = 256, OPT_LIVE_PORT, OPT_CMD_OUTPUT, OPT_OPENMP, OPT_VERSION };
 
-static int option(int c, top_options *o)
+static int option(int c, top_options *o, char **argv)
 {
-    char *end;
+    char *end, name[64];
     switch (c) {
     case 'i':
         o->interval_s = strtod(optarg, &end);
@@ -97,6 +111,7 @@ static int option(int c, top_options *o)
         if (*end || end == optarg || p < 1 || p > 65535)
             return usage_error("bad --live-port (1-65535):", optarg);
         o->live_port = (int)p;
+        o->live_port_given = true;
         return -1;
     }
     case OPT_CMD_OUTPUT:
@@ -111,8 +126,15 @@ static int option(int c, top_options *o)
     case OPT_VERSION:
         printf("%s %s\n", TOP_PROG, FJ_VERSION);
         return TOP_EXIT_OK;
+    case ':': /* the leading ':' of the option string: a value is missing */
+        return usage_error("option needs a value:", bad_option(argv, name, sizeof name));
     default:
-        return usage_error("unknown option", NULL);
+        /* '?' for a known long option given a value (--batch=1) too: then
+         * optopt names it; an unknown one leaves optopt 0. */
+        if (optopt && optind > 0 && strncmp(argv[optind - 1], "--", 2) == 0 &&
+            strchr(argv[optind - 1], '='))
+            return usage_error("option takes no value:", bad_option(argv, name, sizeof name));
+        return usage_error("unknown option", bad_option(argv, name, sizeof name));
     }
 }
 
@@ -135,12 +157,22 @@ int top_parse(int argc, char **argv, top_options *o)
         dashdash = strcmp(argv[i], "--") == 0;
     opterr = 0;
     int c;
-    /* '+': stop at the first operand, so that CMD's own options stay its. */
-    while ((c = getopt_long(argc, argv, "+i:bh", longs, NULL)) != -1) {
-        int rc = option(c, o);
+    /* '+': stop at the first operand, so that CMD's own options stay its;
+     * ':' first: a missing value is told apart from an unknown option. */
+    while ((c = getopt_long(argc, argv, "+:i:bh", longs, NULL)) != -1) {
+        int rc = option(c, o, argv);
         if (rc >= 0) return rc;
     }
+    if (o->live_port_given && !o->relayd)
+        return usage_error("--live-port goes with --relayd (the relay named there); a private "
+                           "relay has a live port of its own",
+                           NULL);
     if (optind >= argc) return usage_error("missing -- CMD or a live session URL", NULL);
+    /* "--" must be what ended the options: in `-b URL -- CMD` getopt stops
+     * at URL, which is not the command to run. */
+    if (dashdash && strcmp(argv[optind - 1], "--") != 0)
+        return usage_error("a URL or -- CMD, not both; unexpected argument before --:",
+                           argv[optind]);
     if (dashdash) {
         o->cmd = &argv[optind];
         return -1;

@@ -173,7 +173,17 @@ static void relay_host(const char *url, char *host, size_t n)
 static int log_open(top_launch *l, const top_options *o)
 {
     if (o->cmd_output) {
+        /* Opened here, before anything starts: the children append to it,
+         * and one that cannot would only _exit(127), read as "CMD not
+         * found". */
         snprintf(l->log, sizeof l->log, "%s", o->cmd_output);
+        int fd = open(l->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            fprintf(stderr, "%s: cannot write --cmd-output %s: %s\n", TOP_PROG, l->log,
+                    strerror(errno));
+            return TOP_EXIT_INTERNAL;
+        }
+        close(fd);
         return 0;
     }
     const char *tmp = getenv("TMPDIR");

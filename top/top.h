@@ -21,7 +21,7 @@ enum {
     TOP_EXIT_OK = 0,
     TOP_EXIT_USAGE = 2,
     TOP_EXIT_LIVE = 3,     /* the live session cannot be reached or read */
-    TOP_EXIT_INTERNAL = 5, /* out of memory */
+    TOP_EXIT_INTERNAL = 5, /* out of memory, output (--cmd-output too) not writable */
     TOP_EXIT_LAUNCH = 7,   /* lttng-relayd or fjtrace-record could not be started */
 };
 
@@ -32,6 +32,7 @@ typedef struct {
     const char *url;        /* attach: net://HOST[:PORT]/host/HOSTNAME/SESSION */
     const char *relayd;     /* -- CMD: an existing relay, net://HOST[:CTRL:DATA] */
     int live_port;          /* its live port (with relayd) */
+    bool live_port_given;   /* --live-port: refused without --relayd */
     const char *cmd_output; /* where CMD's (and the recorder's) output goes */
     char **cmd;             /* -- CMD ARGS..., NULL-terminated; NULL when attaching */
 } top_options;

@@ -23,7 +23,8 @@ cd "$TMP" || fail "no $TMP"
 marker=$TMP/ran
 for args in "--bogus touch $marker" "-x touch $marker" "" "--" "-o" "--subbuf-size" \
             "--num-subbuf 0 touch $marker" "--num-subbuf x touch $marker" \
-            "--subbuf-size 4Q touch $marker" "-o '' touch $marker"; do
+            "--subbuf-size 4Q touch $marker" "-o '' touch $marker" \
+            "--relayd '' touch $marker" "--relayd= touch $marker"; do
     eval "set -- $args"
     run_rec 2 "$@"
     [[ -s $TMP/err && ! -e $marker && ! -e $TMP/fjtrace-traces ]]
