@@ -156,8 +156,9 @@ def main():
     workers, starts, refused, lost = {}, defaultdict(list), defaultdict(list), 0
     offcpu = defaultdict(list)  # vtid -> (begin, end, kind, emitted at)
     client = defaultdict(list)  # the client thread's (main, fj_invoke) intervals
-    bodies = defaultdict(list)  # vtid -> [(exec ts, executed ts)]
+    bodies = defaultdict(list)  # vtid -> [(exec ts, executed ts, task)]
     open_exec = defaultdict(list)
+    parents = set()  # tasks that forked: not leaves
     for ts, name, vtid, f in read(trace):
         if name == "worker_begin":
             workers[vtid] = ts
@@ -171,10 +172,12 @@ def main():
             offcpu[vtid].append((f["begin"], f["end"], f["kind"], ts))
         elif name == "offcpu_client":
             client[vtid].append((f["begin"], f["end"], f["kind"], ts))
+        elif name == "fork":
+            parents.add(f["parent"])
         elif name in ("exec", "exec_joined"):
             open_exec[vtid].append(ts)
         elif name == "executed" and open_exec[vtid]:
-            bodies[vtid].append((open_exec[vtid].pop(), ts))
+            bodies[vtid].append((open_exec[vtid].pop(), ts, f["task"]))
     ok(len(workers) >= 1, f"{len(workers)} workers began")
     if mode == "unavailable":
         err = int(sys.argv[3])
@@ -207,11 +210,23 @@ def main():
             ok(n >= 1, f"{n} preemptions recorded while busy loops compete")
         elif mode == "blocked":
             leaves, sleep_ns = 1 << int(sys.argv[3]), int(sys.argv[4]) * 1000
-            inside = [(b, e) for v, ivs in offcpu.items() for b, e, k, _ in ivs if k == 1
-                      and any(x <= b and e <= y for x, y in bodies[v])]
-            ok(len(inside) == leaves, f"{len(inside)} blocked intervals inside task bodies, "
-               f"one per leaf ({leaves})")
-            ok(all(e - b >= sleep_ns for b, e in inside), f"each lasts >= the {sleep_ns} ns slept")
+            # Per leaf body, its blocked intervals. Only leaves sleep: an inner
+            # task's body may also block briefly for reasons of its own (a
+            # page fault waiting for the address space's lock while the other
+            # worker maps memory, seen under ASan), which the tool records
+            # rightly; those are shown, not counted as the leaves' sleeps.
+            per_leaf = [[(b, e) for b, e, k, _ in offcpu[v] if k == 1 and x <= b and e <= y]
+                        for v in bodies for x, y, task in bodies[v] if task not in parents]
+            other = [(v, b, e) for v, ivs in offcpu.items() for b, e, k, _ in ivs if k == 1
+                     and any(x <= b and e <= y for x, y, task in bodies[v] if task in parents)
+                     and not any(x <= b and e <= y for x, y, task in bodies[v]
+                                 if task not in parents)]
+            ok(len(per_leaf) == leaves and all(len(ivs) == 1 for ivs in per_leaf),
+               f"one blocked interval inside each of the {len(per_leaf)} leaf bodies "
+               f"({leaves} leaves; per leaf: {[len(ivs) for ivs in per_leaf]}; outside the "
+               f"leaves, inside inner bodies: {[(v, e - b) for v, b, e in other]})")
+            ok(all(e - b >= sleep_ns for ivs in per_leaf for b, e in ivs),
+               f"each lasts >= the {sleep_ns} ns slept")
     if analyzer:
         analyzed(mode, analyzer, trace)
     print(f"1..{len(checks)}")
