@@ -211,10 +211,10 @@ def main():
         elif mode == "blocked":
             leaves, sleep_ns = 1 << int(sys.argv[3]), int(sys.argv[4]) * 1000
             # Per leaf body, its blocked intervals. Only leaves sleep: an inner
-            # task's body may also block briefly for reasons of its own (a
-            # page fault waiting for the address space's lock while the other
-            # worker maps memory, seen under ASan), which the tool records
-            # rightly; those are shown, not counted as the leaves' sleeps.
+            # task's body may also block briefly for reasons of its own (22 us
+            # in the root's body under ASan, as the other worker started:
+            # likely a page fault waiting on the address space's lock), which
+            # the tool records rightly; shown, not counted as a leaf's sleep.
             per_leaf = [[(b, e) for b, e, k, _ in offcpu[v] if k == 1 and x <= b and e <= y]
                         for v in bodies for x, y, task in bodies[v] if task not in parents]
             other = [(v, b, e) for v, ivs in offcpu.items() for b, e, k, _ in ivs if k == 1
