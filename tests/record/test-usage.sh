@@ -11,7 +11,7 @@ for w in -o --output --blocking --cmd-only --all-processes --subbuf-size --num-s
     grep -q -- "$w" "$TMP/out"
     check $? "--help mentions $w"
 done
-for code in 2 120 121 122 123 126 127; do
+for code in 2 116 120 121 122 123 126 127; do
     grep -Eq "^ +$code " "$TMP/out"
     check $? "--help documents exit code $code"
 done
