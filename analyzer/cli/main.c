@@ -224,18 +224,34 @@ static int tasks_csv(FILE *f, const fja_report *r, const fja_run_info *info)
 }
 
 /* --baseline BASE: read, analysed and its sites named on its own (a model,
- * a tracker without pictures, a symbols table). */
+ * a tracker without pictures, a symbols table), on the same clock as the
+ * report: on-CPU (a second model) when BASE recorded off-CPU time. */
 typedef struct {
-    fja_model m;
+    fja_model m, oncpu;
+    fja_offcpu offcpu;
     fjs_table *maps;
     fja_report r;
     bool started, analysed;
 } baseline;
 
+static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_model *wall,
+                      fja_offcpu *offcpu, fja_model *m);
+
+/* The model BASE's sites are taken from: its on-CPU one when its intervals
+ * could be replayed, else the wall-clock one. */
+static const fja_model *baseline_model(const cli_options *o, const find_list *dirs, baseline *b)
+{
+    if (!b->offcpu.intervals || b->offcpu.oom || *b->m.offcpu_unread) return &b->m;
+    fja_model_recycle(&b->oncpu);
+    return oncpu_read(o, dirs, &b->m, &b->offcpu, &b->oncpu) ? &b->m : &b->oncpu;
+}
+
 static int baseline_load(const cli_options *o, baseline *b)
 {
     fja_model_init(&b->m);
     fja_model_recycle(&b->m); /* only its sites are compared */
+    fja_model_init(&b->oncpu);
+    fja_offcpu_init(&b->offcpu);
     b->started = true;
     if (!(b->maps = fjs_new())) return EXIT_INTERNAL;
     find_list dirs = {0};
@@ -244,14 +260,17 @@ static int baseline_load(const cli_options *o, baseline *b)
     fja_tracker_init(&t, &b->m);
     fprintf(stderr, "fjtrace-analyze: baseline %s\n", o->baseline);
     int rc = traces_find(paths, 1, &dirs);
-    bool damaged = false;          /* a damaged baseline is still compared with, as a report is */
-    readings rd = {.tracker = &t}; /* wall-clock */
+    bool damaged = false; /* a damaged baseline is still compared with, as a report is */
+    readings rd = {.tracker = &t, .offcpu = &b->offcpu};
     if (rc < 0) rc = traces_read(o, &dirs, &rd, b->maps, &damaged);
+    if (rc < 0) {
+        fja_tracker_finish(&t);
+        const fja_model *m = baseline_model(o, &dirs, b);
+        fja_filter all = {0};
+        rc = fja_analysis_run(m, &all, &b->r) ? EXIT_INTERNAL : -1;
+    }
     find_list_free(&dirs);
     if (rc >= 0) return rc;
-    fja_tracker_finish(&t);
-    fja_filter all = {0};
-    if (fja_analysis_run(&b->m, &all, &b->r)) return EXIT_INTERNAL;
     b->analysed = true;
     fja_sites_resolve(&b->r, fja_resolve_site, b->maps);
     fja_resolve_warnings(b->maps, stderr);
@@ -263,6 +282,8 @@ static void baseline_free(baseline *b)
     if (!b->started) return;
     if (b->analysed) fja_analysis_free(&b->r);
     fja_model_free(&b->m);
+    fja_model_free(&b->oncpu);
+    fja_offcpu_free(&b->offcpu);
     fjs_free(b->maps);
 }
 

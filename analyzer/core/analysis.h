@@ -196,9 +196,13 @@ typedef struct {
     fja_site_report *sites;
     uint32_t nsites;
     bool sites_known;
-    /* --baseline: compared with a baseline run of baseline_workers workers */
+    /* --baseline: compared with a baseline run of baseline_workers workers;
+     * baseline_oncpu: its self times are on-CPU time. Self times on two
+     * clocks are not compared (every inflation n/a): a wall-clock baseline
+     * counts the preemptions an on-CPU run leaves out. */
     bool has_baseline;
     uint32_t baseline_workers;
+    bool baseline_oncpu;
 } fja_pool_report;
 
 /* One trace of the report (a source holding a pool): its first and last

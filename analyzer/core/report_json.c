@@ -565,6 +565,16 @@ static void j_sites(jw *w, const fja_pool_report *pr)
     j_close(w, ']');
 }
 
+/* Only with --baseline: what the sites' work_inflation compares with. */
+static void j_baseline(jw *w, const fja_pool_report *pr)
+{
+    j_open(w, "baseline", '{');
+    j_u64(w, "workers", pr->baseline_workers);
+    j_str(w, "figures", pr->baseline_oncpu ? "on_cpu" : "wall_clock");
+    j_bool(w, "comparable", pr->baseline_oncpu == pr->oncpu);
+    j_close(w, '}');
+}
+
 /* Only for a pool an OpenMP runtime made (docs/report-schema.md). */
 static void j_openmp(jw *w, const fja_pool_report *pr)
 {
@@ -643,6 +653,7 @@ static void j_pool(jw *w, const fja_pool_report *pr)
     j_unfinished(w, pr);
     j_granularity(w, pr);
     j_sites(w, pr);
+    if (pr->has_baseline) j_baseline(w, pr);
     j_open(w, "advice", '[');
     for (uint32_t i = 0; i < pr->nadvice; i++) {
         j_open(w, NULL, '{');

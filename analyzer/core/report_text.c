@@ -363,6 +363,11 @@ static void t_granularity(FILE *o, const fja_pool_report *pr)
 #define TOP_SITES 10
 
 /* The creation sites that carry the most work. */
+static const char *clock_name(bool oncpu)
+{
+    return oncpu ? "on-CPU time" : "wall-clock time";
+}
+
 static void t_sites(FILE *o, const fja_pool_report *pr)
 {
     if (!pr->sites_known) {
@@ -386,7 +391,10 @@ static void t_sites(FILE *o, const fja_pool_report *pr)
                 fja_report_duration(c, sizeof c, (double)s->self.max), 100 * s->work_share, ov,
                 s->depth_min, s->depth_max);
         if (!pr->has_baseline) continue;
-        if (s->inflation < 0)
+        if (s->inflation < 0 && pr->oncpu != pr->baseline_oncpu)
+            fprintf(o, "      work inflation: n/a (the baseline's self times are %s, these %s)\n",
+                    clock_name(pr->baseline_oncpu), clock_name(pr->oncpu));
+        else if (s->inflation < 0)
             fprintf(o, "      work inflation: n/a (no such site in the baseline)\n");
         else
             fprintf(o,

@@ -66,13 +66,14 @@ void fja_sites_baseline(fja_report *r, const fja_report *base)
         if (!bp) continue;
         pr->has_baseline = true;
         pr->baseline_workers = bp->workers;
+        pr->baseline_oncpu = bp->oncpu;
         for (uint32_t k = 0; k < pr->nsites; k++) {
             fja_site_report *s = &pr->sites[k];
             const fja_site_report *b = match(bp, s);
             s->inflation = -1;
             if (!s->executed) continue;
             s->mean_ns = s->self.p50;
-            if (!b || !b->executed) continue;
+            if (!b || !b->executed || pr->oncpu != bp->oncpu) continue;
             s->base_mean_ns = b->self.p50;
             if (!s->base_mean_ns) continue;
             s->inflation = (double)s->mean_ns / (double)s->base_mean_ns;

@@ -8,6 +8,7 @@ tests/sites/), never hard-coded. Skipped (TAP) without a usable lttng.
     test_sites.py ANALYZER FJTRACE_RECORD SRCDIR FJ_FIB SITES_PROG SITES_PROG_NOPIE SITES_LIB
                   [LIBFJTRACE_OMP OMP_FIB]
 """
+import glob
 import json
 import os
 import shutil
@@ -250,6 +251,32 @@ def check_baseline(tmp):
     r1, _ = analyze(trace)
     ok(all(s["work_inflation"] is None for s in sites_of(r1)),
        "without --baseline: work_inflation is null")
+    check_baseline_clock(tmp, base, trace)
+
+
+def check_baseline_clock(tmp, base, trace):
+    """BASE is read on the report's clock: a run compared with itself gives
+    x1 at every site, the root's too (its self time holds the preemptions
+    of a loaded machine, which a wall-clock reading of BASE would count);
+    a BASE without its off-CPU streams is wall-clock, and self times on two
+    clocks are not compared."""
+    r, _ = analyze(trace, "--baseline", trace)
+    sites = sites_of(r)
+    ok(sites and all(s["work_inflation"] and s["work_inflation"]["ratio"] == 1 for s in sites),
+       "baseline: a run compared with itself gives x1 at every site",
+       [s["work_inflation"] for s in sites])
+    ok(r["pools"][0].get("baseline") == {"workers": 2, "figures": "on_cpu", "comparable": True},
+       "baseline: read on-CPU like the run", r["pools"][0].get("baseline"))
+    wall = os.path.join(tmp, "share-p1-wall")
+    shutil.copytree(base, wall)
+    for path in glob.glob(os.path.join(wall, "**", "fjtrace_offcpu_*"), recursive=True):
+        os.remove(path)
+    r, _ = analyze(trace, "--baseline", wall)
+    ok(r["pools"][0].get("baseline", {}).get("comparable") is False
+       and r["pools"][0]["baseline"]["figures"] == "wall_clock",
+       "baseline without off-CPU streams: wall-clock, not comparable", r["pools"][0].get("baseline"))
+    ok(all(s["work_inflation"] is None for s in sites_of(r)),
+       "baseline on another clock: every work_inflation is null")
 
 
 if not shutil.which("lttng"):
