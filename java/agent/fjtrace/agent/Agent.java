@@ -35,7 +35,7 @@ public final class Agent {
         }
     }
 
-    private static void start(String args, Instrumentation inst) {
+    private static void start(String args, Instrumentation inst) throws ClassNotFoundException {
         int feature = Runtime.version().feature();
         if (feature != SUPPORTED_FEATURE) {
             warn("JDK " + feature + " is not supported (JDK " + SUPPORTED_FEATURE
@@ -59,6 +59,13 @@ public final class Agent {
                 Map.of(), Set.of(), Map.of());
         Hooks.init(lib, "JDK " + System.getProperty("java.runtime.version"));
         inst.addTransformer(new Transformer(), false);
+        /* Rewritten here, in the JVM's start-up, rather than at the
+         * program's first use of a pool: loading and running ASM there cost
+         * the program's first fork/join computation 2-4x its time
+         * (bench/RESULTS-java.md). Loaded, not initialised: the common
+         * pool is still made at first use, as without the agent. */
+        for (String c : new String[] {Transformer.TASK, Transformer.COMPLETER, Transformer.POOL})
+            Class.forName(c.replace('/', '.'), false, null);
     }
 
     /* lib=PATH in the agent's arguments, else next to the agent's jar. */
