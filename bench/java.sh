@@ -3,14 +3,22 @@
 #
 #   not recording: samples/java Fib with a threshold (fib(32), forking above
 #     n = 16, parallelism 1) with no agent vs with the agent loaded and no
-#     LTTng session (goal <= 1.05x), CPU time of the computation (the
-#     program's summary line: the process's CPU from before the pool's
-#     creation to the result; the JVM's start-up is not in it)
-#   recording, per event: (recorded - loaded not recording) / events, for
-#     Fib every 20 (a task per call) under the agent vs fj-fib naive under
-#     libfj's own tracepoints, (recorded - not recorded) / events
+#     LTTng session (goal <= 1.05x), three ways:
+#     - warm: fib(32) computed WREPS times on one pool; the median over the
+#       last half of the runs of the CPU time of the Java threads (their
+#       ns clocks; compiler and GC threads not in it), the code JIT-compiled;
+#     - cold: the first computation of the same run (the pool's creation
+#       included), the same clocks;
+#     - whole process: the JVM's start-up, the agent's premain, compilation
+#       and GC included: perf stat's task-clock of `Fib ... 1` (one run).
+#   recording, per event: (recorded - loaded not recording) / events per
+#     run, warm (Fib every 18, a task per call, 100 runs on one pool: the
+#     median run's Java threads' CPU) under the agent, vs fj-fib 30 naive
+#     under libfj's own tracepoints ((recorded - not) process CPU / events)
 #   bytes per event: the fjtrace channel's stream files / events, both
 #
+# CPU time, not wall-clock: other work shares the machine. perf's hardware
+# counters (instructions) are not available in this VM.
 # Every configuration runs REPS times, interleaved; medians (min..max).
 # usage: java.sh [-r REPS] [BUILD_DIR]     (default: 7 reps, build/)
 set -euo pipefail
@@ -19,7 +27,7 @@ reps=7
 while getopts "r:h" opt; do
     case $opt in
         r) reps=$OPTARG ;;
-        h) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        h) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) exit 2 ;;
     esac
 done
@@ -38,21 +46,34 @@ agent=$(cd -- "$(dirname -- "$agent")" && pwd -P)/fjtrace-agent.jar
 tmp=$(mktemp -d /tmp/fjtrace-bench-java.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
+wreps=200
 cutoff=(threshold 32 1 16)
-naive_java=(every 20 1)
-naive_fj=(26 --variant naive -p 1)
+naive_reps=100
+naive_java=(every 18 1 0 "$naive_reps")
+naive_fj=(30 --variant naive -p 1)
 
-# java_cpu: the Fib summary's cpu_ms; fj_cpu: fj-fib's cpu_s in ms
-java_cpu() { sed -n 's/^summary .*cpu_ms=\([0-9.]*\).*/\1/p'; }
+# parsers of a summary line: cold/warm CPU of the Java threads (us), the
+# process CPU of fj-fib (ms)
+cold_cpu() { sed -n 's/^summary .*cold_cpu_us=\([0-9.]*\).*/\1/p'; }
+warm_cpu() { sed -n 's/^summary .*warm_cpu_us=\([0-9.]*\).*/\1/p'; }
 fj_cpu() { sed -n 's/^summary .*cpu_s=\([0-9.]*\).*/\1/p' | awk '{ printf "%.3f\n", $1 * 1000 }'; }
-# run KEY PARSER CMD...: appends CMD's CPU ms to $tmp/KEY
+# run KEY PARSER CMD...: appends CMD's figure to $tmp/KEY; CMD's output in
+# $tmp/out
 run() {
-    local key=$1 parse=$2 out
+    local key=$1 parse=$2
     shift 2
-    out=$("$@" 2>/dev/null) || { echo "$0: '$*' failed" >&2; exit 1; }
-    "$parse" <<<"$out" >>"$tmp/$key"
+    "$@" >"$tmp/out" 2>/dev/null || { echo "$0: '$*' failed" >&2; exit 1; }
+    "$parse" <"$tmp/out" >>"$tmp/$key"
 }
-# rec KEY PARSER RECORDER-OPTIONS -- CMD...: records CMD; its CPU ms, the
+# task_clock KEY CMD...: appends the whole process's CPU ms (perf stat's
+# task-clock: every thread, start-up included) to $tmp/KEY
+task_clock() {
+    local key=$1
+    shift
+    perf stat -x, -e task-clock -o "$tmp/perf" "$@" >/dev/null 2>&1 || { echo "$0: '$*' failed" >&2; exit 1; }
+    awk -F, '$3 == "task-clock" { print $1 }' "$tmp/perf" >>"$tmp/$key"
+}
+# rec KEY PARSER RECORDER-OPTIONS -- CMD...: records CMD; its figure, the
 # events, the bytes of the fjtrace channel's streams
 rec() {
     local key=$1 parse=$2 out
@@ -61,36 +82,55 @@ rec() {
     out=$(FJTRACE_JAVA_AGENT=$agent "$record" --cmd-only --blocking -o "$tmp/trace" "$@" 2>"$tmp/err") || {
         cat "$tmp/err" >&2; exit 1; }
     "$parse" <<<"$out" >>"$tmp/$key"
-    sed -n 's/.*fjtrace-record: events: \([0-9]*\).*/\1/p' "$tmp/err" >"$tmp/$key.events"
-    find "$tmp/trace" -type f -name 'fjtrace_[0-9]*' -printf '%s\n' | awk '{ s += $1 } END { print s }' >"$tmp/$key.bytes"
+    sed -n 's/.*fjtrace-record: events: \([0-9]*\).*/\1/p' "$tmp/err" >>"$tmp/$key.events"
+    find "$tmp/trace" -type f -name 'fjtrace_[0-9]*' -printf '%s\n' | awk '{ s += $1 } END { print s }' >>"$tmp/$key.bytes"
 }
 median() { sort -g "$tmp/$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 spread() { sort -g "$tmp/$1" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.1f..%.1f", lo, hi }'; }
+have_perf=1
+perf stat -e task-clock true >/dev/null 2>&1 || have_perf=0
 
 echo "load before: $(uptime)"
 for ((i = 1; i <= reps; i++)); do
-    run cut_none java_cpu java -cp "$jar" Fib "${cutoff[@]}"
-    run cut_agent java_cpu java -javaagent:"$agent" -cp "$jar" Fib "${cutoff[@]}"
-    run naive_agent java_cpu java -javaagent:"$agent" -cp "$jar" Fib "${naive_java[@]}"
-    rec naive_rec java_cpu --java -- java -cp "$jar" Fib "${naive_java[@]}"
+    run warm_none warm_cpu java -cp "$jar" Fib "${cutoff[@]}" "$wreps"
+    cold_cpu <"$tmp/out" >>"$tmp/cold_none"
+    run warm_agent warm_cpu java -javaagent:"$agent" -cp "$jar" Fib "${cutoff[@]}" "$wreps"
+    cold_cpu <"$tmp/out" >>"$tmp/cold_agent"
+    if ((have_perf)); then
+        task_clock proc_none java -cp "$jar" Fib "${cutoff[@]}" 1
+        task_clock proc_agent java -javaagent:"$agent" -cp "$jar" Fib "${cutoff[@]}" 1
+    fi
+    run naive_agent warm_cpu java -javaagent:"$agent" -cp "$jar" Fib "${naive_java[@]}"
+    rec naive_rec warm_cpu --java -- java -cp "$jar" Fib "${naive_java[@]}"
     run fj_norec fj_cpu "$fjfib" "${naive_fj[@]}"
     rec fj_rec fj_cpu -- "$fjfib" "${naive_fj[@]}"
 done
 echo "load after:  $(uptime)"
 
-c0=$(median cut_none) c1=$(median cut_agent)
+w0=$(median warm_none) w1=$(median warm_agent) k0=$(median cold_none) k1=$(median cold_agent)
 n1=$(median naive_agent) n2=$(median naive_rec)
 f0=$(median fj_norec) f1=$(median fj_rec)
-ej=$(cat "$tmp/naive_rec.events") ef=$(cat "$tmp/fj_rec.events")
-bj=$(cat "$tmp/naive_rec.bytes") bf=$(cat "$tmp/fj_rec.bytes")
-echo "CPU ms of the computation, medians of $reps runs (min..max):"
-printf '  Fib threshold 32 (16) P=1   no agent %s (%s)  agent, not recording %s (%s)\n' "$c0" "$(spread cut_none)" "$c1" "$(spread cut_agent)"
-printf '  Fib every 20 P=1            agent, not recording %s (%s), recorded %s (%s), %s events, %s bytes\n' "$n1" "$(spread naive_agent)" "$n2" "$(spread naive_rec)" "$ej" "$bj"
-printf '  fj-fib 26 naive P=1         not recording %s (%s), recorded %s (%s), %s events, %s bytes\n' "$f0" "$(spread fj_norec)" "$f1" "$(spread fj_rec)" "$ef" "$bf"
-awk -v c0="$c0" -v c1="$c1" -v n1="$n1" -v n2="$n2" -v f0="$f0" -v f1="$f1" \
-    -v ej="$ej" -v ef="$ef" -v bj="$bj" -v bf="$bf" 'BEGIN {
-    printf "agent loaded, not recording, fib with a threshold: %.3fx (goal <= 1.05x)\n", c1 / c0
-    pj = (n2 - n1) / ej * 1e6; pf = (f1 - f0) / ef * 1e6
+ej=$(median naive_rec.events) ef=$(median fj_rec.events)
+bj=$(median naive_rec.bytes) bf=$(median fj_rec.bytes)
+echo "medians of $reps runs (min..max):"
+printf '  Fib threshold 32 (16) P=1, warm (us per fib(32), median of the last %d of %d)  no agent %s (%s)  agent, not recording %s (%s)\n' \
+    $((wreps / 2)) "$wreps" "$w0" "$(spread warm_none)" "$w1" "$(spread warm_agent)"
+printf '  Fib threshold 32 (16) P=1, cold (us, first fib(32), pool creation included)  no agent %s (%s)  agent, not recording %s (%s)\n' \
+    "$k0" "$(spread cold_none)" "$k1" "$(spread cold_agent)"
+if ((have_perf)); then
+    p0=$(median proc_none) p1=$(median proc_agent)
+    printf '  Fib threshold 32 (16) P=1, whole process (task-clock ms)  no agent %s (%s)  agent, not recording %s (%s)\n' \
+        "$p0" "$(spread proc_none)" "$p1" "$(spread proc_agent)"
+    awk -v p0="$p0" -v p1="$p1" 'BEGIN { printf "  whole process: %.3fx\n", p1 / p0 }'
+fi
+printf '  Fib every 18 P=1 x %d, warm (us per fib(18))  agent, not recording %s (%s), recorded %s (%s), %s events, %s bytes\n' \
+    "$naive_reps" "$n1" "$(spread naive_agent)" "$n2" "$(spread naive_rec)" "$ej" "$bj"
+printf '  fj-fib 30 naive P=1 (process CPU ms)  not recording %s (%s), recorded %s (%s), %s events, %s bytes\n' \
+    "$f0" "$(spread fj_norec)" "$f1" "$(spread fj_rec)" "$ef" "$bf"
+awk -v w0="$w0" -v w1="$w1" -v k0="$k0" -v k1="$k1" -v n1="$n1" -v n2="$n2" -v f0="$f0" -v f1="$f1" \
+    -v ej="$ej" -v ef="$ef" -v bj="$bj" -v bf="$bf" -v nr="$naive_reps" 'BEGIN {
+    printf "agent loaded, not recording, fib with a threshold: warm %.3fx, cold %.3fx (goal <= 1.05x)\n", w1 / w0, k1 / k0
+    pj = (n2 - n1) / (ej / nr) * 1e3; pf = (f1 - f0) / ef * 1e6
     printf "recording cost per event: agent %.1f ns, libfj %.1f ns: %.2fx\n", pj, pf, pj / pf
     printf "bytes per event: agent %.1f, libfj %.1f\n", bj / ej, bf / ef
 }'
