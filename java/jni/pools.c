@@ -2,6 +2,7 @@
  * worker_begin/worker_end, guest slots of non-worker threads, the JVM's
  * exit (docs/java.md). */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +19,8 @@ typedef struct {
      * with the end may still be written, which the trace shows as after. */
     _Atomic bool ended;
     /* The common pool is made whenever ForkJoinPool is initialised, used
-     * or not: its pool_begin waits for its first worker or root (set
-     * once, exchanged once). */
-    _Atomic bool unannounced;
+     * or not: its pool_begin waits for its first worker or root. */
+    _Atomic int announced; /* enum announce_state */
     bool common;
     _Atomic uint8_t live[FJJ_MAX_WORKERS]; /* 1 from worker_begin to worker_end */
 } fjj_pool;
@@ -52,15 +52,33 @@ bool fjj_pool_open(uint32_t pool)
     return p && !atomic_load_explicit(&p->ended, memory_order_relaxed);
 }
 
+enum announce_state { UNANNOUNCED, ANNOUNCING, ANNOUNCED };
+
+/* pool_begin and pool_runtime, once, before any other event of the pool:
+ * the thread that takes the announcement emits them; a thread using the
+ * pool at the same moment (the common pool's first use by two threads)
+ * waits until they are written, so that its own first event is stamped
+ * after them. Acquire/release: the waiter's events happen after the
+ * announcer's. */
 static void announce(fjj_pool *p, uint32_t pool)
 {
-    if (!atomic_exchange_explicit(&p->unannounced, false, memory_order_relaxed)) return;
-    FJJ_EMIT(pool_begin, pool, -1, p->parallelism);
-    if (lttng_ust_tracepoint_enabled(fjtrace, pool_runtime)) {
-        char name[sizeof runtime + 16];
-        snprintf(name, sizeof name, "%s%s", runtime, p->common ? "; common pool" : "");
-        FJJ_EMIT(pool_runtime, pool, -1, "jvm", name);
+    int state = atomic_load_explicit(&p->announced, memory_order_acquire);
+    if (state == ANNOUNCED) return;
+    int expected = UNANNOUNCED;
+    if (state == UNANNOUNCED &&
+        atomic_compare_exchange_strong_explicit(&p->announced, &expected, ANNOUNCING,
+                                                memory_order_acquire, memory_order_acquire)) {
+        FJJ_EMIT(pool_begin, pool, -1, p->parallelism);
+        if (lttng_ust_tracepoint_enabled(fjtrace, pool_runtime)) {
+            char name[sizeof runtime + 16];
+            snprintf(name, sizeof name, "%s%s", runtime, p->common ? "; common pool" : "");
+            FJJ_EMIT(pool_runtime, pool, -1, "jvm", name);
+        }
+        atomic_store_explicit(&p->announced, ANNOUNCED, memory_order_release);
+        return;
     }
+    while (atomic_load_explicit(&p->announced, memory_order_acquire) != ANNOUNCED)
+        sched_yield();
 }
 
 /* A new worker slot of pool, begun on this thread; -1 past the bound. */
@@ -150,7 +168,7 @@ JNIEXPORT jint JNICALL Java_fjtrace_boot_Hooks_poolBegin0(JNIEnv *env, jclass cl
     if (!p) return 0;
     p->parallelism = parallelism > 0 ? (uint32_t)parallelism : 0;
     p->common = common;
-    atomic_store_explicit(&p->unannounced, true, memory_order_relaxed);
+    atomic_store_explicit(&p->announced, UNANNOUNCED, memory_order_relaxed);
     atomic_store_explicit(&pools[id], p, memory_order_release);
     if (!common) announce(p, id);
     return (jint)id;
@@ -165,7 +183,7 @@ static void pool_close(uint32_t pool)
     bool was = false;
     if (!atomic_compare_exchange_strong_explicit(&p->ended, &was, true, memory_order_relaxed,
                                                  memory_order_relaxed) ||
-        atomic_load_explicit(&p->unannounced, memory_order_relaxed))
+        atomic_load_explicit(&p->announced, memory_order_relaxed) == UNANNOUNCED)
         return; /* ended already, or never used */
     int32_t n = atomic_load_explicit(&p->nworkers, memory_order_relaxed);
     for (int32_t w = 0; w < n && w < FJJ_MAX_WORKERS; w++)

@@ -10,6 +10,8 @@
  *   queued M           M tasks of 200 ms queued on a pool of 1, then exit(0)
  *   jit N ROUNDS P     fib(N) ROUNDS times on one pool (C2 compiles it)
  *   stream N           the sum of x*x over a parallel LongStream (1..N)
+ *   race T N           T threads, released at once, each the common pool's
+ *                      first user: fib(N) each, by invoke
  */
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -140,6 +142,29 @@ public final class JavaCases {
             long n = Long.parseLong(a[1]);
             System.out.println("stream sum = "
                     + java.util.stream.LongStream.rangeClosed(1, n).parallel().map(x -> x * x).sum());
+            break;
+        }
+        case "race": {
+            int threads = Integer.parseInt(a[1]), n = Integer.parseInt(a[2]);
+            /* The common pool exists (ForkJoinPool initialised) but is
+             * unused: the threads race to its first event. */
+            System.out.println("common parallelism " + ForkJoinPool.getCommonPoolParallelism());
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            Thread[] ts = new Thread[threads];
+            for (int i = 0; i < threads; i++) {
+                ts[i] = new Thread(() -> {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    total.addAndGet(ForkJoinPool.commonPool().invoke(new Fib(n, false)));
+                });
+                ts[i].start();
+            }
+            go.countDown();
+            for (Thread t : ts) t.join();
+            System.out.println("race sum = " + total.get());
             break;
         }
         default:

@@ -264,6 +264,23 @@ def case_stream():
            arc, rep and rep["anomalies"])
 
 
+def case_race():
+    threads, n = 4, 10
+    rc, out, err, ev, trace = record("race", ["race", str(threads), str(n)])
+    tap.ok(rc == 0 and f"race sum = {threads * fib(n)}" in out,
+           f"race: {threads} threads use the common pool first at once", rc, out, err)
+    check_whole("race", ev)
+    first = {}
+    for i, (name, f) in enumerate(ev):
+        if "pool" in f and f["pool"]:
+            first.setdefault(f["pool"], name)
+    tap.ok(first and all(name == "pool_begin" for name in first.values()),
+           "race: each pool's first event in the trace is its pool_begin", first)
+    roots = Counter(n_ for n_, f in ev if n_ in ("submit", "result"))
+    tap.ok(roots["submit"] == threads and roots["result"] == threads,
+           f"race: {threads} roots, each with its result", roots)
+
+
 def case_errors():
     env = dict(os.environ, FJTRACE_JAVA_AGENT=AGENT)
     p = subprocess.run([RECORD, "--java", "-o", os.path.join(TMP, "e1"), "--", "true"], env=env,
@@ -286,6 +303,7 @@ try:
     case_queued()
     case_jit()
     case_stream()
+    case_race()
 finally:
     shutil.rmtree(TMP, ignore_errors=True)
 tap.done_testing()
