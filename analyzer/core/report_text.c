@@ -113,7 +113,8 @@ static void t_java(FILE *o, const fja_pool_report *pr)
     fprintf(o, "  exact: forks, parents, creation sites (class.method, file:line), start/end, "
                "completions, joins that wait, submissions/results, parks; steals: the victim "
                "(the forking worker) exact, the time inferred (the thief's exec); missing: the "
-               "parent's run-ahead before a join, failed steals, off-CPU time, task sizes\n");
+               "parent's run-ahead before a join, failed steals, task sizes (off-CPU time: the "
+               "next line)\n");
 }
 
 /* Which clock the figures are in, and why (docs/analyses.md "Off-CPU time"). */

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "fjtrace_tp.h"
+#include "switches.h"
 
 #define FJJ_EMIT(event, ...) lttng_ust_tracepoint(fjtrace, event, __VA_ARGS__)
 
@@ -79,6 +80,9 @@ typedef struct {
     uint64_t completing[FJJ_COMPLETING_DEPTH];
     fjj_role block; /* the managed block in progress (pool 0: none) */
     uint32_t block_lock;
+    /* The role this thread's off-CPU intervals are told for (pool 0:
+     * none yet): its first, its own worker slot or a guest slot. */
+    fj_switches_for offcpu;
 } fjj_thread;
 
 fjj_thread *fjj_self(void);
@@ -92,5 +96,9 @@ int32_t fjj_role_in(fjj_thread *t, uint32_t pool);
 int32_t fjj_worker_of(int64_t java_tid, uint32_t *pool);
 /* A new root task id of pool (0: no such pool). */
 uint64_t fjj_root_id(uint32_t pool);
+/* Emits this thread's off-CPU intervals completed since the last drain
+ * (docs/java.md, "Off-CPU time"): called at its slow points (park, unpark,
+ * a join that waits, the end of a guest's task). */
+void fjj_offcpu_drain(fjj_thread *t);
 
 #endif

@@ -32,6 +32,7 @@ JNIEXPORT void JNICALL Java_fjtrace_boot_Hooks_park0(JNIEnv *env, jclass cls)
 {
     UNUSED_JNI;
     fjj_thread *t = fjj_self();
+    fjj_offcpu_drain(t);
     if (t->own.pool && fjj_pool_open(t->own.pool)) FJJ_EMIT(park, t->own.pool, t->own.worker);
 }
 
@@ -39,6 +40,7 @@ JNIEXPORT void JNICALL Java_fjtrace_boot_Hooks_unpark0(JNIEnv *env, jclass cls)
 {
     UNUSED_JNI;
     fjj_thread *t = fjj_self();
+    fjj_offcpu_drain(t);
     if (t->own.pool && fjj_pool_open(t->own.pool)) FJJ_EMIT(unpark, t->own.pool, t->own.worker);
 }
 

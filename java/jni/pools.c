@@ -81,6 +81,29 @@ static void announce(fjj_pool *p, uint32_t pool)
         sched_yield();
 }
 
+/* Off-CPU time: the thread's own context switches (tracepoints/switches.h),
+ * as libfj's workers and the OMPT tool's threads record them, told for the
+ * first role the thread takes. Opened with that role while a session
+ * records fjtrace:offcpu, else at the first drain after one starts. */
+static void offcpu_begin(fjj_thread *t, uint32_t pool, int32_t worker)
+{
+    if (t->offcpu.pool) return;
+    t->offcpu = (fj_switches_for){.pool = pool, .worker = worker};
+    fj_switches_reset();
+    if (fj_switches_recorded()) fj_switches_open(t->offcpu);
+}
+
+void fjj_offcpu_drain(fjj_thread *t)
+{
+    if (!t->offcpu.pool || !fjj_pool_open(t->offcpu.pool)) return;
+    if (!fj_switches_is_open()) {
+        if (fj_switches_refused() || !fj_switches_recorded()) return;
+        fj_switches_open(t->offcpu);
+        if (!fj_switches_is_open()) return;
+    }
+    fj_switches_drain(t->offcpu);
+}
+
 /* A new worker slot of pool, begun on this thread; -1 past the bound. */
 static int32_t slot_begin(fjj_pool *p, uint32_t pool)
 {
@@ -103,7 +126,10 @@ int32_t fjj_role_in(fjj_thread *t, uint32_t pool)
     fjj_pool *p = pool_get(pool);
     if (!free_slot || !p || atomic_load_explicit(&p->ended, memory_order_relaxed)) return -1;
     int32_t w = slot_begin(p, pool);
-    if (w >= 0) *free_slot = (fjj_role){.pool = pool, .worker = w};
+    if (w >= 0) {
+        *free_slot = (fjj_role){.pool = pool, .worker = w};
+        offcpu_begin(t, pool, w);
+    }
     return w;
 }
 
@@ -219,6 +245,7 @@ JNIEXPORT void JNICALL Java_fjtrace_boot_Hooks_workerBegin0(JNIEnv *env, jclass 
     if (w < 0) return;
     self.own = (fjj_role){.pool = (uint32_t)pool, .worker = w};
     table_put(java_tid, (uint32_t)pool, w);
+    offcpu_begin(&self, (uint32_t)pool, w);
 }
 
 JNIEXPORT void JNICALL Java_fjtrace_boot_Hooks_workerEnd0(JNIEnv *env, jclass cls, jint pool)
@@ -228,6 +255,11 @@ JNIEXPORT void JNICALL Java_fjtrace_boot_Hooks_workerEnd0(JNIEnv *env, jclass cl
     fjj_pool *p = pool_get((uint32_t)pool);
     if (!p || self.own.pool != (uint32_t)pool) return;
     int32_t w = self.own.worker;
+    if (fj_switches_is_open()) {
+        fjj_offcpu_drain(&self);
+        fj_switches_close();
+    }
+    self.offcpu = (fj_switches_for){0};
     if (atomic_exchange_explicit(&p->live[w], 0, memory_order_relaxed) &&
         !atomic_load_explicit(&p->ended, memory_order_relaxed))
         FJJ_EMIT(worker_end, (uint32_t)pool, w);

@@ -79,6 +79,9 @@ JNIEXPORT void JNICALL Java_fjtrace_boot_Hooks_executed0(JNIEnv *env, jclass cls
         t->njoins--;
     if (f.worker >= 0 && f.id == (uint64_t)jid && fjj_pool_open(f.pool))
         FJJ_EMIT(executed, f.pool, f.worker, f.id);
+    /* a guest's task is over: its one slow point (a worker drains at its
+     * parks and waits) */
+    if (t->depth == 0 && t->own.pool == 0) fjj_offcpu_drain(t);
 }
 
 /* awaitDone is about to help or park: the join waits. Once per wait (a
@@ -94,6 +97,7 @@ JNIEXPORT void JNICALL Java_fjtrace_boot_Hooks_joinWait0(JNIEnv *env, jclass cls
     if (j && j->task == (uint64_t)jid && j->depth == t->depth) return;
     if (!fjj_pool_open(f->pool)) return;
     t->joins[t->njoins++] = (fjj_join){.task = (uint64_t)jid, .depth = t->depth};
+    fjj_offcpu_drain(t);
     FJJ_EMIT(join, f->pool, f->worker, (uint64_t)jid);
 }
 
@@ -104,6 +108,7 @@ JNIEXPORT void JNICALL Java_fjtrace_boot_Hooks_joinDone0(JNIEnv *env, jclass cls
     fjj_join *j = t->njoins ? &t->joins[t->njoins - 1] : NULL;
     if (!j || j->task != (uint64_t)jid || j->depth != t->depth) return;
     t->njoins--;
+    fjj_offcpu_drain(t);
     fjj_frame *f = top(t);
     if (f && fjj_pool_open(f->pool)) FJJ_EMIT(joined, f->pool, f->worker, (uint64_t)jid);
 }

@@ -177,6 +177,12 @@ def case_completer():
     tap.ok(pr and pr["work_ns"] >= tasks * 1_000_000,
            f"completer: work >= the {tasks} ms of CPU the tasks burn (a known answer)",
            pr and pr["work_ns"])
+    # the workers' and the helping client's context switches (docs/java.md, "Off-CPU time")
+    tap.ok(pr and pr["offcpu"]["state"] == "recorded" and kinds["offcpu_start"] >= 2
+           and pr["work_ns"] <= pr["work_wall_ns"],
+           "completer: the Java threads' off-CPU time is recorded (every worker slot): work is "
+           "on-CPU time, at most the wall-clock work", pr and pr["offcpu"], kinds["offcpu_start"],
+           pr and (pr["work_ns"], pr["work_wall_ns"]))
     tap.ok(pr and pr["totals"]["completions"] == tasks
            and pr["totals"]["completing_to_completed_ns"] > 0,
            "completer: the report counts every completion and their COMPLETING->COMPLETED time",
