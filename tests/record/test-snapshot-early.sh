@@ -1,0 +1,99 @@
+#!/bin/bash
+# --snapshot and SIGUSR1 sent early (issue 24, item 11): at 0 to 400 ms
+# after the start the recorder is still reading its options or setting up
+# the session. It must survive (SIGUSR1's default action kills: status
+# 138), keep the request until the session records, write no empty snapshot
+# folder, and name each folder it kept once. Then a storm of SIGUSR1s while
+# CMD runs, and one once CMD's events are in: that snapshot holds them all.
+source "$(dirname "$0")/lib.sh"
+[[ -n $EMIT ]] || fail "needs the emitter"
+
+# A signal that comes before the recorder runs its own first line (while
+# the shell forks it, or env and bash start, 5-30 ms on a loaded machine)
+# meets the default action whatever the script says: the delays count from
+# the moment SIGUSR1 is caught (SigCgt in /proc/PID/status), the script's
+# first line.
+# caught PID: waits (at most 10 s) until PID catches SIGUSR1 (signal 10,
+# bit 9 of SigCgt); prints the ms it took.
+caught() {
+    local pid=$1 i mask t0=$EPOCHREALTIME
+    for (( i = 0; i < 10000; i++ )); do
+        mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null)
+        [[ -n $mask ]] && (( 16#$mask & (1 << 9) )) && break
+        sleep 0.001
+    done
+    awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f\n", (b - a) * 1000 }'
+}
+
+# check_folders DIR WHAT: every folder in DIR is a snapshot holding a trace
+# (a metadata file); the summary ("trace: FOLDER" after "snapshot (WHY):")
+# names each once and only folders that exist; the snapshots taken
+# ("snapshot (WHY): FOLDER") are distinct folders.
+check_folders() {
+    local dir=$1 what=$2 d empty=0 named dup
+    for d in "$dir"/*/; do
+        [[ -d $d ]] || continue
+        [[ -n $(find "$d" -name metadata -print -quit) ]] || empty=$(( empty + 1 ))
+    done
+    [[ $empty -eq 0 ]]
+    check $? "$what: no snapshot folder without a trace ($empty)" "$TMP/err" || diag "$(find "$dir" | head -n 20)"
+    named=$(sed -n 's/^fjtrace-record: trace: //p' "$TMP/err")
+    dup=$(sort <<<"$named" | uniq -d)
+    [[ -z $dup ]]
+    check $? "$what: the summary names no folder twice${dup:+ ($dup)}" "$TMP/err"
+    while IFS= read -r d; do
+        [[ -z $d || -d $d ]] || { check 1 "$what: the folder the summary names exists ($d)" "$TMP/err"; return; }
+    done <<<"$named"
+    dup=$(sed -n 's/^fjtrace-record: snapshot ([^)]*): \(\/.*\)$/\1/p' "$TMP/err" | sort | uniq -d)
+    [[ -z $dup ]]
+    check $? "$what: each snapshot taken is a folder of its own${dup:+ ($dup)}" "$TMP/err"
+}
+
+# early DELAY_S: one SIGUSR1 DELAY_S after the recorder starts.
+early() {
+    local delay=$1 rec st=0 out=$TMP/early-$1
+    "$REC" --snapshot -o "$out" -- "$EMIT" 2000 0 1 >/dev/null 2>"$TMP/err" </dev/null &
+    rec=$!
+    startup+=("$(caught "$rec")")
+    sleep "$delay"
+    kill -USR1 "$rec"
+    wait "$rec" || st=$?
+    [[ $st -eq 0 ]]
+    check $? "SIGUSR1 ${delay} s after the start: the recorder exits 0 like CMD (got $st)" "$TMP/err"
+    check_folders "$out" "SIGUSR1 at ${delay} s"
+}
+startup=()
+for delay in 0 0.01 0.03 0.06 0.1 0.2 0.3 0.4; do early "$delay"; done
+diag "from the fork to SIGUSR1 caught: ${startup[*]} ms"
+
+# A storm: 30 SIGUSR1s 20 ms apart from 10 ms on, CMD emitting meanwhile.
+out=$TMP/storm
+st=0
+"$REC" --snapshot -o "$out" -- "$EMIT" 2000 0 1 >/dev/null 2>"$TMP/err" </dev/null &
+rec=$!
+caught "$rec" >/dev/null
+sleep 0.01
+for (( i = 0; i < 30; i++ )); do kill -USR1 "$rec" 2>/dev/null; sleep 0.02; done
+wait "$rec" || st=$?
+[[ $st -eq 0 ]]
+check $? "30 SIGUSR1s from 10 ms on: the recorder exits 0 like CMD (got $st)" "$TMP/err"
+check_folders "$out" "30 SIGUSR1s"
+
+# Once CMD's 2000 events are in (it then sleeps 3 s): the snapshot holds them.
+out=$TMP/late
+st=0
+"$REC" --snapshot --cmd-only -o "$out" -- "$EMIT" 2000 0 3 >/dev/null 2>"$TMP/err" </dev/null &
+rec=$!
+caught "$rec" >/dev/null
+kill -USR1 "$rec"  # and one at once, kept until the session records
+for (( i = 0; i < 600; i++ )); do grep -q 'recording to' "$TMP/err" && break; sleep 0.05; done
+sleep 1.5
+kill -USR1 "$rec"
+wait "$rec" || st=$?
+[[ $st -eq 0 ]]
+check $? "SIGUSR1 at once and after CMD's events: exit 0 (got $st)" "$TMP/err"
+check_folders "$out" "SIGUSR1 at once and later"
+snap=$(sed -n 's/^fjtrace-record: snapshot (SIGUSR1): \(\/.*\)$/\1/p' "$TMP/err" | tail -n 1)
+[[ -n $snap && $(bt_count "$snap") -eq 2000 ]]
+check $? "the snapshot taken after CMD's events holds its 2000 events" "$TMP/err"
+done_testing
