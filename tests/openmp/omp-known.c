@@ -14,7 +14,9 @@
  *                       on (i-1,j) and (i,j-1); work N^2 x US, span
  *                       (2N-1) x US
  *   producer N US       one task makes N children, each waits for one
- *                       grandchild of US; then one taskwait
+ *                       grandchild of US; then one taskwait. Prints its
+ *                       span on the threads' CPU clocks ("producer span
+ *                       on the CPU NS ns")
  *   tree DEPTH US       a binary tree of 2^DEPTH leaves of US each:
  *                       work 2^DEPTH x US, span US
  * The team is OMP_NUM_THREADS threads (the tests set 2). A warm-up region
@@ -23,6 +25,8 @@
  * the runtime's code (lazy binding, first allocations) is then not on the
  * measured tree's path; the checks take the case's tree (most work).
  */
+#include <omp.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -133,21 +137,97 @@ static void grid(int n)
     free(cell);
 }
 
+/* The producer's span on its threads' CPU clocks, measured by the program
+ * itself: the path through child i is the producer's strand up to the
+ * child's creation, then the child's code before its taskwait, its
+ * grandchild's and the child's code after it. The producer's strand is its
+ * thread's CPU time less the children it ran itself during its loop (libomp
+ * runs a task at once when its creator's deque is full). Not measured: the
+ * runtime's and the tool's code between the bodies (task starts and ends),
+ * which the analyzer sees: its span is at or above this one. */
+typedef struct {
+    uint64_t made;   /* the producer's strand when child i was made */
+    uint64_t before; /* the child's code before its taskwait */
+    uint64_t leaf;   /* its grandchild's body */
+    uint64_t after;  /* the child's code after the taskwait */
+} producer_path;
+
+static _Thread_local int producer_nesting; /* children in the producer's loop */
+
 static void producer(int n)
 {
+    producer_path *path = calloc((size_t)n, sizeof *path);
+    if (!path) exit(1);
+    /* Relaxed atomics: in_loop and root_thread are only compared by a child
+     * to know whether it runs nested in the producer's loop on the
+     * producer's own thread; nested_ns is written by such children only,
+     * which run on that thread, and read by it: no ordering is needed. */
+    _Atomic bool in_loop = false;
+    _Atomic int root_thread = -1;
+    _Atomic uint64_t nested_ns = 0;
+    uint64_t strand = 0, tail = 0;
 #pragma omp parallel
 #pragma omp single
     {
+        atomic_store_explicit(&root_thread, omp_get_thread_num(), memory_order_relaxed);
+        atomic_store_explicit(&in_loop, true, memory_order_relaxed);
+        const uint64_t start = cpuburn_thread_ns();
         for (int i = 0; i < n; i++) {
-#pragma omp task
+#pragma omp task firstprivate(i)
             {
-#pragma omp task
-                cpuburn(leaf_ns);
+                const uint64_t c0 = cpuburn_thread_ns();
+                /* Run at once by the producer's own thread in its loop, and
+                 * not inside another such child (whose time holds it). */
+                const bool nested = atomic_load_explicit(&in_loop, memory_order_relaxed) &&
+                                    omp_get_thread_num() ==
+                                        atomic_load_explicit(&root_thread, memory_order_relaxed) &&
+                                    producer_nesting++ == 0;
+                uint64_t leaf = 0;
+                /* The thread that ran the grandchild, once done; relaxed:
+                 * it only matters when it is this thread (the grandchild
+                 * run at once when the deque is full: nested in `before`,
+                 * which then leaves it out), and leaf is read after the
+                 * taskwait. */
+                _Atomic int leaf_on = -1;
+#pragma omp task shared(leaf, leaf_on)
+                {
+                    const uint64_t g0 = cpuburn_thread_ns();
+                    cpuburn(leaf_ns);
+                    leaf = cpuburn_thread_ns() - g0;
+                    atomic_store_explicit(&leaf_on, omp_get_thread_num(), memory_order_relaxed);
+                }
+                uint64_t c1 = cpuburn_thread_ns();
+                const bool ran_nested =
+                    atomic_load_explicit(&leaf_on, memory_order_relaxed) == omp_get_thread_num();
 #pragma omp taskwait
+                const uint64_t c2 = cpuburn_thread_ns();
+                if (ran_nested) c1 -= leaf;
+                path[i].leaf = leaf;
+                path[i].before = c1 - c0;
+                const uint64_t c3 = cpuburn_thread_ns();
+                path[i].after = c3 - c2;
+                if (nested) {
+                    atomic_fetch_add_explicit(&nested_ns, c3 - c0, memory_order_relaxed);
+                    producer_nesting = 0;
+                }
             }
+            path[i].made = cpuburn_thread_ns() - start -
+                           atomic_load_explicit(&nested_ns, memory_order_relaxed);
         }
+        atomic_store_explicit(&in_loop, false, memory_order_relaxed);
+        strand =
+            cpuburn_thread_ns() - start - atomic_load_explicit(&nested_ns, memory_order_relaxed);
 #pragma omp taskwait
+        const uint64_t waited = cpuburn_thread_ns();
+        tail = cpuburn_thread_ns() - waited; /* the producer's code after its wait */
     }
+    uint64_t span = strand;
+    for (int i = 0; i < n; i++) {
+        uint64_t through = path[i].made + path[i].before + path[i].leaf + path[i].after;
+        if (through > span) span = through;
+    }
+    printf("producer span on the CPU %llu ns\n", (unsigned long long)(span + tail));
+    free(path);
 }
 
 static void tree(int depth)
