@@ -32,6 +32,9 @@ static void usage(FILE *o)
           "  --baseline BASE    compare with BASE, a trace of the same program (usually at\n"
           "                     P=1): work inflation per creation site (self time per task\n"
           "                     here / in BASE), flagged where it grows\n"
+          "  --recording TOKEN  only the pools of the recording whose token is TOKEN\n"
+          "                     (fjtrace-record prints it: CMD and its descendants);\n"
+          "                     the pools of other programs are left out and counted\n"
           "  -j, --jobs N       decode the trace's streams in N threads (default: one per\n"
           "                     online core); the report is the same whatever N\n"
           "  --muxer            order events with babeltrace2's filter.utils.muxer in one\n"
@@ -53,9 +56,10 @@ static void usage(FILE *o)
           "  5  internal error (out of memory)\n"
           "  6  an output could not be written (disk full, folder missing or not\n"
           "     writable): the error names it; no partial file is left behind\n"
-          "  7  --pool ID or --root ID names nothing in the traces (no such pool, no\n"
-          "     tree with that root nor, with --subtrees, task): the report, written all\n"
-          "     the same, holds no pool or tree\n",
+          "  7  --pool ID, --root ID or --recording TOKEN names nothing in the traces\n"
+          "     (no such pool, no tree with that root nor, with --subtrees, task, no pool\n"
+          "     of that recording): the report, written all the same, holds no pool or\n"
+          "     tree\n",
           o);
 }
 
@@ -167,6 +171,7 @@ int cli_parse(int argc, char **argv, cli_options *o)
         OPT_JOBS,
         OPT_TASKS,
         OPT_BASELINE,
+        OPT_RECORDING,
         OPT_VIZ
     };
     static const struct option own[] = {{"json", no_argument, NULL, OPT_JSON},
@@ -181,6 +186,7 @@ int cli_parse(int argc, char **argv, cli_options *o)
                                         {"jobs", required_argument, NULL, 'j'},
                                         {"tasks", required_argument, NULL, OPT_TASKS},
                                         {"baseline", required_argument, NULL, OPT_BASELINE},
+                                        {"recording", required_argument, NULL, OPT_RECORDING},
                                         {0, 0, 0, 0}};
     struct option longs[sizeof own / sizeof *own + MAX_PICTURE_OPTIONS];
     if (options_merge(own, longs, OPT_VIZ)) return usage_error("%s", "too many picture options");
@@ -229,6 +235,13 @@ int cli_parse(int argc, char **argv, cli_options *o)
             break;
         case OPT_BASELINE:
             o->baseline = optarg;
+            break;
+        case OPT_RECORDING:
+            if (parse_u64(optarg, &o->recording) || !o->recording)
+                return usage_error("bad recording token '%s' (want the number "
+                                   "fjtrace-record printed, 1 to 2^64-1)",
+                                   optarg);
+            o->recording_set = true;
             break;
         case 'h':
             usage(stdout);

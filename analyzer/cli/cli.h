@@ -26,6 +26,8 @@ typedef struct {
     unsigned jobs; /* decoding threads; 0: one per online core */
     const char *output, *tasks;
     const char *baseline; /* --baseline BASE: a trace to compare the sites with */
+    bool recording_set;   /* --recording TOKEN: only that recording's pools */
+    uint64_t recording;
     fja_filter filter;
     char **paths;
     int npaths;

@@ -306,6 +306,11 @@ static bool report_has_root(const fja_report *r, uint64_t root)
  * exit 7 (the report is written all the same). Returns whether it did. */
 static bool selection_missing(const cli_options *o, const fja_report *r)
 {
+    if (o->recording_set && !r->npools) {
+        fprintf(stderr, "fjtrace-analyze: error: no pool of recording %" PRIu64 " in the trace\n",
+                o->recording);
+        return true;
+    }
     if (o->filter.pool_set && !r->npools) {
         fprintf(stderr, "fjtrace-analyze: error: no pool %u in the trace\n", o->filter.pool);
         return true;
@@ -453,10 +458,12 @@ static int oncpu_done(const cli_options *o, const find_list *dirs, fja_tracker *
             *two = true;
             return -1;
         }
-        bool recycle = oncpu->recycle;
+        bool recycle = oncpu->recycle, recording_set = oncpu->recording_set;
+        uint64_t recording = oncpu->recording;
         fja_model_free(oncpu); /* not the same intervals: read again */
         fja_model_init(oncpu);
         if (recycle) fja_model_recycle(oncpu);
+        if (recording_set) fja_model_recording(oncpu, recording);
         if (rd->alone) return wall_read(o, dirs, tracker, all, oncpu, two);
     }
     fja_tracker_finish(tracker);
@@ -531,6 +538,10 @@ int main(int argc, char **argv)
     if (!o.tasks && !pictures_need_tasks()) {
         fja_model_recycle(&m);
         fja_model_recycle(&oncpu);
+    }
+    if (o.recording_set) {
+        fja_model_recording(&m, o.recording);
+        fja_model_recording(&oncpu, o.recording);
     }
     fja_offcpu offcpu;
     fja_offcpu_init(&offcpu);

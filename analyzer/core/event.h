@@ -93,6 +93,7 @@ typedef struct {
      * and vpid contexts (NULL and -1 without them); valid during the call */
     const char *procname;
     int64_t pid;
+    uint64_t recording; /* pool_begin: its FJTRACE_RECORDING token (0: none) */
     uint32_t pool;
     int32_t worker;  /* -1 on a thread that is not a worker */
     uint32_t source; /* index of the trace it came from: pool ids are per process */

@@ -85,6 +85,7 @@ void fja_model_free(fja_model *m)
         pool_free(&m->pools[i]);
     free(m->pools);
     free(m->locks);
+    free(m->foreign);
     *m = (fja_model){0};
 }
 
@@ -1197,4 +1198,39 @@ const fja_lock *fja_model_top_lock(const fja_model *m, uint32_t source)
         if (l->source == source && l->waits && (!top || l->wait_ns > top->wait_ns)) top = l;
     }
     return top;
+}
+
+/* ------------------------------------------------------------ --recording */
+
+void fja_model_recording(fja_model *m, uint64_t token)
+{
+    m->recording_set = true;
+    m->recording = token;
+}
+
+static bool is_foreign(const fja_model *m, uint32_t source, uint32_t pool)
+{
+    for (uint32_t i = 0; i < m->nforeign; i++)
+        if (m->foreign[i].source == source && m->foreign[i].pool == pool) return true;
+    return false;
+}
+
+int fja_model_foreign(fja_model *m, const fja_event *ev)
+{
+    if (!m->recording_set || ev->kind == FJA_EV_LOCK_INIT) return 0;
+    bool foreign = is_foreign(m, ev->source, ev->pool);
+    if (!foreign && ev->kind == FJA_EV_POOL_BEGIN && ev->recording != m->recording) {
+        if (m->nforeign == m->cap_foreign) {
+            uint32_t cap = m->cap_foreign ? 2 * m->cap_foreign : 8;
+            fja_pool_key *k = realloc(m->foreign, cap * sizeof *k);
+            if (!k) return -1;
+            m->foreign = k;
+            m->cap_foreign = cap;
+        }
+        m->foreign[m->nforeign++] = (fja_pool_key){ev->source, ev->pool};
+        foreign = true;
+    }
+    bool replayed = ev->kind == FJA_EV_OFFCPU_OUT || ev->kind == FJA_EV_OFFCPU_IN;
+    if (foreign && !replayed) m->foreign_events++;
+    return foreign;
 }

@@ -268,6 +268,11 @@ typedef struct {
     uint64_t waits, wait_ns;
 } fja_lock;
 
+/* A pool as the events name it: pool ids are per process (trace). */
+typedef struct {
+    uint32_t source, pool;
+} fja_pool_key;
+
 typedef struct {
     fja_pool *pools;
     uint32_t npools, cap_pools;
@@ -294,6 +299,13 @@ typedef struct {
     bool oncpu;
     bool recycle; /* fja_model_recycle */
     bool wall;    /* fja_model_keep_wall */
+    /* --recording TOKEN (fja_model_recording): the pools whose pool_begin
+     * carries another token are left out, their events not replayed */
+    bool recording_set;
+    uint64_t recording;
+    fja_pool_key *foreign; /* the pools left out, as met */
+    uint32_t nforeign, cap_foreign;
+    uint64_t foreign_events;
 } fja_model;
 
 void fja_model_init(fja_model *m);
@@ -341,6 +353,12 @@ void fja_model_offcpu_unread(fja_model *m, const char *why);
  * has its events; `left_out` events before that were not fed. Trees begun
  * before that point are partial (analysis.h). */
 void fja_model_window(fja_model *m, uint64_t left_out);
+/* Before the first event: keep only the pools of the recording whose
+ * token (FJTRACE_RECORDING, pool_begin's `recording`) is `token`. */
+void fja_model_recording(fja_model *m, uint64_t token);
+/* Is ev of a pool left out by fja_model_recording? A pool_begin with
+ * another token puts its pool there. -1 when memory ran out. */
+int fja_model_foreign(fja_model *m, const fja_event *ev);
 /* The frame of task n's parent waiting for it in a join, NULL if none. */
 fja_frame *fja_model_join_frame(fja_pool *p, uint32_t n);
 /* Closes every open interval at the end of the trace: unfinished tasks,

@@ -160,6 +160,13 @@ static void j_trace(jw *w, const fja_report *r, const fja_run_info *info)
     j_bool(w, "began_mid_run", m->window_clipped);
     j_u64(w, "events_before_window", m->window_events);
     j_u64(w, "out_of_order_events", m->out_of_order);
+    if (m->recording_set) { /* only with --recording */
+        j_open(w, "recording", '{');
+        j_u64(w, "token", m->recording);
+        j_u64(w, "left_out_pools", m->nforeign);
+        j_u64(w, "left_out_events", m->foreign_events);
+        j_close(w, '}');
+    }
     j_u64(w, "duration_ns", m->last_ts - m->first_ts);
     j_open(w, "traces", '[');
     for (uint32_t k = 0; k < r->ntraces; k++) {

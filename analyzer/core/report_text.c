@@ -56,6 +56,11 @@ static void t_summary(FILE *o, const fja_report *r)
     const fja_model *m = r->model;
     fprintf(o, "fjtrace-analyze report\n");
     t_events(o, r);
+    if (m->recording_set)
+        fprintf(o,
+                "  recording %" PRIu64 ": left out %u pool(s) of other programs (%" PRIu64
+                " events)\n",
+                m->recording, m->nforeign, m->foreign_events);
     if (m->discarded_events)
         fprintf(o,
                 "  WARNING: %" PRIu64 " events were DISCARDED while recording: affected "

@@ -962,6 +962,11 @@ static void event_count(fja_model *m, const fja_event *ev)
 int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
 {
     fja_model *m = t->model;
+    int foreign = fja_model_foreign(m, ev); /* another recording's pool */
+    if (foreign) {
+        if (foreign < 0) m->oom = true;
+        return foreign < 0 ? -1 : 0;
+    }
     if (ev->kind == FJA_EV_OFFCPU_OUT || ev->kind == FJA_EV_OFFCPU_IN) {
         on_offcpu_edge(t, ev); /* replayed, not an event of the trace */
         return 0;

@@ -203,6 +203,10 @@ static void process_fields(const bt_field *st, fja_event *ev)
     f = bt_field_structure_borrow_member_field_by_name_const(st, "vpid");
     if (f && bt_field_class_type_is(bt_field_get_class_type(f), BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
         ev->pid = bt_field_integer_signed_get_value(f);
+    f = bt_field_structure_borrow_member_field_by_name_const(st, "recording");
+    if (f &&
+        bt_field_class_type_is(bt_field_get_class_type(f), BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
+        ev->recording = bt_field_integer_unsigned_get_value(f);
 }
 
 /* The process a pool_begin came from: its own vpid and procname fields
