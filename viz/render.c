@@ -101,10 +101,7 @@ int fjv_render(const fjv_options *o, fjv_collector *c, const fja_report *r, FILE
 {
     int rc = 0;
     if (o->subtrees_dir && fjv_subtrees(o, c, r, err)) rc = -1;
-    if (o->timeline && fjv_timeline(o, c, r, o->timeline, NULL)) {
-        fprintf(err, "fjtrace-analyze: cannot write the timeline %s\n", o->timeline);
-        rc = -1;
-    }
+    if (o->timeline && fjv_timeline(o, c, r, o->timeline, NULL)) rc = -1; /* it said why */
     if (o->charts_dir && fjv_charts(o, c, r, err)) rc = -1;
     if (o->html && fjv_html(o, c, r, err)) rc = -1;
     fjv_graphviz_release();

@@ -298,10 +298,15 @@ int fjv_timeline(const fjv_options *o, const fjv_collector *c, const fja_report 
                  const char *path, char **out)
 {
     (void)o;
-    if (!c || !c->started) return -1;
-    double h = height_of(c);
+    /* One line on failure, naming the file (canvas_close says why it
+     * could not write it); the inline SVG of --html (no path) says
+     * nothing: the page goes without it. */
     fjv_canvas cv;
-    if (canvas_open(&cv, path, TL_WIDTH, h)) return -1;
+    if (!c || !c->started || canvas_open(&cv, path, TL_WIDTH, height_of(c))) {
+        if (path) fprintf(stderr, "fjtrace-analyze: cannot draw the timeline %s\n", path);
+        return -1;
+    }
+    double h = height_of(c);
     tl t = {.c = c, .m = r->model, .cv = &cv, .cr = cv.cr, .pw = TL_WIDTH - TL_LEFT - TL_RIGHT};
     title_draw(cv.cr, r);
     double y = TOP;

@@ -1,5 +1,7 @@
 #include "find.h"
 
+#include "regular.h"
+
 #include <dirent.h>
 #include <stdint.h>
 #include <errno.h>
@@ -24,12 +26,15 @@ static int list_add(find_list *l, const char *dir)
     return 0;
 }
 
-static int is_file(const char *dir, const char *name)
+/* Whether dir has an entry name, whatever its kind: a `metadata` that is
+ * not a regular file (a FIFO, a folder) makes dir a trace all the same,
+ * which find_check_metadata then refuses naming the file. */
+static int has_entry(const char *dir, const char *name)
 {
     char p[4096];
     struct stat st;
     if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, name) >= sizeof p) return 0;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+    return stat(p, &st) == 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -71,7 +76,7 @@ static int walk(const char *dir, int depth, find_list *l, size_t *found)
         *found += seen->trace;
         return 0;
     }
-    bool trace = is_file(dir, "metadata");
+    bool trace = has_entry(dir, "metadata");
     if (seen_add(l, &st, trace)) return -1;
     if (trace) {
         (*found)++;
@@ -153,11 +158,8 @@ int find_check_metadata(const char *dir, char *err, size_t errlen)
 {
     char p[4096];
     snprintf(p, sizeof p, "%s/metadata", dir);
-    FILE *f = fopen(p, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", p, strerror(errno));
-        return -1;
-    }
+    FILE *f = fja_regular_open(p, err, errlen); /* a FIFO would block */
+    if (!f) return -1;
     unsigned char h[PACKET_HEADER];
     long off = 0;
     int rc = 0;

@@ -1,5 +1,7 @@
 #include "packets.h"
 
+#include "regular.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -71,7 +73,7 @@ static char *metadata_text(const char *dir)
 {
     char p[PATH_MAX + 16];
     snprintf(p, sizeof p, "%s/metadata", dir);
-    FILE *f = fopen(p, "rb");
+    FILE *f = fja_regular_open(p, NULL, 0);
     if (!f) return NULL;
     size_t cap = 1 << 16, len = 0;
     char *raw = malloc(cap);
@@ -230,7 +232,7 @@ static size_t index_load(const char *dir, const char *name, idx_entry **out)
     char p[PATH_MAX + 300];
     snprintf(p, sizeof p, "%s/index/%s.idx", dir, name);
     *out = NULL;
-    FILE *f = fopen(p, "rb");
+    FILE *f = fja_regular_open(p, NULL, 0);
     if (!f) return 0;
     unsigned char h[16], e[256];
     size_t len = fread(h, 1, 16, f) == 16 && be64(h) >> 32 == IDX_MAGIC
@@ -340,7 +342,7 @@ static walk_end walk(const layout *l, const char *dir, const char *name, walk_st
 {
     char path[PATH_MAX + 256];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
+    FILE *f = fja_regular_open(path, NULL, 0);
     struct stat st;
     if (!f || fstat(fileno(f), &st)) {
         if (f) fclose(f);
@@ -417,14 +419,18 @@ uint64_t packets_plan(const char *dir, const char *name, packets_fix *fix, size_
  * offset of the packet it lists, with its sizes. Entries past the end of
  * the file are a recording cut short (salvage_missing counts them), not
  * a disagreement. */
-static bool index_agrees(const char *dir, const char *name)
+static bool index_agrees(const char *dir, const char *name, char *why, size_t n)
 {
     char p[PATH_MAX + 300];
+    struct stat is;
     snprintf(p, sizeof p, "%s/index/%s.idx", dir, name);
-    FILE *f = fopen(p, "rb");
-    if (!f) return true; /* no index: babeltrace2 indexes the file itself */
+    if (stat(p, &is) && errno == ENOENT) return true; /* babeltrace2 indexes the file itself */
+    /* One that is there but cannot be read (a FIFO would block
+     * libbabeltrace2 for ever): the trace is read without its index. */
+    FILE *f = fja_regular_open(p, why, n);
+    if (!f) return false;
     snprintf(p, sizeof p, "%s/%s", dir, name);
-    FILE *s = fopen(p, "rb");
+    FILE *s = fja_regular_open(p, NULL, 0);
     struct stat st;
     unsigned char h[16], e[256], ph[PKT_HEADER];
     bool ok = s && !fstat(fileno(s), &st) && fread(h, 1, 16, f) == 16 && be64(h) >> 32 == IDX_MAGIC;
@@ -452,6 +458,22 @@ static bool is_stream(const char *dir, const char *name, char *path, size_t n)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* A stream file libbabeltrace2 would skip (a FIFO, a device: not a
+ * regular file) or fail on (not readable): why says which and why, and
+ * the trace is read without it (salvage.h), damaged. Folders are no
+ * stream files (the index folder, a link to elsewhere). */
+static bool stream_unreadable(const char *dir, const char *name, char *why, size_t n)
+{
+    char path[PATH_MAX + 256];
+    struct stat st;
+    if (name[0] == '.' || strcmp(name, "metadata") == 0) return false;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (stat(path, &st) || S_ISDIR(st.st_mode)) return false;
+    FILE *f = fja_regular_open(path, why, n);
+    if (f) fclose(f);
+    return !f;
+}
+
 int packets_check(const char *dir, fja_packets *p)
 {
     *p = (fja_packets){0};
@@ -461,7 +483,13 @@ int packets_check(const char *dir, fja_packets *p)
     DIR *d = opendir(dir);
     if (!d) return -1;
     for (struct dirent *e; (e = readdir(d));) {
-        char path[PATH_MAX + 256];
+        char path[PATH_MAX + 256], why[PATH_MAX + 300];
+        if (stream_unreadable(dir, e->d_name, why, sizeof why)) {
+            if (!p->damaged)
+                note_printf(p->note, sizeof p->note, "%s (none of its events can be read)", why);
+            p->damaged = true;
+            continue;
+        }
         if (!is_stream(dir, e->d_name, path, sizeof path)) continue;
         p->streams++;
         if (!l.known) {
@@ -473,8 +501,14 @@ int packets_check(const char *dir, fja_packets *p)
         walk_state w = {0};
         walk_end end = walk(&l, dir, e->d_name, &w);
         if (w.longest > p->longest) p->longest = w.longest;
-        bool agrees = index_agrees(dir, e->d_name);
+        *why = '\0';
+        bool agrees = index_agrees(dir, e->d_name, why, sizeof why);
         p->whole += w.count;
+        if (!agrees && !p->index_damaged && *why)
+            note_printf(p->index_note, sizeof p->index_note,
+                        "%s; the trace is read without its "
+                        "index",
+                        why);
         p->index_damaged |= !agrees;
         if (w.repaired && !p->repaired)
             note_printf(p->repair_note, sizeof p->repair_note,
@@ -527,7 +561,7 @@ int packets_locate(const char *dir, uint64_t cls, uint64_t inst, uint64_t packet
         unsigned char h[PKT_HEADER];
         struct stat st;
         if (!is_stream(dir, e->d_name, path, sizeof path)) continue;
-        FILE *f = fopen(path, "rb");
+        FILE *f = fja_regular_open(path, NULL, 0);
         if (!f) continue;
         /* header: magic, uuid[16], stream_id (u32), stream_instance_id (u64) */
         if (fread(h, 1, sizeof h, f) == sizeof h && le32(h + 20) == cls && le64(h + 24) == inst &&

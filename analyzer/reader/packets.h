@@ -22,8 +22,11 @@ typedef struct {
     char note[600];
     bool damaged;       /* some packet header cannot be decoded safely */
     bool index_damaged; /* the LTTng index disagrees with the files */
-    bool layout_known;  /* the metadata declares LTTng-UST packets */
-    uint64_t repaired;  /* damaged headers the index can rebuild */
+    /* An index file that cannot be read (not a regular file): names it;
+     * "" when the index merely disagrees. */
+    char index_note[600];
+    bool layout_known; /* the metadata declares LTTng-UST packets */
+    uint64_t repaired; /* damaged headers the index can rebuild */
     char repair_note[600];
     uint64_t streams; /* stream files */
     uint64_t whole;   /* packets that can be decoded, over all files */

@@ -350,7 +350,9 @@ static int64_t precheck(const char *dir, fja_salvage *salv, char **use, bool *ba
     if (pk.damaged && !stats->damaged)
         note_printf(stats->damage_note, sizeof stats->damage_note, "%s", pk.note);
     stats->damaged |= pk.damaged;
-    if (pk.repaired && !*stats->index_note)
+    if (*pk.index_note && !*stats->index_note)
+        note_printf(stats->index_note, sizeof stats->index_note, "%s", pk.index_note);
+    else if (pk.repaired && !*stats->index_note)
         note_printf(stats->index_note, sizeof stats->index_note, "%s", pk.repair_note);
     else if (pk.index_damaged && !*stats->index_note)
         note_printf(stats->index_note, sizeof stats->index_note,
@@ -570,6 +572,7 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
                       .stats = stats,
                       .err = err,
                       .errlen = errlen};
+    fja_tmptrace_failure_clear();
     char **use = calloc(ndirs ? ndirs : 1, sizeof *use); /* a trace or its salvage copy */
     fja_salvage *salv = calloc(ndirs ? ndirs : 1, sizeof *salv);
     bool *bad_index = calloc(ndirs ? ndirs : 1, sizeof *bad_index);
@@ -629,6 +632,16 @@ out_plugins:
     plugins_put(&pl);
     bt_current_thread_clear_error();
 out:
+    if (st == READER_UNREADABLE && *fja_tmptrace_failure()) {
+        /* the copy that would have read it could not be made: say so, not
+         * only what libbabeltrace2 found wrong with the trace itself */
+        char was[1024];
+        snprintf(was, sizeof was, "%s", err);
+        note_printf(err, errlen,
+                    "%s needs a temporary copy to be read, and no temporary folder can be made "
+                    "in %s (set TMPDIR to a writable folder); without one: %s",
+                    dirs[0], fja_tmptrace_failure(), was);
+    }
     if (ndirs == 1) notes_relabel(dirs[0], sink, stats, err, errlen);
     for (size_t i = 0; salv && i < ndirs; i++)
         salvage_remove(&salv[i]);

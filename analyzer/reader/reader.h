@@ -110,7 +110,7 @@ reader_status reader_live_run(const char *url, const fja_reader_sink *sink,
                               const fja_live_hooks *hooks, fja_reader_stats *stats, char *err,
                               size_t errlen);
 
-/* A temporary trace folder (under $TMPDIR) of symbolic links to a trace's
+/* A temporary trace folder (under $TMPDIR, else /tmp or /var/tmp) of symbolic links to a trace's
  * metadata and to some of its stream files and their LTTng index files,
  * or of files the caller makes there (a stream cut short, salvage.h):
  * libbabeltrace2 then reads a trace of just those streams. Each entry is
@@ -130,6 +130,11 @@ int fja_tmptrace_make(fja_tmptrace *t, const char *trace, const char *prefix, bo
 /* An empty folder $TMPDIR/<name>XXXXXX for some of trace's files: 0, or
  * -1 (no folder). */
 int fja_tmptrace_begin(fja_tmptrace *t, const char *trace, const char *name);
+/* Where fja_tmptrace_begin tried last and why it failed ("$TMPDIR=X (No
+ * such file or directory), /tmp (...)"), "" after a success: a copy that
+ * could not be made is a temporary-folder problem, not the trace's. */
+const char *fja_tmptrace_failure(void);
+void fja_tmptrace_failure_clear(void);
 /* Links the trace's file name (such as "metadata" or "index/S.idx") into
  * the folder under the same name. 0 or -1. */
 int fja_tmptrace_link(fja_tmptrace *t, const char *name);

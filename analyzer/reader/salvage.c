@@ -1,6 +1,7 @@
 #include "salvage.h"
 
 #include "packets.h"
+#include "regular.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,7 +17,7 @@
 /* The first `len` bytes of src into a new file dst. */
 static int copy_prefix(const char *src, const char *dst, uint64_t len)
 {
-    int in = open(src, O_RDONLY | O_CLOEXEC);
+    int in = fja_regular_fd(src, NULL, 0);
     int out = in < 0 ? -1 : open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     int rc = in < 0 || out < 0 ? -1 : 0;
     static char buf[1 << 16];
@@ -64,7 +65,7 @@ static void indexed(const char *src_dir, const char *name, uint64_t size, uint64
 {
     char path[PATH_MAX + 512];
     snprintf(path, sizeof path, "%s/index/%s.idx", src_dir, name);
-    FILE *f = fopen(path, "rb");
+    FILE *f = fja_regular_open(path, NULL, 0);
     unsigned char h[16], e[256];
     *present = *listed = size;
     if (!f) return;
@@ -107,6 +108,11 @@ uint64_t salvage_missing(const char *dir, char *first, size_t n)
         size_t len = strlen(e->d_name);
         if (len < 5 || len >= sizeof name || strcmp(e->d_name + len - 4, ".idx") != 0) continue;
         snprintf(name, sizeof name, "%.*s", (int)(len - 4), e->d_name); /* the stream's */
+        struct stat st;
+        char path[PATH_MAX + 256];
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        /* not a regular file, or unreadable: packets.h names it, no cut */
+        if (!stat(path, &st) && (!S_ISREG(st.st_mode) || access(path, R_OK))) continue;
         if (!is_stream(dir, name, &size)) size = 0;
         indexed(dir, name, size, &present, &listed);
         if (listed > present && !missing) snprintf(first, n, "%s", name);
@@ -141,6 +147,8 @@ static int salvage_entry(const char *name, fja_salvage *s, unsigned how)
     snprintf(src, sizeof src, "%s/%s", src_dir, name);
     if (stat(src, &st)) return -1;
     if (!S_ISREG(st.st_mode)) return 0; /* the index folder: babeltrace2 re-indexes */
+    /* One that cannot be read (packets.h told why): the copy is without it */
+    if (access(src, R_OK)) return 0;
     uint64_t size = (uint64_t)st.st_size, keep = size, listed;
     bool stream = strcmp(name, "metadata") != 0;
     if (stream && !(how & SALVAGE_NO_INDEX)) indexed(src_dir, name, size, &keep, &listed);

@@ -5,6 +5,7 @@
 #include "reader.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,22 +112,64 @@ static int link_streams(fja_tmptrace *t, const char *prefix, bool with)
     return rc ? -1 : streams;
 }
 
-int fja_tmptrace_begin(fja_tmptrace *t, const char *trace, const char *name)
+/* Why the last fja_tmptrace_begin could make no folder anywhere ("" when
+ * it could). Written by the thread that makes temporaries (the main one). */
+static char failure[1024];
+
+const char *fja_tmptrace_failure(void)
 {
-    *t = (fja_tmptrace){0};
-    if (!realpath(trace, t->trace)) return -1; /* the links point to it from elsewhere */
-    const char *base = getenv("TMPDIR");
-    if (snprintf(t->dir, sizeof t->dir, "%s/%sXXXXXX", base && *base ? base : "/tmp", name) >=
-        (int)sizeof t->dir) {
+    return failure;
+}
+
+void fja_tmptrace_failure_clear(void)
+{
+    failure[0] = 0;
+}
+
+/* A folder <base>/<name>XXXXXX for t, registered; 0, or -1 with errno. */
+static int begin_in(fja_tmptrace *t, const char *base, const char *name)
+{
+    if (snprintf(t->dir, sizeof t->dir, "%s/%sXXXXXX", base, name) >= (int)sizeof t->dir) {
         t->dir[0] = 0;
+        errno = ENAMETOOLONG;
         return -1;
     }
     fja_interrupt_defer();
     int rc = mkdtemp(t->dir) ? fja_interrupt_track(t->dir) : -1;
+    int err = errno;
     if (rc && *t->dir) rmdir(t->dir);
     fja_interrupt_resume();
     if (rc) t->dir[0] = 0;
+    errno = err;
     return rc;
+}
+
+int fja_tmptrace_begin(fja_tmptrace *t, const char *trace, const char *name)
+{
+    *t = (fja_tmptrace){0};
+    if (!realpath(trace, t->trace)) return -1; /* the links point to it from elsewhere */
+    /* A $TMPDIR that is missing, a file or not writable is no reason to
+     * lose a trace that needs a copy (a cut one): /tmp, then /var/tmp. */
+    const char *env = getenv("TMPDIR");
+    const char *bases[] = {env && *env ? env : NULL, "/tmp", "/var/tmp"};
+    size_t len = 0;
+    failure[0] = 0;
+    for (size_t i = 0; i < sizeof bases / sizeof *bases; i++) {
+        if (!bases[i] || (i && bases[0] && !strcmp(bases[i], bases[0]))) continue;
+        if (!begin_in(t, bases[i], name)) {
+            static bool told; /* once a run: every copy falls back alike */
+            if (len && !told)
+                fprintf(stderr, "fjtrace-analyze: note: no temporary folder in %s; %s used\n",
+                        failure, bases[i]);
+            told = true;
+            failure[0] = 0;
+            return 0;
+        }
+        int n = snprintf(failure + len, sizeof failure - len, "%s%s%s (%s)", len ? ", " : "",
+                         i ? "" : "$TMPDIR=", bases[i], strerror(errno));
+        if (n > 0) len += (size_t)n < sizeof failure - len ? (size_t)n : sizeof failure - len - 1;
+    }
+    return -1;
 }
 
 int fja_tmptrace_make(fja_tmptrace *t, const char *trace, const char *prefix, bool with)

@@ -1,5 +1,7 @@
 #include "weights.h"
 
+#include "regular.h"
+
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +21,7 @@ static uint64_t be64(const unsigned char *b)
 static int index_ids(const char *path, uint64_t *cls, uint64_t *inst)
 {
     unsigned char b[16 + 64];
-    FILE *f = fopen(path, "rb");
+    FILE *f = fja_regular_open(path, NULL, 0);
     size_t got = f ? fread(b, 1, sizeof b, f) : 0;
     if (f) fclose(f);
     if (got < sizeof b || be64(b) >> 32 != 0xC1F1DCC1u) return -1;

@@ -10,6 +10,7 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct fjs_binary {
     struct fjs_binary *next;
@@ -49,6 +50,10 @@ static uint64_t first_load_vaddr(Elf *elf)
 
 static void binary_open(fjs_binary *b)
 {
+    /* A load map names any path: a FIFO there would block the open for
+     * ever, a device never end. Only regular files are read. */
+    struct stat st;
+    if (stat(b->path, &st) || !S_ISREG(st.st_mode)) return;
     b->dwfl = dwfl_begin(&offline_callbacks);
     if (!b->dwfl) return;
     b->mod = dwfl_report_offline(b->dwfl, b->path, b->path, -1);
