@@ -76,6 +76,15 @@ static void sink_discarded(void *ctx, uint64_t count, uint64_t ts, uint32_t sour
     if (rd->oncpu) fja_model_discarded(rd->oncpu->model, count, ts, source);
 }
 
+static void sink_offcpu_lost(void *ctx, uint64_t count, uint64_t begin_ts, uint64_t end_ts,
+                             uint32_t source, const char *stream)
+{
+    readings *rd = ctx;
+    (void)source; /* every pool's off-CPU figures: the streams are per CPU */
+    fja_model_offcpu_lost(rd->tracker->model, count, begin_ts, end_ts, stream);
+    if (rd->oncpu) fja_model_offcpu_lost(rd->oncpu->model, count, begin_ts, end_ts, stream);
+}
+
 /* A reading of the whole trace into rd, events to `event`, with the
  * command line's reading options (each reading has its progress line). */
 static fja_reader_sink reading_sink(const cli_options *o, readings *rd,
@@ -83,6 +92,7 @@ static fja_reader_sink reading_sink(const cli_options *o, readings *rd,
 {
     return (fja_reader_sink){.event = event,
                              .discarded = sink_discarded,
+                             .offcpu_lost = sink_offcpu_lost,
                              .ctx = rd,
                              .progress = o->progress,
                              .use_muxer = o->muxer,
@@ -181,6 +191,15 @@ static int traces_read(const cli_options *o, const find_list *dirs, readings *rd
                 "fjtrace-analyze: WARNING: events were discarded while recording (LTTng did "
                 "not count them); affected trees are marked incomplete. Record with larger "
                 "buffers or --blocking.\n");
+    char lost[32] = "uncounted";
+    if (m->offcpu_lost_events)
+        snprintf(lost, sizeof lost, "%llu", (unsigned long long)m->offcpu_lost_events);
+    if (m->offcpu_lost_notices)
+        fprintf(stderr,
+                "fjtrace-analyze: WARNING: LTTng discarded %s off-CPU record(s) of %s; every "
+                "task event is read, but some off-CPU intervals are missing: the figures are "
+                "wall-clock time (offcpu.state \"lost\") and the report is marked incomplete\n",
+                lost, m->offcpu_lost_streams);
     return -1;
 }
 
@@ -411,9 +430,13 @@ static int wall_read(const cli_options *o, const find_list *dirs, fja_tracker *t
     fja_model *m = t->model;
     m->discarded_events = 0;
     m->discard_messages = 0;
+    /* off-CPU records lost: no on-CPU figures (offcpu.state "lost") */
+    bool lost = m->offcpu_lost_notices;
+    m->offcpu_lost_notices = m->offcpu_lost_events = 0; /* told again */
+    *m->offcpu_lost_streams = '\0';
     readings rd = {.tracker = t};
     fja_tracker ot;
-    bool with = all->intervals && !all->oom;
+    bool with = all->intervals && !all->oom && !lost;
     if (with) {
         fja_offcpu_seal(all);
         fja_tracker_init(&ot, oncpu);
@@ -450,7 +473,8 @@ static int oncpu_done(const cli_options *o, const find_list *dirs, fja_tracker *
     const fja_model *wall = tracker->model;
     fja_offcpu *all = rd->offcpu;
     if (rd->oncpu) {
-        bool same = !rd->oncpu_failed && !all->oom && rd->ahead->intervals == all->intervals;
+        bool same = !rd->oncpu_failed && !all->oom && rd->ahead->intervals == all->intervals &&
+                    !wall->offcpu_lost_notices;
         if (same && !fja_offcpu_replay(rd->ahead, UINT64_MAX, feed_tracker, rd->oncpu)) {
             fja_tracker_finish(tracker);
             fja_tracker_finish(rd->oncpu);
@@ -467,7 +491,7 @@ static int oncpu_done(const cli_options *o, const find_list *dirs, fja_tracker *
         if (rd->alone) return wall_read(o, dirs, tracker, all, oncpu, two);
     }
     fja_tracker_finish(tracker);
-    *two = all->intervals && !all->oom && !*wall->offcpu_unread &&
+    *two = all->intervals && !all->oom && !*wall->offcpu_unread && !wall->offcpu_lost_notices &&
            !oncpu_read(o, dirs, wall, all, oncpu);
     return -1;
 }

@@ -1,5 +1,6 @@
 #include "analysis.h"
 #include <errno.h>
+#include <inttypes.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -478,6 +479,18 @@ static void offcpu_reason(const fja_model *m, fja_pool_report *pr)
         snprintf(pr->offcpu_reason, sizeof pr->offcpu_reason, "not recorded on every worker");
 }
 
+/* Where and since when LTTng discarded off-CPU records. */
+static void offcpu_lost_reason(const fja_model *m, fja_pool_report *pr)
+{
+    char n[48] = "uncounted ";
+    if (m->offcpu_lost_events) snprintf(n, sizeof n, "%" PRIu64 " ", m->offcpu_lost_events);
+    uint64_t from = m->offcpu_lost_from > m->first_ts ? m->offcpu_lost_from - m->first_ts : 0;
+    snprintf(pr->offcpu_reason, sizeof pr->offcpu_reason,
+             "LTTng discarded %soff-CPU record(s) of %s from +%.3f ms on (from the trace's first "
+             "event): some off-CPU intervals are missing",
+             n, m->offcpu_lost_streams, (double)from / 1e6);
+}
+
 /* Whether off-CPU time was recorded for every worker, and how much there
  * was: unknown, whatever the workers say, when the off-CPU streams could
  * not be read. */
@@ -498,10 +511,12 @@ static void offcpu_sum(const fja_model *m, const fja_pool *p, fja_pool_report *p
             pr->offcpu_ns[k] += w->off_ns[k];
     }
     pr->offcpu = refused || (started && started < seen) || *m->offcpu_unread ? FJA_OFFCPU_UNKNOWN
+                 : m->offcpu_lost_notices                                    ? FJA_OFFCPU_LOST
                  : started                                                   ? FJA_OFFCPU_RECORDED
                            : FJA_OFFCPU_NOT_RECORDED;
     pr->oncpu = pr->offcpu == FJA_OFFCPU_RECORDED;
     if (pr->offcpu == FJA_OFFCPU_UNKNOWN) offcpu_reason(m, pr);
+    if (pr->offcpu == FJA_OFFCPU_LOST) offcpu_lost_reason(m, pr);
 }
 
 static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter *f,
@@ -576,7 +591,8 @@ int fja_analysis_run(const fja_model *m, const fja_filter *f, fja_report *r)
     if (!r->pools || trace_spans(m, r)) return -1;
     for (int k = 0; k < FJA_AN_COUNT; k++)
         r->anomalies += m->anomalies[k];
-    r->complete = !m->discarded_events && !r->anomalies && !m->out_of_order && !*m->decode_error;
+    r->complete = !m->discarded_events && !r->anomalies && !m->out_of_order && !*m->decode_error &&
+                  !m->offcpu_lost_notices;
     for (uint32_t i = 0; i < m->npools; i++) {
         const fja_pool *p = &m->pools[i];
         if (f->pool_set && p->id != f->pool) continue;

@@ -127,6 +127,7 @@ typedef enum {
     FJA_OFFCPU_NOT_RECORDED, /* no worker recorded it (older libfj, or excluded) */
     FJA_OFFCPU_RECORDED,     /* every worker: the figures are on-CPU time */
     FJA_OFFCPU_UNKNOWN,      /* refused (perf_event_open) or missing on some worker */
+    FJA_OFFCPU_LOST,         /* recorded, but LTTng discarded some off-CPU records */
 } fja_offcpu_state;
 
 #define FJA_INFLATION_FLAG 1.25 /* self time per task x1.25 or more: flagged */

@@ -1171,6 +1171,23 @@ void fja_model_offcpu_unread(fja_model *m, const char *why)
     snprintf(m->offcpu_unread, sizeof m->offcpu_unread, "%s", why && *why ? why : "unknown error");
 }
 
+void fja_model_offcpu_lost(fja_model *m, uint64_t count, uint64_t begin_ts, uint64_t end_ts,
+                           const char *stream)
+{
+    uint64_t from = begin_ts ? begin_ts : end_ts;
+    if (!m->offcpu_lost_notices || (from && from < m->offcpu_lost_from)) m->offcpu_lost_from = from;
+    m->offcpu_lost_notices++;
+    m->offcpu_lost_events += count;
+    /* each stream named once: its file name only (the folder is the trace's) */
+    const char *slash = stream ? strrchr(stream, '/') : NULL;
+    const char *name = slash ? slash + 1 : stream && *stream ? stream : "an off-CPU stream";
+    char *have = m->offcpu_lost_streams;
+    size_t len = strlen(have), n = strlen(name);
+    for (const char *p = have; (p = strstr(p, name)); p += n)
+        if ((p == have || p[-1] == ' ') && (p[n] == ',' || !p[n])) return;
+    snprintf(have + len, sizeof m->offcpu_lost_streams - len, "%s%s", len ? ", " : "", name);
+}
+
 void fja_model_finish(fja_model *m)
 {
     fja_tracker t;

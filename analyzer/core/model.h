@@ -289,6 +289,10 @@ typedef struct {
     char decode_error[512]; /* why decoding stopped early ("" when it did not) */
     /* why the off-CPU streams could not be read ("" when they could) */
     char offcpu_unread[1024];
+    /* Off-CPU records LTTng discarded (fja_model_offcpu_lost): notices,
+     * events (0 when not counted), from when (ns), and the streams. */
+    uint64_t offcpu_lost_notices, offcpu_lost_events, offcpu_lost_from;
+    char offcpu_lost_streams[512];
     /* The trace begins mid-run (fja_model_window): events before it left out */
     uint64_t window_events;
     bool window_clipped;
@@ -348,6 +352,13 @@ void fja_model_decode_stopped(fja_model *m, const char *why);
  * the file): every pool's off-CPU time is unknown, its figures wall-clock
  * time. */
 void fja_model_offcpu_unread(fja_model *m, const char *why);
+/* Records that LTTng discarded count off-CPU records (0: not counted) of
+ * the off-CPU stream `stream` (its file) between begin_ts and end_ts:
+ * some off-CPU intervals are missing, so every pool's off-CPU time is
+ * `lost`, its figures wall-clock time, and the report is not whole. The
+ * task events are all there: no tree is made incomplete by it. */
+void fja_model_offcpu_lost(fja_model *m, uint64_t count, uint64_t begin_ts, uint64_t end_ts,
+                           const char *stream);
 /* Records that the trace begins mid-run (its buffers' beginnings were
  * overwritten: a snapshot) and was read from the point where every stream
  * has its events; `left_out` events before that were not fed. Trees begun

@@ -415,6 +415,7 @@ static const char *const offcpu_states[] = {
     [FJA_OFFCPU_NOT_RECORDED] = "not_recorded",
     [FJA_OFFCPU_RECORDED] = "recorded",
     [FJA_OFFCPU_UNKNOWN] = "unknown",
+    [FJA_OFFCPU_LOST] = "lost",
 };
 
 static void j_offcpu(jw *w, const fja_pool_report *pr)
@@ -426,7 +427,8 @@ static void j_offcpu(jw *w, const fja_pool_report *pr)
     else
         j_null(w, "error");
     j_u64(w, "lost_records", pr->offcpu_lost);
-    if (pr->offcpu == FJA_OFFCPU_UNKNOWN) j_str(w, "reason", pr->offcpu_reason);
+    if (pr->offcpu == FJA_OFFCPU_UNKNOWN || pr->offcpu == FJA_OFFCPU_LOST)
+        j_str(w, "reason", pr->offcpu_reason);
     if (pr->offcpu == FJA_OFFCPU_RECORDED) {
         j_u64(w, "preempted_ns", pr->offcpu_ns[FJA_OFFCPU_PREEMPTED]);
         j_u64(w, "blocked_ns", pr->offcpu_ns[FJA_OFFCPU_BLOCKED]);

@@ -139,6 +139,11 @@ static void t_offcpu(FILE *o, const fja_pool_report *pr)
                     "  WARNING: %" PRIu64 " context-switch record(s) lost: some off-CPU time "
                     "is missing\n",
                     pr->offcpu_lost);
+    } else if (pr->offcpu == FJA_OFFCPU_LOST) {
+        fprintf(o,
+                "  WARNING: off-CPU time lost (%s): the figures are wall-clock time, stretched "
+                "by any time a worker was off the CPU\n",
+                pr->offcpu_reason);
     } else if (pr->offcpu == FJA_OFFCPU_UNKNOWN) {
         fprintf(o,
                 "  off-CPU time unknown (%s): the figures are wall-clock time, stretched "

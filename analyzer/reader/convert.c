@@ -409,15 +409,21 @@ static int convert_event(convert_ctx *c, const bt_message *msg, reader_rec *rec)
  * at the start of another channel's stream (the load maps) says nothing of
  * where the fjtrace events begin (and a damaged events_discarded field in
  * such a packet must not hide every fjtrace event). */
-static bool carries_fjtrace(const bt_stream_class *sc)
+static bool carries_fjtrace(const bt_stream_class *sc, bool *offcpu_only)
 {
     uint64_t n = bt_stream_class_get_event_class_count(sc);
+    bool any = false;
+    *offcpu_only = true;
     for (uint64_t i = 0; i < n; i++) {
         const char *name =
             bt_event_class_get_name(bt_stream_class_borrow_event_class_by_index_const(sc, i));
-        if (name && strncmp(name, "fjtrace:", 8) == 0) return true;
+        if (!name || strncmp(name, "fjtrace:", 8) != 0) continue;
+        any = true;
+        /* the off-CPU channel: offcpu, offcpu_client, _start, _lost, ... */
+        if (strncmp(name, "fjtrace:offcpu", 14) != 0) *offcpu_only = false;
     }
-    return false;
+    *offcpu_only &= any;
+    return any;
 }
 
 static int convert_discarded(const bt_message *msg, reader_rec *rec)
@@ -425,16 +431,24 @@ static int convert_discarded(const bt_message *msg, reader_rec *rec)
     rec->type = REC_DISCARDED;
     rec->head = INT64_MIN;
     char *at;
-    rec_extra *x = rec->extra = extra_new(0, &at);
+    const bt_stream *s = bt_message_discarded_events_borrow_stream_const(msg);
+    const char *name = bt_stream_get_name(s); /* ctf.fs: the stream file's path */
+    size_t len = name ? strlen(name) + 1 : 1;
+    rec_extra *x = rec->extra = extra_new(len, &at);
     if (!x) return -1;
+    x->stream = keep(&at, name ? name : "", len);
     x->count_known =
         bt_message_discarded_events_get_count(msg, &x->count) == BT_PROPERTY_AVAILABILITY_AVAILABLE;
     if (!x->count_known) x->count = 0;
-    const bt_stream_class *sc =
-        bt_stream_borrow_class_const(bt_message_discarded_events_borrow_stream_const(msg));
-    if (bt_stream_class_discarded_events_have_default_clock_snapshots(sc))
+    const bt_stream_class *sc = bt_stream_borrow_class_const(s);
+    if (bt_stream_class_discarded_events_have_default_clock_snapshots(sc)) {
         x->ts = msg_ns(bt_message_discarded_events_borrow_end_default_clock_snapshot_const(msg));
-    x->carries_fjtrace = carries_fjtrace(sc);
+        x->begin_ts =
+            msg_ns(bt_message_discarded_events_borrow_beginning_default_clock_snapshot_const(msg));
+    }
+    x->carries_fjtrace = carries_fjtrace(sc, &x->offcpu);
+    x->cls = bt_stream_class_get_id(sc);
+    x->inst = bt_stream_get_id(s);
     return 0;
 }
 

@@ -26,7 +26,11 @@ typedef struct {
     bool map_valid;       /* map: its fields could all be read */
     bool count_known;     /* discarded */
     bool carries_fjtrace; /* discarded: its stream class holds fjtrace events */
+    bool offcpu;          /* discarded: ... and only off-CPU ones (their own channel) */
     uint64_t count, ts;   /* discarded */
+    uint64_t begin_ts;    /* discarded: since when (0: not known) */
+    uint64_t cls, inst;   /* discarded: the stream's class and instance ids */
+    const char *stream;   /* discarded: the stream's name (its file), "" if none */
     char strings[];       /* what ev's and map's strings and build id point to */
 } rec_extra;
 

@@ -11,6 +11,33 @@ void deliver_free(deliver_ctx *d)
 {
     free(d->with_events);
     d->with_events = NULL;
+    free(d->late);
+    d->late = NULL;
+}
+
+void deliver_late(void *ctx, uint64_t cls, uint64_t inst)
+{
+    deliver_ctx *d = ctx;
+    if (d->nlate == d->cap_late) {
+        size_t cap = d->cap_late ? 2 * d->cap_late : 16;
+        uint64_t(*a)[2] = realloc(d->late, cap * sizeof *a);
+        if (!a) {
+            d->late_unknown = true;
+            return;
+        }
+        d->late = a;
+        d->cap_late = cap;
+    }
+    d->late[d->nlate][0] = cls;
+    d->late[d->nlate++][1] = inst;
+}
+
+static bool begun_late(const deliver_ctx *d, uint64_t cls, uint64_t inst)
+{
+    if (d->late_unknown) return true;
+    for (size_t i = 0; i < d->nlate; i++)
+        if (d->late[i][0] == cls && d->late[i][1] == inst) return true;
+    return false;
 }
 
 /* The index of the trace a record belongs to, in order of first sight:
@@ -97,9 +124,17 @@ static int deliver_event(deliver_ctx *d, const reader_rec *rec, uintptr_t stream
 
 static void deliver_discarded(deliver_ctx *d, const rec_extra *x, uintptr_t stream, uintptr_t trace)
 {
-    if (!x->count_known) d->stats->discarded_unknown++;
     uint32_t src = source_of(d, trace);
-    if (x->ts && !stream_had_events(d, stream) && x->carries_fjtrace) {
+    if (x->offcpu) {
+        /* Off-CPU records lost: a state of the off-CPU figures, never a
+         * loss of tasks nor a lost beginning (their channel is apart). */
+        if (d->sink->offcpu_lost)
+            d->sink->offcpu_lost(d->sink->ctx, x->count, x->begin_ts, x->ts, src, x->stream);
+        return;
+    }
+    if (!x->count_known) d->stats->discarded_unknown++;
+    if (x->ts && !stream_had_events(d, stream) && x->carries_fjtrace &&
+        begun_late(d, x->cls, x->inst)) {
         /* The stream's beginning is gone: what the trace holds before ts
          * misses this stream's events, so it is left out. */
         if (x->ts > d->window[src]) d->window[src] = x->ts;
@@ -107,7 +142,7 @@ static void deliver_discarded(deliver_ctx *d, const rec_extra *x, uintptr_t stre
         d->stats->window_lost += x->count;
         return;
     }
-    d->sink->discarded(d->sink->ctx, x->count, x->ts, src);
+    if (d->sink->discarded) d->sink->discarded(d->sink->ctx, x->count, x->ts, src);
 }
 
 int deliver(deliver_ctx *d, const reader_rec *rec, uintptr_t stream, uintptr_t trace)

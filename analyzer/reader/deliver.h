@@ -27,13 +27,26 @@ typedef struct {
      * latest such beginning on, when every stream has its events. */
     uintptr_t *with_events;
     uint32_t nwith_events, cap_with_events;
-    uint64_t window[MAX_TRACES];       /* per source: first time kept (0: all) */
+    uint64_t window[MAX_TRACES]; /* per source: first time kept (0: all) */
+    /* Streams that begun late (packets.h: their first packet is not packet
+     * 0), by class and instance id: only their discarded-events notice
+     * before a first event is a lost beginning; any other stream's is a
+     * loss inside the stream, counted, and its events are all read (one
+     * lost event in a stream's first packet made the analyzer leave out
+     * the whole trace before that packet's end). late_unknown: some trace
+     * could not be walked, any stream may have begun late. */
+    uint64_t (*late)[2];
+    size_t nlate, cap_late;
+    bool late_unknown;
     bool small_had_events[SMALL_KEYS]; /* with_events, for small stream keys */
     uint32_t small_source[SMALL_KEYS]; /* source + 1 of a small trace key (0: none yet) */
 } deliver_ctx;
 
 void deliver_init(deliver_ctx *d, const fja_reader_sink *sink, fja_reader_stats *stats);
 void deliver_free(deliver_ctx *d);
+/* Notes a stream that begun late (packets_check's callback; ctx: the
+ * deliver_ctx). Out of memory: every stream may then have begun late. */
+void deliver_late(void *ctx, uint64_t cls, uint64_t inst);
 
 /* Hands rec, of the stream and trace known by those keys, to the sink.
  * Returns -1 when out of memory (d->stopped set). */

@@ -28,7 +28,14 @@ static const char *const LAYOUT[] = {
     "uint64_clock_monotonic_t timestamp_end; uint64_t content_size; uint64_t packet_size; ",
     "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;",
 };
-enum { OFF_TS_BEGIN = 32, OFF_TS_END = 40, OFF_CONTENT = 48, OFF_SIZE = 56, OFF_DISCARDED = 72 };
+enum {
+    OFF_TS_BEGIN = 32,
+    OFF_TS_END = 40,
+    OFF_CONTENT = 48,
+    OFF_SIZE = 56,
+    OFF_SEQ = 64,
+    OFF_DISCARDED = 72
+};
 
 typedef struct {
     bool known;        /* the layout above */
@@ -474,7 +481,22 @@ static bool stream_unreadable(const char *dir, const char *name, char *why, size
     return !f;
 }
 
-int packets_check(const char *dir, fja_packets *p)
+/* Calls late for stream file path if its first packet is not packet 0. */
+static void first_packet(const char *path, void (*late)(void *ctx, uint64_t cls, uint64_t inst),
+                         void *ctx)
+{
+    unsigned char h[PKT_HEADER];
+    FILE *f = late ? fja_regular_open(path, NULL, 0) : NULL;
+    if (!f) return;
+    /* header: magic, uuid[16], stream_id (u32), stream_instance_id (u64);
+     * context: ... packet_seq_num at OFF_SEQ */
+    if (fread(h, 1, sizeof h, f) == sizeof h && le32(h) == PKT_MAGIC && le64(h + OFF_SEQ) > 0)
+        late(ctx, le32(h + 20), le64(h + 24));
+    fclose(f);
+}
+
+int packets_check(const char *dir, fja_packets *p,
+                  void (*late)(void *ctx, uint64_t cls, uint64_t inst), void *ctx)
 {
     *p = (fja_packets){0};
     layout l;
@@ -498,6 +520,7 @@ int packets_check(const char *dir, fja_packets *p)
             if (bits > p->longest) p->longest = bits;
             continue;
         }
+        first_packet(path, late, ctx);
         walk_state w = {0};
         walk_end end = walk(&l, dir, e->d_name, &w);
         if (w.longest > p->longest) p->longest = w.longest;
@@ -510,7 +533,16 @@ int packets_check(const char *dir, fja_packets *p)
                         "index",
                         why);
         p->index_damaged |= !agrees;
-        if (w.repaired && !p->repaired)
+        /* A counter that falls or leaps is no damaged header: LTTng 2.13
+         * writes 0 in a trailing packet, and a count in a first packet
+         * followed by 0s is read whole, as babeltrace2 reads it; the
+         * count is taken as unchanged (nothing else is rewritten). */
+        if (w.repaired && !p->repaired && !strncmp(w.repair_why, "events_discarded", 16))
+            note_printf(p->repair_note, sizeof p->repair_note,
+                        "%s: packet %" PRIu64 ": %s for a running total: taken as unchanged, "
+                        "every event read",
+                        path, w.first_repair + 1, w.repair_why);
+        else if (w.repaired && !p->repaired)
             note_printf(p->repair_note, sizeof p->repair_note,
                         "%s: packet %" PRIu64 " has a damaged header (%s): rebuilt from the LTTng "
                         "index (without one: an unset content_size is the packet size, an "

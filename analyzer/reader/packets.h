@@ -37,8 +37,13 @@ typedef struct {
 } fja_packets;
 
 /* Checks the stream files of trace folder dir. Returns 0 (p filled), or -1
- * when the folder cannot be read. */
-int packets_check(const char *dir, fja_packets *p);
+ * when the folder cannot be read. late (when not NULL) is called with the
+ * class and instance ids of each stream whose first packet is not its
+ * first (packet_seq_num above 0: its beginning was overwritten, as in a
+ * snapshot of overwrite-mode buffers); p->layout_known says whether the
+ * streams could be walked at all. */
+int packets_check(const char *dir, fja_packets *p,
+                  void (*late)(void *ctx, uint64_t cls, uint64_t inst), void *ctx);
 
 #define PACKETS_HEADER 84 /* bytes of an LTTng-UST packet header and context */
 

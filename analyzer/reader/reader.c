@@ -331,11 +331,12 @@ static bt_graph *graph_open(const plugins *pl, char **use, fja_salvage *salv, si
  * number of whole packets of dir (all of them when their layout is not
  * known), or -1 when the copy cannot be made. */
 static int64_t precheck(const char *dir, fja_salvage *salv, char **use, bool *bad_index,
-                        bool *known, uint64_t *longest, fja_reader_stats *stats)
+                        bool *known, uint64_t *longest, fja_reader_stats *stats, deliver_ctx *d)
 {
     fja_packets pk;
     *known = false;
-    int unreadable = packets_check(dir, &pk);
+    int unreadable = packets_check(dir, &pk, deliver_late, d);
+    if (unreadable || !pk.layout_known) d->late_unknown = true;
     if (!unreadable && pk.longest > *longest) *longest = pk.longest; /* lengthguard.h */
     /* For the tests of abortguard.h: hand libbabeltrace2 the trace as is. */
     if (getenv("FJTRACE_ANALYZE_NO_PACKET_CHECK")) return 1;
@@ -520,7 +521,7 @@ static struct {
  * (*known: of every folder, not a guess), or -1 with err set. */
 static int64_t prepare(char *const *dirs, size_t ndirs, char **use, fja_salvage *salv,
                        bool *bad_index, bool *all_known, uint64_t *longest, fja_reader_stats *stats,
-                       char *err, size_t errlen)
+                       deliver_ctx *d, char *err, size_t errlen)
 {
     int64_t packets = 0;
     *all_known = true;
@@ -529,7 +530,7 @@ static int64_t prepare(char *const *dirs, size_t ndirs, char **use, fja_salvage 
         if (find_check_metadata(dirs[i], err, errlen)) return -1;
         use[i] = dirs[i];
         bool known;
-        int64_t n = precheck(dirs[i], &salv[i], &use[i], &bad_index[i], &known, longest, stats);
+        int64_t n = precheck(dirs[i], &salv[i], &use[i], &bad_index[i], &known, longest, stats, d);
         *all_known &= known;
         if (n < 0) {
             snprintf(err, errlen, "%s: %s (and no copy without it can be made)", dirs[i],
@@ -583,7 +584,7 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
     bool known;
     uint64_t longest; /* bits of the largest packet: lengthguard.h's bound */
     int64_t packets =
-        prepare(dirs, ndirs, use, salv, bad_index, &known, &longest, stats, err, errlen);
+        prepare(dirs, ndirs, use, salv, bad_index, &known, &longest, stats, &r->d, err, errlen);
     if (packets < 0) goto out;
     job.packets = known ? (uint64_t)packets : 0;
     job.use = use;
@@ -703,6 +704,7 @@ reader_status reader_live_run(const char *url, const fja_reader_sink *sink,
     reader_ctx *r = calloc(1, sizeof *r);
     if (!r) return READER_NO_MEMORY;
     deliver_init(&r->d, sink, stats);
+    r->d.late_unknown = true;      /* a view attached mid-run: no packet walk */
     r->next_progress = UINT64_MAX; /* the hooks show progress */
     plugins pl;
     reader_status st = READER_UNREADABLE;

@@ -42,6 +42,12 @@ typedef struct {
     /* Called for each discarded-events notice (count 0 when unknown) of
      * the trace numbered source (as fja_event.source). */
     void (*discarded)(void *ctx, uint64_t count, uint64_t ts, uint32_t source);
+    /* Called for each discarded-events notice of an off-CPU stream (their
+     * own channel: those lost are off-CPU records, not task events): count
+     * (0 when unknown) between begin_ts and end_ts (ns; 0 when not known),
+     * stream names its file. May be NULL. */
+    void (*offcpu_lost)(void *ctx, uint64_t count, uint64_t begin_ts, uint64_t end_ts,
+                        uint32_t source, const char *stream);
     void *ctx;
     int progress;  /* print progress on stderr */
     int use_muxer; /* order with filter.utils.muxer instead of our own merge */
