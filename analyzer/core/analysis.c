@@ -591,8 +591,9 @@ int fja_analysis_run(const fja_model *m, const fja_filter *f, fja_report *r)
     if (!r->pools || trace_spans(m, r)) return -1;
     for (int k = 0; k < FJA_AN_COUNT; k++)
         r->anomalies += m->anomalies[k];
-    r->complete = !m->discarded_events && !r->anomalies && !m->out_of_order && !*m->decode_error &&
-                  !m->offcpu_lost_notices;
+    /* a notice whose count LTTng did not give is a loss all the same */
+    r->complete = !m->discarded_events && !m->discard_messages && !r->anomalies &&
+                  !m->out_of_order && !*m->decode_error && !m->offcpu_lost_notices;
     for (uint32_t i = 0; i < m->npools; i++) {
         const fja_pool *p = &m->pools[i];
         if (f->pool_set && p->id != f->pool) continue;
