@@ -95,6 +95,22 @@ got=$(json_get "$TMP/r2.json" 'r["pools"][0]["totals"]["forks"]')
 [[ $got == $(( $(fib 13) - 1 )) ]]
 check $? "live session: forks = F(13)-1 (got $got)"
 
+# --- CMD's descendants through the relay (the default scope), with a given
+# token: both fj-fib children recorded, their pool_begin carries the token,
+# and fjtrace-analyze --recording TOKEN keeps both
+st=0
+"$REC" --relayd "net://127.0.0.1:$RELAY_C:$RELAY_D/runs/kids" --recording 4242 -- \
+    bash -c "'$FIB' 12 -p 1 && '$FIB' 13 -p 1" >"$TMP/out" 2>"$TMP/err" </dev/null || st=$?
+check $st "a wrapper's children recorded through the relay (exit 0)" "$TMP/err"
+kids=$TMP/relay/$host/runs/kids
+[[ $(babeltrace2 "$kids" 2>/dev/null | grep -c 'fjtrace:pool_begin: .*recording = 4242,') -eq 2 ]]
+check $? "both children's pool_begin carry the given token 4242" "$TMP/err"
+"$ANALYZE" --json --no-progress --recording 4242 "$kids" >"$TMP/r3.json" 2>"$TMP/aerr"
+check $? "fjtrace-analyze --recording 4242 reads them (exit 0)" "$TMP/aerr"
+got=$(json_get "$TMP/r3.json" 'sorted(p["totals"]["forks"] for p in r["pools"])')
+[[ $got == "[$(( $(fib 13) - 1 )), $(( $(fib 14) - 1 ))]" ]]
+check $? "two pools: F(13)-1 and F(14)-1 forks (got $got)"
+
 # --- the relay stops: the next recording is refused again
 stop_relayd
 st=0; "$REC" --relayd "net://127.0.0.1:$RELAY_C:$RELAY_D" -- touch "$TMP/ran" 2>"$TMP/err" || st=$?

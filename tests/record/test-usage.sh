@@ -7,7 +7,7 @@ version=$(cat "$(dirname "$0")/../../VERSION")
 is "$(cat "$TMP/out")" "fjtrace-record $version" "--version prints 'fjtrace-record $version' (the VERSION file's)"
 
 run_rec 0 --help
-for w in -o --output --blocking --cmd-only --all-processes --subbuf-size --num-subbuf --version --help; do
+for w in -o --output --blocking --cmd-only --all-processes --recording --subbuf-size --num-subbuf --version --help; do
     grep -q -- "$w" "$TMP/out"
     check $? "--help mentions $w"
 done
@@ -24,7 +24,9 @@ marker=$TMP/ran
 for args in "--bogus touch $marker" "-x touch $marker" "" "--" "-o" "--subbuf-size" \
             "--num-subbuf 0 touch $marker" "--num-subbuf x touch $marker" \
             "--subbuf-size 4Q touch $marker" "-o '' touch $marker" \
-            "--relayd '' touch $marker" "--relayd= touch $marker"; do
+            "--relayd '' touch $marker" "--relayd= touch $marker" \
+            "--recording 0 touch $marker" "--recording 18446744073709551616 touch $marker" \
+            "--recording x touch $marker" "--cmd-only --recording 5 touch $marker"; do
     eval "set -- $args"
     run_rec 2 "$@"
     [[ -s $TMP/err && ! -e $marker && ! -e $TMP/fjtrace-traces ]]
