@@ -10,7 +10,9 @@
 #     - cold: the first computation of the same run (the pool's creation
 #       included), the same clocks;
 #     - whole process: the JVM's start-up, the agent's premain, compilation
-#       and GC included: perf stat's task-clock of `Fib ... 1` (one run).
+#       and GC included: perf stat's task-clock of `Fib ... 1` (one run),
+#       with the agent's class cache (docs/java.md, "Cost"; a fresh one,
+#       filled before the runs) and without (FJTRACE_JAVA_CACHE=off).
 #   recording, per event: (recorded - loaded not recording) / events per
 #     run, warm (Fib every 18, a task per call, 100 runs on one pool: the
 #     median run's Java threads' CPU) under the agent, vs fj-fib 30 naive
@@ -27,7 +29,7 @@ reps=7
 while getopts "r:h" opt; do
     case $opt in
         r) reps=$OPTARG ;;
-        h) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        h) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) exit 2 ;;
     esac
 done
@@ -45,6 +47,7 @@ done
 agent=$(cd -- "$(dirname -- "$agent")" && pwd -P)/fjtrace-agent.jar
 tmp=$(mktemp -d /tmp/fjtrace-bench-java.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+export FJTRACE_JAVA_CACHE=$tmp/class-cache
 
 wreps=200
 cutoff=(threshold 32 1 16)
@@ -90,6 +93,7 @@ spread() { sort -g "$tmp/$1" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf
 have_perf=1
 perf stat -e task-clock true >/dev/null 2>&1 || have_perf=0
 
+java -javaagent:"$agent" -cp "$jar" Fib threshold 20 1 16 >/dev/null # fills the class cache
 echo "load before: $(uptime)"
 for ((i = 1; i <= reps; i++)); do
     run warm_none warm_cpu java -cp "$jar" Fib "${cutoff[@]}" "$wreps"
@@ -99,6 +103,7 @@ for ((i = 1; i <= reps; i++)); do
     if ((have_perf)); then
         task_clock proc_none java -cp "$jar" Fib "${cutoff[@]}" 1
         task_clock proc_agent java -javaagent:"$agent" -cp "$jar" Fib "${cutoff[@]}" 1
+        FJTRACE_JAVA_CACHE=off task_clock proc_nocache java -javaagent:"$agent" -cp "$jar" Fib "${cutoff[@]}" 1
     fi
     run naive_agent warm_cpu java -javaagent:"$agent" -cp "$jar" Fib "${naive_java[@]}"
     rec naive_rec warm_cpu --java -- java -cp "$jar" Fib "${naive_java[@]}"
@@ -118,10 +123,10 @@ printf '  Fib threshold 32 (16) P=1, warm (us per fib(32), median of the last %d
 printf '  Fib threshold 32 (16) P=1, cold (us, first fib(32), pool creation included)  no agent %s (%s)  agent, not recording %s (%s)\n' \
     "$k0" "$(spread cold_none)" "$k1" "$(spread cold_agent)"
 if ((have_perf)); then
-    p0=$(median proc_none) p1=$(median proc_agent)
-    printf '  Fib threshold 32 (16) P=1, whole process (task-clock ms)  no agent %s (%s)  agent, not recording %s (%s)\n' \
-        "$p0" "$(spread proc_none)" "$p1" "$(spread proc_agent)"
-    awk -v p0="$p0" -v p1="$p1" 'BEGIN { printf "  whole process: %.3fx\n", p1 / p0 }'
+    p0=$(median proc_none) p1=$(median proc_agent) p2=$(median proc_nocache)
+    printf '  Fib threshold 32 (16) P=1, whole process (task-clock ms)  no agent %s (%s)  agent, not recording %s (%s), without its class cache %s (%s)\n' \
+        "$p0" "$(spread proc_none)" "$p1" "$(spread proc_agent)" "$p2" "$(spread proc_nocache)"
+    awk -v p0="$p0" -v p1="$p1" -v p2="$p2" 'BEGIN { printf "  whole process: %.3fx (without the class cache %.3fx)\n", p1 / p0, p2 / p0 }'
 fi
 printf '  Fib every 18 P=1 x %d, warm (us per fib(18))  agent, not recording %s (%s), recorded %s (%s), %s events, %s bytes\n' \
     "$naive_reps" "$n1" "$(spread naive_agent)" "$n2" "$(spread naive_rec)" "$ej" "$bj"

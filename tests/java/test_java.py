@@ -42,11 +42,15 @@ def value(v):
 VERIFY = ("-XX:+UnlockDiagnosticVMOptions", "-XX:+BytecodeVerificationLocal")
 
 
-def record(name, args, jvm_args=()):
+# The agent's cache of rewritten classes (docs/java.md, "Cost"): the test's own
+CACHE = os.path.join(TMP, "class-cache")
+
+
+def record(name, args, jvm_args=(), cache=CACHE):
     """Records `java VERIFY JVM_ARGS -cp CASES JavaCases ARGS`; returns (rc,
     stdout, stderr, events as (name, fields) in trace order, trace dir)."""
     out = os.path.join(TMP, name)
-    env = dict(os.environ, FJTRACE_JAVA_AGENT=AGENT)
+    env = dict(os.environ, FJTRACE_JAVA_AGENT=AGENT, FJTRACE_JAVA_CACHE=cache)
     p = subprocess.run([RECORD, "--java", "--blocking", "-o", out, "--", "java", *VERIFY, *jvm_args,
                         "-cp", CASES, "JavaCases", *args], env=env, capture_output=True, text=True,
                        timeout=300)
@@ -287,6 +291,45 @@ def case_race():
            f"race: {threads} roots, each with its result", roots)
 
 
+def case_cache():
+    """The rewritten classes kept between runs: a miss writes them, a hit
+    traces as exactly (the verifier checks the kept bytes), a damaged entry
+    is rewritten; "off" rewrites every time."""
+    n, p = 16, 2
+    cache = os.path.join(TMP, "cache-case")
+    forks = fib(n + 1) - 1
+    for run in ("miss", "hit", "damaged", "off"):
+        if run == "damaged":
+            for e in os.listdir(cache):
+                with open(os.path.join(cache, e), "r+b") as f:
+                    f.seek(100)
+                    f.write(b"damaged")
+        rc, out, err, ev, trace = record("cache-" + run, ["fib", str(n), str(p)],
+                                         cache="off" if run == "off" else cache)
+        kinds = Counter(e[0] for e in ev)
+        tap.ok(rc == 0 and kinds["fork"] == forks and "fjtrace-agent" not in err,
+               f"cache ({run}): fib({n}) forks exactly F({n + 1})-1 = {forks}, no warning",
+               rc, kinds["fork"], err[-300:])
+        if run == "miss":
+            entries = sorted(os.listdir(cache))
+            mode = os.stat(cache).st_mode & 0o777
+            tap.ok(len(entries) == 3 and all(e.startswith("java.util.concurrent.") for e in entries)
+                   and mode == 0o700,
+                   "cache: the three rewritten classes are kept, in a folder only its owner may "
+                   "use", entries, oct(mode))
+            kept = {e: os.path.getmtime(os.path.join(cache, e)) for e in entries}
+        elif run == "hit":
+            tap.ok({e: os.path.getmtime(os.path.join(cache, e)) for e in os.listdir(cache)} == kept,
+                   "cache: a hit rewrites nothing (the entries are as the miss wrote them)")
+        elif run == "damaged":
+            good = True
+            for e in os.listdir(cache):
+                with open(os.path.join(cache, e), "rb") as f:
+                    good = good and b"damaged" not in f.read()
+            tap.ok(good and len(os.listdir(cache)) == 3,
+                   "cache: damaged entries are not used, and are written again")
+
+
 def case_errors():
     env = dict(os.environ, FJTRACE_JAVA_AGENT=AGENT)
     p = subprocess.run([RECORD, "--java", "-o", os.path.join(TMP, "e1"), "--", "true"], env=env,
@@ -310,6 +353,7 @@ try:
     case_jit()
     case_stream()
     case_race()
+    case_cache()
 finally:
     shutil.rmtree(TMP, ignore_errors=True)
 tap.done_testing()

@@ -58,6 +58,7 @@ public final class Agent {
         inst.redefineModule(Object.class.getModule(), Set.of(Hooks.class.getModule()), Map.of(),
                 Map.of(), Set.of(), Map.of());
         Hooks.init(lib, "JDK " + System.getProperty("java.runtime.version"));
+        Cache.init(Agent.class, org.objectweb.asm.ClassWriter.class, org.objectweb.asm.tree.ClassNode.class);
         inst.addTransformer(new Transformer(), false);
         /* Rewritten here, in the JVM's start-up, rather than at the
          * program's first use of a pool: loading and running ASM there cost

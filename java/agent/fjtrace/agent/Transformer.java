@@ -52,6 +52,8 @@ final class Transformer implements ClassFileTransformer, Opcodes {
     }
 
     private static byte[] runtimeClass(String name, byte[] bytes) {
+        byte[] kept = Cache.get(name, bytes);
+        if (kept != null) return kept;
         ClassNode cn = new ClassNode();
         new ClassReader(bytes).accept(cn, ClassReader.SKIP_FRAMES);
         Set<String> missing = new HashSet<>();
@@ -72,7 +74,9 @@ final class Transformer implements ClassFileTransformer, Opcodes {
             Agent.warn(name + ": no " + missing + " found (another JDK 17 update?): not traced there");
         ClassWriter cw = new FrameWriter(cn);
         cn.accept(cw);
-        return cw.toByteArray();
+        byte[] rewritten = cw.toByteArray();
+        if (missing.isEmpty()) Cache.put(name, bytes, rewritten);
+        return rewritten;
     }
 
     /* Frames computed for the rewritten JDK classes. The common superclass
