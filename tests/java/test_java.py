@@ -305,6 +305,7 @@ def case_cache():
                     f.seek(100)
                     f.write(b"damaged")
         rc, out, err, ev, trace = record("cache-" + run, ["fib", str(n), str(p)],
+                                         ["-Xlog:class+load=info"] if run == "off" else [],
                                          cache="off" if run == "off" else cache)
         kinds = Counter(e[0] for e in ev)
         tap.ok(rc == 0 and kinds["fork"] == forks and "fjtrace-agent" not in err,
@@ -328,6 +329,16 @@ def case_cache():
                     good = good and b"damaged" not in f.read()
             tap.ok(good and len(os.listdir(cache)) == 3,
                    "cache: damaged entries are not used, and are written again")
+        else:
+            loaded = [line.split()[1] for line in out.splitlines()
+                      if "][class,load]" in line and len(line.split()) > 1]
+            runtime = ("java.util.concurrent.ForkJoinTask", "java.util.concurrent.ForkJoinPool",
+                       "java.util.concurrent.CountedCompleter")
+            tap.ok("JavaCases" in loaded and all(c in loaded for c in runtime)
+                   and loaded.index("JavaCases") > max(loaded.index(c) for c in runtime),
+                   "the agent rewrites ForkJoinTask, ForkJoinPool and CountedCompleter in premain, "
+                   "before the program's main class is loaded",
+                   [c for c in loaded if c in runtime or c == "JavaCases"])
 
 
 def case_errors():
