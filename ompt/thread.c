@@ -44,7 +44,8 @@ int32_t fjomp_worker(fjomp_thread *t)
 
 void fjomp_offcpu_drain(fjomp_thread *t)
 {
-    if (!t->worker_begun) return;
+    /* (in a forked child: stopped, see emit.h; its switches are not ours) */
+    if (!t->worker_begun || atomic_load_explicit(&fjomp_stopped, memory_order_relaxed)) return;
     if (!fj_switches_is_open()) {
         /* a session that began recording the event after the thread began */
         if (fj_switches_refused() || !fj_switches_recorded()) return;
@@ -56,6 +57,7 @@ void fjomp_offcpu_drain(fjomp_thread *t)
 
 void fjomp_thread_end(void)
 {
+    if (atomic_load_explicit(&fjomp_stopped, memory_order_relaxed)) return; /* see emit.h */
     if (self.worker_begun && fjomp_pool_open()) {
         if (fj_switches_is_open()) fj_switches_drain(switches_of(&self));
         FJOMP_EMIT(worker_end, FJOMP_POOL, self.worker);

@@ -1,5 +1,6 @@
 /* The OMPT entry point (ompt_start_tool), the registration of every
  * callback, and the process's one pool. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,19 @@
 #include "tool.h"
 
 static char runtime_version[128] = "unknown";
+_Atomic bool fjomp_stopped;
+
+/* fork() without exec: the child goes on with a copy of the tool's state
+ * (the pool begun, its workers' numbers) and, unless liblttng-ust-fork is
+ * preloaded, with its parent's LTTng-UST buffers and cached pid, so that
+ * every event it emitted landed in its parent's trace, counted in the
+ * parent's pool (issue 24). The tool stops in the child instead: no event
+ * of the child's, and the parent's trace is its own. (A child that execs
+ * is a new program, traced as usual when it loads the tool.) */
+static void on_fork_child(void)
+{
+    atomic_store_explicit(&fjomp_stopped, true, memory_order_relaxed); /* see emit.h */
+}
 /* 0: not begun, 1: begun, 2: ended. Acq_rel/acquire: a thread that sees 1
  * emits after pool_begin in time (the analyzer drops events of a pool it
  * has not seen begin). */
@@ -63,6 +77,11 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
                         "not tracing\n");
         return 0; /* the runtime then unloads the tool */
     }
+    /* Registered once the tool stays (the library is linked -z nodelete:
+     * libomp's dlclose at shutdown must not leave a dangling handler). */
+    if (pthread_atfork(NULL, NULL, on_fork_child))
+        fprintf(stderr, "libfjtrace-omp: cannot register a fork handler: a child forked "
+                        "without exec would be recorded into its parent's trace\n");
     return 1;
 }
 
