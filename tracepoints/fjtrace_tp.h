@@ -259,23 +259,24 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, dependence,
 
 /* A task event of a join that knows how long the parent ran ahead of it:
  * ahead = the ns the parent ran its own code between its fj_fork of task
- * returning and its call to fj_join (runtime/src/sched.c). The rest of the
+ * returning and its call to fj_join (runtime/src/sched.c), in 32 bits (up
+ * to 4.29 s; a longer one is not given: exec or join instead). The rest of the
  * parent's time from the fork to the event is the fork's and the join's
  * own cost: the parent waited, and the analyzer's span says so. */
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(fjtrace, task_ahead_event,
-    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task, uint64_t, ahead),
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task, uint32_t, ahead),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_integer(uint16_t, pool, pool)
         lttng_ust_field_integer(int16_t, worker, worker)
         lttng_ust_field_integer(uint64_t, task, task)
-        lttng_ust_field_integer(uint64_t, ahead, ahead)
+        lttng_ust_field_integer(uint32_t, ahead, ahead)
     )
 )
 
 /* exec of a task that its own parent's join runs (popped from the parent's
  * worker's deque inside fj_join): instead of exec, same meaning. */
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_ahead_event, fjtrace, exec_joined,
-    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task, uint64_t, ahead))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task, uint32_t, ahead))
 
 /* Off-CPU time of a client thread (not a worker: fj_submit, fj_invoke from
  * outside the pools), drained when its wait for root `task` is over, just
@@ -301,7 +302,7 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_client,
  * exec_joined (a chain of empty tasks passed back and forth between two
  * workers is sequential). */
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, task_ahead_event, fjtrace, join_stolen,
-    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task, uint64_t, ahead))
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task, uint32_t, ahead))
 
 /* A join that found its task already done (a thief finished it, or its
  * fork ran it at once into a full deque) and did not run it itself: the

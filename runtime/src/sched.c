@@ -31,6 +31,20 @@ void fj_task_mark_done(fj_task *t)
     if (old == FJ_TASK_WAITER) futex_wake(&t->state, INT_MAX);
 }
 
+/* *ahead = the ns the parent ran its own code between the end of its fork
+ * (stamp forked) and its join (stamp joined_at), as exec_joined and
+ * join_stolen record it: in 32 bits, 4.29 s (4 bytes less in every
+ * exec_joined, the event of almost every traced task). -1 when not known
+ * (the stamps' rate not measured yet) or longer than that: the caller then
+ * emits the event without ahead (exec, join), never a clipped ahead. */
+static int ahead_ns(uint64_t forked, uint64_t joined_at, uint32_t *ahead)
+{
+    uint64_t ns;
+    if (fj_stamp_ns(forked, joined_at, &ns) != 0 || ns > UINT32_MAX) return -1;
+    *ahead = (uint32_t)ns;
+    return 0;
+}
+
 /* Emits exec (or exec_joined: run by its parent's join, joined_at != 0,
  * with how long the parent ran ahead of that join when it is known) for a
  * task or frame about to run, and makes it the worker's current task.
@@ -40,10 +54,9 @@ static uint64_t exec_begin(fj_worker *w, uint64_t id, int has_forked_ns, uint64_
 {
     uint64_t outer = w->current_id;
     w->current_id = id;
-    uint64_t ahead;
+    uint32_t ahead;
     *by_join = false;
-    /* the stamps' rate may not be known yet */
-    if (id && joined_at && has_forked_ns && fj_stamp_ns(forked_ns, joined_at, &ahead) == 0) {
+    if (id && joined_at && has_forked_ns && ahead_ns(forked_ns, joined_at, &ahead) == 0) {
         FJ_TRACE(exec_joined, w->pool->id, w->index, id, ahead);
         *by_join = true;
     } else if (id) {
@@ -268,8 +281,8 @@ static void join_wait(fj_worker *w, uint64_t id, int has_forked_ns, uint64_t for
                       const _Atomic int32_t *thief)
 {
     FJ_STAT_INC(w, joins_waited);
-    uint64_t ahead;
-    if (id && joined_at && has_forked_ns && fj_stamp_ns(forked_ns, joined_at, &ahead) == 0)
+    uint32_t ahead;
+    if (id && joined_at && has_forked_ns && ahead_ns(forked_ns, joined_at, &ahead) == 0)
         FJ_TRACE(join_stolen, w->pool->id, w->index, id, ahead);
     else if (id)
         FJ_TRACE(join, w->pool->id, w->index, id);
