@@ -4,7 +4,10 @@
  * tracing overhead benchmark (bench/tracing.sh). Built twice: against the
  * static libfj with every tracepoint compiled out, and against the normal
  * shared libfj (tracing compiled in). The driver records it, or not.
- * Prints one line: n= P= tasks= elapsed_ns= result=
+ * Prints one line: n= P= tasks= steals= elapsed_ns= cpu_ns= result=
+ * (cpu_ns: the CPU time of the thread that ran the root, measured inside
+ * it: at P=1 all the work, and on a shared machine a fairer measure than
+ * the wall clock, which counts the time other programs had the CPU).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -16,10 +19,23 @@
 #include "fib.h"
 #include "fj.h"
 
+static double thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* The root's CPU time (one root per run, read after fj_invoke returned). */
+static double root_cpu_ns;
+
 /* The root: the worker handle, looked up once. */
 static long root_naive(long n)
 {
-    return fib_typed_naive(fj_ctx_self(), n);
+    double c0 = thread_cpu_ns();
+    long r = fib_typed_naive(fj_ctx_self(), n);
+    root_cpu_ns = thread_cpu_ns() - c0;
+    return r;
 }
 
 int main(int argc, char **argv)
@@ -50,9 +66,9 @@ int main(int argc, char **argv)
     fj_pool_stats_total(pool, &st);
     sample_pool_destroy(pool);
     /* tasks = the forked ones plus the root */
-    printf("n=%ld P=%d tasks=%llu steals=%llu elapsed_ns=%.0f result=%ld\n", n, p,
+    printf("n=%ld P=%d tasks=%llu steals=%llu elapsed_ns=%.0f cpu_ns=%.0f result=%ld\n", n, p,
            (unsigned long long)st.forks + 1, (unsigned long long)st.steals, elapsed * 1e9,
-           root.result);
+           root_cpu_ns, root.result);
     if (root.result != fib_iter(n) || st.forks != (uint64_t)fib_iter(n + 1) - 1) {
         fprintf(stderr, "%s: WRONG result or fork count\n", argv[0]);
         return 1;

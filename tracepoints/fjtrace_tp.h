@@ -109,7 +109,9 @@ LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, where, fjtrace, unpark,
 
 /* site: the creation site, the return address of the call to fj_fork (or
  * fj_completer_fork, fj_submit, fj_invoke) in the program: resolved to a
- * source line with the process's load map (lttng_ust_statedump, lttng_ust_dl). */
+ * source line with the process's load map (lttng_ust_statedump, lttng_ust_dl).
+ * size_hint: 32 bits in the trace, saturated at UINT32_MAX (what the
+ * analyzer keeps of it anyway): 4 bytes less in every fork. */
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, fork,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task,
                       uint64_t, parent, uint64_t, size_hint, uint64_t, site),
@@ -118,7 +120,8 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, fork,
         lttng_ust_field_integer(int16_t, worker, worker)
         lttng_ust_field_integer(uint64_t, task, task)
         lttng_ust_field_integer(uint64_t, parent, parent)
-        lttng_ust_field_integer(uint64_t, size_hint, size_hint)
+        lttng_ust_field_integer(uint32_t, size_hint,
+                                size_hint > UINT32_MAX ? UINT32_MAX : (uint32_t)size_hint)
         lttng_ust_field_integer_hex(uint64_t, site, site)
     )
 )
