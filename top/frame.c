@@ -267,10 +267,12 @@ static void pool_block(FILE *f, const top_view *v, const fja_pool *p, pool_prev 
         fprintf(f, "  advice: [%s] %s\n", pr->advice[i].kind, pr->advice[i].message);
 }
 
-static const fja_pool_report *report_of(const fja_report *r, const fja_pool *p)
+/* The report's pool made from the model's pool i (the report is made with
+ * every pool). */
+static const fja_pool_report *report_of(const fja_report *r, uint32_t i)
 {
-    for (uint32_t i = 0; r && i < r->npools; i++)
-        if (r->pools[i].pool == p) return &r->pools[i];
+    for (uint32_t k = 0; k < r->npools; k++)
+        if (r->pools[k].pool_index == i) return &r->pools[k];
     return NULL;
 }
 
@@ -311,8 +313,7 @@ int top_view_frame(top_view *v, const fja_model *m, const char *status)
     header(f, v, m, dt, status);
     for (uint32_t i = 0; i < m->npools; i++) {
         fputc('\n', f);
-        pool_block(f, v, &m->pools[i], &v->p[i], have_report ? report_of(&r, &m->pools[i]) : NULL,
-                   now, dt);
+        pool_block(f, v, &m->pools[i], &v->p[i], have_report ? report_of(&r, i) : NULL, now, dt);
     }
     if (!m->npools) fputs("\n(no fjtrace pool seen yet)\n", f);
     fja_analysis_free(&r);

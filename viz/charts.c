@@ -18,7 +18,8 @@ typedef struct {
     double x0, y0, w, h; /* plot area, y0 = top */
 } plot;
 
-static void frame(plot *p, const char *title, const char *xl, const char *yl, const fja_model *m)
+static void frame(plot *p, const char *title, const char *xl, const char *yl,
+                  const fja_trace_summary *m)
 {
     char t[320], note[128];
     cairo_t *cr = p->cr;
@@ -81,8 +82,7 @@ static void legend_item(plot *p, int i, fjv_rgb c, const char *label, bool dot)
 /* Tasks per power-of-two bucket of self time; both axes logarithmic. */
 static void granularity(plot *p, const fja_pool_report *pr)
 {
-    uint64_t bins[64];
-    fja_hist_log2(&pr->pool->self_hist, bins);
+    const uint64_t *bins = pr->totals.self_log2;
     int lo = 64, hi = -1;
     uint64_t maxc = 1;
     for (int k = 0; k < 64; k++)
@@ -225,28 +225,28 @@ static void speedup(plot *p, const fja_report *r)
 int fjv_chart_draw(fjv_chart k, const fjv_collector *c, const fja_report *r,
                    const fja_pool_report *pr, const char *path, char **out)
 {
-    const fjv_pool *cp = c && pr ? fjv_pool_find(c, pr->pool->source, pr->pool->id) : NULL;
+    const fjv_pool *cp = c && pr ? fjv_pool_find(c, pr->totals.source, pr->totals.id) : NULL;
     if ((k == CH_QUEUE && !cp) || !r->npools) return -1;
     fjv_canvas cv;
     if (canvas_open(&cv, path, CW, CH)) return -1;
     plot p = {.cr = cv.cr};
     char t[128], pn[32] = "";
-    if (pr) fjv_pool_name(pr->pool->source, pr->pool->id, pn, sizeof pn);
+    if (pr) fjv_pool_name(pr->totals.source, pr->totals.id, pn, sizeof pn);
     switch (k) {
     case CH_GRANULARITY:
         snprintf(t, sizeof t, "pool %s: task granularity (self time per task)", pn);
-        frame(&p, t, "self time (log2 buckets)", "tasks (log scale)", r->model);
+        frame(&p, t, "self time (log2 buckets)", "tasks (log scale)", &r->trace);
         granularity(&p, pr);
         break;
     case CH_QUEUE:
         snprintf(t, sizeof t, "pool %s: queue depth over time (max per interval)", pn);
         frame(&p, t, "time since the pool's first event", "tasks queued in the worker's deque",
-              r->model);
+              &r->trace);
         queue_depth(&p, c, cp);
         break;
     case CH_SPEEDUP:
         frame(&p, "speedup bounds and measured speedups", "workers P (log scale)", "speedup",
-              r->model);
+              &r->trace);
         speedup(&p, r);
         break;
     }
@@ -263,7 +263,7 @@ int fjv_charts(const fjv_options *o, const fjv_collector *c, const fja_report *r
         for (uint32_t i = 0; i < r->npools; i++) {
             const fja_pool_report *pr = &r->pools[i];
             char pn[32];
-            fjv_pool_name(pr->pool->source, pr->pool->id, pn, sizeof pn);
+            fjv_pool_name(pr->totals.source, pr->totals.id, pn, sizeof pn);
             snprintf(path, sizeof path, "%s/granularity-%s.%s", o->charts_dir, pn, exts[e]);
             if (fjv_chart_draw(CH_GRANULARITY, c, r, pr, path, NULL)) rc = -1;
             snprintf(path, sizeof path, "%s/queue-%s.%s", o->charts_dir, pn, exts[e]);

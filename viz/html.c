@@ -68,7 +68,7 @@ static void processes(fjv_str *s, const fja_report *r)
 {
     bool several = fja_report_several_traces(r);
     for (uint32_t i = 0; i < r->npools; i++) {
-        const fja_pool *p = r->pools[i].pool;
+        const fja_pool_totals *p = &r->pools[i].totals;
         if (!*p->procname && p->pid < 0) continue;
         fjv_str_printf(s, "<tr><th class=\"l\">pool %u", p->id);
         if (several) fjv_str_printf(s, " (trace %u)", p->source);
@@ -80,7 +80,7 @@ static void processes(fjv_str *s, const fja_report *r)
 }
 
 /* A pool's heading, "pool 1 of process NAME pid N" (NAME escaped). */
-static void pool_heading(fjv_str *s, const fja_report *r, const fja_pool *p)
+static void pool_heading(fjv_str *s, const fja_report *r, const fja_pool_totals *p)
 {
     char label[96];
     fjv_str_printf(s, "<h3>pool ");
@@ -89,7 +89,7 @@ static void pool_heading(fjv_str *s, const fja_report *r, const fja_pool *p)
 
 static void summary(fjv_str *s, const fjv_options *o, const fja_report *r)
 {
-    const fja_model *m = r->model;
+    const fja_trace_summary *m = &r->trace;
     char a[32], b[32];
     fjv_str_printf(s, "<h2 id=\"summary\">Summary</h2>\n<table>");
     fjv_str_printf(s, "<tr><th class=\"l\">traces</th><td class=\"l\">");
@@ -102,7 +102,7 @@ static void summary(fjv_str *s, const fjv_options *o, const fja_report *r)
     /* several traces: the span of the recordings, labelled (analyses.md) */
     fjv_str_printf(s, "<tr><th class=\"l\">%s</th><td>%s</td></tr>",
                    r->ntraces > 1 ? "recorded within (first event to last)" : "duration",
-                   fja_report_duration(b, sizeof b, (double)(m->last_ts - m->first_ts)));
+                   fja_report_duration(b, sizeof b, (double)m->duration_ns));
     fjv_str_printf(s, "<tr><th class=\"l\">pools</th><td>%u</td></tr>", r->npools);
     processes(s, r);
     fjv_str_printf(s, "<tr><th class=\"l\">anomalies</th><td>%s</td></tr></table>\n",
@@ -126,8 +126,7 @@ static void workers(fjv_str *s, const fja_report *r)
     fjv_str_printf(s, "<h2 id=\"workers\">Workers</h2>\n");
     for (uint32_t i = 0; i < r->npools; i++) {
         const fja_pool_report *pr = &r->pools[i];
-        const fja_pool *p = pr->pool;
-        pool_heading(s, r, p);
+        pool_heading(s, r, &pr->totals);
         fjv_str_printf(s, ": %u workers, %s, work %s, span %s, parallelism %.2f</h3>\n",
                        pr->workers, fja_report_duration(a, sizeof a, (double)pr->duration_ns),
                        fja_report_duration(b, sizeof b, (double)pr->work_ns),
@@ -176,7 +175,7 @@ static void trees_table(fjv_str *s, const fja_pool_report *pr)
                       "<th>complete</th></tr>\n");
     for (uint32_t k = 0; k < pr->ntrees && k < HTML_TREES; k++) {
         const fja_tree_report *tr = &pr->trees[k];
-        const fja_tree *t = tr->tree;
+        const fja_tree_report *t = tr;
         fjv_str_printf(
             s,
             "<tr><td>#%u</td><td>%llu</td><td>%llu</td><td>%s</td><td>%s</td>"
@@ -194,13 +193,13 @@ static void trees_table(fjv_str *s, const fja_pool_report *pr)
 }
 
 /* Diagrams of the largest few trees of each pool. */
-static void trees(fjv_str *s, const fjv_options *o, const fjv_collector *c, const fja_report *r,
-                  int *fig)
+static void trees(fjv_str *s, const fjv_options *o, const fjv_collector *c, const fja_model *m,
+                  const fja_report *r, int *fig)
 {
     fjv_str_printf(s, "<h2 id=\"trees\">Trees</h2>\n");
     for (uint32_t i = 0; i < r->npools; i++) {
         const fja_pool_report *pr = &r->pools[i];
-        pool_heading(s, r, pr->pool);
+        pool_heading(s, r, &pr->totals);
         fjv_str_printf(s, ": %u trees</h3>\n", pr->ntrees);
         trees_table(s, pr);
         uint32_t pick[HTML_DIAGRAMS], np = 0;
@@ -210,8 +209,7 @@ static void trees(fjv_str *s, const fjv_options *o, const fjv_collector *c, cons
                 bool used = false;
                 for (uint32_t j = 0; j < np; j++)
                     used |= pick[j] == k;
-                if (!used &&
-                    (best == UINT32_MAX || pr->trees[k].tree->tasks > pr->trees[best].tree->tasks))
+                if (!used && (best == UINT32_MAX || pr->trees[k].tasks > pr->trees[best].tasks))
                     best = k;
             }
             pick[np] = best;
@@ -219,20 +217,20 @@ static void trees(fjv_str *s, const fjv_options *o, const fjv_collector *c, cons
         for (uint32_t j = 0; j < np; j++) {
             const fja_tree_report *tr = &pr->trees[pick[j]];
             fjv_str_printf(s, "<h4>tree of root #%u (task id %llu)</h4>\n", pick[j] + 1,
-                           (unsigned long long)tr->tree->root_id);
-            char *svg = fjv_subtree_svg(o, c, r, pr, tr);
+                           (unsigned long long)tr->root_id);
+            char *svg = fjv_subtree_svg(o, c, m, r, pr, tr);
             svg_inline(s, svg, (*fig)++);
             free(svg);
         }
     }
 }
 
-static void pictures(fjv_str *s, const fjv_options *o, const fjv_collector *c, const fja_report *r,
-                     int *fig)
+static void pictures(fjv_str *s, const fjv_options *o, const fjv_collector *c, const fja_model *m,
+                     const fja_report *r, int *fig)
 {
     char *svg = NULL;
     fjv_str_printf(s, "<h2 id=\"timeline\">Timeline</h2>\n");
-    if (c && !fjv_timeline(o, c, r, NULL, &svg)) svg_inline(s, svg, (*fig)++);
+    if (c && !fjv_timeline(o, c, m, r, NULL, &svg)) svg_inline(s, svg, (*fig)++);
     free(svg);
     fjv_str_printf(s, "<h2 id=\"charts\">Charts</h2>\n");
     for (uint32_t i = 0; i < r->npools; i++) {
@@ -264,7 +262,8 @@ static void advice(fjv_str *s, const fja_report *r)
     if (!n) fjv_str_printf(s, "<p>No advice: nothing stood out.</p>\n");
 }
 
-int fjv_html(const fjv_options *o, const fjv_collector *c, const fja_report *r, FILE *err)
+int fjv_html(const fjv_options *o, const fjv_collector *c, const fja_model *m, const fja_report *r,
+             FILE *err)
 {
     fjv_str s = {0};
     int fig = 0;
@@ -274,7 +273,7 @@ int fjv_html(const fjv_options *o, const fjv_collector *c, const fja_report *r, 
                    "<title>fjtrace report</title><style>%s</style></head><body>\n",
                    css);
     fjv_str_printf(&s, "<h1>fjtrace report");
-    esc(&s, fjv_discard_note(r->model, note, sizeof note));
+    esc(&s, fjv_discard_note(&r->trace, note, sizeof note));
     fjv_str_printf(&s, "</h1>\n<p><a href=\"#summary\">summary</a> · <a href=\"#workers\">"
                        "workers</a> · <a href=\"#sites\">sites</a> · <a href=\"#trees\">trees</a> "
                        "· <a href=\"#timeline\">"
@@ -283,8 +282,8 @@ int fjv_html(const fjv_options *o, const fjv_collector *c, const fja_report *r, 
     summary(&s, o, r);
     workers(&s, r);
     fjv_html_sites(&s, r);
-    trees(&s, o, c, r, &fig);
-    pictures(&s, o, c, r, &fig);
+    trees(&s, o, c, m, r, &fig);
+    pictures(&s, o, c, m, r, &fig);
     advice(&s, r);
     fjv_str_printf(&s, "</body></html>\n");
     int rc = s.oom ? -1 : fjv_write_file(o->html, s.s, s.len, err);

@@ -144,7 +144,7 @@ void fjv_html_sites(fjv_str *s, const fja_report *r)
     for (uint32_t i = 0; i < r->npools; i++) {
         const fja_pool_report *pr = &r->pools[i];
         fjv_str_printf(s, "<h3>pool ");
-        fjv_str_xml(s, fja_pool_label(pr->pool, several, label, sizeof label));
+        fjv_str_xml(s, fja_pool_label(&pr->totals, several, label, sizeof label));
         fjv_str_printf(s, "</h3>\n");
         if (!pr->sites_known)
             fjv_str_printf(s, "<p>n/a: the trace records no creation site.</p>\n");

@@ -242,7 +242,7 @@ typedef struct {
     Agraph_t *g;
     const fjv_options *o;
     const fjv_collector *c;
-    const fja_model *m;
+    const fja_report *r;
     const fja_tree_report *tr;
     fold *f;
     uint32_t drawn;
@@ -499,25 +499,25 @@ static void title(builder *b, const fja_pool *p, uint32_t root, bool subtree)
     fjv_str s = {0};
     char label[96];
     fjv_str_printf(&s, "pool ");
-    fjv_str_label(&s, fja_pool_label(p, false, label, sizeof label));
+    fjv_str_label(&s, fjv_model_pool_label(p, label, sizeof label));
     fjv_str_printf(&s, " · %s 0x%llx · %s tasks · work %s",
                    subtree ? "subtree of task" : "tree of root", (unsigned long long)t->id,
                    fjv_count(cnt, sizeof cnt, b->f->tp->cnt[root]),
                    fja_report_duration(w, sizeof w, (double)t->subtree_ns));
     if (!subtree && b->tr) {
         fjv_str_printf(&s, " · span %s · parallelism %.1f",
-                       fja_report_duration(sp, sizeof sp, (double)b->tr->tree->span_ns),
+                       fja_report_duration(sp, sizeof sp, (double)b->tr->span_ns),
                        b->tr->parallelism);
         if (!b->tr->complete) fjv_str_printf(&s, " · INCOMPLETE");
     }
     if (b->f->total < b->f->tp->cnt[root])
         fjv_str_printf(&s, "\\n(folded to %u nodes; --max-nodes to change)", b->f->total);
-    fjv_str_printf(&s, "%s", fjv_discard_note(b->m, note, sizeof note));
+    fjv_str_printf(&s, "%s", fjv_discard_note(&b->r->trace, note, sizeof note));
     set(b->g, "label", s.s);
     fjv_str_free(&s);
 }
 
-static Agraph_t *graph_build(const fjv_options *o, const fjv_collector *c, const fja_model *m,
+static Agraph_t *graph_build(const fjv_options *o, const fjv_collector *c, const fja_report *r,
                              const tree_prep *tp, uint32_t root, const fja_tree_report *tr,
                              uint32_t *drawn)
 {
@@ -534,7 +534,7 @@ static Agraph_t *graph_build(const fjv_options *o, const fjv_collector *c, const
         fold_free(&f);
         return NULL;
     }
-    builder b = {.g = g, .o = o, .c = c, .m = m, .tr = tr, .f = &f};
+    builder b = {.g = g, .o = o, .c = c, .r = r, .tr = tr, .f = &f};
     set(g, "labelloc", "t");
     set(g, "fontname", "DejaVu Sans");
     set(g, "fontsize", "16");
@@ -605,11 +605,11 @@ static int render_files(GVC_t *gvc, Agraph_t *g, unsigned formats, const char *b
     return rc;
 }
 
-static int draw_one(GVC_t *gvc, const fjv_options *o, const fjv_collector *c, const fja_model *m,
+static int draw_one(GVC_t *gvc, const fjv_options *o, const fjv_collector *c, const fja_report *r,
                     const tree_prep *tp, uint32_t root, const fja_tree_report *tr, FILE *err)
 {
     uint32_t drawn;
-    Agraph_t *g = graph_build(o, c, m, tp, root, tr, &drawn);
+    Agraph_t *g = graph_build(o, c, r, tp, root, tr, &drawn);
     if (!g) return -1;
     char base[4096];
     char pn[32];
@@ -621,15 +621,15 @@ static int draw_one(GVC_t *gvc, const fjv_options *o, const fjv_collector *c, co
     return rc;
 }
 
-static const fja_pool_report *find_subtree(const fja_report *r, uint64_t id, uint32_t *rec)
+static const fja_pool_report *find_subtree(const fja_model *m, const fja_report *r, uint64_t id,
+                                           uint32_t *rec)
 {
-    const fja_model *m = r->model;
     for (uint32_t i = 0; i < m->npools; i++) {
         uint32_t n = fja_taskmap_find(&m->pools[i].tasks, id);
         if (n == FJA_TASK_NONE) continue;
         *rec = n;
         for (uint32_t k = 0; k < r->npools; k++)
-            if (r->pools[k].pool == &m->pools[i]) return &r->pools[k];
+            if (r->pools[k].pool_index == i) return &r->pools[k];
     }
     return NULL;
 }
@@ -658,14 +658,14 @@ int fjv_mkdir(const char *dir, FILE *err)
 
 /* --root ID that names a task inside a tree: its subtree alone. */
 static int draw_subtree_root(GVC_t *gvc, const fjv_options *o, const fjv_collector *c,
-                             const fja_report *r, uint64_t id, FILE *err)
+                             const fja_model *m, const fja_report *r, uint64_t id, FILE *err)
 {
     uint32_t rec;
-    const fja_pool_report *pr = find_subtree(r, id, &rec);
+    const fja_pool_report *pr = find_subtree(m, r, id, &rec);
     if (!pr) return 0;
     tree_prep tp;
-    if (prep_init(&tp, pr->pool, c)) return -1;
-    int rc = draw_one(gvc, o, c, r->model, &tp, rec, NULL, err);
+    if (prep_init(&tp, fja_report_pool(m, pr), c)) return -1;
+    int rc = draw_one(gvc, o, c, r, &tp, rec, NULL, err);
     prep_free(&tp);
     return rc;
 }
@@ -688,7 +688,8 @@ void fjv_graphviz_release(void)
     graphviz = NULL;
 }
 
-int fjv_subtrees(const fjv_options *o, const fjv_collector *c, const fja_report *r, FILE *err)
+int fjv_subtrees(const fjv_options *o, const fjv_collector *c, const fja_model *m,
+                 const fja_report *r, FILE *err)
 {
     if (mkdir_p(o->subtrees_dir, err)) return -1;
     GVC_t *gvc = graphviz_context();
@@ -699,26 +700,26 @@ int fjv_subtrees(const fjv_options *o, const fjv_collector *c, const fja_report 
         const fja_pool_report *pr = &r->pools[i];
         if (!pr->ntrees) continue;
         tree_prep tp;
-        if (prep_init(&tp, pr->pool, c)) {
+        if (prep_init(&tp, fja_report_pool(m, pr), c)) {
             rc = -1;
             break;
         }
         for (uint32_t k = 0; k < pr->ntrees && !rc; k++, drawn++)
-            rc = draw_one(gvc, o, c, r->model, &tp, pr->trees[k].tree->root, &pr->trees[k], err);
+            rc = draw_one(gvc, o, c, r, &tp, pr->trees[k].root_rec, &pr->trees[k], err);
         prep_free(&tp);
     }
-    if (!drawn && !rc && o->root_set) rc = draw_subtree_root(gvc, o, c, r, o->root, err);
+    if (!drawn && !rc && o->root_set) rc = draw_subtree_root(gvc, o, c, m, r, o->root, err);
     return rc;
 }
 
-char *fjv_subtree_svg(const fjv_options *o, const fjv_collector *c, const fja_report *r,
-                      const fja_pool_report *pr, const fja_tree_report *tr)
+char *fjv_subtree_svg(const fjv_options *o, const fjv_collector *c, const fja_model *m,
+                      const fja_report *r, const fja_pool_report *pr, const fja_tree_report *tr)
 {
     tree_prep tp;
-    if (prep_init(&tp, pr->pool, c)) return NULL;
+    if (prep_init(&tp, fja_report_pool(m, pr), c)) return NULL;
     GVC_t *gvc = graphviz_context();
     uint32_t drawn;
-    Agraph_t *g = gvc ? graph_build(o, c, r->model, &tp, tr->tree->root, tr, &drawn) : NULL;
+    Agraph_t *g = gvc ? graph_build(o, c, r, &tp, tr->root_rec, tr, &drawn) : NULL;
     char *out = NULL;
     if (g && !gvLayout(gvc, g, "dot")) {
         char *data;

@@ -238,10 +238,10 @@ static void title_draw(cairo_t *cr, const fja_report *r)
     char b[64], e[32], note[128], t[512];
     snprintf(t, sizeof t,
              "fjtrace timeline: %s events %s %s, %u pool(s), each on its own time axis%s",
-             fjv_count(e, sizeof e, r->model->events),
+             fjv_count(e, sizeof e, r->trace.events),
              r->ntraces > 1 ? "in traces recorded within" : "over",
-             fja_report_duration(b, sizeof b, (double)(r->model->last_ts - r->model->first_ts)),
-             r->npools, fjv_discard_note(r->model, note, sizeof note));
+             fja_report_duration(b, sizeof b, (double)r->trace.duration_ns), r->npools,
+             fjv_discard_note(&r->trace, note, sizeof note));
     cairo_set_source_rgb(cr, 0, 0, 0);
     canvas_text(cr, TL_LEFT, 24, t, 15, AL_LEFT, true);
 }
@@ -270,7 +270,7 @@ static double band_draw(tl *t, uint32_t pi, double y)
     cairo_set_source_rgb(cr, 0, 0, 0);
     const fja_pool *mp = model_pool(t->m, p);
     if (mp)
-        fja_pool_label(mp, false, pn, sizeof pn);
+        fjv_model_pool_label(mp, pn, sizeof pn);
     else
         fjv_pool_name(p->source, p->id, pn, sizeof pn);
     snprintf(lbl, sizeof lbl, "pool %s: %s from its first event", pn,
@@ -294,8 +294,8 @@ static double band_draw(tl *t, uint32_t pi, double y)
     return y + AXIS_H;
 }
 
-int fjv_timeline(const fjv_options *o, const fjv_collector *c, const fja_report *r,
-                 const char *path, char **out)
+int fjv_timeline(const fjv_options *o, const fjv_collector *c, const fja_model *m,
+                 const fja_report *r, const char *path, char **out)
 {
     (void)o;
     /* One line on failure, naming the file (canvas_close says why it
@@ -307,7 +307,7 @@ int fjv_timeline(const fjv_options *o, const fjv_collector *c, const fja_report 
         return -1;
     }
     double h = height_of(c);
-    tl t = {.c = c, .m = r->model, .cv = &cv, .cr = cv.cr, .pw = TL_WIDTH - TL_LEFT - TL_RIGHT};
+    tl t = {.c = c, .m = m, .cv = &cv, .cr = cv.cr, .pw = TL_WIDTH - TL_LEFT - TL_RIGHT};
     title_draw(cv.cr, r);
     double y = TOP;
     for (uint32_t pi = 0; pi < c->npools; pi++)

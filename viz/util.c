@@ -166,13 +166,20 @@ const char *fjv_state_name(fjv_lstate s)
     return s < LS_COUNT ? names[s] : "off";
 }
 
-const char *fjv_discard_note(const fja_model *m, char *buf, size_t n)
+const char *fjv_discard_note(const fja_trace_summary *m, char *buf, size_t n)
 {
     char c[32];
     if (!m->discarded_events && !m->discard_messages) return "";
     snprintf(buf, n, "  [WARNING: %s events discarded while recording: incomplete]",
              fjv_count(c, sizeof c, m->discarded_events));
     return buf;
+}
+
+const char *fjv_model_pool_label(const fja_pool *p, char *buf, size_t n)
+{
+    fja_pool_totals t = {.source = p->source, .id = p->id, .pid = p->pid};
+    snprintf(t.procname, sizeof t.procname, "%s", p->procname);
+    return fja_pool_label(&t, false, buf, n);
 }
 
 const char *fjv_site_label(const fjv_options *o, const fja_pool *p, uint32_t rec, char *buf,

@@ -100,9 +100,13 @@ fja_listener fjv_collector_listener(fjv_collector *c);
 int fjv_collect_finish(fjv_collector *c);
 void fjv_collector_free(fjv_collector *c);
 
-/* Draws every picture asked for. c may be NULL (no timeline data, no steal
- * delays). Messages go to err. Returns 0, or -1 if something could not be
- * written. */
-int fjv_render(const fjv_options *o, fjv_collector *c, const fja_report *r, FILE *err);
+/* Draws every picture asked for from r, the report made from m. c may be
+ * NULL (no timeline data, no steal delays). The HTML page's text and the
+ * charts read the report only; the subtree diagrams walk m's task records,
+ * the timeline names its pools and locks from m (they need not be in the
+ * report: --pool). Messages go to err. Returns 0, or -1 if something could
+ * not be written. */
+int fjv_render(const fjv_options *o, fjv_collector *c, const fja_model *m, const fja_report *r,
+               FILE *err);
 
 #endif

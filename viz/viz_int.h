@@ -156,28 +156,32 @@ const char *fjv_site_label(const fjv_options *o, const fja_pool *p, uint32_t rec
                            size_t n);
 
 /* "WARNING: 12 events discarded" suffix for titles, "" when none. */
-const char *fjv_discard_note(const fja_model *m, char *buf, size_t n);
+const char *fjv_discard_note(const fja_trace_summary *t, char *buf, size_t n);
+/* fja_pool_label of a model's pool (the pictures that walk the model). */
+const char *fjv_model_pool_label(const fja_pool *p, char *buf, size_t n);
 
 /* ------------------------------------------------------------ pictures */
 
 /* mkdir -p; messages to err. */
 int fjv_mkdir(const char *dir, FILE *err);
 /* Subtree diagrams of every selected tree. */
-int fjv_subtrees(const fjv_options *o, const fjv_collector *c, const fja_report *r, FILE *err);
+int fjv_subtrees(const fjv_options *o, const fjv_collector *c, const fja_model *m,
+                 const fja_report *r, FILE *err);
 /* Frees the Graphviz context shared by every diagram of the run. */
 void fjv_graphviz_release(void);
 /* One tree's diagram as SVG text (for the HTML report); caller frees. */
-char *fjv_subtree_svg(const fjv_options *o, const fjv_collector *c, const fja_report *r,
-                      const fja_pool_report *pr, const fja_tree_report *tr);
+char *fjv_subtree_svg(const fjv_options *o, const fjv_collector *c, const fja_model *m,
+                      const fja_report *r, const fja_pool_report *pr, const fja_tree_report *tr);
 /* Timeline to a .png or .svg path, or as SVG text when path is NULL (out). */
-int fjv_timeline(const fjv_options *o, const fjv_collector *c, const fja_report *r,
-                 const char *path, char **out);
+int fjv_timeline(const fjv_options *o, const fjv_collector *c, const fja_model *m,
+                 const fja_report *r, const char *path, char **out);
 typedef enum { CH_GRANULARITY, CH_QUEUE, CH_SPEEDUP } fjv_chart;
 /* Chart of pool report pr (CH_SPEEDUP: of all pools). */
 int fjv_chart_draw(fjv_chart k, const fjv_collector *c, const fja_report *r,
                    const fja_pool_report *pr, const char *path, char **out);
 int fjv_charts(const fjv_options *o, const fjv_collector *c, const fja_report *r, FILE *err);
-int fjv_html(const fjv_options *o, const fjv_collector *c, const fja_report *r, FILE *err);
+int fjv_html(const fjv_options *o, const fjv_collector *c, const fja_model *m, const fja_report *r,
+             FILE *err);
 /* The sortable creation-sites section of the HTML report (html_sites.c). */
 void fjv_html_sites(fjv_str *s, const fja_report *r);
 

@@ -209,11 +209,18 @@ static uint64_t peak_rss(void)
     return getrusage(RUSAGE_SELF, &ru) ? 0 : (uint64_t)ru.ru_maxrss * 1024;
 }
 
-typedef int (*report_fn)(FILE *f, const fja_report *r, const fja_run_info *info);
+/* What a report writer is given: the report value, the model it was made
+ * from (the task records, for --tasks only) and the run's own facts. */
+typedef struct {
+    const fja_report *r;
+    const fja_model *m;
+    const fja_run_info *info;
+} report_ctx;
+
+typedef int (*report_fn)(FILE *f, const report_ctx *c);
 
 /* One report to a file (whole or not at all) or to standard output. */
-static int output_write(const char *path, report_fn fn, const fja_report *r,
-                        const fja_run_info *info)
+static int output_write(const char *path, report_fn fn, const report_ctx *r)
 {
     char err[4200];
     fja_outfile of;
@@ -223,12 +230,12 @@ static int output_write(const char *path, report_fn fn, const fja_report *r,
         return -1;
     }
     if (!path) {
-        if (!fn(f, r, info) && !fflush(f) && !ferror(f)) return 0;
+        if (!fn(f, r) && !fflush(f) && !ferror(f)) return 0;
         fprintf(stderr, "fjtrace-analyze: cannot write the report: %s\n", strerror(errno));
         return -1;
     }
     errno = 0;
-    if (fn(f, r, info))
+    if (fn(f, r))
         fja_outfile_fail(&of, errno, err, sizeof err);
     else if (!fja_outfile_commit(&of, err, sizeof err))
         return 0;
@@ -236,10 +243,19 @@ static int output_write(const char *path, report_fn fn, const fja_report *r,
     return -1;
 }
 
-static int tasks_csv(FILE *f, const fja_report *r, const fja_run_info *info)
+static int tasks_csv(FILE *f, const report_ctx *c)
 {
-    (void)info;
-    return fja_report_tasks_csv(f, r);
+    return fja_report_tasks_csv(f, c->m, c->r);
+}
+
+static int report_text(FILE *f, const report_ctx *c)
+{
+    return fja_report_text(f, c->r, c->info);
+}
+
+static int report_json(FILE *f, const report_ctx *c)
+{
+    return fja_report_json(f, c->r, c->info);
 }
 
 /* --baseline BASE: read, analysed and its sites named on its own (a model,
@@ -291,7 +307,7 @@ static int baseline_load(const cli_options *o, baseline *b)
     find_list_free(&dirs);
     if (rc >= 0) return rc;
     b->analysed = true;
-    fja_sites_resolve(&b->r, fja_resolve_site, b->maps);
+    fja_sites_resolve(&b->m, &b->r, fja_resolve_site, b->maps);
     fja_resolve_warnings(b->maps, stderr);
     return -1;
 }
@@ -309,10 +325,10 @@ static void baseline_free(baseline *b)
 /* Does a tree with root task id `root` exist in the report's pools (any
  * window), or, when every task's record is kept (the subtree pictures),
  * a task of that id (--subtrees --root draws its subtree)? */
-static bool report_has_root(const fja_report *r, uint64_t root)
+static bool report_has_root(const fja_model *m, const fja_report *r, uint64_t root)
 {
     for (uint32_t i = 0; i < r->npools; i++) {
-        const fja_pool *p = r->pools[i].pool;
+        const fja_pool *p = fja_report_pool(m, &r->pools[i]);
         for (uint32_t t = 0; t < p->ntrees; t++)
             if (p->trees[t].root_id == root) return true;
         if (pictures_need_tasks() && fja_taskmap_find(&p->tasks, root) != FJA_TASK_NONE)
@@ -323,7 +339,7 @@ static bool report_has_root(const fja_report *r, uint64_t root)
 
 /* --pool ID / --root ID naming nothing in the traces: said on stderr, and
  * exit 7 (the report is written all the same). Returns whether it did. */
-static bool selection_missing(const cli_options *o, const fja_report *r)
+static bool selection_missing(const cli_options *o, const fja_model *m, const fja_report *r)
 {
     if (o->recording_set && !r->npools) {
         fprintf(stderr, "fjtrace-analyze: error: no pool of recording %" PRIu64 " in the trace\n",
@@ -334,7 +350,7 @@ static bool selection_missing(const cli_options *o, const fja_report *r)
         fprintf(stderr, "fjtrace-analyze: error: no pool %u in the trace\n", o->filter.pool);
         return true;
     }
-    if (o->filter.root_set && !report_has_root(r, o->filter.root)) {
+    if (o->filter.root_set && !report_has_root(m, r, o->filter.root)) {
         fprintf(stderr, "fjtrace-analyze: error: no tree with root %" PRIu64 " in the trace%s\n",
                 o->filter.root, o->filter.pool_set ? "'s selected pool" : "");
         return true;
@@ -498,7 +514,7 @@ static int oncpu_done(const cli_options *o, const find_list *dirs, fja_tracker *
 
 /* The report of m; with oncpu (the on-CPU reading), its figures are
  * those of oncpu and m gives their wall-clock twins, unless oncpu keeps
- * them itself. */
+ * them itself. The report is made from oncpu when there is one. */
 static int report_make(const cli_options *o, const fja_model *m, const fja_model *oncpu,
                        fja_report *r)
 {
@@ -514,15 +530,16 @@ static int report_write(const cli_options *o, const fja_model *m, const fja_mode
                         const baseline *base, double t0)
 {
     fja_report r;
+    const fja_model *from = oncpu ? oncpu : m; /* the model the report is made from */
     if (report_make(o, m, oncpu, &r)) {
         fja_analysis_free(&r);
         fprintf(stderr, "fjtrace-analyze: out of memory in the analyses\n");
         return EXIT_INTERNAL;
     }
-    fja_sites_resolve(&r, fja_resolve_site, symbols);
+    fja_sites_resolve(from, &r, fja_resolve_site, symbols);
     fja_resolve_warnings(symbols, stderr);
     if (base) fja_sites_baseline(&r, &base->r);
-    bool missing = selection_missing(o, &r);
+    bool missing = selection_missing(o, from, &r);
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     fja_run_info info = {.paths = (const char *const *)o->paths,
@@ -532,10 +549,10 @@ static int report_write(const cli_options *o, const fja_model *m, const fja_mode
                          .wall_s = (double)ts.tv_sec + ts.tv_nsec / 1e9 - t0};
     int rc = r.complete ? EXIT_COMPLETE : EXIT_INCOMPLETE;
     if (missing) rc = EXIT_NO_MATCH;
-    if (pictures_render(&r)) rc = EXIT_OUTPUT;
-    if (output_write(o->output, o->json ? fja_report_json : fja_report_text, &r, &info))
-        rc = EXIT_OUTPUT;
-    if (o->tasks && output_write(o->tasks, tasks_csv, &r, &info)) rc = EXIT_OUTPUT;
+    if (pictures_render(from, &r)) rc = EXIT_OUTPUT;
+    report_ctx c = {.r = &r, .m = from, .info = &info};
+    if (output_write(o->output, o->json ? report_json : report_text, &c)) rc = EXIT_OUTPUT;
+    if (o->tasks && output_write(o->tasks, tasks_csv, &c)) rc = EXIT_OUTPUT;
     fja_analysis_free(&r);
     return rc;
 }

@@ -38,8 +38,9 @@ bool pictures_need_tasks(void)
     return false;
 }
 
-int pictures_render(const fja_report *r)
+int pictures_render(const fja_model *m, const fja_report *r)
 {
+    (void)m;
     (void)r;
     return 0;
 }

@@ -43,7 +43,7 @@ static void advise_pile_up_openmp(fja_pool_report *pr, uint64_t med, uint64_t fo
                    "task more to do (bigger blocks or chunks, taskloop grainsize); a depth "
                    "cutoff (if, final) would serialise it",
                    pr->mean_queue_depth, (unsigned long long)med, (unsigned long long)fork,
-                   pr->pool->dependences ? " of dependences" : "");
+                   pr->totals.dependences ? " of dependences" : "");
     else
         fja_advise(pr, "tasks_pile_up",
                    "tasks pile up (mean queue depth %.1f): median task %llu ns vs ~%llu ns per "
@@ -56,11 +56,11 @@ static void advise_pile_up(fja_pool_report *pr)
 {
     uint64_t med = pr->granularity.p50, fork = pr->fork_cost_ns;
     if (pr->mean_queue_depth < 1.0 || !fork || med >= 10 * fork) return;
-    if (pr->pool->openmp) {
+    if (pr->totals.openmp) {
         advise_pile_up_openmp(pr, med, fork);
         return;
     }
-    if (pr->pool->jvm) {
+    if (pr->totals.jvm) {
         fja_advise_pile_up_java(pr, med, fork);
         return;
     }
@@ -88,9 +88,9 @@ static void advise_dry(fja_pool_report *pr)
     if (pr->parallelism >= pr->workers || pr->parallelism <= 0) return;
     bool dry = pr->mean_queue_depth < 0.5 && idle + join >= 0.15;
     if (idle < 0.2 && !dry) return;
-    if (pr->pool->jvm)
+    if (pr->totals.jvm)
         fja_advise_dry_java(pr, idle, join);
-    else if (pr->pool->openmp)
+    else if (pr->totals.openmp)
         fja_advise(pr, "queues_run_dry",
                    "too few tasks for the threads: threads idle %.0f%% with no task anywhere and "
                    "%.0f%% waiting at barriers and taskwaits (mean queue depth %.2f); parallelism "
@@ -118,27 +118,38 @@ static void advise_late(fja_pool_report *pr)
                100 * late, (unsigned long long)pr->steal_cost_ns);
 }
 
-static void advise_serial(const fja_model *m, fja_pool_report *pr)
+/* The lock of the pool's trace workers waited for longest, NULL if none. */
+static const fja_lock_report *top_lock(const fja_pool_report *pr)
+{
+    const fja_lock_report *top = NULL;
+    for (uint32_t i = 0; i < pr->nlocks; i++) {
+        const fja_lock_report *l = &pr->locks[i];
+        if (l->waits && (!top || l->wait_ns > top->wait_ns)) top = l;
+    }
+    return top;
+}
+
+static void advise_serial(fja_pool_report *pr)
 {
     double lock = frac(pr->lock_ns, pr->lifetime_ns);
-    const fja_lock *top = fja_model_top_lock(m, pr->pool->source);
+    const fja_lock_report *top = top_lock(pr);
     if (lock >= 0.1 && top) {
         fja_advise(pr, "hidden_serialization",
                    "workers waited for locks %.0f%% of their time (%llu waits), most for lock "
                    "\"%s\" (%.2f ms in %llu waits): the tasks serialise on it, so more workers "
                    "will not help; shorten or split that critical section%s",
-                   100 * lock, (unsigned long long)pr->pool->lock_waits, top->name,
+                   100 * lock, (unsigned long long)pr->totals.lock_waits, top->name,
                    (double)top->wait_ns / 1e6, (unsigned long long)top->waits,
-                   pr->pool->openmp ? " (a named critical, an omp_lock per datum, atomic or a "
-                                      "reduction instead of one lock)"
-                                    : "");
+                   pr->totals.openmp ? " (a named critical, an omp_lock per datum, atomic or a "
+                                       "reduction instead of one lock)"
+                                     : "");
         return;
     }
     double awake = frac(pr->search_ns + pr->join_ns, pr->lifetime_ns);
     /* Under a millisecond, waking the workers (tens of us each) is most of
      * the run: idleness then says nothing about serialisation. */
     if (awake < 0.3 || pr->parallelism < 2.0 * pr->workers || pr->duration_ns < 1000000) return;
-    if (pr->pool->openmp)
+    if (pr->totals.openmp)
         fja_advise(pr, "hidden_serialization",
                    "threads wait in taskwaits and barriers without running tasks %.0f%% of the "
                    "time although the trees have parallelism %.1f for %u threads: the runtime's "
@@ -156,7 +167,7 @@ static void advise_serial(const fja_model *m, fja_pool_report *pr)
 
 static void advise_completion(fja_pool_report *pr)
 {
-    const fja_pool *p = pr->pool;
+    const fja_pool_totals *p = &pr->totals;
     if (!p->completions || p->completing_to_completed_ns * 5 < p->exec_to_executed_ns) return;
     fja_advise(pr, "completion_overhead",
                "completion costs %.0f%% of task execution (COMPLETING->COMPLETED %llu ns vs "
@@ -182,8 +193,9 @@ static void advise_preempted(fja_pool_report *pr)
                pr->parallelism_wall, pr->parallelism);
 }
 
-void fja_advice_make(const fja_model *m, fja_pool_report *pr)
+void fja_advice_make(const fja_report *r, fja_pool_report *pr)
 {
+    const fja_trace_summary *m = &r->trace;
     if (m->discarded_events)
         fja_advise(pr, "incomplete_trace",
                    "%llu events were discarded while recording: %u tree(s) are incomplete and "
@@ -196,7 +208,7 @@ void fja_advice_make(const fja_model *m, fja_pool_report *pr)
     if (!pr->nadvice || strcmp(pr->advice[pr->nadvice - 1].kind, "tasks_pile_up") != 0)
         advise_dry(pr);
     advise_late(pr);
-    advise_serial(m, pr);
+    advise_serial(pr);
     advise_completion(pr);
     advise_preempted(pr);
 }

@@ -46,9 +46,26 @@ static void client_offcpu(const fja_pool *p, const fja_tree *t, fja_tree_report 
         known && r->final_handoff_ns != FJA_NULL_NS ? (int64_t)t->client_wake_ns : FJA_NULL_NS;
 }
 
+/* 100 * a / b, 0 without b: a share of a lifetime, in percent. */
+static double pct(uint64_t a, uint64_t b)
+{
+    return b ? 100.0 * (double)a / (double)b : 0;
+}
+
 static void tree_report(const fja_tree *t, fja_tree_report *r)
 {
-    r->tree = t;
+    r->root_id = t->root_id;
+    r->root_rec = t->root;
+    r->tasks = t->tasks;
+    r->forks = t->forks;
+    r->steals = t->steals;
+    r->joins_waited = t->joins_waited;
+    r->unfinished = t->unfinished;
+    r->work_ns = t->work_ns;
+    r->span_ns = t->span_ns;
+    r->max_depth = t->max_depth;
+    r->max_arity = t->max_arity;
+    r->workers_used = (uint32_t)__builtin_popcountll(t->workers_mask);
     r->complete = t->has_submit && t->has_result && t->done && !t->lossy && !t->unfinished;
     r->partial = !t->has_submit;
     r->parallelism = t->span_ns && !r->partial ? (double)t->work_ns / (double)t->span_ns : 0;
@@ -263,7 +280,7 @@ static void speedup(const fja_pool *p, fja_pool_report *pr)
     hist_pcts(&p->join_latency, &pr->join_latency);
     uint32_t depth = 0;
     for (uint32_t i = 0; i < pr->ntrees; i++)
-        if (pr->trees[i].tree->max_depth > depth) depth = pr->trees[i].tree->max_depth;
+        if (pr->trees[i].max_depth > depth) depth = pr->trees[i].max_depth;
     double work = (double)pr->work_ns, span = (double)pr->span_ns;
     double burden = span + (double)depth * (double)(pr->steal_cost_ns + pr->join_cost_ns);
     bounds(pr->work_ns, pr->span_ns, &pr->parallelism, pr->speedup_bound);
@@ -519,10 +536,65 @@ static void offcpu_sum(const fja_model *m, const fja_pool *p, fja_pool_report *p
     if (pr->offcpu == FJA_OFFCPU_LOST) offcpu_lost_reason(m, pr);
 }
 
+/* The model's counts of the pool, copied into the report. */
+static void totals_copy(const fja_pool *p, fja_pool_totals *t)
+{
+    *t = (fja_pool_totals){.source = p->source,
+                           .id = p->id,
+                           .pid = p->pid,
+                           .openmp = p->openmp,
+                           .jvm = p->jvm,
+                           .nworkers_declared = p->nworkers_declared,
+                           .nworkers = p->nworkers,
+                           .execs = p->execs,
+                           .forks = p->forks,
+                           .steals = p->steals,
+                           .joins_waited = p->joins_waited,
+                           .parks = p->parks,
+                           .wakes = p->wakes,
+                           .lock_waits = p->lock_waits,
+                           .submits = p->submits,
+                           .results = p->results,
+                           .exec_to_executed_ns = p->exec_to_executed_ns,
+                           .outermost_bodies_ns = p->outermost_bodies_ns,
+                           .completing_to_completed_ns = p->completing_to_completed_ns,
+                           .completions = p->completions,
+                           .unfinished = p->unfinished,
+                           .orphans = p->orphans,
+                           .barrier_waits = p->barrier_waits,
+                           .taskwait_waits = p->taskwait_waits,
+                           .dependences = p->dependences,
+                           .suspends = p->suspends};
+    snprintf(t->procname, sizeof t->procname, "%s", p->procname);
+    snprintf(t->runtime_version, sizeof t->runtime_version, "%s", p->runtime_version);
+    for (int d = 0; d < FJA_DEPTH_SLOTS; d++) {
+        t->steal_depth[d] = p->steal_depth[d];
+        t->depth_tasks[d] = p->depth_hist[d].count;
+    }
+    fja_hist_log2(&p->self_hist, t->self_log2);
+}
+
+/* The pool's time split, idle gaps and off-CPU time as shares of the
+ * workers' summed lifetime. */
+static void shares(fja_pool_report *pr)
+{
+    const uint64_t state[FJA_WS_COUNT] = {
+        [FJA_WS_RUN] = pr->busy_ns,    [FJA_WS_JOIN] = pr->join_ns, [FJA_WS_SEARCH] = pr->search_ns,
+        [FJA_WS_PARK] = pr->parked_ns, [FJA_WS_LOCK] = pr->lock_ns,
+    };
+    for (int k = 0; k < FJA_WS_COUNT; k++)
+        pr->state_pct[k] = pct(state[k], pr->lifetime_ns);
+    for (int c = 0; c < FJA_GAP_COUNT; c++)
+        pr->gap_pct[c] = pct(pr->gap_ns[c], pr->lifetime_ns);
+    for (int k = 0; k < FJA_OFFCPU_KINDS; k++)
+        pr->offcpu_pct[k] = pct(pr->offcpu_ns[k], pr->lifetime_ns);
+}
+
 static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter *f,
                         fja_pool_report *pr)
 {
-    pr->pool = p;
+    totals_copy(p, &pr->totals);
+    pr->pool_index = (uint32_t)(p - m->pools);
     pr->workers = p->nworkers_declared ? p->nworkers_declared : p->nworkers;
     /* OpenMP: nested regions bring threads beyond the first team's size;
      * JVM: callers that run tasks and compensation threads beyond the
@@ -537,6 +609,7 @@ static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter 
         return -1;
     speedup(p, pr);
     offcpu_sum(m, p, pr);
+    shares(pr);
     granularity(p, pr);
     cutoff(p, pr);
     cutoff_by_depth(p, pr);
@@ -584,9 +657,34 @@ static int trace_spans(const fja_model *m, fja_report *r)
     return 0;
 }
 
+/* What the model says of the trace as a whole. */
+static void summary_copy(const fja_model *m, fja_trace_summary *t)
+{
+    *t = (fja_trace_summary){.events = m->events,
+                             .discarded_events = m->discarded_events,
+                             .discard_messages = m->discard_messages,
+                             .unknown_events = m->unknown_events,
+                             .out_of_order = m->out_of_order,
+                             .first_ts = m->first_ts,
+                             .last_ts = m->last_ts,
+                             .duration_ns = m->last_ts - m->first_ts,
+                             .window_clipped = m->window_clipped,
+                             .window_events = m->window_events,
+                             .nexamples = m->nexamples,
+                             .model_bytes = fja_model_bytes(m),
+                             .recording_set = m->recording_set,
+                             .recording = m->recording,
+                             .left_out_pools = m->nforeign,
+                             .left_out_events = m->foreign_events};
+    snprintf(t->decode_error, sizeof t->decode_error, "%s", m->decode_error);
+    memcpy(t->anomalies, m->anomalies, sizeof t->anomalies);
+    memcpy(t->examples, m->examples, sizeof t->examples);
+}
+
 int fja_analysis_run(const fja_model *m, const fja_filter *f, fja_report *r)
 {
-    *r = (fja_report){.model = m};
+    *r = (fja_report){0};
+    summary_copy(m, &r->trace);
     r->pools = calloc(m->npools ? m->npools : 1, sizeof *r->pools);
     if (!r->pools || trace_spans(m, r)) return -1;
     for (int k = 0; k < FJA_AN_COUNT; k++)
@@ -599,7 +697,7 @@ int fja_analysis_run(const fja_model *m, const fja_filter *f, fja_report *r)
         if (f->pool_set && p->id != f->pool) continue;
         fja_pool_report *pr = &r->pools[r->npools++];
         if (pool_analyze(m, p, f, pr)) return -1;
-        fja_advice_make(m, pr);
+        fja_advice_make(r, pr);
         if (p->unfinished || pr->incomplete_trees) r->complete = false;
     }
     measured_speedups(r);
@@ -620,10 +718,10 @@ void fja_analysis_free(fja_report *r)
     *r = (fja_report){0};
 }
 
-static const fja_pool_report *wall_twin(const fja_report *wall, const fja_pool *p)
+static const fja_pool_report *wall_twin(const fja_report *wall, const fja_pool_totals *p)
 {
     for (uint32_t i = 0; i < wall->npools; i++) {
-        const fja_pool *q = wall->pools[i].pool;
+        const fja_pool_totals *q = &wall->pools[i].totals;
         if (q->source == p->source && q->id == p->id) return &wall->pools[i];
     }
     return NULL;
@@ -633,7 +731,7 @@ void fja_analysis_wall(fja_report *r, const fja_report *wall)
 {
     for (uint32_t i = 0; i < r->npools; i++) {
         fja_pool_report *pr = &r->pools[i];
-        const fja_pool_report *w = wall_twin(wall, pr->pool);
+        const fja_pool_report *w = wall_twin(wall, &pr->totals);
         if (!w) continue;
         pr->work_wall_ns = w->work_ns;
         pr->span_wall_ns = w->span_ns;
@@ -642,10 +740,44 @@ void fja_analysis_wall(fja_report *r, const fja_report *wall)
             pr->speedup_bound_wall[k] = w->speedup_bound[k];
         /* Both readings build the trees in the same order. */
         for (uint32_t t = 0; t < pr->ntrees && t < w->ntrees; t++) {
-            pr->trees[t].work_wall_ns = w->trees[t].tree->work_ns;
-            pr->trees[t].span_wall_ns = w->trees[t].tree->span_ns;
+            pr->trees[t].work_wall_ns = w->trees[t].work_ns;
+            pr->trees[t].span_wall_ns = w->trees[t].span_ns;
         }
         pr->nadvice = 0; /* the advice may quote the wall-clock figures */
-        fja_advice_make(r->model, pr);
+        fja_advice_make(r, pr);
     }
+}
+
+const fja_pool *fja_report_pool(const fja_model *m, const fja_pool_report *pr)
+{
+    return &m->pools[pr->pool_index];
+}
+
+fja_task_iter fja_task_iter_begin(const fja_model *m, const fja_pool_report *pr)
+{
+    return (fja_task_iter){.pool = fja_report_pool(m, pr)};
+}
+
+bool fja_task_iter_next(fja_task_iter *it, fja_task_row *row)
+{
+    const fja_pool *p = it->pool;
+    while (it->next < p->tasks.count) {
+        const fja_task *t = fja_taskmap_get(&p->tasks, it->next++);
+        if (t->flags & FJA_TF_FREE) continue; /* a recycling model lists what is left */
+        *row = (fja_task_row){
+            .id = t->id,
+            .root = t->tree != FJA_TASK_NONE ? p->trees[t->tree].root_id : 0,
+            .parent = t->parent != FJA_TASK_NONE ? fja_taskmap_get(&p->tasks, t->parent)->id : 0,
+            .depth = t->depth,
+            .size_hint = t->size_hint,
+            .children = t->nchildren,
+            .worker = t->worker,
+            .stolen = t->flags & FJA_TF_STOLEN,
+            .completer = t->flags & FJA_TF_COMPLETER,
+            .finished = fja_task_finished(t),
+            .self_ns = t->self_ns,
+            .subtree_ns = t->subtree_ns};
+        return true;
+    }
+    return false;
 }

@@ -17,8 +17,15 @@ typedef struct {
     uint64_t n, min, p50, p90, p99, max;
 } fja_pcts;
 
+/* One tree of a pool, as the report shows it (a copy of the model's
+ * figures: the report holds no pointer into the model). */
 typedef struct {
-    const fja_tree *tree;
+    uint64_t root_id;
+    uint32_t root_rec; /* the root's record number, for the task records (fja_report_pool) */
+    uint64_t tasks, forks, steals, joins_waited, unfinished;
+    uint64_t work_ns, span_ns;
+    uint32_t max_depth, max_arity;
+    uint32_t workers_used; /* workers that ran one of its tasks */
     bool complete;
     /* Begun before the trace (no submission seen: a trace that starts
      * mid-run, a snapshot, a live view attached late): its work is what the
@@ -95,6 +102,24 @@ typedef struct {
     double wait_pct; /* 100 * wait_ns / the pool's summed worker lifetime */
 } fja_lock_report;
 
+/* What the model counted for a pool, copied (the writers read these, never
+ * the model): who made it, its runtime, its event counts. */
+typedef struct {
+    uint32_t source, id;
+    char procname[32]; /* "" if unknown */
+    int64_t pid;       /* -1 if unknown */
+    char runtime_version[64];
+    bool openmp, jvm;
+    uint32_t nworkers_declared, nworkers;
+    uint64_t execs, forks, steals, joins_waited, parks, wakes, lock_waits, submits, results;
+    uint64_t exec_to_executed_ns, outermost_bodies_ns, completing_to_completed_ns, completions;
+    uint64_t unfinished, orphans;
+    uint64_t barrier_waits, taskwait_waits, dependences, suspends; /* OpenMP */
+    uint64_t steal_depth[FJA_DEPTH_SLOTS];
+    uint64_t depth_tasks[FJA_DEPTH_SLOTS]; /* tasks executed at each depth (saturated) */
+    uint64_t self_log2[64];                /* task self times in [2^k, 2^(k+1)) ns */
+} fja_pool_totals;
+
 typedef struct {
     /* narrowing, from the command line */
     bool pool_set, root_set, window_set;
@@ -115,7 +140,8 @@ typedef struct {
     double overhead_share;         /* of the pool's estimated overhead; < 0: unknown */
     uint32_t depth_min, depth_max; /* of its executed tasks */
     uint32_t addresses;            /* recorded addresses merged here (inlined copies of one call) */
-    const fja_site_stats *stats;   /* the model's counts, NULL once merged with others */
+    uint32_t stats;                /* its counts in the model's fja_sites (self-time histogram,
+                                    * merged by fja_sites_resolve); UINT32_MAX once merged */
     /* --baseline: median self time per task here and at the same place in
      * the baseline run; inflation = mean_ns / base_mean_ns (< 0: no match) */
     uint64_t mean_ns, base_mean_ns;
@@ -133,12 +159,16 @@ typedef enum {
 #define FJA_INFLATION_FLAG 1.25 /* self time per task x1.25 or more: flagged */
 
 typedef struct {
-    const fja_pool *pool;
+    fja_pool_totals totals;
+    uint32_t pool_index; /* the model's pool (fja_report_pool): its task records */
     uint32_t workers;
     uint64_t duration_ns;
     uint64_t tasks; /* task records: forked + submitted */
     uint64_t busy_ns, join_ns, search_ns, parked_ns, lock_ns, lifetime_ns;
     uint64_t gap_ns[FJA_GAP_COUNT], gaps[FJA_GAP_COUNT], idle_queued_ns;
+    /* shares of lifetime_ns, in percent (0 without a lifetime): the time
+     * split by state (FJA_WS_RUN is busy_ns ...), the idle gaps by class */
+    double state_pct[FJA_WS_COUNT], gap_pct[FJA_GAP_COUNT];
     double mean_queue_depth; /* time-weighted, averaged over workers */
     int64_t max_queue_depth;
     fja_worker_report *per_worker; /* the workers seen, by index */
@@ -165,6 +195,7 @@ typedef struct {
     char offcpu_reason[1024];             /* why it is unknown ("" unless unknown) */
     uint64_t offcpu_lost;                 /* switch records perf dropped */
     uint64_t offcpu_ns[FJA_OFFCPU_KINDS]; /* summed over workers, parks excluded */
+    double offcpu_pct[FJA_OFFCPU_KINDS];  /* of lifetime_ns, in percent */
     uint64_t work_wall_ns, span_wall_ns;
     double parallelism_wall, speedup_bound_wall[FJA_SPEEDUP_PS];
     uint64_t steal_cost_ns, join_cost_ns, fork_cost_ns;
@@ -213,8 +244,28 @@ typedef struct {
     uint64_t first_ts, last_ts;
 } fja_trace_span;
 
+/* The trace as a whole, copied from the model. */
 typedef struct {
-    const fja_model *model;
+    uint64_t events, discarded_events, discard_messages, unknown_events, out_of_order;
+    uint64_t first_ts, last_ts; /* the first and last event (the model's clock) */
+    uint64_t duration_ns;       /* last_ts - first_ts */
+    bool window_clipped;        /* begins mid-run (a snapshot) ... */
+    uint64_t window_events;     /* ... with this many earlier events left out */
+    char decode_error[512];     /* why decoding stopped early ("" when it did not) */
+    uint64_t anomalies[FJA_AN_COUNT];
+    fja_anomaly examples[FJA_ANOMALY_EXAMPLES];
+    uint32_t nexamples;
+    uint64_t model_bytes; /* what the model held (fja_model_bytes) */
+    /* --recording TOKEN: the pools of other recordings left out */
+    bool recording_set;
+    uint64_t recording, left_out_pools, left_out_events;
+} fja_trace_summary;
+
+/* The report is a value: every figure the writers show, built once from a
+ * finished model (fja_analysis_run) and holding no pointer into it. Only
+ * the task records stay in the model (fja_report_pool, fja_task_iter). */
+typedef struct {
+    fja_trace_summary trace;
     fja_pool_report *pools;
     uint32_t npools;
     fja_trace_span *traces; /* by source, whatever --pool selects */
@@ -229,14 +280,39 @@ void fja_analysis_free(fja_report *r);
 /* Fills the wall-clock twins of r's figures (work_wall_ns, ...) from wall,
  * the report of the same trace read without the off-CPU intervals. */
 void fja_analysis_wall(fja_report *r, const fja_report *wall);
-/* Appends the advice for one pool (advice.c). */
-void fja_advice_make(const fja_model *m, fja_pool_report *pr);
+/* Appends the advice for one pool of r (advice.c): from the report alone. */
+void fja_advice_make(const fja_report *r, fja_pool_report *pr);
 /* Sums up the pool's creation sites (sites_report.c). Returns 0, -1 when
  * out of memory. */
 int fja_sites_analyze(const fja_pool *p, fja_pool_report *pr);
-/* Names every site of the report with resolve (NULL: addresses only) and
- * appends the advice per site (too small, too few). */
-void fja_sites_resolve(fja_report *r, fja_site_resolver resolve, void *ctx);
+
+/* The model's pool of a report's pool m (the one the report was made
+ * from): where the task records are, for what draws or lists every task
+ * (the subtree diagrams, --tasks). */
+const fja_pool *fja_report_pool(const fja_model *m, const fja_pool_report *pr);
+
+/* One task record, as --tasks lists it. */
+typedef struct {
+    uint64_t id, root, parent; /* 0: none */
+    uint32_t depth, size_hint, children;
+    int32_t worker;
+    bool stolen, completer, finished;
+    uint64_t self_ns, subtree_ns;
+} fja_task_row;
+
+/* Every task record the model kept of one report pool, in record order:
+ *   fja_task_iter it = fja_task_iter_begin(m, pr);
+ *   for (fja_task_row t; fja_task_iter_next(&it, &t);) ... */
+typedef struct {
+    const fja_pool *pool;
+    uint32_t next;
+} fja_task_iter;
+fja_task_iter fja_task_iter_begin(const fja_model *m, const fja_pool_report *pr);
+bool fja_task_iter_next(fja_task_iter *it, fja_task_row *row);
+/* Names every site of the report (made from m) with resolve (NULL:
+ * addresses only), merges the addresses of one place, and appends the
+ * advice per site (too small, too few). */
+void fja_sites_resolve(const fja_model *m, fja_report *r, fja_site_resolver resolve, void *ctx);
 /* Work inflation per site against base, a resolved report of the same
  * program (pool i against base's pool i, or its first): each site is
  * matched by place (binary name, file, line, function; else binary name and

@@ -1207,16 +1207,6 @@ size_t fja_model_bytes(const fja_model *m)
     return b;
 }
 
-const fja_lock *fja_model_top_lock(const fja_model *m, uint32_t source)
-{
-    const fja_lock *top = NULL;
-    for (uint32_t i = 0; i < m->nlocks; i++) {
-        const fja_lock *l = &m->locks[i];
-        if (l->source == source && l->waits && (!top || l->wait_ns > top->wait_ns)) top = l;
-    }
-    return top;
-}
-
 /* ------------------------------------------------------------ --recording */
 
 void fja_model_recording(fja_model *m, uint64_t token)

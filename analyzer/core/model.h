@@ -379,8 +379,4 @@ void fja_model_finish(fja_model *m);
 /* Live task count, tree count and bytes held, for memory reporting. */
 size_t fja_model_bytes(const fja_model *m);
 
-/* The lock of trace `source` with the most waiting time, NULL if none was
- * waited for. */
-const fja_lock *fja_model_top_lock(const fja_model *m, uint32_t source);
-
 #endif

@@ -1,5 +1,6 @@
 /* Report writers: the analyses as a text report for a terminal and as JSON
- * (docs/report-schema.md). */
+ * (docs/report-schema.md). Both read the report value only (analysis.h),
+ * never the model. */
 #ifndef FJA_REPORT_H
 #define FJA_REPORT_H
 
@@ -28,7 +29,7 @@ const char *fja_report_duration(char *buf, size_t n, double ns);
  * (pool id, process name, pid), " (trace 2)" added when with_trace or when
  * the process is unknown (older traces) and the trace is not the first;
  * written to buf (96 bytes hold any), returns buf. */
-const char *fja_pool_label(const fja_pool *p, bool with_trace, char *buf, size_t n);
+const char *fja_pool_label(const fja_pool_totals *p, bool with_trace, char *buf, size_t n);
 /* Whether the report's pools come from more than one trace. */
 bool fja_report_several_traces(const fja_report *r);
 /* The number (1, 2, ...) of the tree of root task `root` in the pool's
@@ -36,7 +37,9 @@ bool fja_report_several_traces(const fja_report *r);
  * report lists no such tree. */
 uint32_t fja_root_number(const fja_pool_report *pr, uint64_t root);
 int fja_report_json(FILE *out, const fja_report *r, const fja_run_info *info);
-/* Every task record of the selected pools as CSV (docs/report-schema.md). */
-int fja_report_tasks_csv(FILE *out, const fja_report *r);
+/* Every task record of the selected pools as CSV (docs/report-schema.md):
+ * the records are the model's (m, which r was made from), read through
+ * the task iterator. */
+int fja_report_tasks_csv(FILE *out, const fja_model *m, const fja_report *r);
 
 #endif

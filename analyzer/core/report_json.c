@@ -143,7 +143,7 @@ static void j_pcts(jw *w, const char *k, const fja_pcts *p)
 
 static void j_trace(jw *w, const fja_report *r, const fja_run_info *info)
 {
-    const fja_model *m = r->model;
+    const fja_trace_summary *m = &r->trace;
     j_open(w, "trace", '{');
     j_open(w, "paths", '[');
     for (int i = 0; i < info->npaths; i++)
@@ -163,11 +163,11 @@ static void j_trace(jw *w, const fja_report *r, const fja_run_info *info)
     if (m->recording_set) { /* only with --recording */
         j_open(w, "recording", '{');
         j_u64(w, "token", m->recording);
-        j_u64(w, "left_out_pools", m->nforeign);
-        j_u64(w, "left_out_events", m->foreign_events);
+        j_u64(w, "left_out_pools", m->left_out_pools);
+        j_u64(w, "left_out_events", m->left_out_events);
         j_close(w, '}');
     }
-    j_u64(w, "duration_ns", m->last_ts - m->first_ts);
+    j_u64(w, "duration_ns", m->duration_ns);
     j_open(w, "traces", '[');
     for (uint32_t k = 0; k < r->ntraces; k++) {
         j_open(w, NULL, '{');
@@ -181,7 +181,7 @@ static void j_trace(jw *w, const fja_report *r, const fja_run_info *info)
 
 static void j_anomalies(jw *w, const fja_report *r)
 {
-    const fja_model *m = r->model;
+    const fja_trace_summary *m = &r->trace;
     j_open(w, "anomalies", '{');
     j_u64(w, "total", r->anomalies);
     j_open(w, "by_kind", '{');
@@ -205,7 +205,7 @@ static void j_anomalies(jw *w, const fja_report *r)
 
 static void j_totals(jw *w, const fja_pool_report *pr)
 {
-    const fja_pool *p = pr->pool;
+    const fja_pool_totals *p = &pr->totals;
     j_open(w, "totals", '{');
     j_u64(w, "tasks", pr->tasks);
     j_u64(w, "executed", p->execs);
@@ -231,9 +231,10 @@ static void j_totals(jw *w, const fja_pool_report *pr)
     j_close(w, '}');
 }
 
-/* holder_offcpu is null when off-CPU time was not recorded (unknown). */
+/* holder_offcpu is null when off-CPU time was not recorded (unknown); pct
+ * (the pool's: shares of its worker time) NULL for a worker. */
 static void j_gaps(jw *w, const uint64_t gaps[FJA_GAP_COUNT], const uint64_t ns[FJA_GAP_COUNT],
-                   bool offcpu_known)
+                   const double *pct, bool offcpu_known)
 {
     static const char *const names[FJA_GAP_COUNT] = {"no_work", "work_queued", "join", "lock",
                                                      "holder_offcpu"};
@@ -246,6 +247,7 @@ static void j_gaps(jw *w, const uint64_t gaps[FJA_GAP_COUNT], const uint64_t ns[
         j_open(w, names[c], '{');
         j_u64(w, "count", gaps[c]);
         j_u64(w, "ns", ns[c]);
+        if (pct) j_dbl(w, "pct", pct[c]);
         j_close(w, '}');
     }
     j_close(w, '}');
@@ -255,11 +257,26 @@ static void j_gaps(jw *w, const uint64_t gaps[FJA_GAP_COUNT], const uint64_t ns[
 static void j_worker_offcpu(jw *w, const fja_worker_report *wk)
 {
     static const char *const keys[FJA_OFFCPU_KINDS] = {"offcpu_preempted_ns", "offcpu_blocked_ns"};
+    static const char *const pcts[FJA_OFFCPU_KINDS] = {"offcpu_preempted_pct",
+                                                       "offcpu_blocked_pct"};
     for (int k = 0; k < FJA_OFFCPU_KINDS; k++)
-        if (wk->offcpu_known)
+        if (wk->offcpu_known) {
             j_u64(w, keys[k], wk->offcpu_ns[k]);
-        else
+            j_dbl(w, pcts[k], wk->offcpu_pct[k]);
+        } else {
             j_null(w, keys[k]);
+            j_null(w, pcts[k]);
+        }
+}
+
+/* The time split by state as shares of the lifetime, in percent. */
+static void j_state_pcts(jw *w, const double pct[FJA_WS_COUNT])
+{
+    j_dbl(w, "busy_pct", pct[FJA_WS_RUN]);
+    j_dbl(w, "join_wait_pct", pct[FJA_WS_JOIN]);
+    j_dbl(w, "searching_pct", pct[FJA_WS_SEARCH]);
+    j_dbl(w, "parked_pct", pct[FJA_WS_PARK]);
+    j_dbl(w, "lock_wait_pct", pct[FJA_WS_LOCK]);
 }
 
 static void j_worker(jw *w, const fja_worker_report *wk, bool openmp)
@@ -281,12 +298,13 @@ static void j_worker(jw *w, const fja_worker_report *wk, bool openmp)
     j_u64(w, "searching_ns", wk->state_ns[FJA_WS_SEARCH]);
     j_u64(w, "parked_ns", wk->state_ns[FJA_WS_PARK]);
     j_u64(w, "lock_wait_ns", wk->state_ns[FJA_WS_LOCK]);
+    j_state_pcts(w, wk->state_pct);
     j_u64(w, "lock_waits", wk->lock_waits);
     j_u64(w, "idle_work_queued_ns", wk->idle_queued_ns);
     j_i64(w, "max_queue_depth", wk->max_queue_depth);
     j_dbl(w, "mean_queue_depth", wk->mean_queue_depth);
     j_worker_offcpu(w, wk);
-    j_gaps(w, wk->gaps, wk->gap_ns, wk->offcpu_known);
+    j_gaps(w, wk->gaps, wk->gap_ns, NULL, wk->offcpu_known);
     j_close(w, '}');
 }
 
@@ -300,7 +318,8 @@ static void j_idle(jw *w, const fja_pool_report *pr)
     j_u64(w, "parked_ns", pr->parked_ns);
     j_u64(w, "lock_wait_ns", pr->lock_ns);
     j_u64(w, "idle_work_queued_ns", pr->idle_queued_ns);
-    j_gaps(w, pr->gaps, pr->gap_ns, pr->offcpu == FJA_OFFCPU_RECORDED);
+    j_state_pcts(w, pr->state_pct);
+    j_gaps(w, pr->gaps, pr->gap_ns, pr->gap_pct, pr->offcpu == FJA_OFFCPU_RECORDED);
     const uint64_t *lg = pr->gap_log2;
     int top = 63;
     while (top > 0 && !lg[top])
@@ -314,7 +333,7 @@ static void j_idle(jw *w, const fja_pool_report *pr)
 
 static void j_tree(jw *w, const fja_tree_report *t)
 {
-    const fja_tree *tr = t->tree;
+    const fja_tree_report *tr = t;
     j_open(w, NULL, '{');
     j_u64(w, "root", tr->root_id);
     j_bool(w, "complete", t->complete);
@@ -325,7 +344,7 @@ static void j_tree(jw *w, const fja_tree_report *t)
     j_u64(w, "forks", tr->forks);
     j_u64(w, "steals", tr->steals);
     j_u64(w, "joins_waited", tr->joins_waited);
-    j_u64(w, "workers_used", (uint64_t)__builtin_popcountll(tr->workers_mask));
+    j_u64(w, "workers_used", tr->workers_used);
     j_u64(w, "unfinished_tasks", tr->unfinished);
     j_u64(w, "work_ns", tr->work_ns);
     if (t->partial || !tr->span_ns) { /* began before the trace, or never ran: unknown */
@@ -381,7 +400,7 @@ static void j_unfinished(jw *w, const fja_pool_report *pr)
 
 static void j_granularity(jw *w, const fja_pool_report *pr)
 {
-    const fja_pool *p = pr->pool;
+    const fja_pool_totals *p = &pr->totals;
     j_open(w, "granularity", '{');
     j_u64(w, "count", pr->granularity.n);
     j_u64(w, "min_ns", pr->granularity.min);
@@ -391,10 +410,10 @@ static void j_granularity(jw *w, const fja_pool_report *pr)
     j_u64(w, "max_ns", pr->granularity.max);
     j_open(w, "by_depth", '[');
     for (int d = 0; d < FJA_DEPTH_SLOTS; d++) {
-        if (!p->depth_hist[d].count) continue;
+        if (!p->depth_tasks[d]) continue;
         j_open(w, NULL, '{');
         j_u64(w, "depth", (uint64_t)d);
-        j_u64(w, "tasks", p->depth_hist[d].count);
+        j_u64(w, "tasks", p->depth_tasks[d]);
         j_u64(w, "p50_ns", pr->depth_p50[d]);
         j_close(w, '}');
     }
@@ -432,9 +451,13 @@ static void j_offcpu(jw *w, const fja_pool_report *pr)
     if (pr->offcpu == FJA_OFFCPU_RECORDED) {
         j_u64(w, "preempted_ns", pr->offcpu_ns[FJA_OFFCPU_PREEMPTED]);
         j_u64(w, "blocked_ns", pr->offcpu_ns[FJA_OFFCPU_BLOCKED]);
+        j_dbl(w, "preempted_pct", pr->offcpu_pct[FJA_OFFCPU_PREEMPTED]);
+        j_dbl(w, "blocked_pct", pr->offcpu_pct[FJA_OFFCPU_BLOCKED]);
     } else {
         j_null(w, "preempted_ns");
         j_null(w, "blocked_ns");
+        j_null(w, "preempted_pct");
+        j_null(w, "blocked_pct");
     }
     j_close(w, '}');
 }
@@ -493,6 +516,7 @@ static void j_locks(jw *w, const fja_pool_report *pr)
         j_str(w, "name", l->name);
         j_u64(w, "waits", l->waits);
         j_u64(w, "wait_ns", l->wait_ns);
+        j_dbl(w, "wait_pct", l->wait_pct);
         j_close(w, '}');
     }
     j_close(w, ']');
@@ -587,7 +611,7 @@ static void j_baseline(jw *w, const fja_pool_report *pr)
 /* Only for a pool an OpenMP runtime made (docs/report-schema.md). */
 static void j_openmp(jw *w, const fja_pool_report *pr)
 {
-    const fja_pool *p = pr->pool;
+    const fja_pool_totals *p = &pr->totals;
     j_open(w, "openmp", '{');
     j_str(w, "runtime", p->runtime_version);
     j_u64(w, "implicit_tasks", p->submits);
@@ -607,7 +631,7 @@ static void j_openmp(jw *w, const fja_pool_report *pr)
 /* Only for a pool of java.util.concurrent.ForkJoinPool (docs/java.md). */
 static void j_java(jw *w, const fja_pool_report *pr)
 {
-    const fja_pool *p = pr->pool;
+    const fja_pool_totals *p = &pr->totals;
     j_open(w, "java", '{');
     j_str(w, "runtime", p->runtime_version);
     j_u64(w, "parallelism", p->nworkers_declared);
@@ -619,7 +643,7 @@ static void j_java(jw *w, const fja_pool_report *pr)
 
 static void j_pool(jw *w, const fja_pool_report *pr)
 {
-    const fja_pool *p = pr->pool;
+    const fja_pool_totals *p = &pr->totals;
     j_open(w, NULL, '{');
     j_u64(w, "source", p->source);
     j_u64(w, "pool", p->id);
@@ -691,7 +715,7 @@ int fja_report_json(FILE *out, const fja_report *r, const fja_run_info *info)
     j_open(&w, "analyzer", '{');
     j_dbl(&w, "wall_s", info->wall_s);
     j_u64(&w, "peak_rss_bytes", info->peak_rss_bytes);
-    j_u64(&w, "model_bytes", fja_model_bytes(r->model));
+    j_u64(&w, "model_bytes", r->trace.model_bytes);
     j_close(&w, '}');
     fputs("\n}\n", out);
     return ferror(out) ? -1 : 0;

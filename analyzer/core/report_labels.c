@@ -6,7 +6,7 @@
 
 #include "report.h"
 
-const char *fja_pool_label(const fja_pool *p, bool with_trace, char *buf, size_t n)
+const char *fja_pool_label(const fja_pool_totals *p, bool with_trace, char *buf, size_t n)
 {
     int k;
     if (*p->procname && p->pid >= 0)
@@ -28,13 +28,13 @@ const char *fja_pool_label(const fja_pool *p, bool with_trace, char *buf, size_t
 bool fja_report_several_traces(const fja_report *r)
 {
     for (uint32_t i = 1; i < r->npools; i++)
-        if (r->pools[i].pool->source != r->pools[0].pool->source) return true;
+        if (r->pools[i].totals.source != r->pools[0].totals.source) return true;
     return false;
 }
 
 uint32_t fja_root_number(const fja_pool_report *pr, uint64_t root)
 {
     for (uint32_t i = 0; i < pr->ntrees; i++)
-        if (pr->trees[i].tree->root_id == root) return i + 1;
+        if (pr->trees[i].root_id == root) return i + 1;
     return 0;
 }

@@ -24,21 +24,16 @@ static const char *ms(char *buf, size_t n, int64_t ns)
     return ns == FJA_NULL_NS ? "never" : fja_report_duration(buf, n, (double)ns);
 }
 
-static double pct(uint64_t a, uint64_t b)
-{
-    return b ? 100.0 * (double)a / (double)b : 0;
-}
-
 /* The events' time: one trace's duration; with several, each trace's
  * (first to last pool event) and the span of the recordings, labelled as
  * such (traces recorded apart are not one run of that length). */
 static void t_events(FILE *o, const fja_report *r)
 {
-    const fja_model *m = r->model;
+    const fja_trace_summary *m = &r->trace;
     char b[32];
     if (r->ntraces < 2) {
         fprintf(o, "  events %" PRIu64 " over %s, %u pool(s)\n", m->events,
-                fja_report_duration(b, sizeof b, (double)(m->last_ts - m->first_ts)), r->npools);
+                fja_report_duration(b, sizeof b, (double)m->duration_ns), r->npools);
         return;
     }
     fprintf(o, "  events %" PRIu64 " in %u traces lasting", m->events, r->ntraces);
@@ -48,19 +43,19 @@ static void t_events(FILE *o, const fja_report *r)
                                     (double)(r->traces[k].last_ts - r->traces[k].first_ts)));
     if (r->ntraces > TEXT_TRACES) fprintf(o, ", ...");
     fprintf(o, " (recorded within %s, first event to last), %u pool(s)\n",
-            fja_report_duration(b, sizeof b, (double)(m->last_ts - m->first_ts)), r->npools);
+            fja_report_duration(b, sizeof b, (double)m->duration_ns), r->npools);
 }
 
 static void t_summary(FILE *o, const fja_report *r)
 {
-    const fja_model *m = r->model;
+    const fja_trace_summary *m = &r->trace;
     fprintf(o, "fjtrace-analyze report\n");
     t_events(o, r);
     if (m->recording_set)
         fprintf(o,
-                "  recording %" PRIu64 ": left out %u pool(s) of other programs (%" PRIu64
+                "  recording %" PRIu64 ": left out %" PRIu64 " pool(s) of other programs (%" PRIu64
                 " events)\n",
-                m->recording, m->nforeign, m->foreign_events);
+                m->recording, m->left_out_pools, m->left_out_events);
     if (m->discarded_events)
         fprintf(o,
                 "  WARNING: %" PRIu64 " events were DISCARDED while recording: affected "
@@ -90,7 +85,7 @@ static void t_summary(FILE *o, const fja_report *r)
  * figures are exact, inferred or missing (docs/openmp.md). */
 static void t_openmp(FILE *o, const fja_pool_report *pr)
 {
-    const fja_pool *p = pr->pool;
+    const fja_pool_totals *p = &pr->totals;
     fprintf(o, "  runtime: OpenMP (%s) through OMPT\n", p->runtime_version);
     fprintf(o,
             "  tasks %" PRIu64 " (implicit %" PRIu64 ", explicit %" PRIu64 ")  steals %" PRIu64
@@ -109,7 +104,7 @@ static void t_openmp(FILE *o, const fja_pool_report *pr)
  * figures are exact, inferred or missing (docs/java.md). */
 static void t_java(FILE *o, const fja_pool_report *pr)
 {
-    const fja_pool *p = pr->pool;
+    const fja_pool_totals *p = &pr->totals;
     fprintf(o,
             "  runtime: ForkJoinPool on %s, through the fjtrace agent; parallelism %u, %u "
             "worker slot(s) (beyond the parallelism: callers running tasks, compensation "
@@ -131,9 +126,9 @@ static void t_offcpu(FILE *o, const fja_pool_report *pr)
                 "  off-CPU time recorded: preempted %s (%.1f%% of worker time), blocked %s "
                 "(%.1f%%), parks apart; the figures below are on-CPU time\n",
                 fja_report_duration(a, sizeof a, (double)pr->offcpu_ns[FJA_OFFCPU_PREEMPTED]),
-                pct(pr->offcpu_ns[FJA_OFFCPU_PREEMPTED], pr->lifetime_ns),
+                pr->offcpu_pct[FJA_OFFCPU_PREEMPTED],
                 fja_report_duration(b, sizeof b, (double)pr->offcpu_ns[FJA_OFFCPU_BLOCKED]),
-                pct(pr->offcpu_ns[FJA_OFFCPU_BLOCKED], pr->lifetime_ns));
+                pr->offcpu_pct[FJA_OFFCPU_BLOCKED]);
         if (pr->offcpu_lost)
             fprintf(o,
                     "  WARNING: %" PRIu64 " context-switch record(s) lost: some off-CPU time "
@@ -157,7 +152,7 @@ static void t_offcpu(FILE *o, const fja_pool_report *pr)
 
 static void t_totals(FILE *o, const fja_pool_report *pr, bool several_traces)
 {
-    const fja_pool *p = pr->pool;
+    const fja_pool_totals *p = &pr->totals;
     char a[32], b[32], c[32], label[96];
     fprintf(o, "\npool %s: %u workers, %s\n",
             fja_pool_label(p, several_traces, label, sizeof label), pr->workers,
@@ -286,23 +281,22 @@ static void t_trees(FILE *o, const fja_pool_report *pr)
     fputs(")\n", o);
     for (uint32_t i = 0; i < pr->ntrees && i < TEXT_TREES; i++) {
         const fja_tree_report *t = &pr->trees[i];
-        const fja_tree *tr = t->tree;
+        const fja_tree_report *tr = t;
         if (t->partial) {
             fprintf(o,
                     "  root #%u (PARTIAL: began before the trace): %" PRIu64
-                    " tasks seen, %d workers, work in the trace %s, span n/a, parallelism "
+                    " tasks seen, %u workers, work in the trace %s, span n/a, parallelism "
                     "n/a\n",
-                    i + 1, tr->tasks, __builtin_popcountll(tr->workers_mask),
+                    i + 1, tr->tasks, tr->workers_used,
                     fja_report_duration(a, sizeof a, (double)tr->work_ns));
             continue;
         }
         fprintf(o,
-                "  root #%u%s: %" PRIu64 " tasks, depth %u, %d workers, work %s, span %s, "
+                "  root #%u%s: %" PRIu64 " tasks, depth %u, %u workers, work %s, span %s, "
                 "parallelism %.2f\n    first task %s, full parallelism %s, hand-off %s, "
                 "latency %s\n",
                 i + 1, t->complete ? "" : " (INCOMPLETE)", tr->tasks, tr->max_depth,
-                __builtin_popcountll(tr->workers_mask),
-                fja_report_duration(a, sizeof a, (double)tr->work_ns),
+                tr->workers_used, fja_report_duration(a, sizeof a, (double)tr->work_ns),
                 fja_report_duration(b, sizeof b, (double)tr->span_ns), t->parallelism,
                 ms(c, sizeof c, t->first_task_ns), ms(d, sizeof d, t->full_parallelism_ns),
                 ms(e, sizeof e, t->final_handoff_ns), ms(f, sizeof f, t->latency_ns));
@@ -325,30 +319,27 @@ static void t_trees(FILE *o, const fja_pool_report *pr)
 
 static void t_idle(FILE *o, const fja_pool_report *pr)
 {
-    uint64_t life = pr->lifetime_ns;
+    const double *sp = pr->state_pct, *gp = pr->gap_pct;
     fprintf(o,
             "\n  worker time: busy %.1f%%, join wait %.1f%%, searching %.1f%%, parked %.1f%%, "
             "lock wait %.1f%%",
-            pct(pr->busy_ns, life), pct(pr->join_ns, life), pct(pr->search_ns, life),
-            pct(pr->parked_ns, life), pct(pr->lock_ns, life));
+            sp[FJA_WS_RUN], sp[FJA_WS_JOIN], sp[FJA_WS_SEARCH], sp[FJA_WS_PARK], sp[FJA_WS_LOCK]);
     /* Off the CPU is booked apart from the five states (analyses.md): the
      * line covers the whole lifetime only with it. */
     if (pr->offcpu == FJA_OFFCPU_RECORDED)
-        fprintf(o, ", preempted %.1f%%, blocked %.1f%%",
-                pct(pr->offcpu_ns[FJA_OFFCPU_PREEMPTED], life),
-                pct(pr->offcpu_ns[FJA_OFFCPU_BLOCKED], life));
+        fprintf(o, ", preempted %.1f%%, blocked %.1f%%", pr->offcpu_pct[FJA_OFFCPU_PREEMPTED],
+                pr->offcpu_pct[FJA_OFFCPU_BLOCKED]);
     fputc('\n', o);
     fprintf(o,
             "  idle gaps: no work anywhere %" PRIu64 " (%.1f%%), work queued elsewhere %" PRIu64
             " (%.1f%%), waiting at a join %" PRIu64 " (%.1f%%), waiting for a lock %" PRIu64
             " (%.1f%%)\n",
-            pr->gaps[FJA_GAP_NO_WORK], pct(pr->gap_ns[FJA_GAP_NO_WORK], life),
-            pr->gaps[FJA_GAP_WORK_QUEUED], pct(pr->gap_ns[FJA_GAP_WORK_QUEUED], life),
-            pr->gaps[FJA_GAP_JOIN], pct(pr->gap_ns[FJA_GAP_JOIN], life), pr->gaps[FJA_GAP_LOCK],
-            pct(pr->gap_ns[FJA_GAP_LOCK], life));
+            pr->gaps[FJA_GAP_NO_WORK], gp[FJA_GAP_NO_WORK], pr->gaps[FJA_GAP_WORK_QUEUED],
+            gp[FJA_GAP_WORK_QUEUED], pr->gaps[FJA_GAP_JOIN], gp[FJA_GAP_JOIN],
+            pr->gaps[FJA_GAP_LOCK], gp[FJA_GAP_LOCK]);
     if (pr->offcpu == FJA_OFFCPU_RECORDED)
         fprintf(o, "  idle while a worker holding a task was off the CPU %" PRIu64 " (%.1f%%)\n",
-                pr->gaps[FJA_GAP_HOLDER_OFFCPU], pct(pr->gap_ns[FJA_GAP_HOLDER_OFFCPU], life));
+                pr->gaps[FJA_GAP_HOLDER_OFFCPU], gp[FJA_GAP_HOLDER_OFFCPU]);
     const uint64_t *lg = pr->gap_log2;
     fprintf(o, "  gap lengths:");
     for (int k = 0; k < 64; k++)
@@ -367,7 +358,7 @@ static void t_granularity(FILE *o, const fja_pool_report *pr)
             fja_report_duration(d, sizeof d, (double)g->max));
     fprintf(o, "  steals by depth:");
     for (int k = 0; k < FJA_DEPTH_SLOTS; k++)
-        if (pr->pool->steal_depth[k]) fprintf(o, " %d:%" PRIu64, k, pr->pool->steal_depth[k]);
+        if (pr->totals.steal_depth[k]) fprintf(o, " %d:%" PRIu64, k, pr->totals.steal_depth[k]);
     fputc('\n', o);
 }
 
@@ -432,7 +423,7 @@ static void t_locks(FILE *o, const fja_pool_report *pr)
 
 static void t_anomalies(FILE *o, const fja_report *r)
 {
-    const fja_model *m = r->model;
+    const fja_trace_summary *m = &r->trace;
     if (!r->anomalies) return;
     fprintf(o, "\nanomalies:");
     for (int k = 0; k < FJA_AN_COUNT; k++)

@@ -36,8 +36,10 @@ static void pcts_of(const fja_hist *h, fja_pcts *p)
     p->max = h->max;
 }
 
-static void site_fill(const fja_site_stats *st, const fja_pool_report *pr, fja_site_report *s)
+static void site_fill(const fja_sites *ss, uint32_t i, const fja_pool_report *pr,
+                      fja_site_report *s)
 {
+    const fja_site_stats *st = &ss->v[i];
     *s = (fja_site_report){.site = st->site,
                            .forks = st->forks,
                            .submits = st->submits,
@@ -50,7 +52,7 @@ static void site_fill(const fja_site_stats *st, const fja_pool_report *pr, fja_s
                            .overhead_share = -1,
                            .inflation = -1,
                            .addresses = 1,
-                           .stats = st};
+                           .stats = i};
     pcts_of(&st->self, &s->self);
     s->overhead_ns = st->forks * pr->fork_cost_ns + st->steals * pr->steal_cost_ns;
 }
@@ -64,7 +66,7 @@ int fja_sites_analyze(const fja_pool *p, fja_pool_report *pr)
     if (!pr->sites) return -1;
     uint64_t work = 0, overhead = 0;
     for (uint32_t i = 0; i < ss->n; i++) {
-        site_fill(&ss->v[i], pr, &pr->sites[i]);
+        site_fill(ss, i, pr, &pr->sites[i]);
         work += pr->sites[i].work_ns;
         overhead += pr->sites[i].overhead_ns;
     }
@@ -184,20 +186,20 @@ static void merge_into(fja_site_report *g, const fja_site_report *k)
 }
 
 /* Merges sites [from, to) of one place into sites[from]. */
-static void merge_group(fja_site_report *v, uint32_t from, uint32_t to)
+static void merge_group(const fja_sites *ss, fja_site_report *v, uint32_t from, uint32_t to)
 {
     fja_hist h;
     fja_hist_init(&h);
     for (uint32_t k = from; k < to; k++) {
         if (k > from) merge_into(&v[from], &v[k]);
-        if (v[k].stats) fja_hist_merge(&h, &v[k].stats->self);
+        if (v[k].stats < ss->n) fja_hist_merge(&h, &ss->v[v[k].stats].self);
     }
     pcts_of(&h, &v[from].self);
     fja_hist_free(&h);
-    v[from].stats = NULL;
+    v[from].stats = UINT32_MAX;
 }
 
-static void sites_merge(fja_pool_report *pr)
+static void sites_merge(const fja_sites *ss, fja_pool_report *pr)
 {
     if (!pr->nsites) return; /* qsort on a NULL array, even empty, is undefined */
     qsort(pr->sites, pr->nsites, sizeof *pr->sites, by_place);
@@ -206,7 +208,7 @@ static void sites_merge(fja_pool_report *pr)
         uint32_t j = i + 1;
         while (j < pr->nsites && same_place(&pr->sites[i], &pr->sites[j]))
             j++;
-        if (j - i > 1) merge_group(pr->sites, i, j);
+        if (j - i > 1) merge_group(ss, pr->sites, i, j);
         pr->sites[out++] = pr->sites[i];
         i = j;
     }
@@ -214,16 +216,16 @@ static void sites_merge(fja_pool_report *pr)
     qsort(pr->sites, pr->nsites, sizeof *pr->sites, by_work_desc);
 }
 
-void fja_sites_resolve(fja_report *r, fja_site_resolver resolve, void *ctx)
+void fja_sites_resolve(const fja_model *m, fja_report *r, fja_site_resolver resolve, void *ctx)
 {
     for (uint32_t i = 0; i < r->npools; i++) {
         fja_pool_report *pr = &r->pools[i];
         for (uint32_t k = 0; k < pr->nsites; k++) {
             fja_site_report *s = &pr->sites[k];
-            if (resolve && s->site && resolve(ctx, pr->pool->pid, s->site, &s->where) != 0)
+            if (resolve && s->site && resolve(ctx, pr->totals.pid, s->site, &s->where) != 0)
                 s->where = (fja_site_where){0};
         }
-        sites_merge(pr);
+        sites_merge(&fja_report_pool(m, pr)->sites, pr);
         for (uint32_t k = 0; k < pr->nsites; k++) {
             advise_small(pr, &pr->sites[k]);
             advise_few(pr, &pr->sites[k]);

@@ -110,17 +110,17 @@ static void test_steal_and_waited_join(void)
     const fja_tree_report *t = &p->trees[0];
     ok(t->complete, "steal: the tree is complete");
     ok(R.complete, "steal: the report is complete");
-    ok_eq_i64(t->tree->tasks, 2, "steal: the tree has 2 tasks");
-    ok_eq_i64(t->tree->max_depth, 1, "steal: the tree is 1 fork deep");
-    ok_eq_i64(t->tree->work_ns, 45, "steal: the work is 45 ns (root 25 + child 20)");
-    ok_eq_i64(t->tree->span_ns, 35, "steal: the span is 35 ns (child done at 30, root's last 5)");
+    ok_eq_i64(t->tasks, 2, "steal: the tree has 2 tasks");
+    ok_eq_i64(t->max_depth, 1, "steal: the tree is 1 fork deep");
+    ok_eq_i64(t->work_ns, 45, "steal: the work is 45 ns (root 25 + child 20)");
+    ok_eq_i64(t->span_ns, 35, "steal: the span is 35 ns (child done at 30, root's last 5)");
     ok_near(t->parallelism, 45.0 / 35.0, 1e-9, "steal: the parallelism is work / span = 45/35");
     ok_eq_i64(t->first_task_ns, 8, "steal: the first task starts 8 ns after the submit");
     ok_eq_i64(t->full_parallelism_ns, 20,
               "steal: full parallelism is reached 20 ns after the submit");
     ok_eq_i64(t->final_handoff_ns, 2, "steal: the final hand-off takes 2 ns");
     ok_eq_i64(t->latency_ns, 48, "steal: the latency is 48 ns");
-    const fja_pool *pool = p->pool;
+    const fja_pool *pool = fja_report_pool(&M, p);
     ok_eq_i64(pool->forks, 1, "steal: the pool forked once");
     ok_eq_i64(pool->steals, 1, "steal: the pool stole once");
     ok_eq_i64(pool->joins_waited, 1, "steal: one join waited");
@@ -192,16 +192,16 @@ static void test_inline_and_helping(void)
     const fja_pool_report *p = analyze();
     const fja_tree_report *t = &p->trees[0];
     ok(t->complete, "helping: the tree is complete");
-    ok_eq_i64(t->tree->tasks, 4, "helping: the tree has 4 tasks");
-    ok_eq_i64(t->tree->max_depth, 2, "helping: the tree is 2 forks deep");
-    ok_eq_i64(t->tree->max_arity, 2, "helping: a task forks at most 2 children");
-    ok_eq_i64(t->tree->work_ns, 21 + 26 + 5 + 6, "helping: the work is 21 + 26 + 5 + 6 ns");
-    ok_eq_i64(t->tree->span_ns, 40, "helping: the span is 40 ns");
+    ok_eq_i64(t->tasks, 4, "helping: the tree has 4 tasks");
+    ok_eq_i64(t->max_depth, 2, "helping: the tree is 2 forks deep");
+    ok_eq_i64(t->max_arity, 2, "helping: a task forks at most 2 children");
+    ok_eq_i64(t->work_ns, 21 + 26 + 5 + 6, "helping: the work is 21 + 26 + 5 + 6 ns");
+    ok_eq_i64(t->span_ns, 40, "helping: the span is 40 ns");
     ok_eq_i64(t->first_task_ns, 0, "helping: the first task starts at the submit");
     ok_eq_i64(t->full_parallelism_ns, 14, "helping: full parallelism is reached after 14 ns");
     ok_eq_i64(t->final_handoff_ns, 5, "helping: the final hand-off takes 5 ns");
     ok_eq_i64(t->latency_ns, 50, "helping: the latency is 50 ns");
-    const fja_pool *pool = p->pool;
+    const fja_pool *pool = fja_report_pool(&M, p);
     const fja_worker *w0 = &pool->workers[0], *w1 = &pool->workers[1];
     ok_eq_i64(w0->state_ns[FJA_WS_RUN], 32,
               "helping: worker 0 ran 32 ns (root 21 + B 5 + D 6)"); /* = root 21 + B 5 + D 6 */
@@ -210,7 +210,7 @@ static void test_inline_and_helping(void)
               "helping: worker 0 had 2 join gaps (around the helped task)");
     ok_eq_i64(w0->gap_ns[FJA_GAP_JOIN], 13, "helping: worker 0's join gaps add up to 13 ns");
     ok_eq_i64(w1->state_ns[FJA_WS_RUN], 26, "helping: worker 1 ran 26 ns");
-    ok_eq_i64(p->busy_ns, t->tree->work_ns, "helping: the pool's busy time is the tree's work");
+    ok_eq_i64(p->busy_ns, t->work_ns, "helping: the pool's busy time is the tree's work");
     /* w0 queue: 1 task 10-12, 2 tasks 12-13, 1 task 13-15; w1: D 16-23 */
     ok_eq_i64(w0->qmax, 2, "helping: worker 0's queue held at most 2 tasks");
     ok_near(w0->q_area, 6.0, 1e-9, "helping: worker 0's queue area is 6 task-ns");
@@ -257,11 +257,12 @@ static void test_completers(void)
     stop(30, 2);
     const fja_pool_report *p = analyze();
     const fja_tree_report *t = &p->trees[0];
-    const fja_pool *pool = p->pool;
+    const fja_pool *pool = fja_report_pool(&M, p);
     ok(t->complete, "completers: the tree is complete");
-    ok_eq_i64(t->tree->work_ns, 5 + 4 + 12, "completers: the work is 5 + 4 + 12 ns");
-    ok_eq_i64(t->tree->span_ns, 14, "completers: the span is 14 ns");
-    ok_eq_i64(t->tree->done_ts, 15, "completers: the tree is done when the root completes, at 15");
+    ok_eq_i64(t->work_ns, 5 + 4 + 12, "completers: the work is 5 + 4 + 12 ns");
+    ok_eq_i64(t->span_ns, 14, "completers: the span is 14 ns");
+    ok_eq_i64(pool->trees[0].done_ts, 15,
+              "completers: the tree is done when the root completes, at 15");
     /* From the root's completion (15), which released the client, not from
      * C1's body end (16): a completer is done at `completed`. */
     ok_eq_i64(t->final_handoff_ns, 5,
@@ -293,9 +294,9 @@ static void test_park(void)
     ev(40, FJA_EV_RESULT, -1, 7, 0);
     stop(50, 1);
     const fja_pool_report *p = analyze();
-    const fja_worker *w = &p->pool->workers[0];
+    const fja_worker *w = &fja_report_pool(&M, p)->workers[0];
     ok_eq_i64(w->parks, 1, "park: the worker parked once");
-    ok_eq_i64(p->pool->wakes, 1, "park: the client woke one worker");
+    ok_eq_i64(fja_report_pool(&M, p)->wakes, 1, "park: the client woke one worker");
     ok_eq_i64(w->state_ns[FJA_WS_PARK], 15, "park: the worker was parked 15 ns");
     ok_eq_i64(w->state_ns[FJA_WS_SEARCH], 11 + 14, "park: the worker searched 11 + 14 ns");
     ok_eq_i64(w->state_ns[FJA_WS_RUN], 10, "park: the worker ran 10 ns");
@@ -307,8 +308,8 @@ static void test_park(void)
     ok_eq_i64(
         p->trees[0].full_parallelism_ns, 6,
         "park: one worker is at full parallelism at once, 6 ns"); /* one worker: busy at once */
-    ok_eq_i64(p->trees[0].tree->span_ns, 10, "park: the span is 10 ns");
-    ok_eq_i64(p->pool->gap_hist.count, 2, "park: the gap histogram counts 2 gaps");
+    ok_eq_i64(p->trees[0].span_ns, 10, "park: the span is 10 ns");
+    ok_eq_i64(fja_report_pool(&M, p)->gap_hist.count, 2, "park: the gap histogram counts 2 gaps");
     done();
 }
 
@@ -375,7 +376,7 @@ static void test_partial_tree(void)
     const fja_pool_report *p = analyze();
     ok_eq_i64(p->ntrees, 2, "mid-run: two trees");
     ok_eq_i64(p->partial_trees, 1, "mid-run: the tree begun before the trace is partial");
-    const fja_tree_report *t7 = p->trees[0].tree->root_id == 7 ? &p->trees[0] : &p->trees[1];
+    const fja_tree_report *t7 = p->trees[0].root_id == 7 ? &p->trees[0] : &p->trees[1];
     const fja_tree_report *t9 = t7 == &p->trees[0] ? &p->trees[1] : &p->trees[0];
     ok(t7->partial && !t7->complete, "mid-run: tree 7 is partial and not complete");
     ok(!t9->partial && t9->complete, "mid-run: tree 9, submitted in the trace, is whole");
@@ -412,27 +413,26 @@ static void test_anomalies(void)
     ok_eq_i64(R.anomalies, 4, "anomalies: the report counts 4 anomalies");
     ok_eq_i64(M.nexamples, 4, "anomalies: 4 examples are kept");
     ok_eq_i64(
-        p->pool->unfinished, 2,
+        fja_report_pool(&M, p)->unfinished, 2,
         "anomalies: 2 tasks are unfinished (the running root and the queued orphan)"); /* the root
                                                                                           (running)
                                                                                           and the
                                                                                           orphan
                                                                                           (queued)
                                                                                         */
-    ok_eq_i64(p->pool->orphans, 1, "anomalies: one orphan");
+    ok_eq_i64(fja_report_pool(&M, p)->orphans, 1, "anomalies: one orphan");
     ok(!p->trees[0].complete, "anomalies: the cut-short tree is incomplete");
     ok_eq_i64(p->trees[0].latency_ns, FJA_NULL_NS,
               "anomalies: the cut-short tree's latency is unknown");
     ok_eq_i64(p->incomplete_trees, 1, "anomalies: one incomplete tree");
     ok(!R.complete, "anomalies: the report is incomplete");
     /* the root ran 2-10 (the trace's last event) and is booked as busy */
-    ok_eq_i64(p->pool->workers[0].state_ns[FJA_WS_RUN], 8,
+    ok_eq_i64(fja_report_pool(&M, p)->workers[0].state_ns[FJA_WS_RUN], 8,
               "anomalies: the root ran 2-10, the trace's last event, booked as busy");
     /* work so far: task 2 ran 7-8 (1 ns), the root 2-7 and 8-10 (7 ns) */
-    ok_eq_i64(p->trees[0].tree->work_ns, 8,
+    ok_eq_i64(p->trees[0].work_ns, 8,
               "anomalies: the work so far is 8 ns (task 2 1 ns, the root 7 ns)");
-    ok(p->trees[0].tree->span_ns <= p->trees[0].tree->work_ns,
-       "anomalies: the span is at most the work");
+    ok(p->trees[0].span_ns <= p->trees[0].work_ns, "anomalies: the span is at most the work");
     done();
 
     /* a trace that begins mid-run: exec of an unknown task */
@@ -444,7 +444,7 @@ static void test_anomalies(void)
     ok_eq_i64(M.anomalies[FJA_AN_EXEC_UNKNOWN_TASK], 1, "mid-run: one exec of an unknown task");
     ok_eq_i64(p->ntrees, 1, "mid-run: one tree");
     ok(!p->trees[0].complete, "mid-run: the tree is incomplete");
-    ok_eq_i64(p->trees[0].tree->work_ns, 4, "mid-run: its work is 4 ns");
+    ok_eq_i64(p->trees[0].work_ns, 4, "mid-run: its work is 4 ns");
     done();
 
     /* a fork naming itself its parent (found by fuzz-core: the ancestor
@@ -463,7 +463,7 @@ static void test_anomalies(void)
               "self-parent: its exec is of an unknown task, a tree of its own"); /* 7, now a tree of
                                                                                     its own */
     ok_eq_i64(p->ntrees, 2, "self-parent: 2 trees");
-    ok_eq_i64(p->trees[0].tree->work_ns, 3,
+    ok_eq_i64(p->trees[0].work_ns, 3,
               "self-parent: the root's work is 3 ns (2-4 and 5-6)"); /* 1 ran 2-4 and 5-6 */
     done();
 }
@@ -517,7 +517,7 @@ static void test_unfinished(void)
     ev(100, FJA_EV_WAKE, -1, 0, 1); /* the last event: the program dies */
     fja_model_finish(&M);
     const fja_pool_report *p = analyze();
-    ok_eq_i64(p->pool->unfinished, 5, "killed: 5 tasks unfinished in the pool");
+    ok_eq_i64(fja_report_pool(&M, p)->unfinished, 5, "killed: 5 tasks unfinished in the pool");
     ok_eq_i64(p->nunfinished, 5, "killed: 5 unfinished tasks listed");
     /* the root runs again since 70; C waits at its join since 40 */
     ok_unfinished(p, 1, FJA_UT_RUNNING, 0, 0, 0, 70);
@@ -578,7 +578,8 @@ static void test_unfinished(void)
     for (uint32_t i = 0; i < 5 && i < p->nunfinished; i++)
         ok_eq_i64(p->unfinished[i].task, order2[i],
                   "other states: unfinished tasks in report order: #%u", i);
-    ok_eq_i64(p->pool->unfinished, 5, "other states: 5 tasks unfinished in the pool");
+    ok_eq_i64(fja_report_pool(&M, p)->unfinished, 5,
+              "other states: 5 tasks unfinished in the pool");
     done();
 
     /* a whole trace: nothing left, nothing listed */
@@ -810,23 +811,27 @@ static void test_lock_wait(void)
     stop(110, 2);
     const fja_pool_report *p = analyze();
     ok_eq_i64(M.npools, 1, "lock wait: one pool (the lock_init of pool 0 makes none)");
-    const fja_worker *w0 = &p->pool->workers[0];
-    ok_eq_i64(p->trees[0].tree->work_ns, 70, "lock wait: the work is 70 ns, without the wait");
-    ok_eq_i64(p->trees[0].tree->span_ns, 70, "lock wait: the span is 70 ns");
+    const fja_worker *w0 = &fja_report_pool(&M, p)->workers[0];
+    ok_eq_i64(p->trees[0].work_ns, 70, "lock wait: the work is 70 ns, without the wait");
+    ok_eq_i64(p->trees[0].span_ns, 70, "lock wait: the span is 70 ns");
     ok_eq_i64(w0->state_ns[FJA_WS_LOCK], 30, "lock wait: worker 0 waited 30 ns for the lock");
     ok_eq_i64(w0->state_ns[FJA_WS_RUN], 70, "lock wait: worker 0 ran 70 ns");
     ok_eq_i64(w0->gaps[FJA_GAP_LOCK], 1, "lock wait: worker 0 had one lock gap");
     ok_eq_i64(w0->gap_ns[FJA_GAP_LOCK], 30, "lock wait: worker 0's lock gap lasted 30 ns");
     ok_eq_i64(w0->lock_waits, 1, "lock wait: worker 0 waited once");
     ok_eq_i64(p->lock_ns, 30, "lock wait: the pool waited 30 ns for locks");
+    ok_near(p->state_pct[FJA_WS_LOCK], 100.0 * 30 / 220, 1e-9,
+            "lock wait: the report's lock-wait share is 30 of 220 ns of worker time");
+    ok_near(p->gap_pct[FJA_GAP_LOCK], 100.0 * 30 / 220, 1e-9,
+            "lock wait: the report's lock-gap share is 30 of 220 ns");
     ok(has_advice(p, "hidden_serialization", "waited for locks 14%"),
        "lock wait: the advice says the workers waited for locks 14%% (30 of 220 ns)"); /* 30 of 220
                                                                                         */
     ok(has_advice(p, "hidden_serialization", "most for lock \"db\" (0.00 ms in 1 waits)"),
        "lock wait: the advice names lock \"db\" with its time and waits");
-    const fja_lock *l = fja_model_top_lock(&M, 0);
+    const fja_lock_report *l = p->nlocks == 1 ? &p->locks[0] : NULL;
     ok(l && l->id == 7 && l->waits == 1 && l->wait_ns == 30 && strcmp(l->name, "db") == 0,
-       "lock wait: the top lock is id 7, \"db\", 1 wait of 30 ns");
+       "lock wait: the report's one lock is id 7, \"db\", 1 wait of 30 ns");
     ok_eq_i64(R.anomalies, 0, "lock wait: no anomaly");
     done();
 }
@@ -847,8 +852,8 @@ static void test_exec_joined(void)
     ev(45, FJA_EV_EXECUTED, 0, 1, 0);
     stop(50, 1);
     const fja_pool_report *p = analyze();
-    ok_eq_i64(p->trees[0].tree->work_ns, 45, "exec_joined: work 45 ns");
-    ok_eq_i64(p->trees[0].tree->span_ns, 40,
+    ok_eq_i64(p->trees[0].work_ns, 45, "exec_joined: work 45 ns");
+    ok_eq_i64(p->trees[0].span_ns, 40,
               "exec_joined: span 40 ns = work less the 5 ns run ahead (an exec: 35)");
     done();
 
@@ -867,8 +872,8 @@ static void test_exec_joined(void)
     ev(45, FJA_EV_EXECUTED, 0, 1, 0);
     stop(50, 1);
     p = analyze();
-    ok_eq_i64(p->trees[0].tree->work_ns, 30, "exec_joined off-CPU: work 30 ns on the CPU");
-    ok_eq_i64(p->trees[0].tree->span_ns, 25,
+    ok_eq_i64(p->trees[0].work_ns, 30, "exec_joined off-CPU: work 30 ns on the CPU");
+    ok_eq_i64(p->trees[0].span_ns, 25,
               "exec_joined off-CPU: span 25 ns: the stay off the CPU is none of the ahead");
     done();
 
@@ -889,8 +894,8 @@ static void test_exec_joined(void)
     ev(45, FJA_EV_EXECUTED, 0, 1, 0);
     stop(50, 1);
     p = analyze();
-    ok_eq_i64(p->trees[0].tree->work_ns, 31, "exec_joined, two stays ahead: work 31 ns on the CPU");
-    ok_eq_i64(p->trees[0].tree->span_ns, 23,
+    ok_eq_i64(p->trees[0].work_ns, 31, "exec_joined, two stays ahead: work 31 ns on the CPU");
+    ok_eq_i64(p->trees[0].span_ns, 23,
               "exec_joined, two stays ahead: span 23 ns: both stays are none of the ahead");
     done();
 
@@ -905,7 +910,7 @@ static void test_exec_joined(void)
     ev(45, FJA_EV_EXECUTED, 0, 1, 0);
     stop(50, 1);
     p = analyze();
-    ok_eq_i64(p->trees[0].tree->span_ns, 35,
+    ok_eq_i64(p->trees[0].span_ns, 35,
               "exec_joined with an ahead longer than the parent's strand: span 35 ns as an exec");
     done();
 }
@@ -933,8 +938,8 @@ static void test_join_stolen(void)
 {
     stolen_child(40, 42);
     const fja_pool_report *p = analyze();
-    ok_eq_i64(p->trees[0].tree->work_ns, 59, "join_stolen: work 59 ns (parent 30 + 3, child 26)");
-    ok_eq_i64(p->trees[0].tree->span_ns, 54,
+    ok_eq_i64(p->trees[0].work_ns, 59, "join_stolen: work 59 ns (parent 30 + 3, child 26)");
+    ok_eq_i64(p->trees[0].span_ns, 54,
               "join_stolen: span 54 ns = work less the 5 ns run ahead (a join: 39)");
     done();
 
@@ -942,8 +947,8 @@ static void test_join_stolen(void)
      * the same cost, reaches the parent at the join. */
     stolen_child(28, 31);
     p = analyze();
-    ok_eq_i64(p->trees[0].tree->work_ns, 58, "join_stolen, child done first: work 58 ns");
-    ok_eq_i64(p->trees[0].tree->span_ns, 53,
+    ok_eq_i64(p->trees[0].work_ns, 58, "join_stolen, child done first: work 58 ns");
+    ok_eq_i64(p->trees[0].span_ns, 53,
               "join_stolen, child done first: span 53 ns = work less the 5 ns ahead (a join: 44)");
     done();
 
@@ -965,8 +970,8 @@ static void test_join_stolen(void)
     ev(45, FJA_EV_EXECUTED, 0, 1, 0);
     stop(50, 2);
     p = analyze();
-    ok_eq_i64(p->trees[0].tree->work_ns, 59, "join_stolen, grandchild: work 59 ns (33 + 6 + 20)");
-    ok_eq_i64(p->trees[0].tree->span_ns, 54,
+    ok_eq_i64(p->trees[0].work_ns, 59, "join_stolen, grandchild: work 59 ns (33 + 6 + 20)");
+    ok_eq_i64(p->trees[0].span_ns, 54,
               "join_stolen, grandchild forked before the event: span 54 ns = work less the "
               "5 ns ahead (moving the child's start only: 39)");
     done();
@@ -985,12 +990,13 @@ static void test_offcpu(void)
     ev(96, FJA_EV_RESULT, -1, 1, 0);
     stop(100, 2);
     const fja_pool_report *p = analyze();
-    const fja_worker *w0 = &p->pool->workers[0], *w1 = &p->pool->workers[1];
+    const fja_worker *w0 = &fja_report_pool(&M, p)->workers[0],
+                     *w1 = &fja_report_pool(&M, p)->workers[1];
     ok_eq_i64(p->offcpu, FJA_OFFCPU_RECORDED, "off-CPU: recorded on every worker");
     ok(p->oncpu, "off-CPU: the figures are on-CPU time");
-    ok_eq_i64(p->trees[0].tree->work_ns, 15,
+    ok_eq_i64(p->trees[0].work_ns, 15,
               "off-CPU: work is the root's 15 ns on the CPU, not its 95 ns of wall time");
-    ok_eq_i64(p->trees[0].tree->span_ns, 15, "off-CPU: span is 15 ns on the CPU");
+    ok_eq_i64(p->trees[0].span_ns, 15, "off-CPU: span is 15 ns on the CPU");
     ok_eq_i64(w0->state_ns[FJA_WS_RUN], 15, "off-CPU: worker 0 was busy 15 ns");
     ok_eq_i64(w0->off_ns[FJA_OFFCPU_PREEMPTED], 80, "off-CPU: worker 0 was preempted 80 ns");
     ok_eq_i64(w0->state_ns[FJA_WS_SEARCH], 5, "off-CPU: worker 0 searched 5 ns");
@@ -1052,11 +1058,11 @@ static void test_offcpu(void)
     ev(60, FJA_EV_EXECUTED, 0, 1, 0);
     stop(60, 1);
     p = analyze();
-    ok_eq_i64(p->pool->workers[0].state_ns[FJA_WS_LOCK], 30,
+    ok_eq_i64(fja_report_pool(&M, p)->workers[0].state_ns[FJA_WS_LOCK], 30,
               "off-CPU: sleeping in a contended lock is lock-wait time (30 ns)");
-    ok_eq_i64(p->pool->workers[0].off_ns[FJA_OFFCPU_BLOCKED], 0,
+    ok_eq_i64(fja_report_pool(&M, p)->workers[0].off_ns[FJA_OFFCPU_BLOCKED], 0,
               "off-CPU: ... and not blocked off-CPU time");
-    ok_eq_i64(p->trees[0].tree->work_ns, 30, "off-CPU: the lock-waiting task's work is 30 ns");
+    ok_eq_i64(p->trees[0].work_ns, 30, "off-CPU: the lock-waiting task's work is 30 ns");
     done();
 }
 
@@ -1119,8 +1125,8 @@ static void wall_twins(const char *what, const step *s, size_t n, bool recycle, 
     ok(a->parallelism_wall == b->parallelism &&
            bounds_equal(a->speedup_bound_wall, b->speedup_bound,
                         sizeof b->speedup_bound / sizeof *b->speedup_bound) &&
-           a->trees[0].work_wall_ns == b->trees[0].tree->work_ns &&
-           a->trees[0].span_wall_ns == b->trees[0].tree->span_ns,
+           a->trees[0].work_wall_ns == b->trees[0].work_ns &&
+           a->trees[0].span_wall_ns == b->trees[0].span_ns,
        "wall twins, %s (%s): parallelism, bounds and the tree's figures are that model's", what,
        how);
     ok(a->work_ns == cpu_work && a->span_ns == cpu_span,
@@ -1253,10 +1259,8 @@ static void test_wall_twins(void)
  * queue measure cannot say both "pile up" and "run dry". */
 static void test_advice_not_contradictory(void)
 {
-    static fja_model m;
-    static fja_pool pool;
-    fja_pool_report pr = {.pool = &pool,
-                          .workers = 2,
+    static fja_report r;
+    fja_pool_report pr = {.workers = 2,
                           .mean_queue_depth = 2.0,
                           .granularity = {.n = 10, .p50 = 10},
                           .fork_cost_ns = 100,
@@ -1264,7 +1268,7 @@ static void test_advice_not_contradictory(void)
                           .lifetime_ns = 100,
                           .parallelism = 1.5};
     pr.gap_ns[FJA_GAP_NO_WORK] = 30;
-    fja_advice_make(&m, &pr);
+    fja_advice_make(&r, &pr);
     ok(has_advice(&pr, "tasks_pile_up", "tasks pile up"), "advice: tasks pile up (queue depth 2)");
     ok(!has_advice(&pr, "queues_run_dry", ""),
        "advice: queues do not also run dry in the same pool");
@@ -1287,7 +1291,7 @@ static void test_own_deque_not_elsewhere(void)
     ev(30, FJA_EV_EXECUTED, 0, 2, 0);
     stop(40, 1);
     const fja_pool_report *p = analyze();
-    const fja_worker *w0 = &p->pool->workers[0];
+    const fja_worker *w0 = &fja_report_pool(&M, p)->workers[0];
     ok_eq_i64(w0->gaps[FJA_GAP_WORK_QUEUED], 0,
               "own deque: no work-queued gap for a lone worker with its own deque full");
     ok_eq_i64(w0->gap_ns[FJA_GAP_NO_WORK], 10 + 10,
@@ -1360,7 +1364,7 @@ static void test_sites(void)
     const fja_pool_report *pr = analyze();
     ok(pr->sites_known, "sites: a trace with sites has them");
     ok_eq_u64(pr->nsites, 4, "sites: four recorded addresses before resolution");
-    fja_sites_resolve(&R, test_resolver, NULL);
+    fja_sites_resolve(&M, &R, test_resolver, NULL);
     ok_eq_u64(pr->nsites, 3, "sites: the two addresses of a.c:5 are merged into one site");
     const fja_site_report *a = site_named(pr, "src/a.c"), *b = site_named(pr, "src/b.c");
     require(a && b);
