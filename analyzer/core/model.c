@@ -25,6 +25,12 @@ static const char *const anomaly_names[FJA_AN_COUNT] = {
     [FJA_AN_OUT_OF_MEMORY] = "out_of_memory",
 };
 
+const fja_gap_info fja_gap_classes[FJA_GAP_COUNT] = {
+#define FJA_GAP_INFO(name, key, text, offcpu_only) [FJA_GAP_##name] = {key, text, offcpu_only},
+    FJA_GAP_CLASSES(FJA_GAP_INFO)
+#undef FJA_GAP_INFO
+};
+
 const char *fja_anomaly_kind_name(fja_anomaly_kind k)
 {
     return k < FJA_AN_COUNT ? anomaly_names[k] : "invalid";

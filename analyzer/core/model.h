@@ -28,15 +28,36 @@ typedef enum {
     FJA_WS_COUNT
 } fja_wstate;
 
-/* How an idle gap is classified (docs/analyses.md). */
+/* How an idle gap is classified (docs/analyses.md): the one list of the
+ * classes, in report order. A row: the enum's name, the JSON report's key,
+ * the text report's words, and whether the class exists only with off-CPU
+ * time recorded (then null in the JSON and a line of its own in the text
+ * when it was not). The enum and fja_gap_classes are made from this list,
+ * and the writers loop over fja_gap_classes: a class added here is named
+ * in every report, none can be forgotten. HOLDER_OFFCPU: a worker running
+ * a task was off the CPU meanwhile. */
+#define FJA_GAP_CLASSES(X)                                                                         \
+    X(NO_WORK, "no_work", "no work anywhere", false)                                               \
+    X(WORK_QUEUED, "work_queued", "work queued elsewhere", false)                                  \
+    X(JOIN, "join", "waiting at a join", false)                                                    \
+    X(LOCK, "lock", "waiting for a lock", false)                                                   \
+    X(HOLDER_OFFCPU, "holder_offcpu", "idle while a worker holding a task was off the CPU", true)
+
 typedef enum {
-    FJA_GAP_NO_WORK,
-    FJA_GAP_WORK_QUEUED,
-    FJA_GAP_JOIN,
-    FJA_GAP_LOCK,
-    FJA_GAP_HOLDER_OFFCPU, /* a worker running a task was off the CPU meanwhile */
-    FJA_GAP_COUNT
+#define FJA_GAP_ENUM(name, key, text, offcpu_only) FJA_GAP_##name,
+    FJA_GAP_CLASSES(FJA_GAP_ENUM)
+#undef FJA_GAP_ENUM
+        FJA_GAP_COUNT
 } fja_gap_class;
+
+typedef struct {
+    const char *key;  /* the JSON report's */
+    const char *text; /* the text report's */
+    bool offcpu_only; /* known only when off-CPU time was recorded */
+} fja_gap_info;
+
+/* By class (FJA_GAP_CLASSES). */
+extern const fja_gap_info fja_gap_classes[FJA_GAP_COUNT];
 
 /* Kinds of inconsistent events, counted and listed. */
 typedef enum {

@@ -231,20 +231,20 @@ static void j_totals(jw *w, const fja_pool_report *pr)
     j_close(w, '}');
 }
 
-/* holder_offcpu is null when off-CPU time was not recorded (unknown); pct
- * (the pool's: shares of its worker time) NULL for a worker. */
+/* Every class of FJA_GAP_CLASSES by its key; a class known only with
+ * off-CPU time is null when that was not recorded (unknown); pct (the
+ * pool's: shares of its worker time) NULL for a worker. */
 static void j_gaps(jw *w, const uint64_t gaps[FJA_GAP_COUNT], const uint64_t ns[FJA_GAP_COUNT],
                    const double *pct, bool offcpu_known)
 {
-    static const char *const names[FJA_GAP_COUNT] = {"no_work", "work_queued", "join", "lock",
-                                                     "holder_offcpu"};
     j_open(w, "gaps", '{');
     for (int c = 0; c < FJA_GAP_COUNT; c++) {
-        if (c == FJA_GAP_HOLDER_OFFCPU && !offcpu_known) {
-            j_null(w, names[c]);
+        const char *key = fja_gap_classes[c].key;
+        if (fja_gap_classes[c].offcpu_only && !offcpu_known) {
+            j_null(w, key);
             continue;
         }
-        j_open(w, names[c], '{');
+        j_open(w, key, '{');
         j_u64(w, "count", gaps[c]);
         j_u64(w, "ns", ns[c]);
         if (pct) j_dbl(w, "pct", pct[c]);

@@ -330,16 +330,19 @@ static void t_idle(FILE *o, const fja_pool_report *pr)
         fprintf(o, ", preempted %.1f%%, blocked %.1f%%", pr->offcpu_pct[FJA_OFFCPU_PREEMPTED],
                 pr->offcpu_pct[FJA_OFFCPU_BLOCKED]);
     fputc('\n', o);
-    fprintf(o,
-            "  idle gaps: no work anywhere %" PRIu64 " (%.1f%%), work queued elsewhere %" PRIu64
-            " (%.1f%%), waiting at a join %" PRIu64 " (%.1f%%), waiting for a lock %" PRIu64
-            " (%.1f%%)\n",
-            pr->gaps[FJA_GAP_NO_WORK], gp[FJA_GAP_NO_WORK], pr->gaps[FJA_GAP_WORK_QUEUED],
-            gp[FJA_GAP_WORK_QUEUED], pr->gaps[FJA_GAP_JOIN], gp[FJA_GAP_JOIN],
-            pr->gaps[FJA_GAP_LOCK], gp[FJA_GAP_LOCK]);
-    if (pr->offcpu == FJA_OFFCPU_RECORDED)
-        fprintf(o, "  idle while a worker holding a task was off the CPU %" PRIu64 " (%.1f%%)\n",
-                pr->gaps[FJA_GAP_HOLDER_OFFCPU], gp[FJA_GAP_HOLDER_OFFCPU]);
+    /* every class (FJA_GAP_CLASSES) on one line; those known only with
+     * off-CPU time each on a line of their own, when it was recorded */
+    const char *sep = " ";
+    fputs("  idle gaps:", o);
+    for (int c = 0; c < FJA_GAP_COUNT; c++) {
+        if (fja_gap_classes[c].offcpu_only) continue;
+        fprintf(o, "%s%s %" PRIu64 " (%.1f%%)", sep, fja_gap_classes[c].text, pr->gaps[c], gp[c]);
+        sep = ", ";
+    }
+    fputc('\n', o);
+    for (int c = 0; c < FJA_GAP_COUNT; c++)
+        if (fja_gap_classes[c].offcpu_only && pr->offcpu == FJA_OFFCPU_RECORDED)
+            fprintf(o, "  %s %" PRIu64 " (%.1f%%)\n", fja_gap_classes[c].text, pr->gaps[c], gp[c]);
     const uint64_t *lg = pr->gap_log2;
     fprintf(o, "  gap lengths:");
     for (int k = 0; k < 64; k++)

@@ -1584,6 +1584,42 @@ static void test_empty_pool_nulls(void)
     done();
 }
 
+/* The idle-gap classes come from one table (FJA_GAP_CLASSES): each has a
+ * distinct JSON key of [a-z_] and words for the text, and both reports name
+ * every class (off-CPU time recorded: none is left out as unknown). */
+static void test_gap_class_names(void)
+{
+    for (int c = 0; c < FJA_GAP_COUNT; c++) {
+        const fja_gap_info *g = &fja_gap_classes[c];
+        bool word = g->key && *g->key && g->text && *g->text;
+        for (const char *k = g->key; word && *k; k++)
+            word = (*k >= 'a' && *k <= 'z') || *k == '_';
+        for (int d = 0; word && d < c; d++)
+            word = strcmp(fja_gap_classes[d].key, g->key) != 0;
+        ok(word, "gap class %d: key \"%s\" is a distinct [a-z_] word, with text", c,
+           g->key ? g->key : "(null)");
+    }
+    start_offcpu(2);
+    stop(10, 2);
+    analyze();
+    char *text = report_text(), *json = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&json, &len);
+    fja_run_info info = {.version = "test"};
+    ok(f && fja_report_json(f, &R, &info) == 0, "gap classes: the JSON report is written");
+    if (f) fclose(f);
+    require(text && json);
+    for (int c = 0; c < FJA_GAP_COUNT; c++) {
+        char key[64];
+        snprintf(key, sizeof key, "\"%s\": {", fja_gap_classes[c].key);
+        ok(strstr(json, key) && strstr(text, fja_gap_classes[c].text),
+           "gap classes: the JSON has %s and the text says \"%s\"", key, fja_gap_classes[c].text);
+    }
+    free(text);
+    free(json);
+    done();
+}
+
 /* The cases: every "static void test_NAME(void)" of this file, found by
  * analyzer/core/meson.build (it reads this file) and passed in as
  * FJA_TEST_CASES = CASE(NAME) ...; each is its own meson test,
