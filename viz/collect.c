@@ -198,22 +198,19 @@ static void lane_qdepth(fjv_pool *p, fjv_lane *l, uint64_t depth, uint64_t ts)
 
 /* ------------------------------------------------------------ Chrome trace */
 
-static double chrome_us(const fjv_collector *c, uint64_t ts)
-{
-    return ts > c->t0 ? (double)(ts - c->t0) / 1e3 : 0;
-}
-
 /* Browsers (and the Perfetto UI's JSON import) give up on JSON traces of a
  * few GB: said once, while there is time to stop and choose otherwise. */
 #define CHROME_WARN_BYTES (1ull << 30)
 
-static void chrome_begin_event(fjv_collector *c)
+/* Opens one event of traceEvents (one line: json.h's flat depth). */
+static fja_json *chrome_event(fjv_collector *c, const char *ph)
 {
-    if (!c->chrome_first) fputs(",\n", c->chrome);
-    c->chrome_first = false;
-    if (++c->chrome_events % 65536 || c->chrome_warned) return;
+    fja_json *j = &c->cj;
+    fja_json_open(j, NULL, '{');
+    fja_json_str(j, "ph", ph);
+    if (++c->chrome_events % 65536 || c->chrome_warned) return j;
     off_t at = ftello(c->chrome);
-    if (at < 0 || (uint64_t)at < CHROME_WARN_BYTES) return;
+    if (at < 0 || (uint64_t)at < CHROME_WARN_BYTES) return j;
     c->chrome_warned = true;
     fprintf(stderr,
             "fjtrace-analyze: warning: the Chrome trace %s passed 1 GiB (%llu events so far, "
@@ -221,11 +218,35 @@ static void chrome_begin_event(fjv_collector *c)
             "compact protobuf trace, --window FROM:TO keeps a time range\n",
             c->o->chrome_trace, (unsigned long long)c->chrome_events,
             (unsigned long long)((uint64_t)at / c->chrome_events));
+    return j;
 }
 
-static uint32_t chrome_pid(const fjv_pool *p)
+/* pid and tid of an event on lane tid (0: the pool itself) of pool p */
+static void chrome_ids(fja_json *j, const fjv_pool *p, int64_t tid)
 {
-    return p->source * 1000 + p->id;
+    fja_json_u64(j, "pid", (uint64_t)p->source * 1000 + p->id);
+    if (tid >= 0) fja_json_i64(j, "tid", tid);
+}
+
+static void chrome_ts(fja_json *j, const fjv_collector *c, const char *k, uint64_t ts)
+{
+    fja_json_fixed(j, k, ts > c->t0 ? (double)(ts - c->t0) / 1e3 : 0, 3);
+}
+
+/* A metadata event: name, and args {key: value} */
+static void chrome_meta(fjv_collector *c, const fjv_pool *p, int64_t tid, const char *name,
+                        const char *key, const char *str, int64_t num)
+{
+    fja_json *j = chrome_event(c, "M");
+    fja_json_str(j, "name", name);
+    chrome_ids(j, p, tid);
+    fja_json_open(j, "args", '{');
+    if (str)
+        fja_json_str(j, key, str);
+    else
+        fja_json_i64(j, key, num);
+    fja_json_close(j, '}');
+    fja_json_close(j, '}');
 }
 
 static void chrome_names(fjv_collector *c, fjv_pool *p, fjv_lane *l, int32_t worker)
@@ -234,11 +255,9 @@ static void chrome_names(fjv_collector *c, fjv_pool *p, fjv_lane *l, int32_t wor
     if (!c->chrome) return;
     if (!p->named) {
         p->named = true;
-        chrome_begin_event(c);
-        fprintf(c->chrome,
-                "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":0,"
-                "\"args\":{\"name\":\"fjtrace pool %u (trace %u)\"}}",
-                chrome_pid(p), p->id, p->source);
+        char name[64];
+        snprintf(name, sizeof name, "fjtrace pool %u (trace %u)", p->id, p->source);
+        chrome_meta(c, p, 0, "process_name", "name", name, 0);
     }
     if (l->named) return;
     l->named = true;
@@ -247,30 +266,8 @@ static void chrome_names(fjv_collector *c, fjv_pool *p, fjv_lane *l, int32_t wor
         snprintf(name, sizeof name, "client threads");
     else
         snprintf(name, sizeof name, "worker %d", worker);
-    chrome_begin_event(c);
-    fprintf(c->chrome,
-            "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%d,"
-            "\"args\":{\"name\":\"%s\"}}",
-            chrome_pid(p), worker + 1, name);
-    chrome_begin_event(c);
-    fprintf(c->chrome,
-            "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%u,\"tid\":%d,"
-            "\"args\":{\"sort_index\":%d}}",
-            chrome_pid(p), worker + 1, worker + 1);
-}
-
-/* A JSON string body: file and function names may hold anything. */
-static void chrome_str(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20 || ch == '<')
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
+    chrome_meta(c, p, worker + 1, "thread_name", "name", name, 0);
+    chrome_meta(c, p, worker + 1, "thread_sort_index", "sort_index", NULL, worker + 1);
 }
 
 /* The export window (--window): outside it the traces get no new slices,
@@ -313,18 +310,22 @@ static void chrome_begin(fjv_collector *c, fjv_pool *p, fjv_lane *l, int32_t wor
         fjv_pf_begin(c->pf, p, l, worker, ts,
                      &(fjv_pf_slice){.name = label, .task = task, .flow = flow, .lock = lock});
     if (!c->chrome) return;
-    chrome_begin_event(c);
-    fprintf(c->chrome, "{\"ph\":\"B\",\"pid\":%u,\"tid\":%d,\"ts\":%.3f", chrome_pid(p), worker + 1,
-            chrome_us(c, ts));
-    fputs(",\"name\":\"", c->chrome);
-    chrome_str(c->chrome, label);
-    fputc('"', c->chrome);
-    if (task)
-        fprintf(c->chrome, ",\"cat\":\"task\",\"args\":{\"task\":\"0x%llx\",\"tree\":%d}",
-                (unsigned long long)task->id, task->tree == FJA_TASK_NONE ? -1 : (int)task->tree);
-    else if (lock >= 0)
-        fprintf(c->chrome, ",\"cat\":\"lock\",\"args\":{\"lock\":%lld}", (long long)lock);
-    fputc('}', c->chrome);
+    fja_json *j = chrome_event(c, "B");
+    chrome_ids(j, p, worker + 1);
+    chrome_ts(j, c, "ts", ts);
+    fja_json_str(j, "name", label); /* file and function names may hold anything */
+    if (task || lock >= 0) {
+        fja_json_str(j, "cat", task ? "task" : "lock");
+        fja_json_open(j, "args", '{');
+        if (task) {
+            fja_json_strf(j, "task", "0x%llx", (unsigned long long)task->id);
+            fja_json_i64(j, "tree", task->tree == FJA_TASK_NONE ? -1 : (int64_t)task->tree);
+        } else {
+            fja_json_i64(j, "lock", lock);
+        }
+        fja_json_close(j, '}');
+    }
+    fja_json_close(j, '}');
 }
 
 /* Closes the lane's innermost open slice. */
@@ -342,9 +343,10 @@ static void chrome_end(fjv_collector *c, fjv_pool *p, fjv_lane *l, int32_t worke
     }
     if (c->pf) fjv_pf_end(c->pf, p, l, worker, ts);
     if (!c->chrome) return;
-    chrome_begin_event(c);
-    fprintf(c->chrome, "{\"ph\":\"E\",\"pid\":%u,\"tid\":%d,\"ts\":%.3f}", chrome_pid(p),
-            worker + 1, chrome_us(c, ts));
+    fja_json *j = chrome_event(c, "E");
+    chrome_ids(j, p, worker + 1);
+    chrome_ts(j, c, "ts", ts);
+    fja_json_close(j, '}');
 }
 
 static void chrome_counter(fjv_collector *c, fjv_pool *p, fjv_lane *l, const char *name,
@@ -353,17 +355,17 @@ static void chrome_counter(fjv_collector *c, fjv_pool *p, fjv_lane *l, const cha
     if (!in_window(c, ts)) return;
     if (c->pf) fjv_pf_counter(c->pf, p, l, worker, ts, (int64_t)v);
     if (!c->chrome) return;
-    chrome_begin_event(c);
+    fja_json *j = chrome_event(c, "C");
     if (worker >= 0)
-        fprintf(c->chrome,
-                "{\"ph\":\"C\",\"name\":\"%s w%d\",\"pid\":%u,\"ts\":%.3f,"
-                "\"args\":{\"depth\":%llu}}",
-                name, worker, chrome_pid(p), chrome_us(c, ts), (unsigned long long)v);
+        fja_json_strf(j, "name", "%s w%d", name, worker);
     else
-        fprintf(c->chrome,
-                "{\"ph\":\"C\",\"name\":\"%s\",\"pid\":%u,\"ts\":%.3f,"
-                "\"args\":{\"count\":%llu}}",
-                name, chrome_pid(p), chrome_us(c, ts), (unsigned long long)v);
+        fja_json_str(j, "name", name);
+    chrome_ids(j, p, -1);
+    chrome_ts(j, c, "ts", ts);
+    fja_json_open(j, "args", '{');
+    fja_json_u64(j, worker >= 0 ? "depth" : "count", v);
+    fja_json_close(j, '}');
+    fja_json_close(j, '}');
 }
 
 /* A flow arrow fork -> exec: both ends are written together, at exec, so
@@ -374,16 +376,16 @@ static void chrome_flow(fjv_collector *c, const fjv_pool *p, int32_t from, uint6
     if (!c->chrome || !in_window(c, from_ts) || !in_window(c, to_ts)) return;
     uint64_t id = ++c->flow_id;
     const char *name = stolen ? "steal" : "fork";
-    chrome_begin_event(c);
-    fprintf(c->chrome,
-            "{\"ph\":\"s\",\"id\":%llu,\"name\":\"%s\",\"cat\":\"flow\",\"pid\":%u,"
-            "\"tid\":%d,\"ts\":%.3f}",
-            (unsigned long long)id, name, chrome_pid(p), from + 1, chrome_us(c, from_ts));
-    chrome_begin_event(c);
-    fprintf(c->chrome,
-            "{\"ph\":\"f\",\"bp\":\"e\",\"id\":%llu,\"name\":\"%s\",\"cat\":\"flow\","
-            "\"pid\":%u,\"tid\":%d,\"ts\":%.3f}",
-            (unsigned long long)id, name, chrome_pid(p), to + 1, chrome_us(c, to_ts));
+    for (int end = 0; end < 2; end++) {
+        fja_json *j = chrome_event(c, end ? "f" : "s");
+        if (end) fja_json_str(j, "bp", "e");
+        fja_json_u64(j, "id", id);
+        fja_json_str(j, "name", name);
+        fja_json_str(j, "cat", "flow");
+        chrome_ids(j, p, end ? to + 1 : from + 1);
+        chrome_ts(j, c, "ts", end ? to_ts : from_ts);
+        fja_json_close(j, '}');
+    }
 }
 
 /* ------------------------------------------------------------ changes */
@@ -579,7 +581,6 @@ fjv_collector *fjv_collector_new(const fjv_options *o, char *err, size_t errlen)
     }
     c->steal_stride = 1;
     c->o = o;
-    c->chrome_first = true;
     c->steals = malloc(MAX_STEAL_SAMPLES * sizeof *c->steals);
     if (!c->steals) {
         free(c);
@@ -592,7 +593,10 @@ fjv_collector *fjv_collector_new(const fjv_options *o, char *err, size_t errlen)
             return NULL;
         }
         setvbuf(c->chrome, NULL, _IOFBF, 1 << 20);
-        fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", c->chrome);
+        /* pretty at the top, an event per line */
+        fja_json_start(&c->cj, c->chrome, 3);
+        fja_json_str(&c->cj, "displayTimeUnit", "ns");
+        fja_json_open(&c->cj, "traceEvents", '[');
     }
     if (o->perfetto && !(c->pf = fjv_pf_open(o->perfetto, err, errlen))) {
         fjv_collector_free(c);
@@ -611,7 +615,8 @@ int fjv_collect_finish(fjv_collector *c)
     c->pf = NULL;
     if (!c->chrome) return pf_rc;
     char err[4200];
-    fputs("\n]}\n", c->chrome);
+    fja_json_close(&c->cj, ']');
+    fja_json_finish(&c->cj);
     c->chrome = NULL;
     int rc = fja_outfile_commit(&c->chrome_out, err, sizeof err);
     if (rc) fprintf(stderr, "fjtrace-analyze: %s\n", err);

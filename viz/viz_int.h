@@ -94,7 +94,8 @@ struct fjv_collector {
     const fjv_options *o; /* the options it was made with (site names) */
     FILE *chrome;         /* chrome_out.f while the Chrome trace is written */
     fja_outfile chrome_out;
-    bool chrome_first, chrome_err;
+    fja_json cj; /* its JSON, through the report's emitter (json.h) */
+    bool chrome_err;
     uint64_t flow_id;
     uint64_t chrome_events; /* written: the size warning looks every 2^16 */
     bool chrome_warned;

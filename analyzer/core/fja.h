@@ -6,6 +6,7 @@
 
 #include "analysis.h"
 #include "event.h"
+#include "json.h"
 #include "model.h"
 #include "offcpu.h"
 #include "outfile.h"
