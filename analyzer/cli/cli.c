@@ -18,17 +18,17 @@ static void usage(FILE *o)
           "traces (a session folder from fjtrace-record, a trace folder holding\n"
           "'metadata', or a parent of several) and report it.\n"
           "\n"
-          "Options:\n"
-          "  --json             write the JSON report (docs/report-schema.md) instead of text\n"
-          "  -o, --output FILE  write the report to FILE instead of standard output\n"
+          "Options:\n",
+          o);
+    for (size_t i = 0; i < CLI_NOUTPUTS; i++)
+        fputs(cli_outputs[i].help, o);
+    fputs("  -o, --output FILE  write the report to FILE instead of standard output\n"
           "  --pool ID          report only pool ID\n"
           "  --root ID          report only the tree of root task ID\n"
           "  --window FROM:TO   report only trees submitted in [FROM, TO] after the first\n"
           "                     event; times in ns or with a unit: 10ms, 2.5s, 300us; the\n"
           "                     Chrome and Perfetto traces keep what begins in that time\n"
           "  --no-progress      no progress line on stderr (default when not a terminal)\n"
-          "  --tasks FILE       also write every task record as CSV to FILE (root, parent,\n"
-          "                     depth, size hint, worker, stolen, self and subtree time)\n"
           "  --baseline BASE    compare with BASE, a trace of the same program (usually at\n"
           "                     P=1): work inflation per creation site (self time per task\n"
           "                     here / in BASE), flagged where it grows\n"
@@ -141,16 +141,22 @@ static const char *option_name(char **argv, int ind)
     return argv[ind - 1];
 }
 
-/* The command's own long options (ending with a zeroed entry) followed by
- * the pictures', whose values are shifted by base. */
+/* The command's own long options (ending with a zeroed entry), then those
+ * of the outputs' table (value out_base + row) and the pictures' (value
+ * base + their index). */
 #define MAX_PICTURE_OPTIONS 32
-static int options_merge(const struct option *own, struct option *out, int base)
+static int options_merge(const struct option *own, struct option *out, int out_base, int base)
 {
     size_t n = 0;
     while (own[n].name) {
         out[n] = own[n];
         n++;
     }
+    for (size_t i = 0; i < CLI_NOUTPUTS; i++)
+        if (cli_outputs[i].option)
+            out[n++] = (struct option){cli_outputs[i].option,
+                                       cli_outputs[i].has_arg ? required_argument : no_argument,
+                                       NULL, out_base + (int)i};
     for (size_t i = 0; pictures_long_options[i].name; i++) {
         if (i + 1 >= MAX_PICTURE_OPTIONS) return -1;
         out[n] = pictures_long_options[i];
@@ -163,21 +169,19 @@ static int options_merge(const struct option *own, struct option *out, int base)
 int cli_parse(int argc, char **argv, cli_options *o)
 {
     enum {
-        OPT_JSON = 256,
-        OPT_POOL,
+        OPT_POOL = 256,
         OPT_ROOT,
         OPT_WINDOW,
         OPT_NOPROG,
         OPT_VERSION,
         OPT_MUXER,
         OPT_JOBS,
-        OPT_TASKS,
         OPT_BASELINE,
         OPT_RECORDING,
-        OPT_VIZ
+        OPT_OUTPUT,                         /* + the row of cli_outputs */
+        OPT_VIZ = OPT_OUTPUT + CLI_NOUTPUTS /* + the picture option's index */
     };
-    static const struct option own[] = {{"json", no_argument, NULL, OPT_JSON},
-                                        {"output", required_argument, NULL, 'o'},
+    static const struct option own[] = {{"output", required_argument, NULL, 'o'},
                                         {"pool", required_argument, NULL, OPT_POOL},
                                         {"root", required_argument, NULL, OPT_ROOT},
                                         {"window", required_argument, NULL, OPT_WINDOW},
@@ -186,21 +190,18 @@ int cli_parse(int argc, char **argv, cli_options *o)
                                         {"version", no_argument, NULL, OPT_VERSION},
                                         {"muxer", no_argument, NULL, OPT_MUXER},
                                         {"jobs", required_argument, NULL, 'j'},
-                                        {"tasks", required_argument, NULL, OPT_TASKS},
                                         {"baseline", required_argument, NULL, OPT_BASELINE},
                                         {"recording", required_argument, NULL, OPT_RECORDING},
                                         {0, 0, 0, 0}};
-    struct option longs[sizeof own / sizeof *own + MAX_PICTURE_OPTIONS];
-    if (options_merge(own, longs, OPT_VIZ)) return usage_error("%s", "too many picture options");
-    *o = (cli_options){.progress = isatty(2)};
+    struct option longs[sizeof own / sizeof *own + CLI_NOUTPUTS + MAX_PICTURE_OPTIONS];
+    if (options_merge(own, longs, OPT_OUTPUT, OPT_VIZ))
+        return usage_error("%s", "too many picture options");
+    *o = (cli_options){.progress = isatty(2), .report = cli_default_report};
     opterr = 0;
     int c, li = 0;
     uint64_t v;
     while ((c = getopt_long(argc, argv, ":ho:j:", longs, &li)) != -1) {
         switch (c) {
-        case OPT_JSON:
-            o->json = true;
-            break;
         case 'o':
             o->output = optarg;
             break;
@@ -232,9 +233,6 @@ int cli_parse(int argc, char **argv, cli_options *o)
                 return usage_error("bad job count '%s' (want 1 to 1024)", optarg);
             o->jobs = (unsigned)v;
             break;
-        case OPT_TASKS:
-            o->tasks = optarg;
-            break;
         case OPT_BASELINE:
             o->baseline = optarg;
             break;
@@ -255,6 +253,14 @@ int cli_parse(int argc, char **argv, cli_options *o)
             /* always the last of its group: optind has moved past it */
             return usage_error("option '%s' needs an argument", argv[optind - 1]);
         default:
+            if (c >= OPT_OUTPUT && c < OPT_VIZ) { /* a row of the outputs' table */
+                const cli_output *out = &cli_outputs[c - OPT_OUTPUT];
+                if (out->kind == CLI_OUT_REPORT)
+                    o->report = out;
+                else
+                    o->files[c - OPT_OUTPUT] = optarg;
+                break;
+            }
             if (c >= OPT_VIZ) {
                 if (pictures_option(c - OPT_VIZ, optarg)) {
                     char what[96]; /* option names hold no '%' */

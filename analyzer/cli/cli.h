@@ -7,6 +7,7 @@
 
 #include "fj_version.h"
 #include "fja.h"
+#include "outputs.h"
 
 #define CLI_VERSION "fjtrace-analyze " FJ_VERSION
 
@@ -22,11 +23,13 @@ enum {
 };
 
 typedef struct {
-    bool json, progress, muxer;
-    unsigned jobs; /* decoding threads; 0: one per online core */
-    const char *output, *tasks;
-    const char *baseline; /* --baseline BASE: a trace to compare the sites with */
-    bool recording_set;   /* --recording TOKEN: only that recording's pools */
+    bool progress, muxer;
+    unsigned jobs;                   /* decoding threads; 0: one per online core */
+    const cli_output *report;        /* the report's writer (a CLI_OUT_REPORT row of cli_outputs) */
+    const char *output;              /* -o FILE: where it goes (NULL: standard output) */
+    const char *files[CLI_NOUTPUTS]; /* the FILE of each CLI_OUT_FILE output asked for */
+    const char *baseline;            /* --baseline BASE: a trace to compare the sites with */
+    bool recording_set;              /* --recording TOKEN: only that recording's pools */
     uint64_t recording;
     fja_filter filter;
     char **paths;

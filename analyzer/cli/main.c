@@ -209,18 +209,10 @@ static uint64_t peak_rss(void)
     return getrusage(RUSAGE_SELF, &ru) ? 0 : (uint64_t)ru.ru_maxrss * 1024;
 }
 
-/* What a report writer is given: the report value, the model it was made
- * from (the task records, for --tasks only) and the run's own facts. */
-typedef struct {
-    const fja_report *r;
-    const fja_model *m;
-    const fja_run_info *info;
-} report_ctx;
-
-typedef int (*report_fn)(FILE *f, const report_ctx *c);
-
-/* One report to a file (whole or not at all) or to standard output. */
-static int output_write(const char *path, report_fn fn, const report_ctx *r)
+/* One output of the outputs' table to a file (whole or not at all) or to
+ * standard output. */
+static int output_write(const char *path, int (*fn)(FILE *f, const cli_report_ctx *c),
+                        const cli_report_ctx *r)
 {
     char err[4200];
     fja_outfile of;
@@ -241,21 +233,6 @@ static int output_write(const char *path, report_fn fn, const report_ctx *r)
         return 0;
     fprintf(stderr, "fjtrace-analyze: %s\n", err);
     return -1;
-}
-
-static int tasks_csv(FILE *f, const report_ctx *c)
-{
-    return fja_report_tasks_csv(f, c->m, c->r);
-}
-
-static int report_text(FILE *f, const report_ctx *c)
-{
-    return fja_report_text(f, c->r, c->info);
-}
-
-static int report_json(FILE *f, const report_ctx *c)
-{
-    return fja_report_json(f, c->r, c->info);
 }
 
 /* --baseline BASE: read, analysed and its sites named on its own (a model,
@@ -550,9 +527,10 @@ static int report_write(const cli_options *o, const fja_model *m, const fja_mode
     int rc = r.complete ? EXIT_COMPLETE : EXIT_INCOMPLETE;
     if (missing) rc = EXIT_NO_MATCH;
     if (pictures_render(from, &r)) rc = EXIT_OUTPUT;
-    report_ctx c = {.r = &r, .m = from, .info = &info};
-    if (output_write(o->output, o->json ? report_json : report_text, &c)) rc = EXIT_OUTPUT;
-    if (o->tasks && output_write(o->tasks, tasks_csv, &c)) rc = EXIT_OUTPUT;
+    cli_report_ctx c = {.r = &r, .m = from, .info = &info};
+    if (output_write(o->output, o->report->write, &c)) rc = EXIT_OUTPUT;
+    for (size_t i = 0; i < CLI_NOUTPUTS; i++)
+        if (o->files[i] && output_write(o->files[i], cli_outputs[i].write, &c)) rc = EXIT_OUTPUT;
     fja_analysis_free(&r);
     return rc;
 }
@@ -576,7 +554,10 @@ int main(int argc, char **argv)
     fja_model_init(&oncpu);
     /* Memory follows the tasks under way, not the tasks made, unless an
      * output shows every task (recycle.h). */
-    if (!o.tasks && !pictures_need_tasks()) {
+    bool every_task = pictures_need_tasks();
+    for (size_t i = 0; i < CLI_NOUTPUTS; i++)
+        every_task |= o.files[i] && cli_outputs[i].needs_tasks;
+    if (!every_task) {
         fja_model_recycle(&m);
         fja_model_recycle(&oncpu);
     }

@@ -1,0 +1,35 @@
+#include "outputs.h"
+
+static int text(FILE *f, const cli_report_ctx *c)
+{
+    return fja_report_text(f, c->r, c->info);
+}
+
+static int json(FILE *f, const cli_report_ctx *c)
+{
+    return fja_report_json(f, c->r, c->info);
+}
+
+static int tasks_csv(FILE *f, const cli_report_ctx *c)
+{
+    return fja_report_tasks_csv(f, c->m, c->r);
+}
+
+const cli_output cli_outputs[CLI_NOUTPUTS] = {
+    {.name = "text", .kind = CLI_OUT_REPORT, .help = "", .write = text},
+    {.name = "json",
+     .option = "json",
+     .kind = CLI_OUT_REPORT,
+     .help = "  --json             write the JSON report (docs/report-schema.md) instead of text\n",
+     .write = json},
+    {.name = "tasks",
+     .option = "tasks",
+     .has_arg = true,
+     .kind = CLI_OUT_FILE,
+     .needs_tasks = true,
+     .help = "  --tasks FILE       also write every task record as CSV to FILE (root, parent,\n"
+             "                     depth, size hint, worker, stolen, self and subtree time)\n",
+     .write = tasks_csv},
+};
+
+const cli_output *const cli_default_report = &cli_outputs[0];
