@@ -85,6 +85,13 @@ static void sink_offcpu_lost(void *ctx, uint64_t count, uint64_t begin_ts, uint6
     if (rd->oncpu) fja_model_offcpu_lost(rd->oncpu->model, count, begin_ts, end_ts, stream);
 }
 
+static void sink_invalid(void *ctx, const fja_event *ev, const char *why)
+{
+    readings *rd = ctx;
+    fja_model_invalid(rd->tracker->model, ev, why);
+    if (rd->oncpu) fja_model_invalid(rd->oncpu->model, ev, why);
+}
+
 /* A reading of the whole trace into rd, events to `event`, with the
  * command line's reading options (each reading has its progress line). */
 static fja_reader_sink reading_sink(const cli_options *o, readings *rd,
@@ -93,6 +100,7 @@ static fja_reader_sink reading_sink(const cli_options *o, readings *rd,
     return (fja_reader_sink){.event = event,
                              .discarded = sink_discarded,
                              .offcpu_lost = sink_offcpu_lost,
+                             .invalid = sink_invalid,
                              .ctx = rd,
                              .progress = o->progress,
                              .use_muxer = o->muxer,

@@ -677,6 +677,7 @@ static void summary_copy(const fja_model *m, fja_trace_summary *t)
                              .left_out_pools = m->nforeign,
                              .left_out_events = m->foreign_events};
     snprintf(t->decode_error, sizeof t->decode_error, "%s", m->decode_error);
+    snprintf(t->invalid_first, sizeof t->invalid_first, "%s", m->invalid_first);
     memcpy(t->anomalies, m->anomalies, sizeof t->anomalies);
     memcpy(t->examples, m->examples, sizeof t->examples);
 }

@@ -252,6 +252,7 @@ typedef struct {
     bool window_clipped;        /* begins mid-run (a snapshot) ... */
     uint64_t window_events;     /* ... with this many earlier events left out */
     char decode_error[512];     /* why decoding stopped early ("" when it did not) */
+    char invalid_first[768];    /* the first invalid event's reason ("" when none) */
     uint64_t anomalies[FJA_AN_COUNT];
     fja_anomaly examples[FJA_ANOMALY_EXAMPLES];
     uint32_t nexamples;

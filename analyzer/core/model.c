@@ -23,6 +23,7 @@ static const char *const anomaly_names[FJA_AN_COUNT] = {
     [FJA_AN_EXEC_ELSEWHERE_WITHOUT_STEAL] = "exec_elsewhere_without_steal",
     [FJA_AN_RESULT_WITHOUT_SUBMIT] = "result_without_submit",
     [FJA_AN_OUT_OF_MEMORY] = "out_of_memory",
+    [FJA_AN_INVALID_EVENT] = "invalid_event",
 };
 
 const fja_gap_info fja_gap_classes[FJA_GAP_COUNT] = {
@@ -1175,6 +1176,18 @@ void fja_model_decode_stopped(fja_model *m, const char *why)
 void fja_model_offcpu_unread(fja_model *m, const char *why)
 {
     snprintf(m->offcpu_unread, sizeof m->offcpu_unread, "%s", why && *why ? why : "unknown error");
+}
+
+void fja_model_invalid(fja_model *m, const fja_event *ev, const char *why)
+{
+    m->events++;
+    if (!*m->invalid_first)
+        snprintf(m->invalid_first, sizeof m->invalid_first, "%s", why && *why ? why : "invalid");
+    /* its time is what may be wrong: the example is placed at the last
+     * time believed */
+    fja_event at = *ev;
+    at.ts = m->last_ts > m->first_ts ? m->last_ts : m->first_ts;
+    fja_model_anomaly(m, FJA_AN_INVALID_EVENT, &at);
 }
 
 void fja_model_offcpu_lost(fja_model *m, uint64_t count, uint64_t begin_ts, uint64_t end_ts,

@@ -76,6 +76,7 @@ typedef enum {
     FJA_AN_EXEC_ELSEWHERE_WITHOUT_STEAL,
     FJA_AN_RESULT_WITHOUT_SUBMIT,
     FJA_AN_OUT_OF_MEMORY,
+    FJA_AN_INVALID_EVENT, /* its claims failed validation (validate.h, tracker.c): not believed */
     FJA_AN_COUNT
 } fja_anomaly_kind;
 
@@ -118,6 +119,7 @@ typedef struct {
     int32_t index;
     bool seen, begun, ended, parked;
     uint64_t begin_ts, end_ts, last_ts;
+    uint64_t off_checked_end; /* end of its last off-CPU record believed (tracker.c) */
     fja_frame *stack;
     uint32_t depth, cap;
     uint32_t in_joins; /* frames of the stack in a join: none, no join to tell of a task done */
@@ -313,6 +315,8 @@ typedef struct {
     /* Off-CPU records LTTng discarded (fja_model_offcpu_lost): notices,
      * events (0 when not counted), from when (ns), and the streams. */
     uint64_t offcpu_lost_notices, offcpu_lost_events, offcpu_lost_from;
+    /* The first invalid event's reason (fja_model_invalid), "" if none. */
+    char invalid_first[768];
     char offcpu_lost_streams[512];
     /* The trace begins mid-run (fja_model_window): events before it left out */
     uint64_t window_events;
@@ -378,6 +382,10 @@ void fja_model_offcpu_unread(fja_model *m, const char *why);
  * some off-CPU intervals are missing, so every pool's off-CPU time is
  * `lost`, its figures wall-clock time, and the report is not whole. The
  * task events are all there: no tree is made incomplete by it. */
+/* An event read but not believed (validate.h, or the tracker's checks):
+ * counted as read and as an anomaly (invalid_event), never fed; the first
+ * reason (naming the file and packet, or the pool and worker) is kept. */
+void fja_model_invalid(fja_model *m, const fja_event *ev, const char *why);
 void fja_model_offcpu_lost(fja_model *m, uint64_t count, uint64_t begin_ts, uint64_t end_ts,
                            const char *stream);
 /* Records that the trace begins mid-run (its buffers' beginnings were

@@ -75,6 +75,7 @@ static void j_anomalies(fja_json *w, const fja_report *r)
         if (m->anomalies[k])
             fja_json_u64(w, fja_anomaly_kind_name((fja_anomaly_kind)k), m->anomalies[k]);
     fja_json_close(w, '}');
+    if (*m->invalid_first) fja_json_str(w, "invalid_first", m->invalid_first);
     fja_json_open(w, "examples", '[');
     for (uint32_t i = 0; i < m->nexamples; i++) {
         const fja_anomaly *a = &m->examples[i];

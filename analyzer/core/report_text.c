@@ -433,6 +433,7 @@ static void t_anomalies(FILE *o, const fja_report *r)
         if (m->anomalies[k])
             fprintf(o, " %s %" PRIu64, fja_anomaly_kind_name((fja_anomaly_kind)k), m->anomalies[k]);
     fputc('\n', o);
+    if (*m->invalid_first) fprintf(o, "  first invalid event: %s\n", m->invalid_first);
     for (uint32_t i = 0; i < m->nexamples; i++) {
         const fja_anomaly *a = &m->examples[i];
         fprintf(o, "  at +%" PRIu64 " ns pool %u worker %d task %" PRIu64 ": %s\n",

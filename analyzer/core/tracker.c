@@ -3,6 +3,7 @@
 #include "offcpu.h"
 #include "recycle.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -950,13 +951,63 @@ static void on_pool_event(const fja_tracker *t, fja_pool *p, const fja_event *ev
 /* The counts every event gets, whatever it is about. */
 static void event_count(fja_model *m, const fja_event *ev)
 {
-    if (m->events == 0) m->first_ts = ev->ts;
+    /* the first believed event (an invalid one, counted, gave no time) */
+    if (m->events == m->anomalies[FJA_AN_INVALID_EVENT]) m->first_ts = ev->ts;
     if (ev->ts < m->last_ts)
         m->out_of_order++;
     else
         m->last_ts = ev->ts;
     m->events++;
     m->by_kind[ev->kind < FJA_EV_COUNT ? ev->kind : FJA_EV_UNKNOWN]++;
+}
+
+static bool offcpu_kind(fja_kind k)
+{
+    return k == FJA_EV_OFFCPU || k == FJA_EV_OFFCPU_CLIENT || k == FJA_EV_OFFCPU_START ||
+           k == FJA_EV_OFFCPU_LOST || k == FJA_EV_OFFCPU_UNAVAILABLE;
+}
+
+/* What an event claims about the pools, checked before the model
+ * believes it (the reader checks times and layouts: validate.h): an
+ * off-CPU record of a pool seen and a worker begun, its interval inside
+ * the worker's life and after its last one; a worker index below the
+ * pool's `workers`, or of a thread that did worker_begin (a JVM's
+ * compensation threads, an OpenMP nested team's, begin beyond it). NULL,
+ * or why not (into why). Off-CPU payloads read cleanly by babeltrace2
+ * made pools 62, 257, 2049 and a worker 256 out of nothing (issue 24). */
+static const char *claims_fault(fja_model *m, const fja_event *ev, char *why, size_t n)
+{
+    if (ev->kind == FJA_EV_LOCK_INIT || ev->kind >= FJA_EV_UNKNOWN) return NULL;
+    fja_pool *p = NULL;
+    for (uint32_t i = 0; i < m->npools && !p; i++)
+        if (m->pools[i].source == ev->source && m->pools[i].id == ev->pool) p = &m->pools[i];
+    const fja_worker *w =
+        p && ev->worker >= 0 && (uint32_t)ev->worker < p->nworkers ? &p->workers[ev->worker] : NULL;
+    if (offcpu_kind(ev->kind)) {
+        if (!p || !p->seen)
+            snprintf(why, n, "an off-CPU record (%s) of pool %u, which no event began",
+                     fja_event_kind_name(ev->kind), ev->pool);
+        else if (ev->worker >= 0 && (!w || !w->begun))
+            snprintf(why, n, "an off-CPU record (%s) of worker %d of pool %u, which never began",
+                     fja_event_kind_name(ev->kind), ev->worker, ev->pool);
+        else if (ev->kind == FJA_EV_OFFCPU && w &&
+                 (ev->begin < w->begin_ts || ev->end < ev->begin || ev->end > ev->ts ||
+                  ev->begin < w->off_checked_end))
+            snprintf(why, n,
+                     "an off-CPU interval of worker %d of pool %u outside its life or "
+                     "overlapping its last one",
+                     ev->worker, ev->pool);
+        else
+            return NULL;
+        return why;
+    }
+    if (!p || !p->nworkers_declared || ev->worker < 0 ||
+        (uint32_t)ev->worker < p->nworkers_declared || (w && w->begun))
+        return NULL;
+    if (ev->kind == FJA_EV_WORKER_BEGIN && (p->jvm || p->openmp)) return NULL;
+    snprintf(why, n, "%s of worker %d of pool %u, which has %u workers and no such thread began",
+             fja_event_kind_name(ev->kind), ev->worker, ev->pool, p->nworkers_declared);
+    return why;
 }
 
 int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
@@ -970,6 +1021,16 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
     if (ev->kind == FJA_EV_OFFCPU_OUT || ev->kind == FJA_EV_OFFCPU_IN) {
         on_offcpu_edge(t, ev); /* replayed, not an event of the trace */
         return 0;
+    }
+    char why[256];
+    if (claims_fault(m, ev, why, sizeof why)) {
+        fja_model_invalid(m, ev, why);
+        return 0;
+    }
+    if (ev->kind == FJA_EV_OFFCPU && ev->worker >= 0) { /* believed: the next one after it */
+        fja_pool *p = fja_model_pool(m, ev->source, ev->pool);
+        fja_worker *w = p ? fja_pool_worker(p, ev->worker) : NULL;
+        if (w && ev->end > w->off_checked_end) w->off_checked_end = ev->end;
     }
     event_count(m, ev);
     if (ev->kind >= FJA_EV_UNKNOWN) {
@@ -1029,6 +1090,9 @@ void fja_tracker_finish(fja_tracker *t)
 {
     fja_model *m = t->model;
     if (m->finished) return;
+    /* an invalid event met before the first believed one is placed at it */
+    for (uint32_t i = 0; i < m->nexamples; i++)
+        if (m->examples[i].ts < m->first_ts) m->examples[i].ts = m->first_ts;
     for (uint32_t i = 0; i < m->npools; i++) {
         fja_pool *p = &m->pools[i];
         uint64_t end = p->has_end ? p->end_ts : m->last_ts;

@@ -116,6 +116,9 @@ static void class_resolve(class_info *ci, const bt_event_class *cls)
     if (!name || strncmp(name, "fjtrace:", 8) != 0) return;
     ci->fjtrace = true;
     ci->kind = fja_event_kind_from_name(name + 8);
+    char why[8];
+    ci->invalid = validate_layout(name + 8, bt_event_class_borrow_payload_field_class_const(cls),
+                                  why, sizeof why) != NULL;
     fjtrace_class_resolve(ci, bt_event_class_borrow_payload_field_class_const(cls));
     ci->rich = ci->name >= 0 || ci->runtime >= 0 || ci->kind == FJA_EV_POOL_BEGIN ||
                ci->kind == FJA_EV_OFFCPU || ci->kind == FJA_EV_OFFCPU_CLIENT;
@@ -369,6 +372,33 @@ static int convert_rich(const class_info *ci, const bt_event *e, const bt_field 
     return 0;
 }
 
+/* An fjtrace event that fails validation: the event as far as it could be
+ * read, and why, naming the file and packet. -1: no memory. */
+static int convert_invalid(convert_ctx *c, const class_info *ci, const bt_event *e, const char *why,
+                           reader_rec *rec)
+{
+    char buf[1024], where[600];
+    if (!why) { /* the class: the reason again (rare: only for these) */
+        const char *name = bt_event_class_get_name(bt_event_borrow_class_const(e));
+        char layout[700];
+        validate_layout(
+            name + 8,
+            bt_event_class_borrow_payload_field_class_const(bt_event_borrow_class_const(e)), layout,
+            sizeof layout);
+        validate_where(&c->valid, bt_event_borrow_stream_const(e), where, sizeof where);
+        snprintf(buf, sizeof buf, "%s: %s", where, layout);
+        why = buf;
+    }
+    size_t len = strlen(why) + 1;
+    char *at;
+    rec_extra *x = rec->extra = extra_new(len, &at);
+    if (!x) return -1;
+    rec->type = REC_INVALID;
+    x->ev = (fja_event){.kind = ci->kind, .ts = (uint64_t)rec->head, .worker = -1};
+    x->why = keep(&at, why, len);
+    return 0;
+}
+
 /* An fjtrace event: the common ones fit the compact record. */
 static int convert_fjtrace(const class_info *ci, const bt_event *e, reader_rec *rec)
 {
@@ -397,9 +427,14 @@ static int convert_event(convert_ctx *c, const bt_message *msg, reader_rec *rec)
     const bt_event *e = bt_message_event_borrow_event_const(msg);
     const class_info *ci = class_get(c, bt_event_borrow_class_const(e));
     /* an event of a stream without a clock counts as time 0 */
-    rec->head = ci && ci->clock
-                    ? (int64_t)msg_ns(bt_message_event_borrow_default_clock_snapshot_const(msg))
-                    : 0;
+    const bt_clock_snapshot *cs =
+        ci && ci->clock ? bt_message_event_borrow_default_clock_snapshot_const(msg) : NULL;
+    rec->head = cs ? (int64_t)msg_ns(cs) : 0;
+    char why[1024];
+    const char *bad = cs ? validate_time(&c->valid, bt_event_borrow_stream_const(e),
+                                         bt_clock_snapshot_get_value(cs), why, sizeof why)
+                         : NULL;
+    if (ci && ci->fjtrace && (bad || ci->invalid)) return convert_invalid(c, ci, e, bad, rec);
     if (ci && ci->fjtrace) return convert_fjtrace(ci, e, rec);
     rec->type = REC_OTHER;
     return ci && ci->map ? convert_map(ci, e, rec) : 0;
@@ -460,6 +495,10 @@ int convert_message(convert_ctx *c, const bt_message *msg, reader_rec *rec)
         return convert_event(c, msg, rec) ? -1 : 1;
     case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
         return convert_discarded(msg, rec) ? -1 : 1;
+    case BT_MESSAGE_TYPE_PACKET_BEGINNING:
+        validate_packet(&c->valid, bt_packet_borrow_stream_const(
+                                       bt_message_packet_beginning_borrow_packet_const(msg)));
+        return 0;
     default:
         return 0;
     }

@@ -11,12 +11,14 @@
 
 #include "event.h"
 #include "reader.h"
+#include "validate.h"
 
 typedef enum {
     REC_FJTRACE,   /* an fjtrace event */
     REC_OTHER,     /* another provider's event, counted only */
     REC_MAP,       /* a load-map event (counted as other too): extra->map, if map_valid */
     REC_DISCARDED, /* a discarded-events notice: extra's count, ts, carries_fjtrace */
+    REC_INVALID,   /* an fjtrace event that fails validation (validate.h): extra->ev, why */
 } rec_type;
 
 /* What the few records that need more than a compact one carry. */
@@ -31,6 +33,7 @@ typedef struct {
     uint64_t begin_ts;    /* discarded: since when (0: not known) */
     uint64_t cls, inst;   /* discarded: the stream's class and instance ids */
     const char *stream;   /* discarded: the stream's name (its file), "" if none */
+    const char *why;      /* invalid: the reason, naming the file and packet */
     char strings[];       /* what ev's and map's strings and build id point to */
 } rec_extra;
 
@@ -55,6 +58,7 @@ typedef struct {
     bool fjtrace;
     bool rich;       /* its records need extra */
     bool clock;      /* its stream class has a default clock */
+    bool invalid;    /* not the provider's layout (validate.h) */
     uint8_t how[16]; /* how member i is read (convert.c), for the first 16 */
     int64_t pool, worker, task, arg, size_hint, name, site, runtime, begin, end; /* -1: absent */
     /* a load-map event (lttng_ust_statedump / lttng_ust_dl) */
@@ -70,6 +74,7 @@ typedef struct {
 /* One decoding thread's cache of event classes (each graph has its own). */
 typedef struct {
     class_info classes[CLASS_SLOTS];
+    validate_ctx valid; /* the streams' packets and times (validate.h) */
 } convert_ctx;
 
 /* Fills rec from an event or discarded-events message (owning copies of

@@ -152,6 +152,13 @@ int deliver(deliver_ctx *d, const reader_rec *rec, uintptr_t stream, uintptr_t t
         return 0;
     }
     if (d->stopped) return 0;
+    if (rec->type == REC_INVALID) { /* read, not believed (validate.h) */
+        d->stats->fjtrace_events++;
+        fja_event ev = rec->extra->ev;
+        ev.source = source_of(d, trace);
+        if (d->sink->invalid) d->sink->invalid(d->sink->ctx, &ev, rec->extra->why);
+        return 0;
+    }
     if (deliver_event(d, rec, stream, trace)) {
         d->stopped = true;
         return -1;

@@ -9,6 +9,7 @@
 #include "packets.h"
 #include "pread.h"
 #include "salvage.h"
+#include "validate.h"
 
 #include <babeltrace2/babeltrace.h>
 #include <dirent.h>
@@ -538,6 +539,7 @@ static int64_t prepare(char *const *dirs, size_t ndirs, char **use, fja_salvage 
             return -1;
         }
         packets += n;
+        validate_bounds_add(use[i]); /* out of memory: those times not checked */
     }
     if (!packets)
         snprintf(err, errlen,
@@ -574,6 +576,7 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
                       .err = err,
                       .errlen = errlen};
     fja_tmptrace_failure_clear();
+    validate_bounds_clear();
     char **use = calloc(ndirs ? ndirs : 1, sizeof *use); /* a trace or its salvage copy */
     fja_salvage *salv = calloc(ndirs ? ndirs : 1, sizeof *salv);
     bool *bad_index = calloc(ndirs ? ndirs : 1, sizeof *bad_index);
@@ -649,7 +652,8 @@ out:
     free(salv);
     free(use);
     free(bad_index);
-    if (aborted) return st;
+    if (aborted) return st; /* the bounds too stay: a thread may still read them */
+    validate_bounds_clear();
     pread_free(r->pr, false);
     deliver_free(&r->d);
     free(r);

@@ -48,6 +48,10 @@ typedef struct {
      * stream names its file. May be NULL. */
     void (*offcpu_lost)(void *ctx, uint64_t count, uint64_t begin_ts, uint64_t end_ts,
                         uint32_t source, const char *stream);
+    /* Called for each fjtrace event that fails validation (validate.h),
+     * instead of event: ev's kind and time as decoded, why names the file
+     * and packet. May be NULL. */
+    void (*invalid)(void *ctx, const fja_event *ev, const char *why);
     void *ctx;
     int progress;  /* print progress on stderr */
     int use_muxer; /* order with filter.utils.muxer instead of our own merge */

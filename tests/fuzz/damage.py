@@ -34,6 +34,7 @@ import random
 import re
 import resource
 import shutil
+import stat
 import struct
 import subprocess
 import sys
@@ -330,6 +331,115 @@ def m_trailing_discarded_zero(t, rng):
     return f"discarded-running+trailing-0@{s}#{len(pk) - 1}"
 
 
+# ------------------------------------------------- issue 24's kinds
+
+def task_streams():
+    return [s for s in STREAMS if s.startswith("fjtrace_") and s[8:].isdigit()]
+
+
+def offcpu_streams():
+    return [s for s in STREAMS if s.startswith("fjtrace_offcpu_")]
+
+
+def m_event_bytes(streams_of):
+    """Two changed bytes somewhere in the events of a packet (an event
+    header's timestamp or id, or a payload): what babeltrace2 decodes
+    cleanly but wrong. Such an event (and what follows it in its packet)
+    may be believed only if it keeps inside its packet's bounds."""
+    def m(t, rng):
+        s = rng.choice(streams_of() or STREAMS)
+        p = os.path.join(t, s)
+        pk = [x for x in packets(p) if x[2] // 8 > 84 + 8]
+        if not pk:
+            return f"event-bytes@{s}(no events)"
+        k = rng.randrange(len(pk))
+        off, _, content = pk[k]
+        i = off + 84 + rng.randrange(content // 8 - 84 - 1)
+        d = bytearray(open(p, "rb").read())
+        d[i] = rng.randrange(256)
+        d[i + 1] = rng.randrange(256)
+        open(p, "wb").write(d)
+        return f"event-bytes@{s}#{k}+{i - off}"
+    return m
+
+
+def m_discarded_counter(t, rng):
+    """events_discarded as LTTng writes it after losing events (a running
+    total from some packet on, in the stream file and its index alike):
+    a loss, never a damaged header nor a lost trace."""
+    s = rng.choice(STREAMS)
+    p = os.path.join(t, s)
+    pk = packets(p)
+    if not pk:
+        return f"discarded-counter@{s}(no packet)"
+    first = rng.choice([0, 0, rng.randrange(len(pk))])
+    lost = rng.choice([1, 1, 7, 1000])
+    only_first = rng.random() < 0.3  # 1 then 0: item 2
+    ip = os.path.join(t, "index", s + ".idx")
+    length = struct.unpack(">I", open(ip, "rb").read(16)[12:16])[0] if os.path.exists(ip) else 0
+    for k, (o, _, _) in enumerate(pk):
+        v = 0 if k < first or (only_first and k > first) else lost
+        patch(p, o + OFF["discarded"], "<Q", v)
+        if length and 16 + (k + 1) * length <= os.path.getsize(ip):
+            patch(ip, 16 + k * length + 40, ">Q", v)
+    return f"discarded={lost}{'-then-0' if only_first else ''}@{s}#{first}"
+
+
+def metadata_text(t):
+    """The metadata's TSDL text (packetized or not)."""
+    d = open(os.path.join(t, "metadata"), "rb").read()
+    if d[:4] != struct.pack("<I", 0x75D11D57):
+        return d.decode("utf-8", "replace")
+    out, off = [], 0
+    while off + 37 <= len(d) and struct.unpack_from("<I", d, off)[0] == 0x75D11D57:
+        content, size = struct.unpack_from("<II", d, off + 24)
+        out.append(d[off + 37:off + content // 8])
+        off += size // 8
+    return b"".join(out).decode("utf-8", "replace")
+
+
+def m_metadata_rename(t, rng, pair=None):
+    """An fjtrace event class renamed in the metadata (made plain-text
+    metadata, which babeltrace2 reads as well), keeping its fields:
+    fjtrace:joined named fjtrace:pool_begin (issue 24, item 6), or another
+    pair. What fails the provider's layout must not be believed."""
+    text = metadata_text(t)
+    names = sorted(set(re.findall(r'name = "fjtrace:(\w+)";', text)))
+    if len(names) < 2:
+        return "metadata-rename(no events)"
+    a, b = pair or (("joined", "pool_begin") if rng.random() < 0.5 and "joined" in names
+                    else tuple(rng.sample(names, 2)))
+    text = text.replace(f'name = "fjtrace:{a}";', f'name = "fjtrace:{b}";')
+    if not text.startswith("/* CTF"):
+        text = "/* CTF 1.8 */\n" + text
+    open(os.path.join(t, "metadata"), "w").write(text)
+    return f"metadata-rename:{a}->{b}"
+
+
+def m_special_file(t, rng):
+    """An index file, a stream file or the metadata replaced by a FIFO, a
+    folder or a link to /dev/null: never a hang; named."""
+    what = rng.choice(["index", "index", "stream", "metadata"])
+    if what == "index" and os.path.isdir(os.path.join(t, "index")):
+        name = os.path.join("index", rng.choice(os.listdir(os.path.join(t, "index"))))
+    elif what == "metadata":
+        name = "metadata"
+    else:
+        name = rng.choice(STREAMS)
+    p = os.path.join(t, name)
+    if os.path.isdir(p):
+        return f"special@{name}(a folder already)"
+    os.unlink(p)
+    how = rng.choice(["fifo", "fifo", "folder", "devnull"])
+    if how == "fifo":
+        os.mkfifo(p)
+    elif how == "folder":
+        os.mkdir(p)
+    else:
+        os.symlink("/dev/null", p)
+    return f"special-{how}@{name}"
+
+
 def without_index(m):
     """The same damage with the index gone: nothing to rebuild the header from."""
     def n(t, rng):
@@ -362,7 +472,21 @@ TARGETED = {
     "array-length-huge": m_array_length,
     "array-length-huge-no-index": without_index(m_array_length),
     "trailing-discarded-zero": m_trailing_discarded_zero,
+    # issue 24
+    "event-bytes-tasks": m_event_bytes(task_streams),
+    "offcpu-payload": m_event_bytes(offcpu_streams),
+    "discarded-counter": m_discarded_counter,
+    "metadata-rename": m_metadata_rename,
+    "metadata-rename-joined": lambda t, rng: m_metadata_rename(t, rng, ("joined", "pool_begin")),
+    "special-file": m_special_file,
 }
+# Kinds that cannot change the figures: the trace reads whole (possibly
+# repaired, or without its index), so an exit 0 must give the undamaged
+# trace's figures.
+SAME_FIGURES = {"metadata-padding-cut", "symlinks", "maps-content-unset-no-index",
+                "packet-size-flip", "trailing-discarded-zero", "discarded-counter",
+                "packet-size-huge", "content-size-huge", "timestamp-begin-max",
+                "timestamp-end-max", "timestamp-swapped", "discarded-huge"}
 RANDOM = dict(TARGETED, flip=m_flip, truncate=m_truncate, packets=m_packets,
               foreign=m_foreign)
 
@@ -401,11 +525,29 @@ def bt_events(paths):
     return rc, out.count(b" fjtrace:"), err
 
 
+def figures(report):
+    """What a report says of the pools: tasks, work, span, parallelism."""
+    return [(p["totals"]["tasks"], p.get("work_ns"), p.get("span_ns"), p.get("parallelism"))
+            for p in report.get("pools", [])]
+
+
+def has_fifo(path):
+    for root, dirs, files in os.walk(path):
+        for x in dirs + files:
+            if stat.S_ISFIFO(os.lstat(os.path.join(root, x)).st_mode):
+                return True
+    return False
+
+
 def judge(label, paths, bt_path, stats):
     rc, out, err = run([ANALYZE, "--no-progress", "--json", *paths])
     # babeltrace2 on the trace folder itself: it would count a trace given
-    # twice twice, and may follow the links inside a session.
-    brc, bcount, berr = bt_events([bt_path])
+    # twice twice, and may follow the links inside a session. It blocks on
+    # a FIFO for ever: not run there (the analyzer must not).
+    if has_fifo(bt_path):
+        brc, bcount, berr = "not run (a FIFO)", 0, ""
+    else:
+        brc, bcount, berr = bt_events([bt_path])
     stats["fjtrace"][str(rc)] = stats["fjtrace"].get(str(rc), 0) + 1
     stats["babeltrace2"][str(brc)] = stats["babeltrace2"].get(str(brc), 0) + 1
     why = []
@@ -416,9 +558,14 @@ def judge(label, paths, bt_path, stats):
     if rc == 3 and not re.search(r"/|metadata|fjtrace_", err):
         why.append("exit 3 without naming a file")
     events = None
+    stats["figures"] = None
     if rc in (0, 1) or (rc == 3 and out):  # exit 3 may still report what was read
         try:
-            events = json.loads(out)["trace"]["events"]
+            report = json.loads(out)
+            events = report["trace"]["events"]
+            stats["figures"] = figures(report)
+            stats["invalid"] = report.get("anomalies", {}).get("by_kind", {}).get(
+                "invalid_event", 0)
         except (ValueError, KeyError):
             why.append("invalid JSON")
     # Worse: babeltrace2 reads events (exit 0) and fjtrace reports none, or
@@ -439,7 +586,7 @@ def judge(label, paths, bt_path, stats):
         pass  # counted in worse
     elif brc != 0 and events is not None:
         stats["better"] += 1
-    if brc not in (0, 1, 2):
+    if brc not in (0, 1, 2, "not run (a FIFO)"):
         stats["bt_crash"] += 1
     if brc == -6 and not CAMPAIGN:
         # The last resort (abortguard.h): without the packet check the
@@ -489,7 +636,8 @@ def main():
                 plan.append([kind])
         plan.append(["symlinks"] * 2)
     stats = {"fjtrace": {}, "babeltrace2": {}, "worse": 0, "better": 0, "bt_crash": 0,
-             "failed": 0, "differ": 0, "guarded": 0}
+             "failed": 0, "differ": 0, "guarded": 0, "same_kinds": 0, "exit0_differ": 0,
+             "exit0_differ_any": 0, "invalid_inputs": 0}
     # The trace itself first: it must read as babeltrace2 reads it.
     orig = [[]] + plan
     for i, kinds in enumerate(orig):
@@ -515,6 +663,30 @@ def main():
         why, rc, brc, err, events = judge(label, paths, t, stats)
         if i == 0:
             stats["original_events"], stats["original_rc"] = events, rc
+            stats["original_figures"] = stats["figures"]
+        same = rc == 0 and stats["figures"] == stats["original_figures"]
+        if kinds and rc == 0 and not same:
+            stats["exit0_differ_any"] += 1
+        if stats.get("invalid"):
+            stats["invalid_inputs"] += 1
+        if kinds and all(k in SAME_FIGURES for k in kinds):
+            stats["same_kinds"] += 1
+            if rc == 0 and not same:
+                stats["exit0_differ"] += 1
+                why.append("exit 0 with figures different from the undamaged trace's, on a "
+                           f"damage that cannot change them: {stats['figures']} vs "
+                           f"{stats['original_figures']}")
+        if kinds and all(k.startswith("metadata-rename") for k in kinds) \
+                and "joined->pool_begin" in label \
+                and (rc == 0 or not stats.get("invalid")):
+            why.append("fjtrace:joined renamed fjtrace:pool_begin: its events are invalid "
+                       f"(anomaly invalid_event) and the exit is not 0, not exit {rc}")
+        if kinds and all(k == "special-file" for k in kinds) and rc == "timeout":
+            why.append("a special file: the analyzer hangs")
+        if kinds and all(k == "discarded-counter" for k in kinds) and \
+                (rc != 1 or events != stats["original_events"]):
+            why.append(f"LTTng's discard counters: every event ({stats['original_events']}) "
+                       f"and exit 1 expected, not exit {rc} with {events}")
         left = os.listdir(PRIVATE_TMP)
         if left:
             why.append(f"temporaries left in $TMPDIR: {left[:3]}")
@@ -581,6 +753,11 @@ def main():
         print(f"# babeltrace2 aborts caught by the last resort when the packet check is off: "
               f"{stats['guarded']} of {stats['bt_crash']} (no abort in fjtrace's own graphs, "
               f"every event read: {stats.get('no_abort', 0)})")
+    print(f"# inputs with events failing validation (anomaly invalid_event): "
+          f"{stats['invalid_inputs']}; exit 0 with figures different from the undamaged "
+          f"trace, any damage: {stats['exit0_differ_any']}")
+    print(f"# exit 0 with figures different from the undamaged trace: {stats['exit0_differ']} "
+          f"(of {stats['same_kinds']} inputs whose damage cannot change them)")
     print(f"# fjtrace worse than babeltrace2: {stats['worse']}; failures: {stats['failed']}")
     sys.exit(1 if stats["failed"] else 0)
 
