@@ -50,38 +50,96 @@ static bool is_protobuf_name(const char *s)
     return ends_with(s, ".pftrace") || ends_with(s, ".perfetto-trace") || ends_with(s, ".pb");
 }
 
-int fjv_option(fjv_options *o, int i, const char *arg)
+static int set_subtrees(fjv_options *o, const char *arg)
 {
-    switch (i) {
-    case 0:
-        o->subtrees_dir = arg;
-        return 0;
-    case 1:
-        return fjv_parse_format(arg, &o->formats);
-    case 2:
-        return parse_u32(arg, &o->max_nodes) || !o->max_nodes ? -1 : 0;
-    case 3:
-        return parse_u32(arg, &o->depth) || !o->depth ? -1 : 0;
-    case 4: /* drawn as PNG or SVG by its extension: no other format */
-        o->timeline = arg;
-        return ends_with(arg, ".png") || ends_with(arg, ".svg") ? 0 : -1;
-    case 5:
-        o->charts_dir = arg;
-        return 0;
-    case 6:
-        o->html = arg;
-        return 0;
-    case 7: /* --chrome-trace, --perfetto: the extension, else the option, decides */
-    case 8:
-        if (i == 8 ? !ends_with(arg, ".json") : is_protobuf_name(arg))
-            o->perfetto = arg;
-        else
-            o->chrome_trace = arg;
-        return 0;
-    default:
-        return -1;
-    }
+    o->subtrees_dir = arg;
+    return 0;
 }
+
+static int set_format(fjv_options *o, const char *arg)
+{
+    return fjv_parse_format(arg, &o->formats);
+}
+
+static int set_max_nodes(fjv_options *o, const char *arg)
+{
+    return parse_u32(arg, &o->max_nodes) || !o->max_nodes ? -1 : 0;
+}
+
+static int set_depth(fjv_options *o, const char *arg)
+{
+    return parse_u32(arg, &o->depth) || !o->depth ? -1 : 0;
+}
+
+/* drawn as PNG or SVG by its extension: no other format */
+static int set_timeline(fjv_options *o, const char *arg)
+{
+    o->timeline = arg;
+    return ends_with(arg, ".png") || ends_with(arg, ".svg") ? 0 : -1;
+}
+
+static int set_charts(fjv_options *o, const char *arg)
+{
+    o->charts_dir = arg;
+    return 0;
+}
+
+static int set_html(fjv_options *o, const char *arg)
+{
+    o->html = arg;
+    return 0;
+}
+
+/* --chrome-trace, --perfetto: the extension, else the option, decides */
+static int set_chrome(fjv_options *o, const char *arg)
+{
+    if (is_protobuf_name(arg))
+        o->perfetto = arg;
+    else
+        o->chrome_trace = arg;
+    return 0;
+}
+
+static int set_perfetto(fjv_options *o, const char *arg)
+{
+    if (ends_with(arg, ".json"))
+        o->chrome_trace = arg;
+    else
+        o->perfetto = arg;
+    return 0;
+}
+
+const fjv_output fjv_outputs[FJV_NOUTPUTS] = {
+    {"subtrees", FJV_OUT_PICTURE,
+     "  --subtrees DIR     a Graphviz diagram per tree: DIR/tree-POOL-ROOT.EXT (with --root ID:\n"
+     "                     that tree, or the subtree of task ID)\n",
+     set_subtrees},
+    {"format", FJV_OUT_SETTING, "  --format F         png (default), svg, dot or all\n",
+     set_format},
+    {"max-nodes", FJV_OUT_SETTING,
+     "  --max-nodes N      fold subtrees into summary nodes above N nodes (default 400;\n"
+     "                     at most 3000 for png/svg: layout time grows ~N^2)\n",
+     set_max_nodes},
+    {"depth", FJV_OUT_SETTING, "  --depth D          expand at most D levels below the root\n",
+     set_depth},
+    {"timeline", FJV_OUT_PICTURE,
+     "  --timeline FILE    worker timeline, FILE.png or FILE.svg (by the extension)\n",
+     set_timeline},
+    {"charts", FJV_OUT_PICTURE,
+     "  --charts DIR       granularity, queue depth and speedup charts (PNG and SVG)\n",
+     set_charts},
+    {"html", FJV_OUT_PICTURE,
+     "  --html FILE        one self-contained HTML report with every picture\n", set_html},
+    {"chrome-trace", FJV_OUT_TRACE,
+     "  --chrome-trace F   Chrome/Perfetto Trace Event Format JSON (ui.perfetto.dev), ~160\n"
+     "                     bytes per event: for large traces use --perfetto or --window\n",
+     set_chrome},
+    {"perfetto", FJV_OUT_TRACE,
+     "  --perfetto F       Perfetto's protobuf trace (TrackEvent, ui.perfetto.dev), ~6x\n"
+     "                     smaller; F.json writes the JSON instead (either option: the\n"
+     "                     extension .json, .pftrace, .perfetto-trace or .pb decides)\n",
+     set_perfetto},
+};
 
 void fjv_options_check(fjv_options *o, FILE *err)
 {

@@ -48,38 +48,27 @@ typedef struct {
 
 typedef struct fjv_collector fjv_collector;
 
-/* The command-line options of the pictures, for getopt_long: entry i has
- * val base + i, and fjv_option(o, i, optarg) parses it. */
-#define FJV_NOPTIONS 9
-#define FJV_LONG_OPTIONS(base)                                                                     \
-    {"subtrees", required_argument, NULL, (base)},                                                 \
-        {"format", required_argument, NULL, (base) + 1},                                           \
-        {"max-nodes", required_argument, NULL, (base) + 2},                                        \
-        {"depth", required_argument, NULL, (base) + 3},                                            \
-        {"timeline", required_argument, NULL, (base) + 4},                                         \
-        {"charts", required_argument, NULL, (base) + 5},                                           \
-        {"html", required_argument, NULL, (base) + 6},                                             \
-        {"chrome-trace", required_argument, NULL, (base) + 7},                                     \
-        {"perfetto", required_argument, NULL, (base) + 8},
-#define FJV_USAGE                                                                                  \
-    "Pictures:\n"                                                                                  \
-    "  --subtrees DIR     a Graphviz diagram per tree: DIR/tree-POOL-ROOT.EXT (with --root ID:\n"  \
-    "                     that tree, or the subtree of task ID)\n"                                 \
-    "  --format F         png (default), svg, dot or all\n"                                        \
-    "  --max-nodes N      fold subtrees into summary nodes above N nodes (default 400;\n"          \
-    "                     at most 3000 for png/svg: layout time grows ~N^2)\n"                     \
-    "  --depth D          expand at most D levels below the root\n"                                \
-    "  --timeline FILE    worker timeline, FILE.png or FILE.svg (by the extension)\n"              \
-    "  --charts DIR       granularity, queue depth and speedup charts (PNG and SVG)\n"             \
-    "  --html FILE        one self-contained HTML report with every picture\n"                     \
-    "  --chrome-trace F   Chrome/Perfetto Trace Event Format JSON (ui.perfetto.dev), ~160\n"       \
-    "                     bytes per event: for large traces use --perfetto or --window\n"          \
-    "  --perfetto F       Perfetto's protobuf trace (TrackEvent, ui.perfetto.dev), ~6x\n"          \
-    "                     smaller; F.json writes the JSON instead (either option: the\n"           \
-    "                     extension .json, .pftrace, .perfetto-trace or .pb decides)\n"
+/* The pictures and traces as a table, one row per command-line option
+ * (each takes an argument): the command line makes its options and their
+ * help lines from it (analyzer/cli/pictures.c), and a new picture or trace
+ * format is a row here, the field of fjv_options it sets and its drawing. */
+typedef enum {
+    FJV_OUT_PICTURE, /* drawn from the report once it is made (fjv_render) */
+    FJV_OUT_TRACE,   /* streamed while the trace is replayed (the collector, a listener) */
+    FJV_OUT_SETTING, /* no output of its own: how the subtree diagrams are drawn */
+} fjv_output_kind;
 
-/* Option i of FJV_LONG_OPTIONS with its argument. -1 if the value is bad. */
-int fjv_option(fjv_options *o, int i, const char *arg);
+typedef struct {
+    const char *option; /* the long option */
+    fjv_output_kind kind;
+    const char *help; /* its lines of --help */
+    /* sets it in o from the option's argument; -1 if that is bad */
+    int (*set)(fjv_options *o, const char *arg);
+} fjv_output;
+
+#define FJV_NOUTPUTS 9
+extern const fjv_output fjv_outputs[FJV_NOUTPUTS];
+#define FJV_USAGE_HEADER "Pictures:\n"
 
 /* After every option is parsed: caps max_nodes for laid-out formats
  * (FJV_LAYOUT_MAX_NODES) and says so on err. */

@@ -40,7 +40,7 @@ static void usage(FILE *o)
           "  --muxer            order events with babeltrace2's filter.utils.muxer in one\n"
           "                     thread instead of the analyzer's own (faster) merge\n",
           o);
-    fputs(pictures_usage, o);
+    pictures_usage(o);
     fputs("  -h, --help         show this help\n"
           "  --version          show the version\n"
           "\n"
@@ -157,9 +157,10 @@ static int options_merge(const struct option *own, struct option *out, int out_b
             out[n++] = (struct option){cli_outputs[i].option,
                                        cli_outputs[i].has_arg ? required_argument : no_argument,
                                        NULL, out_base + (int)i};
-    for (size_t i = 0; pictures_long_options[i].name; i++) {
+    const struct option *pictures = pictures_long_options();
+    for (size_t i = 0; pictures[i].name; i++) {
         if (i + 1 >= MAX_PICTURE_OPTIONS) return -1;
-        out[n] = pictures_long_options[i];
+        out[n] = pictures[i];
         out[n++].val = base + (int)i;
     }
     out[n] = (struct option){0, 0, 0, 0};

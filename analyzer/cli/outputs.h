@@ -3,8 +3,8 @@
  * options and their help lines from the table (cli.c), and main.c writes
  * every output asked for by walking it: a new report format is one row
  * here and its writer (docs/architecture.md). The pictures and the
- * Chrome/Perfetto traces are viz/'s own table (viz.h, FJV_LONG_OPTIONS),
- * merged beside it. */
+ * Chrome/Perfetto traces are viz/'s table (viz.h, fjv_outputs), merged
+ * beside it through pictures.h. */
 #ifndef FJA_CLI_OUTPUTS_H
 #define FJA_CLI_OUTPUTS_H
 

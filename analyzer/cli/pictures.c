@@ -5,15 +5,27 @@
 
 #include "viz.h"
 
-const char pictures_usage[] = FJV_USAGE;
-const struct option pictures_long_options[] = {FJV_LONG_OPTIONS(0){0, 0, 0, 0}};
+void pictures_usage(FILE *o)
+{
+    fputs(FJV_USAGE_HEADER, o);
+    for (size_t i = 0; i < FJV_NOUTPUTS; i++)
+        fputs(fjv_outputs[i].help, o);
+}
+
+const struct option *pictures_long_options(void)
+{
+    static struct option longs[FJV_NOUTPUTS + 1];
+    for (size_t i = 0; i < FJV_NOUTPUTS; i++)
+        longs[i] = (struct option){fjv_outputs[i].option, required_argument, NULL, (int)i};
+    return longs;
+}
 
 static fjv_options options;
 static fjv_collector *collector; /* only when a picture is asked for */
 
 int pictures_option(int i, const char *arg)
 {
-    return fjv_option(&options, i, arg);
+    return i >= 0 && i < FJV_NOUTPUTS ? fjv_outputs[i].set(&options, arg) : -1;
 }
 
 void pictures_options_check(void)

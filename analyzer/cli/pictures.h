@@ -6,13 +6,16 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "fja.h"
 
-/* Help text of the picture options ("" without pictures). */
-extern const char pictures_usage[];
-/* Their getopt_long entries, ending with a zeroed one; entry i has val i. */
-extern const struct option pictures_long_options[];
+/* Writes the help lines of the picture options (none without pictures),
+ * made from viz/'s table of outputs (viz.h, fjv_outputs). */
+void pictures_usage(FILE *o);
+/* Their getopt_long entries, from the same table, ending with a zeroed
+ * one; entry i has val i. */
+const struct option *pictures_long_options(void);
 
 /* Option i of pictures_long_options with its argument; -1 if it is bad. */
 int pictures_option(int i, const char *arg);

@@ -1,8 +1,16 @@
 /* fjtrace-analyze built without Graphviz or cairo: no picture options. */
 #include "pictures.h"
 
-const char pictures_usage[] = "";
-const struct option pictures_long_options[] = {{0, 0, 0, 0}};
+void pictures_usage(FILE *o)
+{
+    (void)o;
+}
+
+const struct option *pictures_long_options(void)
+{
+    static const struct option none[] = {{0, 0, 0, 0}};
+    return none;
+}
 
 int pictures_option(int i, const char *arg)
 {
