@@ -93,6 +93,8 @@ relay_killed relay 0
 check $? "relay killed: the recorder exits 115 (got $st)" "$TMP/relay.err"
 grep -q "ERROR: the relay daemon at 127.0.0.1 (ports $RELAY_C, $RELAY_D) went away while CMD ran" "$TMP/relay.err"
 check $? "relay killed: it says the relay daemon went away" "$TMP/relay.err"
+grep -Eq "ERROR: the relay daemon at 127.0.0.1 went away at [0-9:]{8}, while CMD runs" "$TMP/relay.err"
+check $? "relay killed: it says so while CMD still runs (CMD ran 2.5 s more)" "$TMP/relay.err"
 dir=$(find "$TMP/relay" -mindepth 2 -maxdepth 2 -type d -name relay | head -n 1)
 [[ -n $dir ]] && honest_count "$dir" "$TMP/relay.err" "relay killed"
 ! "${as_user[@]}" lttng --no-sessiond list 2>/dev/null | grep -q "$RELAY_C"
@@ -125,6 +127,8 @@ wait "$rec" || st=$?
 check $? "session daemon killed: the recorder exits 115 (got $st)" "$TMP/sd.err"
 grep -q "ERROR: the session daemon (lttng-sessiond) went away while CMD ran" "$TMP/sd.err"
 check $? "session daemon killed: it says the session daemon went away" "$TMP/sd.err"
+grep -Eq "ERROR: the session daemon \(lttng-sessiond\) went away at [0-9:]{8}, while CMD runs" "$TMP/sd.err"
+check $? "session daemon killed: it says so while CMD still runs (CMD ran 4 s more)" "$TMP/sd.err"
 honest_count "$TMP/home/trace" "$TMP/sd.err" "session daemon killed"
 [[ $(cat /var/run/lttng/lttng-sessiond.pid 2>/dev/null) == "$shared_before" ]]
 check $? "the shared session daemon was not touched"
