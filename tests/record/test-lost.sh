@@ -39,8 +39,9 @@ H=$TMP/home
 mkdir -p "$H"
 as_user=(env)
 if [[ $(id -u) -eq 0 ]]; then
-    command -v setpriv >/dev/null && id nobody >/dev/null 2>&1 ||
+    if ! command -v setpriv >/dev/null || ! id nobody >/dev/null 2>&1; then
         skip_all "as root, needs setpriv and the user nobody for a private session daemon"
+    fi
     chmod 755 "$TMP"
     chown nobody "$H"
     as_user=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups env)
