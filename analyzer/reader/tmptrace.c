@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "interrupt.h"
+#include "regular.h"
 
 /* Makes path with make(path, ctx) and registers it, newest last, with
  * the signals held back from before it exists to once it is registered.
@@ -93,11 +94,17 @@ static int link_streams(fja_tmptrace *t, const char *prefix, bool with)
     if (!d) return -1;
     int streams = 0, rc = 0;
     const struct dirent *e;
-    while (rc == 0 && (e = readdir(d)) != NULL)
-        if (selected(e->d_name, prefix, with)) {
-            rc = fja_tmptrace_link(t, e->d_name);
-            streams++;
-        }
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        char path[PATH_MAX];
+        /* one that is not a readable regular file is left out, as
+         * libbabeltrace2 leaves it (the reading of the whole trace names
+         * it): the others are read all the same */
+        if (!selected(e->d_name, prefix, with) || path_in(path, sizeof path, t->trace, e->d_name) ||
+            fja_regular_check(path, NULL, 0) || access(path, R_OK))
+            continue;
+        rc = fja_tmptrace_link(t, e->d_name);
+        streams++;
+    }
     closedir(d);
     if (rc || !streams) return rc ? -1 : 0;
     char from[PATH_MAX], to[PATH_MAX], name[PATH_MAX];
