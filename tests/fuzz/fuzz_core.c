@@ -26,6 +26,7 @@
 #include "event.h"
 #include "model.h"
 #include "report.h"
+#include "tracker.h"
 
 #define MAX_EVENTS 4096
 
@@ -114,7 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (fja_analysis_run(&m, &filters[k], &r) == 0 && out) {
             fja_report_text(out, &r, &info);
             fja_report_json(out, &r, &info);
-            fja_report_tasks_csv(out, &r);
+            fja_report_tasks_csv(out, &m, &r);
         }
         fja_analysis_free(&r);
     }
