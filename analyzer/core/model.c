@@ -1144,13 +1144,6 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
     }
 }
 
-int fja_model_feed(fja_model *m, const fja_event *ev)
-{
-    fja_tracker t;
-    fja_tracker_init(&t, m);
-    return fja_tracker_feed(&t, ev);
-}
-
 void fja_model_discarded(fja_model *m, uint64_t count, uint64_t ts, uint32_t source)
 {
     (void)ts;
@@ -1205,13 +1198,6 @@ void fja_model_offcpu_lost(fja_model *m, uint64_t count, uint64_t begin_ts, uint
     for (const char *p = have; (p = strstr(p, name)); p += n)
         if ((p == have || p[-1] == ' ') && (p[n] == ',' || !p[n])) return;
     snprintf(have + len, sizeof m->offcpu_lost_streams - len, "%s%s", len ? ", " : "", name);
-}
-
-void fja_model_finish(fja_model *m)
-{
-    fja_tracker t;
-    fja_tracker_init(&t, m);
-    fja_tracker_finish(&t);
 }
 
 size_t fja_model_bytes(const fja_model *m)

@@ -360,11 +360,6 @@ void fja_model_anomaly(fja_model *m, fja_anomaly_kind k, const fja_event *ev);
 /* Copies a name from the trace, control characters replaced by '?'. */
 void fja_name_copy(char *dst, size_t n, const char *src);
 void fja_model_free(fja_model *m);
-/* Feeds one event through a tracker whose only listener is the model
- * (fja_tracker_feed with more listeners: tracker.h). Events must come in
- * timestamp order (ties in any order). Returns 0, or -1 when memory ran
- * out (the model stays usable). */
-int fja_model_feed(fja_model *m, const fja_event *ev);
 /* Records a babeltrace2 "discarded events" notice: count events were lost
  * from one stream of trace `source`. Every tree of that trace still open
  * now is marked lossy. */
@@ -401,10 +396,6 @@ void fja_model_recording(fja_model *m, uint64_t token);
 int fja_model_foreign(fja_model *m, const fja_event *ev);
 /* The frame of task n's parent waiting for it in a join, NULL if none. */
 fja_frame *fja_model_join_frame(fja_pool *p, uint32_t n);
-/* Closes every open interval at the end of the trace: unfinished tasks,
- * workers that never ended, trees without a result (fja_tracker_finish
- * with the model as the only listener). */
-void fja_model_finish(fja_model *m);
 /* Live task count, tree count and bytes held, for memory reporting. */
 size_t fja_model_bytes(const fja_model *m);
 

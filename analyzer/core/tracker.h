@@ -125,4 +125,14 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev);
  * or the trace's last event) and sends POOL_END for each pool. */
 void fja_tracker_finish(fja_tracker *t);
 
+/* A tracker whose only listener is the model, for one call (the unit tests
+ * and the fuzzer). Here, not in model.c: the model's accounting is the
+ * tracker's listener and never calls the tracker back. fja_model_feed
+ * replays one event (timestamp order, ties in any order; 0, or -1 when
+ * memory ran out, the model staying usable); fja_model_finish closes every
+ * open interval at the end of the trace (unfinished tasks, workers that
+ * never ended, trees without a result). */
+int fja_model_feed(fja_model *m, const fja_event *ev);
+void fja_model_finish(fja_model *m);
+
 #endif

@@ -10,6 +10,7 @@
 #include "hist.h"
 #include "model.h"
 #include "report.h"
+#include "tracker.h"
 
 static fja_model M;
 

@@ -13,6 +13,7 @@
 #include "analysis.h"
 #include "model.h"
 #include "report.h"
+#include "tracker.h"
 
 typedef struct {
     fja_event e;
