@@ -222,6 +222,19 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_lost,
         lttng_ust_field_integer(uint64_t, lost, lost)
     )
 )
+/* The worker thread's own CPU clock (CLOCK_THREAD_CPUTIME_ID, ns) when its
+ * recording starts and at each drain, after the drained intervals. Between
+ * two readings, the trace's clock less the intervals off the CPU is the
+ * time perf's records put on the CPU; what the thread's clock did not count
+ * of it is time the analyzer cannot give to any task (docs/events.md). */
+LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_clock,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, cpu),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
+        lttng_ust_field_integer(uint64_t, cpu, cpu)
+    )
+)
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_unavailable,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, int32_t, error),
     LTTNG_UST_TP_FIELDS(

@@ -71,6 +71,16 @@ static int ring_map(int fd)
     return -1;
 }
 
+/* The calling thread's CPU clock, told with the worker's intervals
+ * (offcpu_clock); client threads tell none. */
+static void tell_clock(fj_switches_for to)
+{
+    struct timespec ts;
+    if (to.worker < 0 || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return;
+    FJ_TRACE(offcpu_clock, to.pool, to.worker,
+             (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+}
+
 void fj_switches_open(fj_switches_for to)
 {
     int fd = perf_open();
@@ -89,6 +99,7 @@ void fj_switches_open(fj_switches_for to)
     st.open = true;
     st.out_ts = 0;
     FJ_TRACE(offcpu_start, to.pool, to.worker);
+    tell_clock(to);
 }
 
 bool fj_switches_recorded(void)
@@ -177,6 +188,7 @@ void fj_switches_drain(fj_switches_for to)
     /* Release: our reads of the records happen before the kernel may
      * overwrite them (it acquires data_tail). */
     __atomic_store_n(&st.meta->data_tail, head, __ATOMIC_RELEASE);
+    tell_clock(to);
 }
 
 void fj_switches_close(void)

@@ -513,11 +513,16 @@ static void offcpu_lost_reason(const fja_model *m, fja_pool_report *pr)
  * not be read. */
 static void offcpu_sum(const fja_model *m, const fja_pool *p, fja_pool_report *pr)
 {
-    uint32_t seen = 0, started = 0, refused = 0;
+    uint32_t seen = 0, started = 0, refused = 0, clocked = 0;
+    int64_t unattributed = 0;
+    uint64_t disagree = 0;
     for (uint32_t i = 0; i < p->nworkers; i++) {
         const fja_worker *w = &p->workers[i];
         if (!w->seen) continue;
         seen++;
+        clocked += w->clock_read;
+        unattributed += w->unattributed_ns;
+        disagree += w->clock_disagree_ns;
         started += w->offcpu_started;
         if (w->offcpu_error) {
             refused++;
@@ -534,6 +539,9 @@ static void offcpu_sum(const fja_model *m, const fja_pool *p, fja_pool_report *p
     pr->oncpu = pr->offcpu == FJA_OFFCPU_RECORDED;
     if (pr->offcpu == FJA_OFFCPU_UNKNOWN) offcpu_reason(m, pr);
     if (pr->offcpu == FJA_OFFCPU_LOST) offcpu_lost_reason(m, pr);
+    bool clocks = pr->oncpu && !pr->offcpu_lost && clocked == seen;
+    pr->unattributed_ns = clocks ? unattributed : FJA_NULL_NS;
+    pr->clock_disagree_ns = clocks ? (int64_t)disagree : FJA_NULL_NS;
 }
 
 /* The model's counts of the pool, copied into the report. */

@@ -196,6 +196,14 @@ typedef struct {
     uint64_t offcpu_lost;                 /* switch records perf dropped */
     uint64_t offcpu_ns[FJA_OFFCPU_KINDS]; /* summed over workers, parks excluded */
     double offcpu_pct[FJA_OFFCPU_KINDS];  /* of lifetime_ns, in percent */
+    /* Unattributed: time counted on the CPU (in self times, work, span,
+     * busy) that the threads' own CPU clocks did not count (negative: they
+     * counted more), summed over workers and the spans between the
+     * readings of their clocks; disagree: the sizes of those differences
+     * summed (how much on-CPU time may sit elsewhere than where it was
+     * counted). FJA_NULL_NS when unknown: off-CPU time not recorded whole,
+     * records lost, a worker's clock never read (traces of older recorders) */
+    int64_t unattributed_ns, clock_disagree_ns;
     uint64_t work_wall_ns, span_wall_ns;
     double parallelism_wall, speedup_bound_wall[FJA_SPEEDUP_PS];
     uint64_t steal_cost_ns, join_cost_ns, fork_cost_ns;

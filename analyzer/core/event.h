@@ -50,6 +50,9 @@ typedef enum {
     FJA_EV_JOIN_DONE,
     /* pool event: every join of the pool is told (join_done included) */
     FJA_EV_JOINS_TOLD,
+    /* a worker thread's CPU clock at its off-CPU recording's start and
+     * drains (arg.cpu, ns) */
+    FJA_EV_OFFCPU_CLOCK,
     /* Not in traces: the boundaries of the off-CPU intervals, replayed in
      * time order by fja_offcpu_replay (offcpu.h); arg.offcpu the kind. */
     FJA_EV_OFFCPU_OUT,
@@ -73,6 +76,7 @@ typedef union {
     uint64_t lost;    /* offcpu_lost: switch records lost */
     uint64_t error;   /* offcpu_unavailable: the errno perf gave */
     uint64_t ahead;   /* exec_joined, join_stolen: ns of the parent's own code from fork to join */
+    uint64_t cpu;     /* offcpu_clock: the thread's CPU clock, ns */
 } fja_event_arg;
 
 /* Why a worker was off the CPU (the offcpu event's kind). */

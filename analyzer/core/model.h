@@ -155,6 +155,16 @@ typedef struct {
     bool offcpu_started;
     int32_t offcpu_error;
     uint64_t offcpu_lost, offcpu_intervals;
+    /* Its CPU clock (offcpu_clock): the last reading (trace time, clock,
+     * off_all_ns then), all its replayed time off the CPU; over the spans
+     * between readings, the time perf's records put on the CPU less what
+     * the clock counted (unattributed: either sign, a switch record falls
+     * late or early), and the sum of its sizes span by span */
+    bool clock_read;
+    uint64_t clock_ts, clock_cpu, clock_off;
+    uint64_t off_all_ns;
+    int64_t unattributed_ns;
+    uint64_t clock_disagree_ns;
     /* queue (deque) depth */
     int64_t qdepth, qmax;
     uint64_t q_ts;

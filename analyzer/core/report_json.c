@@ -347,6 +347,8 @@ static void j_offcpu(fja_json *w, const fja_pool_report *pr)
         fja_json_null(w, "preempted_pct");
         fja_json_null(w, "blocked_pct");
     }
+    j_ns(w, "unattributed_ns", pr->unattributed_ns);
+    j_ns(w, "clock_disagreement_ns", pr->clock_disagree_ns);
     fja_json_close(w, '}');
 }
 

@@ -134,6 +134,18 @@ static void t_offcpu(FILE *o, const fja_pool_report *pr)
                     "  WARNING: %" PRIu64 " context-switch record(s) lost: some off-CPU time "
                     "is missing\n",
                     pr->offcpu_lost);
+        if (pr->unattributed_ns == FJA_NULL_NS)
+            fprintf(o, "  unattributed n/a (the threads' CPU clocks are not in the trace, or "
+                       "records were lost)\n");
+        else
+            fprintf(o,
+                    "  unattributed %s%s: the on-CPU time below less the threads' own CPU clocks "
+                    "(%s either way between their readings), in no known task\n",
+                    pr->unattributed_ns < 0 ? "-" : "+",
+                    fja_report_duration(a, sizeof a,
+                                        (double)(pr->unattributed_ns < 0 ? -pr->unattributed_ns
+                                                                         : pr->unattributed_ns)),
+                    fja_report_duration(b, sizeof b, (double)pr->clock_disagree_ns));
     } else if (pr->offcpu == FJA_OFFCPU_LOST) {
         fprintf(o,
                 "  WARNING: off-CPU time lost (%s): the figures are wall-clock time, stretched "

@@ -718,6 +718,7 @@ static void offcpu_in(const fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t
 {
     if (!w->off) return;
     w->off = false;
+    if (ts > w->off_ts) w->off_all_ns += ts - w->off_ts;
     fja_frame *f = top_frame(w);
     if (f && f->off_cpu) {
         f->off_cpu = false;
@@ -760,6 +761,29 @@ static void on_offcpu_status(fja_worker *w, const fja_event *ev)
         w->offcpu_lost += ev->arg.lost;
     else
         w->offcpu_intervals++;
+}
+
+/* A reading of the worker's CPU clock, after the intervals drained with it
+ * (replayed before it: they ended before it was read). From the previous
+ * reading, the trace's clock less the time off the CPU is what the report
+ * counts as on the CPU; the thread's clock counted more or less of it:
+ * perf writes a switch record some way into the kernel's switch, after the
+ * clock stopped or started (docs/analyses.md, "Off-CPU time"). */
+static void on_offcpu_clock(fja_worker *w, const fja_event *ev)
+{
+    uint64_t cpu = ev->arg.cpu;
+    if (w->clock_read && ev->ts >= w->clock_ts && cpu >= w->clock_cpu &&
+        w->off_all_ns >= w->clock_off) {
+        uint64_t on = ev->ts - w->clock_ts;
+        uint64_t off = w->off_all_ns - w->clock_off;
+        int64_t d = (int64_t)(on > off ? on - off : 0) - (int64_t)(cpu - w->clock_cpu);
+        w->unattributed_ns += d;
+        w->clock_disagree_ns += (uint64_t)(d < 0 ? -d : d);
+    }
+    w->clock_read = true;
+    w->clock_ts = ev->ts;
+    w->clock_cpu = cpu;
+    w->clock_off = w->off_all_ns;
 }
 
 static void worker_begin(fja_worker *w, uint64_t ts)
@@ -830,6 +854,9 @@ static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, co
     case FJA_EV_OFFCPU_LOST:
     case FJA_EV_OFFCPU_UNAVAILABLE:
         on_offcpu_status(w, ev);
+        break;
+    case FJA_EV_OFFCPU_CLOCK:
+        on_offcpu_clock(w, ev);
         break;
     default:
         break;

@@ -94,8 +94,8 @@ static void fjtrace_class_resolve(class_info *ci, const bt_field_class *payload)
     ci->runtime = member_index(payload, "runtime");
     ci->begin = member_index(payload, "begin");
     ci->end = member_index(payload, "end");
-    static const char *const args[] = {"parent", "victim", "target", "workers", "lock",
-                                       "pred",   "kind",   "lost",   "error",   "ahead"};
+    static const char *const args[] = {"parent", "victim", "target", "workers", "lock", "pred",
+                                       "kind",   "lost",   "error",  "ahead",   "cpu"};
     for (size_t i = 0; i < sizeof args / sizeof *args && ci->arg < 0; i++)
         ci->arg = member_index(payload, args[i]);
     member_kinds(ci, payload);

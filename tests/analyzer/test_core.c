@@ -1583,6 +1583,73 @@ static void test_burdened_one_clock(void)
     done();
 }
 
+/* The workers' CPU clocks (offcpu_clock) against perf's intervals: worker
+ * 0 reads 1000 at 0; off 10-30; reads 1025 at 50: perf's records put 30 ns
+ * on the CPU, the clock 25: +5 unattributed; off 60-70; reads 1063 at 100:
+ * 40 on the CPU by perf, 38 by the clock: +2. Worker 1 reads 0 at 0 and 52
+ * at 50 (no stay off the CPU): -2, the clock counted more. Net +5, the
+ * sizes 5 + 2 + 2 = 9. */
+static void test_offcpu_clock(void)
+{
+    start_offcpu(2);
+    ev(0, FJA_EV_OFFCPU_CLOCK, 0, 0, 1000);
+    ev(0, FJA_EV_OFFCPU_CLOCK, 1, 0, 0);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(10, FJA_EV_OFFCPU_OUT, 0, 0, FJA_OFFCPU_PREEMPTED);
+    ev(30, FJA_EV_OFFCPU_IN, 0, 0, 0);
+    ev(50, FJA_EV_OFFCPU_CLOCK, 0, 0, 1025);
+    ev(50, FJA_EV_OFFCPU_CLOCK, 1, 0, 52);
+    ev(60, FJA_EV_OFFCPU_OUT, 0, 0, FJA_OFFCPU_PREEMPTED);
+    ev(70, FJA_EV_OFFCPU_IN, 0, 0, 0);
+    ev(95, FJA_EV_EXECUTED, 0, 1, 0);
+    ev(96, FJA_EV_RESULT, -1, 1, 0);
+    ev(100, FJA_EV_OFFCPU_CLOCK, 0, 0, 1063);
+    stop(101, 2);
+    const fja_pool_report *p = analyze();
+    ok_eq_i64(p->unattributed_ns, 5,
+              "CPU clocks: 5 ns unattributed (worker 0: +5 and +2, worker 1: -2)");
+    ok_eq_i64(p->clock_disagree_ns, 9, "CPU clocks: 9 ns of disagreement span by span");
+    ok_eq_i64(p->trees[0].work_ns, 65,
+              "CPU clocks: the work stays perf's on-CPU time (95 less 30 off), not moved");
+    char *text = report_text();
+    ok(text && strstr(text, "  unattributed +5 ns: the on-CPU time below less the threads' own "
+                            "CPU clocks (9 ns either way between their readings), in no known "
+                            "task\n"),
+       "CPU clocks: the text report's unattributed line");
+    free(text);
+    done();
+
+    /* Worker 1 never read its clock (a trace of an older recorder): unknown. */
+    start_offcpu(2);
+    ev(0, FJA_EV_OFFCPU_CLOCK, 0, 0, 0);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(40, FJA_EV_EXECUTED, 0, 1, 0);
+    ev(41, FJA_EV_RESULT, -1, 1, 0);
+    ev(50, FJA_EV_OFFCPU_CLOCK, 0, 0, 50);
+    stop(60, 2);
+    p = analyze();
+    ok_eq_i64(p->unattributed_ns, FJA_NULL_NS, "CPU clocks of some workers only: unknown");
+    text = report_text();
+    ok(text && strstr(text, "  unattributed n/a (the threads' CPU clocks are not in the trace, "
+                            "or records were lost)\n"),
+       "CPU clocks unknown: the text says n/a");
+    free(text);
+    done();
+
+    /* No off-CPU recording: the figures are wall-clock time; null. */
+    start(1);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(40, FJA_EV_EXECUTED, 0, 1, 0);
+    ev(41, FJA_EV_RESULT, -1, 1, 0);
+    stop(60, 1);
+    p = analyze();
+    ok_eq_i64(p->unattributed_ns, FJA_NULL_NS, "off-CPU time not recorded: unattributed unknown");
+    done();
+}
+
 static void test_empty_pool_nulls(void)
 {
     start(2);
