@@ -273,6 +273,28 @@ static int repair(const layout *l, unsigned char *h, uint64_t off, uint64_t file
                   const prev_packet *prev, const idx_entry *ix, size_t nix)
 {
     char why[200];
+    /* Only the discard counter wrong (LTTng's own quirk, or one damaged
+     * field): it alone is taken as unchanged, the header's sizes and times
+     * kept. The index is not asked: a stale one (a packet dropped or
+     * swapped since it was written) would give another packet's sizes, and
+     * libbabeltrace2 then stops decoding the stream there. */
+    unsigned char d[PKT_HEADER];
+    memcpy(d, h, sizeof d);
+    put_le64(d + OFF_DISCARDED, prev->discarded);
+    /* ... unless the index's entry is this very packet's (same sizes and
+     * times): then its count, when it is plausible */
+    for (size_t i = 0; i < nix; i++)
+        if (ix[i].off == off && ix[i].size == le64(h + OFF_SIZE) &&
+            ix[i].content == le64(h + OFF_CONTENT) && ix[i].tb == le64(h + OFF_TS_BEGIN) &&
+            ix[i].te == le64(h + OFF_TS_END)) {
+            put_le64(d + OFF_DISCARDED, ix[i].discarded);
+            if (!discarded_plausible(d, prev)) put_le64(d + OFF_DISCARDED, prev->discarded);
+        }
+    if (!discarded_plausible(h, prev) &&
+        !packet_fault(l, d, off, file_size, prev, why, sizeof why)) {
+        memcpy(h, d, sizeof d);
+        return 1;
+    }
     for (size_t i = 0; i < nix; i++) {
         if (ix[i].off != off) continue;
         /* An entry that starts before the packet before it ended describes
