@@ -110,7 +110,16 @@ static void class_resolve(class_info *ci, const bt_event_class *cls)
     if (name && strncmp(name, "lttng_ust_", 10) == 0)
         map_class_resolve(ci, name, bt_event_class_borrow_payload_field_class_const(cls));
     if (name && strcmp(name, "fjtrace:site_name") == 0) {
-        site_name_class_resolve(ci, bt_event_class_borrow_payload_field_class_const(cls));
+        /* a load-map event, but the provider's: another event renamed so
+         * (fjtrace:park named fjtrace:site_name) is an invalid fjtrace
+         * event, not a site name that could not be read */
+        char why[8];
+        const bt_field_class *payload = bt_event_class_borrow_payload_field_class_const(cls);
+        if (validate_layout(name + 8, payload, why, sizeof why)) {
+            ci->fjtrace = ci->invalid = true;
+            return;
+        }
+        site_name_class_resolve(ci, payload);
         return;
     }
     if (!name || strncmp(name, "fjtrace:", 8) != 0) return;

@@ -478,6 +478,9 @@ TARGETED = {
     "discarded-counter": m_discarded_counter,
     "metadata-rename": m_metadata_rename,
     "metadata-rename-joined": lambda t, rng: m_metadata_rename(t, rng, ("joined", "pool_begin")),
+    # site_name is read as a load-map event: a renamed one must not vanish
+    "metadata-rename-site-name": lambda t, rng: m_metadata_rename(t, rng, ("executed",
+                                                                         "site_name")),
     "special-file": m_special_file,
 }
 # Kinds that cannot change the figures: the trace reads whole (possibly
@@ -677,9 +680,9 @@ def main():
                            f"damage that cannot change them: {stats['figures']} vs "
                            f"{stats['original_figures']}")
         if kinds and all(k.startswith("metadata-rename") for k in kinds) \
-                and "joined->pool_begin" in label \
+                and ("joined->pool_begin" in label or "executed->site_name" in label) \
                 and (rc == 0 or not stats.get("invalid")):
-            why.append("fjtrace:joined renamed fjtrace:pool_begin: its events are invalid "
+            why.append("an event renamed with another's layout: its events are invalid "
                        f"(anomaly invalid_event) and the exit is not 0, not exit {rc}")
         if kinds and all(k == "special-file" for k in kinds) and rc == "timeout":
             why.append("a special file: the analyzer hangs")
