@@ -331,6 +331,41 @@ static void test_park(void)
     done();
 }
 
+/* Issue 24: what an event claims is checked before the model believes it.
+ * Off-CPU payloads read cleanly by babeltrace2 made pools 62 and 257 and a
+ * worker 256 out of nothing; each is an invalid_event anomaly instead, and
+ * the pool and worker counts stay those of the trace. */
+static void test_claims_validated(void)
+{
+    start_offcpu(2);
+    fja_event off = {
+        .ts = 30, .kind = FJA_EV_OFFCPU, .worker = 0, .pool = 62, .begin = 5, .end = 9};
+    fja_model_feed(&M, &off); /* a pool no event began */
+    off.pool = 1;
+    off.worker = 256; /* a worker that never began */
+    fja_model_feed(&M, &off);
+    off.worker = 1;
+    off.begin = 12;
+    off.end = 40; /* ends after its own record */
+    fja_model_feed(&M, &off);
+    ev(20, FJA_EV_SUBMIT, -1, 7, 0);
+    ev(21, FJA_EV_FORK, 256, 8, 7); /* beyond the pool's 2 workers, never begun */
+    ev(22, FJA_EV_EXEC, 0, 7, 0);
+    ev(32, FJA_EV_EXECUTED, 0, 7, 0);
+    ev(33, FJA_EV_RESULT, -1, 7, 0);
+    stop(50, 2);
+    const fja_pool_report *p = analyze();
+    ok_eq_u64(M.npools, 1, "claims: no pool made by an off-CPU record of pool 62");
+    ok_eq_u64(fja_report_pool(&M, p)->nworkers, 2, "claims: no worker 256 made");
+    ok_eq_u64(M.anomalies[FJA_AN_INVALID_EVENT], 4,
+              "claims: the 3 off-CPU records and the fork of worker 256 are invalid events");
+    ok(strstr(M.invalid_first, "pool 62") != NULL, "claims: the first reason names pool 62: %s",
+       M.invalid_first);
+    ok_eq_u64(p->tasks, 1, "claims: the pool has its one task, not the invalid fork's");
+    ok(!R.complete, "claims: the report is not whole");
+    done();
+}
+
 /* Many submissions: milestone percentiles over trees (exact, nearest rank). */
 static void test_many_submissions(void)
 {
