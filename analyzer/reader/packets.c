@@ -270,12 +270,13 @@ static void put_le64(unsigned char *b, uint64_t v)
  * all ones gets its packet_size; 1 when the rebuilt one is sound (written
  * to h). */
 static int repair(const layout *l, unsigned char *h, uint64_t off, uint64_t file_size,
-                  const prev_packet *prev, const idx_entry *ix, size_t nix)
+                  const prev_packet *prev, const idx_entry *ix, size_t nix, bool size_sound)
 {
     char why[200];
     /* Only the discard counter wrong (LTTng's own quirk, or one damaged
-     * field): it alone is taken as unchanged, the header's sizes and times
-     * kept. The index is not asked: a stale one (a packet dropped or
+     * field) in a header whose size leads to a packet (size_sound): the
+     * counter alone is taken as unchanged, sizes and times kept. The index
+     * is not asked: a stale one (a packet dropped or
      * swapped since it was written) would give another packet's sizes, and
      * libbabeltrace2 then stops decoding the stream there. */
     unsigned char d[PKT_HEADER];
@@ -290,7 +291,7 @@ static int repair(const layout *l, unsigned char *h, uint64_t off, uint64_t file
             put_le64(d + OFF_DISCARDED, ix[i].discarded);
             if (!discarded_plausible(d, prev)) put_le64(d + OFF_DISCARDED, prev->discarded);
         }
-    if (!discarded_plausible(h, prev) &&
+    if (size_sound && !discarded_plausible(h, prev) &&
         !packet_fault(l, d, off, file_size, prev, why, sizeof why)) {
         memcpy(h, d, sizeof d);
         return 1;
@@ -391,8 +392,12 @@ static walk_end walk(const layout *l, const char *dir, const char *name, walk_st
             break;
         }
         char why[200];
+        /* size_sound: the header's size leads to a packet (or the end),
+         * or the index knows no other (size_fault) */
+        char swhy[200];
+        bool size_sound = !size_fault(f, h, w->whole, size, ix, nix, swhy, sizeof swhy);
         if (packet_fault(l, h, w->whole, size, &prev, why, sizeof why) ||
-            size_fault(f, h, w->whole, size, ix, nix, why, sizeof why)) {
+            (!size_sound && snprintf(why, sizeof why, "%s", swhy) >= 0)) {
             uint64_t bits = le64(h + OFF_SIZE);
             bool cut = le32(h) == PKT_MAGIC && bits < UINT64_C(1) << 63 && bits % 8 == 0 &&
                        bits / 8 > size - w->whole;
@@ -402,7 +407,7 @@ static walk_end walk(const layout *l, const char *dir, const char *name, walk_st
                 break;
             }
             bool room = !w->fix || w->nfix < w->maxfix;
-            if (!room || !repair(l, h, w->whole, size, &prev, ix, nix)) {
+            if (!room || !repair(l, h, w->whole, size, &prev, ix, nix, size_sound)) {
                 snprintf(w->why, sizeof w->why, "%s", room ? why : "too many damaged headers");
                 end = WALK_DAMAGED;
                 break;
