@@ -37,7 +37,10 @@ int32_t fjomp_worker(fjomp_thread *t)
         t->worker_begun = true;
         FJOMP_EMIT(worker_begin, FJOMP_POOL, t->worker);
         fj_switches_reset();
-        if (fj_switches_recorded()) fj_switches_open(switches_of(t));
+        /* (in a forked child: stopped, see emit.h; its worker_begin was not
+         * written, so neither is its offcpu_start) */
+        bool stopped = atomic_load_explicit(&fjomp_stopped, memory_order_relaxed);
+        if (!stopped && fj_switches_recorded()) fj_switches_open(switches_of(t));
     }
     return t->worker;
 }

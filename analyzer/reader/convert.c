@@ -386,10 +386,10 @@ static int convert_rich(const class_info *ci, const bt_event *e, const bt_field 
 static int convert_invalid(convert_ctx *c, const class_info *ci, const bt_event *e, const char *why,
                            reader_rec *rec)
 {
-    char buf[1024], where[600];
+    char where[600], layout[700];
+    char buf[sizeof where + sizeof layout + 2]; /* "where: layout", never cut */
     if (!why) { /* the class: the reason again (rare: only for these) */
         const char *name = bt_event_class_get_name(bt_event_borrow_class_const(e));
-        char layout[700];
         validate_layout(
             name + 8,
             bt_event_class_borrow_payload_field_class_const(bt_event_borrow_class_const(e)), layout,
