@@ -492,6 +492,15 @@ static void legend(builder *b, uint64_t wm)
     fjv_str_free(&s);
 }
 
+/* The tree's number in its pool's listing: "root #N" as the reports say. */
+static uint32_t tree_number(const fja_report *r, const fja_tree_report *tr)
+{
+    for (uint32_t i = 0; i < r->npools; i++)
+        for (uint32_t k = 0; k < r->pools[i].ntrees; k++)
+            if (&r->pools[i].trees[k] == tr) return k + 1;
+    return 0;
+}
+
 static void title(builder *b, const fja_pool *p, uint32_t root, bool subtree)
 {
     const fja_task *t = task(b->f->tp, root);
@@ -500,9 +509,13 @@ static void title(builder *b, const fja_pool *p, uint32_t root, bool subtree)
     char label[96];
     fjv_str_printf(&s, "pool ");
     fjv_str_label(&s, fjv_model_pool_label(p, label, sizeof label));
-    fjv_str_printf(&s, " · %s 0x%llx · %s tasks · work %s",
-                   subtree ? "subtree of task" : "tree of root", (unsigned long long)t->id,
-                   fjv_count(cnt, sizeof cnt, b->f->tp->cnt[root]),
+    uint32_t number = subtree || !b->tr ? 0 : tree_number(b->r, b->tr);
+    if (number)
+        fjv_str_printf(&s, " · root #%u (task 0x%llx)", number, (unsigned long long)t->id);
+    else
+        fjv_str_printf(&s, " · %s 0x%llx", subtree ? "subtree of task" : "tree of root",
+                       (unsigned long long)t->id);
+    fjv_str_printf(&s, " · %s tasks · work %s", fjv_count(cnt, sizeof cnt, b->f->tp->cnt[root]),
                    fja_report_duration(w, sizeof w, (double)t->subtree_ns));
     if (!subtree && b->tr) {
         fjv_str_printf(&s, " · span %s · parallelism %.1f",

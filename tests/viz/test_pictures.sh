@@ -50,6 +50,8 @@ ok $? "the HTML report holds its sections"
 # DOT re-parses with libcgraph within the default budget.
 read -r nodes colours label < <("$check" dot "${tree%.png}.dot")
 ok $? "the tree's DOT parses back with libcgraph"
+[[ ${label:-} == *"root #1 (task 0x"* ]]
+ok $? "the tree's title numbers its root as the report lists it (root #1)" || diag "title: ${label:-}"
 (( ${nodes:-401} <= 400 ))
 ok $? "the tree's DOT keeps to the default 400 nodes (${nodes:-?})"
 # Colours follow workers: the unfolded P=2 tree has one colour per worker
