@@ -483,12 +483,7 @@ static int oncpu_done(const cli_options *o, const find_list *dirs, fja_tracker *
             *two = true;
             return -1;
         }
-        bool recycle = oncpu->recycle, recording_set = oncpu->recording_set;
-        uint64_t recording = oncpu->recording;
-        fja_model_free(oncpu); /* not the same intervals: read again */
-        fja_model_init(oncpu);
-        if (recycle) fja_model_recycle(oncpu);
-        if (recording_set) fja_model_recording(oncpu, recording);
+        fja_model_restart(oncpu); /* not the same intervals: read again */
         if (rd->alone) return wall_read(o, dirs, tracker, all, oncpu, two);
     }
     fja_tracker_finish(tracker);

@@ -96,6 +96,16 @@ void fja_model_free(fja_model *m)
     *m = (fja_model){0};
 }
 
+void fja_model_restart(fja_model *m)
+{
+    bool recycle = m->recycle, recording_set = m->recording_set;
+    uint64_t recording = m->recording;
+    fja_model_free(m);
+    fja_model_init(m);
+    if (recycle) fja_model_recycle(m);
+    if (recording_set) fja_model_recording(m, recording);
+}
+
 void fja_model_anomaly(fja_model *m, fja_anomaly_kind k, const fja_event *ev)
 {
     m->anomalies[k]++;

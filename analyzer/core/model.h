@@ -370,6 +370,11 @@ void fja_model_anomaly(fja_model *m, fja_anomaly_kind k, const fja_event *ev);
 /* Copies a name from the trace, control characters replaced by '?'. */
 void fja_name_copy(char *dst, size_t n, const char *src);
 void fja_model_free(fja_model *m);
+/* Empties m for another reading of the trace, keeping what it was told
+ * before the first event about which records to keep (fja_model_recycle)
+ * and whose pools (fja_model_recording); not fja_model_keep_wall, which a
+ * reading path chooses for itself. */
+void fja_model_restart(fja_model *m);
 /* Records a babeltrace2 "discarded events" notice: count events were lost
  * from one stream of trace `source`. Every tree of that trace still open
  * now is marked lossy. */
