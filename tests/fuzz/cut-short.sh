@@ -17,7 +17,9 @@ fail() { bail_out "$*"; }
 "$record" --cmd-only --blocking --subbuf-size 16k -o "$tmp/orig" -- "$fib" 19 -p 2 \
   >"$tmp/rec.out" 2>&1 || fail "recording: $(cat "$tmp/rec.out")"
 trace=$(dirname "$(find "$tmp/orig" -name metadata)")
-big=$(cd "$trace" && ls -S fjtrace_* | head -n 1)
+# The biggest task stream (fjtrace_N): an off-CPU stream (fjtrace_offcpu_N,
+# a few packets) can be the biggest file since offcpu_clock exists.
+big=$(cd "$trace" && ls -S fjtrace_[0-9]* | head -n 1)
 # boundary CUT: packet offsets of the big stream from its index; cut in the
 # middle of the packet after the middle one.
 read -r boundary cut npackets < <(python3 - "$trace/index/$big.idx" <<'PY'
