@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "switches.h"
 #include "tool.h"
 
 static char runtime_version[128] = "unknown";
@@ -48,6 +49,7 @@ void fjomp_pool_begin(uint32_t workers)
     if (!atomic_compare_exchange_strong_explicit(&claimed, &expected, 1, memory_order_acq_rel,
                                                  memory_order_relaxed))
         return;
+    fj_switches_prepare();
     FJOMP_EMIT(pool_begin, FJOMP_POOL, -1, workers);
     FJOMP_EMIT(pool_runtime, FJOMP_POOL, -1, "openmp", runtime_version);
     FJOMP_EMIT(joins_told, FJOMP_POOL, -1); /* sync.c: taskwaits always joined */

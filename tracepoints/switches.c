@@ -3,6 +3,7 @@
 #include "switches.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <linux/perf_event.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -79,6 +80,17 @@ static void tell_clock(fj_switches_for to)
     if (to.worker < 0 || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return;
     FJ_TRACE(offcpu_clock, to.pool, to.worker,
              (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+}
+
+void fj_switches_prepare(void)
+{
+    /* Relaxed: only that one caller opens it matters; nothing is published. */
+    static atomic_bool prepared;
+    if (!fj_switches_recorded() || atomic_exchange_explicit(&prepared, true, memory_order_relaxed))
+        return;
+    /* Never closed (close-on-exec): it must outlive every worker's own
+     * event, for the process's life. Refused, the workers' opens say so. */
+    (void)perf_open();
 }
 
 void fj_switches_open(fj_switches_for to)

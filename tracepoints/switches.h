@@ -34,6 +34,13 @@ bool fj_switches_is_open(void);
 bool fj_switches_refused(void);
 /* Forgets the calling thread's state (a thread that starts over). */
 void fj_switches_reset(void);
+/* Once per process, before a pool begins: holds one switch-recording event
+ * open for the process's life. The first such event in the whole system
+ * makes the kernel patch its scheduler hooks (4-17 ms measured in a VM, and
+ * every thread opening one meanwhile waits); paid here, outside the pool,
+ * the workers' own opens take microseconds and the pool's figures do not
+ * count the kernel's patching as idle workers. */
+void fj_switches_prepare(void);
 /* Opens the calling thread's event: offcpu_start, or offcpu_unavailable
  * with the errno when refused. */
 void fj_switches_open(fj_switches_for to);

@@ -68,6 +68,7 @@ static void announce(fjj_pool *p, uint32_t pool)
     if (state == UNANNOUNCED &&
         atomic_compare_exchange_strong_explicit(&p->announced, &expected, ANNOUNCING,
                                                 memory_order_acquire, memory_order_acquire)) {
+        fj_switches_prepare();
         FJJ_EMIT(pool_begin, pool, -1, p->parallelism);
         if (lttng_ust_tracepoint_enabled(fjtrace, pool_runtime)) {
             char name[sizeof runtime + 16];

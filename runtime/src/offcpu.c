@@ -18,6 +18,11 @@ static fj_switches_for of_worker(const fj_worker *w)
     return (fj_switches_for){.pool = w->pool->id, .worker = w->index};
 }
 
+void fj_offcpu_prepare(void)
+{
+    fj_switches_prepare();
+}
+
 void fj_offcpu_begin(const fj_worker *w)
 {
     fj_switches_reset();

@@ -17,6 +17,9 @@
 #include "internal.h"
 
 #ifdef FJ_TRACING
+/* Before pool_begin: the process's one-time cost of recording switches is
+ * paid outside the pool (tracepoints/switches.h). */
+void fj_offcpu_prepare(void);
 /* On the worker's thread, after worker_begin: opens the perf event when the
  * offcpu event is being recorded (else it is opened by a later drain once a
  * session records it). A refusal is recorded as offcpu_unavailable. */
@@ -34,6 +37,7 @@ void fj_offcpu_client_begin(const fj_pool *p);
  * intervals since the last drain as offcpu_client events. */
 void fj_offcpu_client_drain(const fj_pool *p, uint64_t task);
 #else
+static inline void fj_offcpu_prepare(void) {}
 static inline void fj_offcpu_begin(const fj_worker *w)
 {
     (void)w;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "fast.h"
+#include "offcpu.h"
 #include "fence.h"
 #include "stamp.h"
 
@@ -119,6 +120,7 @@ int fj_pool_create(fj_pool **out, const fj_pool_config *cfg)
         pool_free(p, ready);
         return FJ_ENOMEM;
     }
+    fj_offcpu_prepare();
     fj_stamp_origin(); /* the first pool's: where exec_joined's clock rate is taken from */
     FJ_TRACE(pool_begin, p->id, -1, (uint32_t)p->nworkers);
     FJ_TRACE(joins_told, p->id, -1); /* sched.c: fj__join_slow's join_done */
