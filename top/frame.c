@@ -1,12 +1,13 @@
 /* The figures of one refresh. Shares and rates cover the trace time since
  * the previous frame (the time of the last event read), so they move with
  * the program; counts are totals so far. A worker's current state counts up
- * to that time. Off-CPU time comes from the runtime's offcpu events, which
- * carry an interval and arrive late (a worker reports them when it drains
- * its switch record): a frame counts the part of the intervals known by
- * then that falls in its time span, so an interval reported after its
- * frame is missed and the share is a lower bound (shown as such); n/a for a
- * worker that does not record its switches. */
+ * to that time. Off-CPU time comes from the runtime's offcpu events, told
+ * by the tracker once believed (FJA_CHANGE_OFFCPU_REPORTED), which carry
+ * an interval and arrive late (a worker reports them when it drains its
+ * switch record): a frame counts the part of the intervals known by then
+ * that falls in its time span, so an interval reported after its frame is
+ * missed and the share is a lower bound (shown as such); n/a for a worker
+ * that does not record its switches. */
 #include "top.h"
 
 #include <stdio.h>
@@ -40,6 +41,7 @@ struct top_view {
     off_sum *off;
     uint32_t noff, cap_off;
     unsigned frame;
+    bool oom; /* an interval could not be kept */
     char *text;
     size_t len;
 };
@@ -70,10 +72,11 @@ static off_sum *off_find(const top_view *v, uint32_t source, uint32_t pool, int3
     return NULL;
 }
 
-int top_view_event(top_view *v, const fja_event *ev)
+static int off_keep(top_view *v, const fja_change *c)
 {
-    if (ev->kind != FJA_EV_OFFCPU || ev->worker < 0 || ev->end <= ev->begin) return 0;
-    off_sum *o = off_find(v, ev->source, ev->pool, ev->worker);
+    uint32_t source = c->pool->source, pool = c->pool->id;
+    int32_t worker = c->worker->index;
+    off_sum *o = off_find(v, source, pool, worker);
     if (!o) {
         if (v->noff == v->cap_off) {
             uint32_t cap = v->cap_off ? 2 * v->cap_off : 16;
@@ -83,9 +86,9 @@ int top_view_event(top_view *v, const fja_event *ev)
             v->cap_off = cap;
         }
         o = &v->off[v->noff++];
-        *o = (off_sum){.source = ev->source, .pool = ev->pool, .worker = ev->worker};
+        *o = (off_sum){.source = source, .pool = pool, .worker = worker};
     }
-    if (ev->end <= v->prev_ts) return 0; /* its frames are gone */
+    if (c->ts <= v->prev_ts) return 0; /* its frames are gone */
     if (o->n == o->cap) {
         uint32_t cap = o->cap ? 2 * o->cap : 8;
         uint64_t(*a)[2] = realloc(o->iv, cap * sizeof *a);
@@ -93,10 +96,22 @@ int top_view_event(top_view *v, const fja_event *ev)
         o->iv = a;
         o->cap = cap;
     }
-    o->iv[o->n][0] = ev->begin;
-    o->iv[o->n][1] = ev->end;
+    o->iv[o->n][0] = c->since;
+    o->iv[o->n][1] = c->ts;
     o->n++;
     return 0;
+}
+
+static void view_change(void *ctx, fja_model *m, const fja_change *c)
+{
+    (void)m;
+    top_view *v = ctx;
+    if (c->kind == FJA_CHANGE_OFFCPU_REPORTED && off_keep(v, c)) v->oom = true;
+}
+
+fja_listener top_view_listener(top_view *v)
+{
+    return (fja_listener){.ctx = v, .change = view_change};
 }
 
 /* Off-CPU time of o within [from, to); drops the intervals over by then. */
@@ -296,7 +311,7 @@ static void header(FILE *f, top_view *v, const fja_model *m, uint64_t dt, const 
 
 int top_view_frame(top_view *v, const fja_model *m, const char *status)
 {
-    if (prev_fit(v, m)) return -1;
+    if (v->oom || prev_fit(v, m)) return -1;
     uint64_t now = m->events ? m->last_ts : 0;
     uint64_t since = v->prev_ts ? v->prev_ts : m->first_ts;
     uint64_t dt = now > since ? now - since : 0;

@@ -43,7 +43,7 @@ static double mono_s(void)
 static int sink_event(void *ctx, const fja_event *ev)
 {
     top_run *t = ctx;
-    return top_view_event(t->view, ev) || fja_tracker_feed(&t->tracker, ev) ? 1 : 0;
+    return fja_tracker_feed(&t->tracker, ev) ? 1 : 0;
 }
 
 static void sink_discarded(void *ctx, uint64_t count, uint64_t ts, uint32_t source)
@@ -268,6 +268,7 @@ int main(int argc, char **argv)
     t.screen = !o.batch;
     fja_model_init(&t.model);
     fja_tracker_init(&t.tracker, &t.model);
+    fja_tracker_listen(&t.tracker, top_view_listener(t.view)); /* the second: room for it */
     if (o.cmd)
         rc = run_cmd(&t);
     else if (!(rc = watch(&t, o.url, false)) && t.model.events)

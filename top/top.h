@@ -76,10 +76,11 @@ void top_view_free(top_view *v);
  * shares and rates cover the trace time since the previous frame. status
  * is a line about the session (may be NULL). Returns 0, -1 out of memory. */
 int top_view_frame(top_view *v, const fja_model *m, const char *status);
-/* Sees every event before the tracker: keeps the off-CPU intervals the
- * runtime reports (the model replays them only in a second reading).
- * Returns -1 when out of memory. */
-int top_view_event(top_view *v, const fja_event *ev);
+/* The view as a listener of the tracker: it keeps the off-CPU intervals
+ * the workers report (FJA_CHANGE_OFFCPU_REPORTED; the model replays them
+ * only in a second reading, which a live view does not have). Out of
+ * memory there makes the next top_view_frame fail. */
+fja_listener top_view_listener(top_view *v);
 const char *top_view_text(const top_view *v);
 
 /* ---- screen.c: the interactive view (ncurses) */

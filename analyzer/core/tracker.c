@@ -850,6 +850,15 @@ static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, co
         on_resume(t, p, w, ev);
         break;
     case FJA_EV_OFFCPU:
+        on_offcpu_status(w, ev);
+        if (ev->end > ev->begin) { /* the live view's off-CPU time (top/frame.c) */
+            fja_change c = change_of(t, FJA_CHANGE_OFFCPU_REPORTED, p, w, ev->end);
+            c.since = ev->begin;
+            c.offcpu =
+                ev->arg.offcpu < FJA_OFFCPU_KINDS ? (uint8_t)ev->arg.offcpu : FJA_OFFCPU_PREEMPTED;
+            tell(t, &c);
+        }
+        break;
     case FJA_EV_OFFCPU_START:
     case FJA_EV_OFFCPU_LOST:
     case FJA_EV_OFFCPU_UNAVAILABLE:

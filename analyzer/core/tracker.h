@@ -47,6 +47,9 @@ typedef enum {
     FJA_CHANGE_JOIN_DONE,    /* worker's top task joined its child task, done before (join_done);
                                 task NONE: every child done so far (an OpenMP taskwait) */
     FJA_CHANGE_DEPENDENCE,   /* task cannot start before record parent_id is done (depend) */
+    FJA_CHANGE_OFFCPU_REPORTED, /* worker reported, late (at its next drain), that it was off
+                                   the CPU from since to ts (an offcpu record, believed: inside
+                                   its life, after its last one); offcpu: why */
 } fja_change_kind;
 
 typedef struct {

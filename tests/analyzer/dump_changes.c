@@ -41,6 +41,7 @@ static const char *const kinds[] = {
     [FJA_CHANGE_TASK_RESUME] = "task_resume",
     [FJA_CHANGE_OFFCPU_OUT] = "offcpu_out",
     [FJA_CHANGE_OFFCPU_IN] = "offcpu_in",
+    [FJA_CHANGE_OFFCPU_REPORTED] = "offcpu_reported",
 };
 
 static const char *const states[] = {
