@@ -277,6 +277,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: cannot write the output: %s\n", TOP_PROG, strerror(errno));
         rc = TOP_EXIT_INTERNAL;
     }
+    fja_tracker_free(&t.tracker);
     fja_model_free(&t.model);
     top_view_free(t.view);
     return rc;

@@ -354,12 +354,19 @@ static void notes_copy(fja_model *oncpu, const fja_model *wall)
     if (wall->window_clipped) fja_model_window(oncpu, wall->window_events);
 }
 
+/* A tracker replaying into m, told the command line's --recording. */
+static void tracker_start(fja_tracker *t, fja_model *m, const cli_options *o)
+{
+    fja_tracker_init(t, m);
+    if (o->recording_set) fja_tracker_recording(t, o->recording);
+}
+
 static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_model *wall,
                       fja_offcpu *offcpu, fja_model *m)
 {
     char err[4096] = "";
     fja_tracker t;
-    fja_tracker_init(&t, m);
+    tracker_start(&t, m, o);
     fja_offcpu_seal(offcpu);
     readings rd = {.tracker = &t, .offcpu = offcpu};
     /* its own progress line: this reading takes as long as the first */
@@ -367,10 +374,14 @@ static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_mod
     fja_reader_stats stats;
     m->oncpu = true;
     reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
-    if ((st != READER_OK && st != READER_UNREADABLE) || m->oom) return -1;
+    if ((st != READER_OK && st != READER_UNREADABLE) || m->oom) {
+        fja_tracker_free(&t);
+        return -1;
+    }
     notes_copy(m, wall);
     fja_offcpu_replay(offcpu, UINT64_MAX, feed_tracker, &t);
     fja_tracker_finish(&t);
+    fja_tracker_free(&t);
     return 0;
 }
 
@@ -412,7 +423,7 @@ static void oncpu_ahead(const cli_options *o, const find_list *dirs, fja_offcpu 
     fja_offcpu_seal(ahead);
     rd->alone = rd->tracker->nlisteners == 1;
     if (rd->alone) fja_model_keep_wall(m);
-    fja_tracker_init(t, m);
+    tracker_start(t, m, o);
     m->oncpu = true;
     rd->oncpu = t;
     rd->ahead = ahead;
@@ -436,11 +447,11 @@ static int wall_read(const cli_options *o, const find_list *dirs, fja_tracker *t
     m->offcpu_lost_notices = m->offcpu_lost_events = 0; /* told again */
     *m->offcpu_lost_streams = '\0';
     readings rd = {.tracker = t};
-    fja_tracker ot;
+    fja_tracker ot = {0};
     bool with = all->intervals && !all->oom && !lost;
     if (with) {
         fja_offcpu_seal(all);
-        fja_tracker_init(&ot, oncpu);
+        tracker_start(&ot, oncpu, o);
         oncpu->oncpu = true;
         rd.oncpu = &ot;
         rd.ahead = all;
@@ -451,6 +462,7 @@ static int wall_read(const cli_options *o, const find_list *dirs, fja_tracker *t
     if ((st != READER_OK && st != READER_UNREADABLE) || m->oom) {
         fprintf(stderr, "fjtrace-analyze: out of memory after %llu events\n",
                 (unsigned long long)m->events);
+        fja_tracker_free(&ot);
         return EXIT_INTERNAL;
     }
     fja_tracker_finish(t);
@@ -460,6 +472,7 @@ static int wall_read(const cli_options *o, const find_list *dirs, fja_tracker *t
         fja_offcpu_replay(all, UINT64_MAX, feed_tracker, &ot);
         fja_tracker_finish(&ot);
     }
+    fja_tracker_free(&ot);
     return -1;
 }
 
@@ -564,14 +577,10 @@ int main(int argc, char **argv)
         fja_model_recycle(&m);
         fja_model_recycle(&oncpu);
     }
-    if (o.recording_set) {
-        fja_model_recording(&m, o.recording);
-        fja_model_recording(&oncpu, o.recording);
-    }
     fja_offcpu offcpu;
     fja_offcpu_init(&offcpu);
     fja_tracker tracker;
-    fja_tracker_init(&tracker, &m);
+    tracker_start(&tracker, &m, &o);
     pictures_sites(fja_resolve_site, symbols);
     if (pictures_start(&o.filter, o.paths, o.npaths, &tracker)) {
         fja_model_free(&m);
@@ -583,7 +592,7 @@ int main(int argc, char **argv)
     readings rd = {.tracker = &tracker, .offcpu = &offcpu};
     fja_offcpu ahead;
     fja_offcpu_init(&ahead);
-    fja_tracker oncpu_tracker;
+    fja_tracker oncpu_tracker = {0}; /* oncpu_ahead's, if it starts one */
     if ((rc = traces_find(o.paths, o.npaths, &dirs)) < 0) {
         oncpu_ahead(&o, &dirs, &ahead, &oncpu_tracker, &oncpu, &rd);
         rc = traces_read(&o, &dirs, &rd, symbols, &damaged);
@@ -598,6 +607,8 @@ int main(int argc, char **argv)
         if (damaged && rc <= EXIT_INCOMPLETE) rc = EXIT_UNREADABLE; /* reported, still damaged */
     }
     fja_tmptrace_remove(&rd.rest);
+    fja_tracker_free(&tracker);
+    fja_tracker_free(&oncpu_tracker);
     pictures_free();
     fja_model_free(&m);
     fjs_free(symbols);

@@ -682,8 +682,8 @@ static void summary_copy(const fja_model *m, fja_trace_summary *t)
                              .model_bytes = fja_model_bytes(m),
                              .recording_set = m->recording_set,
                              .recording = m->recording,
-                             .left_out_pools = m->nforeign,
-                             .left_out_events = m->foreign_events};
+                             .left_out_pools = m->left_out_pools,
+                             .left_out_events = m->left_out_events};
     snprintf(t->decode_error, sizeof t->decode_error, "%s", m->decode_error);
     snprintf(t->invalid_first, sizeof t->invalid_first, "%s", m->invalid_first);
     memcpy(t->anomalies, m->anomalies, sizeof t->anomalies);

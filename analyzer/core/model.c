@@ -92,18 +92,15 @@ void fja_model_free(fja_model *m)
         pool_free(&m->pools[i]);
     free(m->pools);
     free(m->locks);
-    free(m->foreign);
     *m = (fja_model){0};
 }
 
 void fja_model_restart(fja_model *m)
 {
-    bool recycle = m->recycle, recording_set = m->recording_set;
-    uint64_t recording = m->recording;
+    bool recycle = m->recycle;
     fja_model_free(m);
     fja_model_init(m);
     if (recycle) fja_model_recycle(m);
-    if (recording_set) fja_model_recording(m, recording);
 }
 
 void fja_model_anomaly(fja_model *m, fja_anomaly_kind k, const fja_event *ev)
@@ -1220,39 +1217,4 @@ size_t fja_model_bytes(const fja_model *m)
              fja_sites_bytes(&p->sites) + fja_depend_bytes(&p->deps);
     }
     return b;
-}
-
-/* ------------------------------------------------------------ --recording */
-
-void fja_model_recording(fja_model *m, uint64_t token)
-{
-    m->recording_set = true;
-    m->recording = token;
-}
-
-static bool is_foreign(const fja_model *m, uint32_t source, uint32_t pool)
-{
-    for (uint32_t i = 0; i < m->nforeign; i++)
-        if (m->foreign[i].source == source && m->foreign[i].pool == pool) return true;
-    return false;
-}
-
-int fja_model_foreign(fja_model *m, const fja_event *ev)
-{
-    if (!m->recording_set || ev->kind == FJA_EV_LOCK_INIT) return 0;
-    bool foreign = is_foreign(m, ev->source, ev->pool);
-    if (!foreign && ev->kind == FJA_EV_POOL_BEGIN && ev->recording != m->recording) {
-        if (m->nforeign == m->cap_foreign) {
-            uint32_t cap = m->cap_foreign ? 2 * m->cap_foreign : 8;
-            fja_pool_key *k = realloc(m->foreign, cap * sizeof *k);
-            if (!k) return -1;
-            m->foreign = k;
-            m->cap_foreign = cap;
-        }
-        m->foreign[m->nforeign++] = (fja_pool_key){ev->source, ev->pool};
-        foreign = true;
-    }
-    bool replayed = ev->kind == FJA_EV_OFFCPU_OUT || ev->kind == FJA_EV_OFFCPU_IN;
-    if (foreign && !replayed) m->foreign_events++;
-    return foreign;
 }

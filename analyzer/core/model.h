@@ -301,11 +301,6 @@ typedef struct {
     uint64_t waits, wait_ns;
 } fja_lock;
 
-/* A pool as the events name it: pool ids are per process (trace). */
-typedef struct {
-    uint32_t source, pool;
-} fja_pool_key;
-
 typedef struct {
     fja_pool *pools;
     uint32_t npools, cap_pools;
@@ -338,13 +333,12 @@ typedef struct {
     bool oncpu;
     bool recycle; /* fja_model_recycle */
     bool wall;    /* fja_model_keep_wall */
-    /* --recording TOKEN (fja_model_recording): the pools whose pool_begin
-     * carries another token are left out, their events not replayed */
+    /* --recording TOKEN (fja_tracker_recording): the pools whose
+     * pool_begin carries another token were left out by the tracker, their
+     * events not replayed; how many of each */
     bool recording_set;
     uint64_t recording;
-    fja_pool_key *foreign; /* the pools left out, as met */
-    uint32_t nforeign, cap_foreign;
-    uint64_t foreign_events;
+    uint64_t left_out_pools, left_out_events;
 } fja_model;
 
 void fja_model_init(fja_model *m);
@@ -371,9 +365,9 @@ void fja_model_anomaly(fja_model *m, fja_anomaly_kind k, const fja_event *ev);
 void fja_name_copy(char *dst, size_t n, const char *src);
 void fja_model_free(fja_model *m);
 /* Empties m for another reading of the trace, keeping what it was told
- * before the first event about which records to keep (fja_model_recycle)
- * and whose pools (fja_model_recording); not fja_model_keep_wall, which a
- * reading path chooses for itself. */
+ * before the first event about which records to keep (fja_model_recycle);
+ * not fja_model_keep_wall, which a reading path chooses for itself, nor
+ * the recording, which the next tracker is told (fja_tracker_recording). */
 void fja_model_restart(fja_model *m);
 /* Records a babeltrace2 "discarded events" notice: count events were lost
  * from one stream of trace `source`. Every tree of that trace still open
@@ -403,12 +397,6 @@ void fja_model_offcpu_lost(fja_model *m, uint64_t count, uint64_t begin_ts, uint
  * has its events; `left_out` events before that were not fed. Trees begun
  * before that point are partial (analysis.h). */
 void fja_model_window(fja_model *m, uint64_t left_out);
-/* Before the first event: keep only the pools of the recording whose
- * token (FJTRACE_RECORDING, pool_begin's `recording`) is `token`. */
-void fja_model_recording(fja_model *m, uint64_t token);
-/* Is ev of a pool left out by fja_model_recording? A pool_begin with
- * another token puts its pool there. -1 when memory ran out. */
-int fja_model_foreign(fja_model *m, const fja_event *ev);
 /* The frame of task n's parent waiting for it in a join, NULL if none. */
 fja_frame *fja_model_join_frame(fja_pool *p, uint32_t n);
 /* Live task count, tree count and bytes held, for memory reporting. */

@@ -52,6 +52,53 @@ int fja_tracker_listen(fja_tracker *t, fja_listener l)
     return 0;
 }
 
+void fja_tracker_recording(fja_tracker *t, uint64_t token)
+{
+    t->recording_set = true;
+    t->recording = token;
+    t->model->recording_set = true;
+    t->model->recording = token;
+}
+
+void fja_tracker_free(fja_tracker *t)
+{
+    free(t->foreign);
+    t->foreign = NULL;
+    t->nforeign = t->cap_foreign = 0;
+}
+
+/* ------------------------------------------------------------ --recording */
+
+static bool is_foreign(const fja_tracker *t, uint32_t source, uint32_t pool)
+{
+    for (uint32_t i = 0; i < t->nforeign; i++)
+        if (t->foreign[i].source == source && t->foreign[i].pool == pool) return true;
+    return false;
+}
+
+/* Is ev of a pool left out by fja_tracker_recording? A pool_begin with
+ * another token puts its pool there. -1 when memory ran out. */
+static int foreign_event(fja_tracker *t, const fja_event *ev)
+{
+    if (!t->recording_set || ev->kind == FJA_EV_LOCK_INIT) return 0;
+    bool foreign = is_foreign(t, ev->source, ev->pool);
+    if (!foreign && ev->kind == FJA_EV_POOL_BEGIN && ev->recording != t->recording) {
+        if (t->nforeign == t->cap_foreign) {
+            uint32_t cap = t->cap_foreign ? 2 * t->cap_foreign : 8;
+            fja_pool_key *k = realloc(t->foreign, cap * sizeof *k);
+            if (!k) return -1;
+            t->foreign = k;
+            t->cap_foreign = cap;
+        }
+        t->foreign[t->nforeign++] = (fja_pool_key){ev->source, ev->pool};
+        t->model->left_out_pools++;
+        foreign = true;
+    }
+    bool replayed = ev->kind == FJA_EV_OFFCPU_OUT || ev->kind == FJA_EV_OFFCPU_IN;
+    if (foreign && !replayed) t->model->left_out_events++;
+    return foreign;
+}
+
 /* ------------------------------------------------------------ lookups */
 
 static inline fja_task *task_at(fja_pool *p, uint32_t n)
@@ -1049,7 +1096,7 @@ static const char *claims_fault(fja_model *m, const fja_event *ev, char *why, si
 int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
 {
     fja_model *m = t->model;
-    int foreign = fja_model_foreign(m, ev); /* another recording's pool */
+    int foreign = foreign_event(t, ev); /* another recording's pool */
     if (foreign) {
         if (foreign < 0) m->oom = true;
         return foreign < 0 ? -1 : 0;

@@ -9,7 +9,8 @@
  * cilk_switch_timing(w, from, to) transition.
  *
  * The replay state lives in the fja_model's pools and workers (model.h), so
- * a listener reads the task records and frames it is told about. */
+ * a listener reads the task records and frames it is told about; the pools
+ * --recording leaves out are the tracker's own (fja_tracker_recording). */
 #ifndef FJA_TRACKER_H
 #define FJA_TRACKER_H
 
@@ -110,10 +111,21 @@ void fja_model_task_begin(fja_pool *p, fja_worker *w, const fja_change *c);
 
 #define FJA_MAX_LISTENERS 4
 
+/* A pool as the events name it: pool ids are per process (trace). */
+typedef struct {
+    uint32_t source, pool;
+} fja_pool_key;
+
 typedef struct {
     fja_model *model;
     fja_listener listeners[FJA_MAX_LISTENERS];
     uint32_t nlisteners;
+    /* --recording (fja_tracker_recording): the token, and the pools left
+     * out as met (a pool_begin with another token) */
+    bool recording_set;
+    uint64_t recording;
+    fja_pool_key *foreign;
+    uint32_t nforeign, cap_foreign;
 } fja_tracker;
 
 /* A tracker replaying into m, with the model's own accounting as its first
@@ -121,6 +133,14 @@ typedef struct {
 void fja_tracker_init(fja_tracker *t, fja_model *m);
 /* Adds a listener after the ones already there. -1 when the list is full. */
 int fja_tracker_listen(fja_tracker *t, fja_listener l);
+/* Before the first event: replay only the pools of the recording whose
+ * token (FJTRACE_RECORDING, pool_begin's `recording`) is `token`; the
+ * others are left out, their pools and events counted in the model
+ * (left_out_pools, left_out_events), which is told the token. */
+void fja_tracker_recording(fja_tracker *t, uint64_t token);
+/* Frees what the replay kept of its own (the pools left out); the model
+ * and the listeners stay. */
+void fja_tracker_free(fja_tracker *t);
 /* Replays one event (timestamp order, ties in any order). Returns 0, or -1
  * when memory ran out (the model stays usable). */
 int fja_tracker_feed(fja_tracker *t, const fja_event *ev);

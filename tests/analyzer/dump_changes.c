@@ -158,6 +158,7 @@ int main(int argc, char **argv)
         return 3;
     }
     fja_tracker_finish(&t);
+    fja_tracker_free(&t);
     fja_model_free(&m);
     return 0;
 }
