@@ -48,16 +48,32 @@ static int feed_tracker(void *ctx, const fja_event *ev)
     return fja_tracker_feed(ctx, ev) ? 1 : 0;
 }
 
+/* The off-CPU intervals kept for the on-CPU model are those the tracker
+ * believed (its model counted the event): an interval it refused (of a
+ * worker never begun, outside the worker's life, overlapping its last
+ * one) is an anomaly of the report (invalid_event), never time off the
+ * CPU. The tracker fed the raw events judges: the on-CPU one when it is
+ * fed alone. Those
+ * read ahead were replayed before their record could be judged; when
+ * some were refused, oncpu_done sees fewer intervals kept than read ahead
+ * and makes the on-CPU model again from the believed ones only. */
 static int sink_event(void *ctx, const fja_event *ev)
 {
     readings *rd = ctx;
-    if (rd->offcpu) fja_offcpu_collect(rd->offcpu, ev); /* no memory: wall-clock report only */
+    const fja_model *judge = rd->alone ? rd->oncpu->model : rd->tracker->model;
+    /* (a refused event is counted in events, not in its kind's count) */
+    uint64_t believed = ev->kind == FJA_EV_OFFCPU ? judge->by_kind[FJA_EV_OFFCPU] : 0;
     if (rd->oncpu && !rd->oncpu_failed &&
         (fja_offcpu_replay(rd->ahead, ev->ts, feed_tracker, rd->oncpu) ||
          fja_tracker_feed(rd->oncpu, ev)))
         rd->oncpu_failed = true;
-    if (rd->alone) return 0;
-    return fja_tracker_feed(rd->tracker, ev) ? 1 : 0;
+    int rc = rd->alone ? 0 : fja_tracker_feed(rd->tracker, ev) ? 1 : 0;
+    if (!rd->offcpu) return rc;
+    if (rd->alone && rd->oncpu_failed)
+        rd->offcpu->oom = 1; /* no tracker judges any more: wall-clock report only */
+    else if (ev->kind == FJA_EV_OFFCPU && judge->by_kind[FJA_EV_OFFCPU] > believed)
+        fja_offcpu_collect(rd->offcpu, ev); /* no memory: wall-clock report only */
+    return rc;
 }
 
 static int sink_event_oncpu(void *ctx, const fja_event *ev)

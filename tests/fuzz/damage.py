@@ -671,6 +671,11 @@ def main():
         same = rc == 0 and stats["figures"] == stats["original_figures"]
         if kinds and rc == 0 and not same:
             stats["exit0_differ_any"] += 1
+            # named, each: the file, the kind and the offset are in the label
+            stats.setdefault("exit0_differ_inputs", []).append(
+                f"{i + 1} {label}: {stats['figures']} vs {stats['original_figures']}")
+            print(f"# exit 0 with other figures: input {i + 1}: {label}: {stats['figures']} "
+                  f"vs {stats['original_figures']}")
         if stats.get("invalid"):
             stats["invalid_inputs"] += 1
         if kinds and all(k in SAME_FIGURES for k in kinds):
