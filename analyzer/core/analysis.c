@@ -539,6 +539,12 @@ static void offcpu_sum(const fja_model *m, const fja_pool *p, fja_pool_report *p
     pr->oncpu = pr->offcpu == FJA_OFFCPU_RECORDED;
     if (pr->offcpu == FJA_OFFCPU_UNKNOWN) offcpu_reason(m, pr);
     if (pr->offcpu == FJA_OFFCPU_LOST) offcpu_lost_reason(m, pr);
+    /* Records lost (LTTng's streams are per CPU: on any worker) or the
+     * streams unread: no worker's off-CPU time is known, a partial sum
+     * is no figure (n/a) */
+    if (pr->offcpu == FJA_OFFCPU_LOST || *m->offcpu_unread)
+        for (uint32_t i = 0; i < pr->nper_worker; i++)
+            pr->per_worker[i].offcpu_known = false;
     bool clocks = pr->oncpu && !pr->offcpu_lost && clocked == seen;
     pr->unattributed_ns = clocks ? unattributed : FJA_NULL_NS;
     pr->clock_disagree_ns = clocks ? (int64_t)disagree : FJA_NULL_NS;

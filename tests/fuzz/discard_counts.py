@@ -10,8 +10,9 @@ alike (what LTTng writes after losing events):
   off-CPU record). Every task event is still read (the undamaged count, the
   pools and tasks), the task loss is the undamaged one, and the off-CPU loss
   is a state of the off-CPU figures: offcpu.state `lost`, its reason
-  naming the stream file, wall-clock figures, the text report and stderr
-  saying so, exit 1 (the report is not whole);
+  naming the stream file, wall-clock figures, every worker's off-CPU
+  shares n/a (null: which worker lost records is unknown), the text report
+  and stderr saying so, exit 1 (the report is not whole);
 - tasks: 1 in the first packet of the largest task stream, 0 in the
   later ones (item 2), and 1 in every packet (a running total: one event
   lost in the first packet). Neither is a damaged header nor a lost
@@ -23,6 +24,7 @@ alike (what LTTng writes after losing events):
 import glob
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -106,12 +108,25 @@ def offcpu_case(session, rel, stream, whole, work):
            and all(p["figures"] == "wall_clock" for p in r["pools"]),
            "one lost off-CPU record: offcpu.state lost, its reason naming the stream file, "
            "wall-clock figures", json.dumps(off))
+    # which worker lost records is unknown (the streams are per CPU): no
+    # worker's share is known, a partial one is no figure
+    keys = ("offcpu_preempted_ns", "offcpu_preempted_pct", "offcpu_blocked_ns",
+            "offcpu_blocked_pct")
+    shares = [{k: w.get(k, "absent") for k in keys} for p in r["pools"] for w in p["per_worker"]]
+    tap.ok(shares and all(v is None for w in shares for v in w.values()),
+           "one lost off-CPU record: every worker's off-CPU shares are null", json.dumps(shares))
     tap.ok("off-CPU" in err and stream in err and "lost" in err,
            "one lost off-CPU record: stderr says so, naming the stream", err[-800:])
     rc, text, _ = analyze(copy, json_out=False)
     tap.ok("off-CPU time lost" in text and stream in text,
            "one lost off-CPU record: the text report says the off-CPU time is lost, and where",
            text[:1200])
+    # the per-worker table: prmpt% and block% columns (11th, 12th) n/a
+    rows = [line.split() for line in text.splitlines()
+            if re.match(r"^\s+\d+\s+\d+\s+\d+\s", line) and "%" in line]
+    tap.ok(rows and all(row[10:12] == ["n/a", "n/a"] for row in rows),
+           "one lost off-CPU record: the text report's per-worker prmpt% and block% are n/a",
+           "\n".join(" ".join(row) for row in rows))
 
 
 def task_case(name, values, session, rel, stream, whole, work):
