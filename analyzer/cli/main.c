@@ -419,8 +419,13 @@ static void preread_failed(const find_list *dirs, const char *why, readings *rd)
             why);
     fja_model_offcpu_unread(rd->tracker->model, why);
     fja_model_decode_stopped(rd->tracker->model, why);
-    if (fja_tmptrace_make(&rd->rest, dirs->dirs[0], FJA_PREREAD_PREFIX, false) <= 0)
-        rd->rest.dir[0] = 0; /* no folder of links: the trace as it is */
+    /* no folder of links, or a task stream left out of it (the reading of
+     * the trace as it is names that file): the trace as it is */
+    if (fja_tmptrace_make(&rd->rest, dirs->dirs[0], FJA_PREREAD_PREFIX, false) <= 0 ||
+        *rd->rest.left_out) {
+        fja_tmptrace_remove(&rd->rest);
+        rd->rest.dir[0] = 0;
+    }
 }
 
 static void oncpu_ahead(const cli_options *o, const find_list *dirs, fja_offcpu *ahead,

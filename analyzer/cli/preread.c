@@ -129,6 +129,12 @@ fja_preread_status fja_offcpu_preread(const char *path, const fja_reader_sink *l
     *why = 0;
     fja_tmptrace t;
     int streams = fja_tmptrace_make(&t, path, FJA_PREREAD_PREFIX, true);
+    if (*t.left_out) { /* a FIFO, a device, a folder, unreadable: its intervals are unknown */
+        snprintf(why, n, "the off-CPU streams %s/%s* cannot be read: %s", t.trace,
+                 FJA_PREREAD_PREFIX, t.left_out);
+        fja_tmptrace_remove(&t);
+        return FJA_PREREAD_FAILED;
+    }
     if (streams <= 0) return FJA_PREREAD_NONE; /* no such channel, or no folder: read twice */
     int fds[2];
     char what[1024] = "";

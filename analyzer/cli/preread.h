@@ -22,7 +22,8 @@ typedef enum {
     /* no such channel, out of memory, or a stream cut short: the caller
      * reads the trace twice, as for traces recorded in one channel */
     FJA_PREREAD_NONE,
-    /* the channel's streams are damaged or libbabeltrace2 aborted or
+    /* one of the channel's stream files is no readable regular file (a
+     * FIFO, a device), or its streams are damaged or libbabeltrace2 aborted or
      * failed on them (why names the file, and the packet when known): the
      * off-CPU time is unknown, and the main reading leaves them out */
     FJA_PREREAD_FAILED,

@@ -130,12 +130,17 @@ typedef struct {
     char trace[4096]; /* the trace's real path, which the links point to */
     char **paths;     /* the entries made, newest last */
     size_t n, cap;
+    /* the first selected stream file left out, not a readable regular
+     * file: "PATH: why" ("" when none) */
+    char left_out[4200];
 } fja_tmptrace;
 
 /* Makes t: the streams of trace folder `trace` whose file name begins
  * with prefix (with), or all the others (!with), and the metadata, in a
  * folder $TMPDIR/fjtrace-analyze-streams.XXXXXX. Returns how many streams
- * were linked; none (0) or an error (-1) leaves no folder. */
+ * were linked; none (0) or an error (-1) leaves no folder. A selected
+ * stream file that is not a readable regular file is not linked, and
+ * named in t->left_out. */
 int fja_tmptrace_make(fja_tmptrace *t, const char *trace, const char *prefix, bool with);
 /* An empty folder $TMPDIR/<name>XXXXXX for some of trace's files: 0, or
  * -1 (no folder). */

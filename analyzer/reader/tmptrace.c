@@ -97,11 +97,16 @@ static int link_streams(fja_tmptrace *t, const char *prefix, bool with)
     while (rc == 0 && (e = readdir(d)) != NULL) {
         char path[PATH_MAX];
         /* one that is not a readable regular file is left out, as
-         * libbabeltrace2 leaves it (the reading of the whole trace names
-         * it): the others are read all the same */
-        if (!selected(e->d_name, prefix, with) || path_in(path, sizeof path, t->trace, e->d_name) ||
-            fja_regular_check(path, NULL, 0) || access(path, R_OK))
+         * libbabeltrace2 leaves it, and named (the caller says what is
+         * missing for it): the others are read all the same */
+        if (!selected(e->d_name, prefix, with) || path_in(path, sizeof path, t->trace, e->d_name))
             continue;
+        char why[sizeof t->left_out];
+        if (fja_regular_check(path, why, sizeof why) ||
+            (access(path, R_OK) && snprintf(why, sizeof why, "%s: %s", path, strerror(errno)))) {
+            if (!*t->left_out) snprintf(t->left_out, sizeof t->left_out, "%s", why);
+            continue;
+        }
         rc = fja_tmptrace_link(t, e->d_name);
         streams++;
     }
