@@ -167,7 +167,7 @@ static bool name_unsent(fjv_pf *w, pf_seq *s, uint32_t iid)
 
 /* ------------------------------------------------------------ sequences */
 
-static uint32_t chrome_pid(const fjv_pool *p)
+static uint32_t chrome_pid(const fjv_xpool *p)
 {
     return p->source * 1000 + p->id; /* as the Chrome trace's pid */
 }
@@ -191,7 +191,7 @@ static void put_descriptor(fjv_pf *w, uint32_t seq, Perfetto__Protos__TrackDescr
 }
 
 /* The pool's process track, once. */
-static void process_track(fjv_pf *w, fjv_pool *p, uint32_t seq)
+static void process_track(fjv_pf *w, fjv_xpool *p, uint32_t seq)
 {
     if (p->pf_uuid) return;
     p->pf_uuid = ++w->next_uuid;
@@ -258,7 +258,7 @@ static uint32_t seq_open(fjv_pf *w, Perfetto__Protos__TrackDescriptor *d)
 }
 
 /* Lane l's sequence, made with its thread track on first use. 0: none. */
-static uint32_t lane_seq(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker)
+static uint32_t lane_seq(fjv_pf *w, fjv_xpool *p, fjv_xlane *l, int32_t worker)
 {
     if (l->pf_seq) return l->pf_seq;
     char name[48];
@@ -427,7 +427,7 @@ void fjv_pf_abort(fjv_pf *w)
     pf_free(w);
 }
 
-void fjv_pf_lane(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker)
+void fjv_pf_lane(fjv_pf *w, fjv_xpool *p, fjv_xlane *l, int32_t worker)
 {
     lane_seq(w, p, l, worker);
 }
@@ -440,7 +440,7 @@ static annotation_t annotation(int key)
     return a;
 }
 
-void fjv_pf_begin(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts,
+void fjv_pf_begin(fjv_pf *w, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts,
                   const fjv_pf_slice *s)
 {
     event_t ev = PERFETTO__PROTOS__TRACK_EVENT__INIT;
@@ -471,7 +471,7 @@ void fjv_pf_begin(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t 
     put_event(w, lane_seq(w, p, l, worker), ts, &ev, s->name);
 }
 
-void fjv_pf_end(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts)
+void fjv_pf_end(fjv_pf *w, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts)
 {
     event_t ev = PERFETTO__PROTOS__TRACK_EVENT__INIT;
     ev.has_type = true;
@@ -481,7 +481,7 @@ void fjv_pf_end(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts
 
 /* A track of the lane's, under the pool's process: its counter, or its
  * off-CPU slices. */
-static void side_track(Perfetto__Protos__TrackDescriptor *d, uint64_t uuid, const fjv_pool *p,
+static void side_track(Perfetto__Protos__TrackDescriptor *d, uint64_t uuid, const fjv_xpool *p,
                        char *name)
 {
     d->has_uuid = d->has_parent_uuid = true;
@@ -490,7 +490,7 @@ static void side_track(Perfetto__Protos__TrackDescriptor *d, uint64_t uuid, cons
     d->name = name;
 }
 
-void fjv_pf_counter(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts, int64_t v)
+void fjv_pf_counter(fjv_pf *w, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts, int64_t v)
 {
     uint32_t seq = lane_seq(w, p, l, worker);
     if (!seq) return;
@@ -542,7 +542,7 @@ static uint32_t flow_seq(fjv_pf *w)
     return w->flow_seq;
 }
 
-uint64_t fjv_pf_steal(fjv_pf *w, fjv_pool *p, fjv_lane *forker, int32_t forker_worker,
+uint64_t fjv_pf_steal(fjv_pf *w, fjv_xpool *p, fjv_xlane *forker, int32_t forker_worker,
                       uint64_t fork_ts)
 {
     uint32_t seq = lane_seq(w, p, forker, forker_worker), fseq = flow_seq(w);
@@ -558,7 +558,7 @@ uint64_t fjv_pf_steal(fjv_pf *w, fjv_pool *p, fjv_lane *forker, int32_t forker_w
     return flow;
 }
 
-void fjv_pf_offcpu(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts,
+void fjv_pf_offcpu(fjv_pf *w, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts,
                    const char *why)
 {
     uint32_t seq = lane_seq(w, p, l, worker);
@@ -580,7 +580,7 @@ void fjv_pf_offcpu(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t
     put_event(w, seq, ts, &ev, why);
 }
 
-void fjv_pf_oncpu(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts)
+void fjv_pf_oncpu(fjv_pf *w, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts)
 {
     (void)p, (void)worker;
     if (!l->pf_seq || !w->seqs[l->pf_seq - 1].off) return;

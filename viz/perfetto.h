@@ -1,5 +1,5 @@
 /* Perfetto's protobuf trace (TrackEvent format), the compact counterpart of
- * the Chrome JSON trace: the collector (collect.c) drives both from the same
+ * the Chrome JSON trace: the exporter (export.c) drives both from the same
  * slices, the writer streams packets as they come, so its memory does not
  * grow with the trace (only with the tracks and the distinct slice names).
  *
@@ -38,25 +38,25 @@ int fjv_pf_close(fjv_pf *w, FILE *err);
 void fjv_pf_abort(fjv_pf *w);
 
 /* Lane l (worker, -1: the client threads) of pool p gets its tracks. */
-void fjv_pf_lane(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker);
-void fjv_pf_begin(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts,
+void fjv_pf_lane(fjv_pf *w, fjv_xpool *p, fjv_xlane *l, int32_t worker);
+void fjv_pf_begin(fjv_pf *w, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts,
                   const fjv_pf_slice *s);
 /* Ends the lane's innermost slice. */
-void fjv_pf_end(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts);
+void fjv_pf_end(fjv_pf *w, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts);
 /* The lane's counter (a worker's deque depth, the clients' outstanding
  * requests) is v from ts on. */
-void fjv_pf_counter(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts, int64_t v);
+void fjv_pf_counter(fjv_pf *w, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts, int64_t v);
 /* A steal: a "steal" instant on the forker's lane at the fork time, whose
  * flow ends at the thief's slice of the task (pass the id returned in
  * fjv_pf_slice.flow); 0 when it could not be written. */
-uint64_t fjv_pf_steal(fjv_pf *w, fjv_pool *p, fjv_lane *forker, int32_t forker_worker,
+uint64_t fjv_pf_steal(fjv_pf *w, fjv_xpool *p, fjv_xlane *forker, int32_t forker_worker,
                       uint64_t fork_ts);
 
 /* The lane's thread is off the CPU from ts (begin) or back (end at ts), on
  * a track of its own next to the lane's: its events come from the
  * scheduler, not the runtime, so they need not nest in its slices. */
-void fjv_pf_offcpu(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts,
+void fjv_pf_offcpu(fjv_pf *w, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts,
                    const char *why);
-void fjv_pf_oncpu(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts);
+void fjv_pf_oncpu(fjv_pf *w, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts);
 
 #endif

@@ -23,41 +23,41 @@ void fjv_pf_abort(fjv_pf *w)
     (void)w;
 }
 
-void fjv_pf_lane(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker)
+void fjv_pf_lane(fjv_pf *w, fjv_xpool *p, fjv_xlane *l, int32_t worker)
 {
     (void)w, (void)p, (void)l, (void)worker;
 }
 
-void fjv_pf_begin(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts,
+void fjv_pf_begin(fjv_pf *w, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts,
                   const fjv_pf_slice *s)
 {
     (void)w, (void)p, (void)l, (void)worker, (void)ts, (void)s;
 }
 
-void fjv_pf_end(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts)
+void fjv_pf_end(fjv_pf *w, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts)
 {
     (void)w, (void)p, (void)l, (void)worker, (void)ts;
 }
 
-void fjv_pf_counter(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts, int64_t v)
+void fjv_pf_counter(fjv_pf *w, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts, int64_t v)
 {
     (void)w, (void)p, (void)l, (void)worker, (void)ts, (void)v;
 }
 
-uint64_t fjv_pf_steal(fjv_pf *w, fjv_pool *p, fjv_lane *forker, int32_t forker_worker,
+uint64_t fjv_pf_steal(fjv_pf *w, fjv_xpool *p, fjv_xlane *forker, int32_t forker_worker,
                       uint64_t fork_ts)
 {
     (void)w, (void)p, (void)forker, (void)forker_worker, (void)fork_ts;
     return 0;
 }
 
-void fjv_pf_offcpu(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts,
+void fjv_pf_offcpu(fjv_pf *w, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts,
                    const char *why)
 {
     (void)w, (void)p, (void)l, (void)worker, (void)ts, (void)why;
 }
 
-void fjv_pf_oncpu(fjv_pf *w, fjv_pool *p, fjv_lane *l, int32_t worker, uint64_t ts)
+void fjv_pf_oncpu(fjv_pf *w, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts)
 {
     (void)w, (void)p, (void)l, (void)worker, (void)ts;
 }

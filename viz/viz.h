@@ -5,8 +5,9 @@
  * Two phases, so the trace is still read once: a collector listens to the
  * tracker's changes (analyzer/core/tracker.h) next to the model and keeps
  * only what the model does not — per-pixel timeline buckets, queue-depth
- * samples, steal delays — or streams it out (the Chrome trace); fjv_render
- * then draws from the finished report plus the collector. */
+ * samples, steal delays —, an exporter listens beside it and streams the
+ * Chrome and Perfetto traces; fjv_render then draws from the finished
+ * report plus the collector. */
 #ifndef FJV_VIZ_H
 #define FJV_VIZ_H
 
@@ -54,7 +55,7 @@ typedef struct fjv_collector fjv_collector;
  * format is a row here, the field of fjv_options it sets and its drawing. */
 typedef enum {
     FJV_OUT_PICTURE, /* drawn from the report once it is made (fjv_render) */
-    FJV_OUT_TRACE,   /* streamed while the trace is replayed (the collector, a listener) */
+    FJV_OUT_TRACE,   /* streamed while the trace is replayed (the exporter, a listener) */
     FJV_OUT_SETTING, /* no output of its own: how the subtree diagrams are drawn */
 } fjv_output_kind;
 
@@ -79,15 +80,26 @@ bool fjv_wanted(const fjv_options *o);
 /* Parses "png", "svg", "dot" or "all" into formats. -1 if unknown. */
 int fjv_parse_format(const char *s, unsigned *formats);
 
-/* NULL when out of memory or the Chrome trace cannot be created (err says
- * why). */
+/* NULL when out of memory (err says so). */
 fjv_collector *fjv_collector_new(const fjv_options *o, char *err, size_t errlen);
 /* The collector as a listener of the tracker (fja_tracker_listen): it
  * keeps what the pictures need from the changes. */
 fja_listener fjv_collector_listener(fjv_collector *c);
-/* Closes the Chrome trace, after fja_tracker_finish. Returns 0 or -1. */
+/* After fja_tracker_finish: sorts what the pictures look up. Returns 0. */
 int fjv_collect_finish(fjv_collector *c);
 void fjv_collector_free(fjv_collector *c);
+
+/* The Chrome and Perfetto traces (o->chrome_trace, o->perfetto), streamed
+ * while the trace is replayed by a listener of their own. NULL when out of
+ * memory or a file cannot be created (err says why). */
+typedef struct fjv_exporter fjv_exporter;
+fjv_exporter *fjv_exporter_new(const fjv_options *o, char *err, size_t errlen);
+fja_listener fjv_exporter_listener(fjv_exporter *x);
+/* Finishes both files, after fja_tracker_finish. Returns 0 or -1 (said on
+ * stderr). NULL: nothing to do. */
+int fjv_exporter_finish(fjv_exporter *x);
+/* Frees it; files not finished are removed (the run failed). */
+void fjv_exporter_free(fjv_exporter *x);
 
 /* Draws every picture asked for from r, the report made from m. c may be
  * NULL (no timeline data, no steal delays). The HTML page's text and the

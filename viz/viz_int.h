@@ -38,13 +38,6 @@ typedef struct {
     uint32_t tree; /* the running task's tree */
     uint32_t lock; /* LS_LOCK: the lock id */
     uint64_t state_ts;
-    uint32_t open; /* Chrome/Perfetto trace slices open on it */
-    bool named;    /* Chrome trace thread name written */
-    bool in_lock;  /* a lock wait's slice is open */
-    /* of the open slices, those begun before the export window (the
-     * bottom of the nest) and after it (the top): not written */
-    uint32_t skip_below, skip_above;
-    uint32_t pf_seq; /* its Perfetto packet sequence, 0: none yet */
 } fjv_lane;
 
 typedef struct {
@@ -60,8 +53,7 @@ typedef struct {
     uint32_t outstanding; /* client requests submitted, no result yet */
     uint64_t t0, res;     /* the pool's own time axis: its first event, ns per bucket */
     uint64_t last_ts;
-    uint64_t pf_uuid; /* its Perfetto process track, 0: none yet */
-    bool started, named;
+    bool started;
 } fjv_pool;
 
 /* A stolen task's fork -> exec delay, for the subtree diagrams. */
@@ -79,8 +71,7 @@ typedef struct {
 struct fjv_collector {
     fjv_pool *pools; /* index = the model's pool index */
     uint32_t npools;
-    uint64_t t0; /* the trace's first event: origin of the Chrome trace and --window */
-    bool started;
+    bool started; /* a change of a pool came */
     /* stolen tasks, appended at their exec, sorted by (pool, task) when
      * the trace ends (fjv_collect_finish) */
     fjv_delay *delays;
@@ -92,15 +83,35 @@ struct fjv_collector {
     fjv_steal *steals;
     uint32_t nsteals, steal_stride, steal_seen;
     const fjv_options *o; /* the options it was made with (site names) */
-    FILE *chrome;         /* chrome_out.f while the Chrome trace is written */
-    fja_outfile chrome_out;
-    fja_json cj; /* its JSON, through the report's emitter (json.h) */
-    bool chrome_err;
-    uint64_t flow_id;
-    uint64_t chrome_events; /* written: the size warning looks every 2^16 */
-    bool chrome_warned;
-    struct fjv_pf *pf; /* the Perfetto protobuf trace while it is written */
 };
+
+/* Is the change about a pool's client threads (a submission, a result)? */
+bool fjv_change_is_client(const fja_change *ch);
+
+/* ------------------------------------------------------------ exporter */
+
+/* A lane of the Chrome and Perfetto traces (export.c): a worker, or the
+ * client threads of a pool, and the slices open on it. */
+typedef struct {
+    uint32_t open; /* slices open on it */
+    bool named;    /* Chrome trace thread name written */
+    bool in_lock;  /* a lock wait's slice is open */
+    /* of the open slices, those begun before the export window (the
+     * bottom of the nest) and after it (the top): not written */
+    uint32_t skip_below, skip_above;
+    uint32_t pf_seq; /* its Perfetto packet sequence, 0: none yet */
+} fjv_xlane;
+
+typedef struct {
+    uint32_t source, id;
+    fjv_xlane *lanes; /* lanes[0] = clients, lanes[1 + w] = worker w */
+    uint32_t nlanes;
+    uint32_t outstanding; /* client requests submitted, no result yet */
+    uint64_t t0;          /* its first event */
+    uint64_t last_ts;
+    uint64_t pf_uuid; /* its Perfetto process track, 0: none yet */
+    bool started, named;
+} fjv_xpool;
 
 fjv_pool *fjv_pool_find(const fjv_collector *c, uint32_t source, uint32_t id);
 /* Steal delay of task id in pool, or false. */

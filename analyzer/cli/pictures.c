@@ -22,6 +22,7 @@ const struct option *pictures_long_options(void)
 
 static fjv_options options;
 static fjv_collector *collector; /* only when a picture is asked for */
+static fjv_exporter *exporter;   /* only when a Chrome or Perfetto trace is */
 
 int pictures_option(int i, const char *arg)
 {
@@ -50,16 +51,20 @@ int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_trac
     options.paths = (const char *const *)paths;
     options.npaths = npaths;
     if (!fjv_wanted(&options)) return 0;
-    if (!(collector = fjv_collector_new(&options, err, sizeof err))) {
+    if (!(collector = fjv_collector_new(&options, err, sizeof err)) ||
+        ((options.chrome_trace || options.perfetto) &&
+         !(exporter = fjv_exporter_new(&options, err, sizeof err)))) {
         fprintf(stderr, "fjtrace-analyze: %s\n", err);
         return -1;
     }
-    return fja_tracker_listen(t, fjv_collector_listener(collector));
+    if (fja_tracker_listen(t, fjv_collector_listener(collector))) return -1;
+    return exporter ? fja_tracker_listen(t, fjv_exporter_listener(exporter)) : 0;
 }
 
 int pictures_finish(void)
 {
-    return fjv_collect_finish(collector);
+    int rc = fjv_collect_finish(collector);
+    return fjv_exporter_finish(exporter) || rc ? -1 : 0;
 }
 
 bool pictures_need_tasks(void)
@@ -76,4 +81,6 @@ void pictures_free(void)
 {
     fjv_collector_free(collector);
     collector = NULL;
+    fjv_exporter_free(exporter);
+    exporter = NULL;
 }

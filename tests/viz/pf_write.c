@@ -26,8 +26,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "pf-write: %s\n", err);
         return 1;
     }
-    fjv_pool p = {.source = 0, .id = 1, .started = true};
-    fjv_lane l0 = {.state = -1}, l1 = {.state = -1};
+    fjv_xpool p = {.source = 0, .id = 1, .started = true};
+    fjv_xlane l0 = {0}, l1 = {0};
     fja_task task = {.id = 0x7f0012345678, .tree = 0};
 
     fjv_pf_lane(w, &p, &l0, 0);
