@@ -216,6 +216,22 @@ static void show_log_tail(const char *log)
     fclose(f);
 }
 
+/* The live reading failed while CMD runs (the relay went away): the
+ * recorder sees it too and says so once CMD has ended, with its own status
+ * (115 when CMD exited 0). So CMD runs to its end, as it would without the
+ * view; a stop request (Ctrl-C, SIGTERM) still goes to the recorder. */
+static void recorder_wait(top_run *t)
+{
+    if (top_launch_recorder_done(t->launch)) return;
+    fprintf(stderr, "%s: the live view is lost; waiting for CMD to end (Ctrl-C stops it)\n",
+            TOP_PROG);
+    while (!top_launch_recorder_done(t->launch)) {
+        stop_requested(t);
+        struct timespec nap = {.tv_nsec = 50 * 1000000L};
+        nanosleep(&nap, NULL);
+    }
+}
+
 static int run_cmd(top_run *t)
 {
     top_launch launch;
@@ -226,6 +242,7 @@ static int run_cmd(top_run *t)
     }
     t->launch = &launch;
     rc = watch(t, launch.live_url, true);
+    if (rc == TOP_EXIT_LIVE) recorder_wait(t);
     top_launch_stop(&launch); /* the relay has the whole trace now */
     if (!rc && t->model.events) final_report(t);
     if (*launch.trace_dir && access(launch.trace_dir, F_OK) == 0)
@@ -237,6 +254,16 @@ static int run_cmd(top_run *t)
         fprintf(stderr, "%s: fjtrace-record failed (status %d):\n", TOP_PROG,
                 launch.recorder_status);
         show_log_tail(launch.log);
+    }
+    /* the recorder's "recording lost", told as it tells it: its ERROR line
+     * says which daemon went away and what was written */
+    if (launch.recorder_status == TOP_EXIT_REC_LOST) {
+        fprintf(stderr,
+                "%s: CMD exited 0, but the recording was lost while it ran (fjtrace-record "
+                "status %d):\n",
+                TOP_PROG, TOP_EXIT_REC_LOST);
+        show_log_tail(launch.log);
+        return TOP_EXIT_REC_LOST;
     }
     if (rc) return rc;
     return launch.recorder_status < 0 ? TOP_EXIT_LIVE : launch.recorder_status;

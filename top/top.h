@@ -23,6 +23,9 @@ enum {
     TOP_EXIT_LIVE = 3,     /* the live session cannot be reached or read */
     TOP_EXIT_INTERNAL = 5, /* out of memory, output (--cmd-output too) not writable */
     TOP_EXIT_LAUNCH = 7,   /* lttng-relayd or fjtrace-record could not be started */
+    /* fjtrace-record's own: CMD exited 0 but the recording was lost (its
+     * relay or session daemon went away), passed on as it is */
+    TOP_EXIT_REC_LOST = 115,
 };
 
 typedef struct {
