@@ -408,20 +408,22 @@ static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_mod
  * off-CPU streams alone need not share. When the model is the tracker's
  * only listener (no pictures), the on-CPU model keeps the wall-clock twins
  * and is fed alone (rd->alone). */
-/* The off-CPU streams could not be read ahead (why): the report goes on
- * from the main reading, without them; the off-CPU time is unknown. */
-static void preread_failed(const find_list *dirs, const char *why, readings *rd)
+/* The off-CPU streams could not be read ahead (why): the off-CPU time is
+ * unknown, and the report goes on from the main reading, without them
+ * (damaged streams), or of the trace as it is (as_it_is: a stream file
+ * that is not a regular file, which that reading refuses by itself). */
+static void preread_failed(const find_list *dirs, const char *why, readings *rd, bool as_it_is)
 {
     fprintf(stderr,
             "fjtrace-analyze: %s; the on-CPU figures are not available: the off-CPU time is "
-            "unknown, the figures are wall-clock time and the rest of the trace is read without "
-            "those streams (exit 3)\n",
-            why);
+            "unknown, the figures are wall-clock time and the rest of the trace is read %s "
+            "(exit 3)\n",
+            why, as_it_is ? "without that file" : "without those streams");
     fja_model_offcpu_unread(rd->tracker->model, why);
     fja_model_decode_stopped(rd->tracker->model, why);
     /* no folder of links, or a task stream left out of it (the reading of
      * the trace as it is names that file): the trace as it is */
-    if (fja_tmptrace_make(&rd->rest, dirs->dirs[0], FJA_PREREAD_PREFIX, false) <= 0 ||
+    if (as_it_is || fja_tmptrace_make(&rd->rest, dirs->dirs[0], FJA_PREREAD_PREFIX, false) <= 0 ||
         *rd->rest.left_out) {
         fja_tmptrace_remove(&rd->rest);
         rd->rest.dir[0] = 0;
@@ -436,7 +438,8 @@ static void oncpu_ahead(const cli_options *o, const find_list *dirs, fja_offcpu 
     fja_preread_status st = dirs->n == 1
                                 ? fja_offcpu_preread(dirs->dirs[0], &like, ahead, why, sizeof why)
                                 : FJA_PREREAD_NONE;
-    if (st == FJA_PREREAD_FAILED) preread_failed(dirs, why, rd);
+    if (st == FJA_PREREAD_FAILED || st == FJA_PREREAD_LEFT_OUT)
+        preread_failed(dirs, why, rd, st == FJA_PREREAD_LEFT_OUT);
     if (st != FJA_PREREAD_OK || !ahead->intervals) {
         fja_offcpu_free(ahead);
         return;

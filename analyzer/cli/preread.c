@@ -133,7 +133,7 @@ fja_preread_status fja_offcpu_preread(const char *path, const fja_reader_sink *l
         snprintf(why, n, "the off-CPU streams %s/%s* cannot be read: %s", t.trace,
                  FJA_PREREAD_PREFIX, t.left_out);
         fja_tmptrace_remove(&t);
-        return FJA_PREREAD_FAILED;
+        return FJA_PREREAD_LEFT_OUT;
     }
     if (streams <= 0) return FJA_PREREAD_NONE; /* no such channel, or no folder: read twice */
     int fds[2];

@@ -22,11 +22,15 @@ typedef enum {
     /* no such channel, out of memory, or a stream cut short: the caller
      * reads the trace twice, as for traces recorded in one channel */
     FJA_PREREAD_NONE,
-    /* one of the channel's stream files is no readable regular file (a
-     * FIFO, a device), or its streams are damaged or libbabeltrace2 aborted or
+    /* the channel's streams are damaged or libbabeltrace2 aborted or
      * failed on them (why names the file, and the packet when known): the
      * off-CPU time is unknown, and the main reading leaves them out */
     FJA_PREREAD_FAILED,
+    /* one of the channel's stream files is no readable regular file (a
+     * FIFO, a device, a folder; why names it): the off-CPU time is unknown,
+     * and the main reading reads the trace as it is (it refuses that file
+     * itself and reads the others' events, as babeltrace2 does) */
+    FJA_PREREAD_LEFT_OUT,
 } fja_preread_status;
 
 /* Collects into pre the intervals of trace's (one CTF trace folder)

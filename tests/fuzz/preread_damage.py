@@ -123,6 +123,11 @@ def check_case(name, session, trace_rel, stream, work):
            and all(p["figures"] == "wall_clock" for p in pools),
            f"{name}: offcpu.state unknown, its reason naming the off-CPU streams, figures "
            "wall-clock", json.dumps(off))
+    if name == "device":  # babeltrace2 reads the other streams: as many events
+        bt = subprocess.run(["babeltrace2", trace], capture_output=True, timeout=300)
+        tap.is_eq(report["trace"]["events"], bt.stdout.count(b" fjtrace:"),
+                  f"{name}: every event of the other streams is read, as babeltrace2 reads them",
+                  f"babeltrace2 exit {bt.returncode}")
     real = os.path.realpath(trace)
     tap.ok(f"{real}/{stream}" in err or f"{real}/fjtrace_offcpu_*" in err,
            f"{name}: stderr names the off-CPU stream file", err[-600:])
