@@ -69,7 +69,6 @@ typedef struct {
 
 #define FJV_NOUTPUTS 9
 extern const fjv_output fjv_outputs[FJV_NOUTPUTS];
-#define FJV_USAGE_HEADER "Pictures:\n"
 
 /* After every option is parsed: caps max_nodes for laid-out formats
  * (FJV_LAYOUT_MAX_NODES) and says so on err. */

@@ -3,12 +3,26 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "pictures.h"
+
+/* The help lines of the table's rows of kinds from..to. */
+static void usage_rows(FILE *o, cli_output_kind from, cli_output_kind to, const char *header)
+{
+    size_t n;
+    const cli_output *rows = cli_outputs(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].kind < from || rows[i].kind > to) continue;
+        if (header) fputs(header, o);
+        header = NULL;
+        fputs(rows[i].help, o);
+    }
+}
 
 static void usage(FILE *o)
 {
@@ -20,8 +34,7 @@ static void usage(FILE *o)
           "\n"
           "Options:\n",
           o);
-    for (size_t i = 0; i < CLI_NOUTPUTS; i++)
-        fputs(cli_outputs[i].help, o);
+    usage_rows(o, CLI_OUT_REPORT, CLI_OUT_FILE, NULL);
     fputs("  -o, --output FILE  write the report to FILE instead of standard output\n"
           "  --pool ID          report only pool ID\n"
           "  --root ID          report only the tree of root task ID\n"
@@ -40,7 +53,7 @@ static void usage(FILE *o)
           "  --muxer            order events with babeltrace2's filter.utils.muxer in one\n"
           "                     thread instead of the analyzer's own (faster) merge\n",
           o);
-    pictures_usage(o);
+    usage_rows(o, CLI_OUT_PICTURE, CLI_OUT_SETTING, "Pictures:\n");
     fputs("  -h, --help         show this help\n"
           "  --version          show the version\n"
           "\n"
@@ -142,29 +155,21 @@ static const char *option_name(char **argv, int ind)
 }
 
 /* The command's own long options (ending with a zeroed entry), then those
- * of the outputs' table (value out_base + row) and the pictures' (value
- * base + their index). */
-#define MAX_PICTURE_OPTIONS 32
-static int options_merge(const struct option *own, struct option *out, int out_base, int base)
+ * of the outputs' table (value base + row), then a zeroed entry. */
+static void options_merge(const struct option *own, struct option *out, int base)
 {
-    size_t n = 0;
+    size_t n = 0, nrows;
     while (own[n].name) {
         out[n] = own[n];
         n++;
     }
-    for (size_t i = 0; i < CLI_NOUTPUTS; i++)
-        if (cli_outputs[i].option)
-            out[n++] = (struct option){cli_outputs[i].option,
-                                       cli_outputs[i].has_arg ? required_argument : no_argument,
-                                       NULL, out_base + (int)i};
-    const struct option *pictures = pictures_long_options();
-    for (size_t i = 0; pictures[i].name; i++) {
-        if (i + 1 >= MAX_PICTURE_OPTIONS) return -1;
-        out[n] = pictures[i];
-        out[n++].val = base + (int)i;
-    }
+    const cli_output *rows = cli_outputs(&nrows);
+    for (size_t i = 0; i < nrows; i++)
+        if (rows[i].option)
+            out[n++] =
+                (struct option){rows[i].option, rows[i].has_arg ? required_argument : no_argument,
+                                NULL, base + (int)i};
     out[n] = (struct option){0, 0, 0, 0};
-    return 0;
 }
 
 int cli_parse(int argc, char **argv, cli_options *o)
@@ -179,8 +184,7 @@ int cli_parse(int argc, char **argv, cli_options *o)
         OPT_JOBS,
         OPT_BASELINE,
         OPT_RECORDING,
-        OPT_OUTPUT,                         /* + the row of cli_outputs */
-        OPT_VIZ = OPT_OUTPUT + CLI_NOUTPUTS /* + the picture option's index */
+        OPT_OUTPUT, /* + the row of cli_outputs */
     };
     static const struct option own[] = {{"output", required_argument, NULL, 'o'},
                                         {"pool", required_argument, NULL, OPT_POOL},
@@ -194,10 +198,11 @@ int cli_parse(int argc, char **argv, cli_options *o)
                                         {"baseline", required_argument, NULL, OPT_BASELINE},
                                         {"recording", required_argument, NULL, OPT_RECORDING},
                                         {0, 0, 0, 0}};
-    struct option longs[sizeof own / sizeof *own + CLI_NOUTPUTS + MAX_PICTURE_OPTIONS];
-    if (options_merge(own, longs, OPT_OUTPUT, OPT_VIZ))
-        return usage_error("%s", "too many picture options");
-    *o = (cli_options){.progress = isatty(2), .report = cli_default_report};
+    struct option longs[sizeof own / sizeof *own + CLI_MAX_OUTPUTS];
+    options_merge(own, longs, OPT_OUTPUT);
+    size_t nrows;
+    const cli_output *rows = cli_outputs(&nrows);
+    *o = (cli_options){.progress = isatty(2), .report = cli_default_report()};
     opterr = 0;
     int c, li = 0;
     uint64_t v;
@@ -254,16 +259,13 @@ int cli_parse(int argc, char **argv, cli_options *o)
             /* always the last of its group: optind has moved past it */
             return usage_error("option '%s' needs an argument", argv[optind - 1]);
         default:
-            if (c >= OPT_OUTPUT && c < OPT_VIZ) { /* a row of the outputs' table */
-                const cli_output *out = &cli_outputs[c - OPT_OUTPUT];
-                if (out->kind == CLI_OUT_REPORT)
+            if (c >= OPT_OUTPUT && (size_t)(c - OPT_OUTPUT) < nrows) { /* a row of the table */
+                const cli_output *out = &rows[c - OPT_OUTPUT];
+                if (out->kind == CLI_OUT_REPORT) {
                     o->report = out;
-                else
+                } else if (out->kind == CLI_OUT_FILE) {
                     o->files[c - OPT_OUTPUT] = optarg;
-                break;
-            }
-            if (c >= OPT_VIZ) {
-                if (pictures_option(c - OPT_VIZ, optarg)) {
+                } else if (pictures_option(out->picture, optarg)) {
                     char what[96]; /* option names hold no '%' */
                     snprintf(what, sizeof what, "bad value '%%s' for --%s (see --help)",
                              longs[li].name);

@@ -24,12 +24,13 @@ enum {
 
 typedef struct {
     bool progress, muxer;
-    unsigned jobs;                   /* decoding threads; 0: one per online core */
-    const cli_output *report;        /* the report's writer (a CLI_OUT_REPORT row of cli_outputs) */
-    const char *output;              /* -o FILE: where it goes (NULL: standard output) */
-    const char *files[CLI_NOUTPUTS]; /* the FILE of each CLI_OUT_FILE output asked for */
-    const char *baseline;            /* --baseline BASE: a trace to compare the sites with */
-    bool recording_set;              /* --recording TOKEN: only that recording's pools */
+    unsigned jobs;            /* decoding threads; 0: one per online core */
+    const cli_output *report; /* the report's writer (a CLI_OUT_REPORT row of cli_outputs) */
+    const char *output;       /* -o FILE: where it goes (NULL: standard output) */
+    /* the FILE of each CLI_OUT_FILE row of cli_outputs asked for */
+    const char *files[CLI_MAX_OUTPUTS];
+    const char *baseline; /* --baseline BASE: a trace to compare the sites with */
+    bool recording_set;   /* --recording TOKEN: only that recording's pools */
     uint64_t recording;
     fja_filter filter;
     char **paths;

@@ -569,8 +569,10 @@ static int report_write(const cli_options *o, const fja_model *m, const fja_mode
     if (pictures_render(from, &r)) rc = EXIT_OUTPUT;
     cli_report_ctx c = {.r = &r, .m = from, .info = &info};
     if (output_write(o->output, o->report->write, &c)) rc = EXIT_OUTPUT;
-    for (size_t i = 0; i < CLI_NOUTPUTS; i++)
-        if (o->files[i] && output_write(o->files[i], cli_outputs[i].write, &c)) rc = EXIT_OUTPUT;
+    size_t n;
+    const cli_output *rows = cli_outputs(&n);
+    for (size_t i = 0; i < n; i++)
+        if (o->files[i] && output_write(o->files[i], rows[i].write, &c)) rc = EXIT_OUTPUT;
     fja_analysis_free(&r);
     return rc;
 }
@@ -595,8 +597,10 @@ int main(int argc, char **argv)
     /* Memory follows the tasks under way, not the tasks made, unless an
      * output shows every task (recycle.h). */
     bool every_task = pictures_need_tasks();
-    for (size_t i = 0; i < CLI_NOUTPUTS; i++)
-        every_task |= o.files[i] && cli_outputs[i].needs_tasks;
+    size_t nrows;
+    const cli_output *rows = cli_outputs(&nrows);
+    for (size_t i = 0; i < nrows; i++)
+        every_task |= o.files[i] && rows[i].needs_tasks;
     if (!every_task) {
         fja_model_recycle(&m);
         fja_model_recycle(&oncpu);

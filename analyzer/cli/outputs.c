@@ -1,5 +1,7 @@
 #include "outputs.h"
 
+#include "pictures.h"
+
 static int text(FILE *f, const cli_report_ctx *c)
 {
     return fja_report_text(f, c->r, c->info);
@@ -15,7 +17,9 @@ static int tasks_csv(FILE *f, const cli_report_ctx *c)
     return fja_report_tasks_csv(f, c->m, c->r);
 }
 
-const cli_output cli_outputs[CLI_NOUTPUTS] = {
+/* The report writers first (the default one first of all); the pictures'
+ * rows are added on first use. */
+static cli_output rows[CLI_MAX_OUTPUTS] = {
     {.name = "text", .kind = CLI_OUT_REPORT, .help = "", .write = text},
     {.name = "json",
      .option = "json",
@@ -32,4 +36,18 @@ const cli_output cli_outputs[CLI_NOUTPUTS] = {
      .write = tasks_csv},
 };
 
-const cli_output *const cli_default_report = &cli_outputs[0];
+enum { REPORT_ROWS = 3 };
+
+const cli_output *cli_outputs(size_t *n)
+{
+    static size_t nrows;
+    if (!nrows)
+        nrows = REPORT_ROWS + pictures_outputs(rows + REPORT_ROWS, CLI_MAX_OUTPUTS - REPORT_ROWS);
+    *n = nrows;
+    return rows;
+}
+
+const cli_output *cli_default_report(void)
+{
+    return &rows[0];
+}

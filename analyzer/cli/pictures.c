@@ -5,19 +5,22 @@
 
 #include "viz.h"
 
-void pictures_usage(FILE *o)
+size_t pictures_outputs(cli_output *rows, size_t max)
 {
-    fputs(FJV_USAGE_HEADER, o);
-    for (size_t i = 0; i < FJV_NOUTPUTS; i++)
-        fputs(fjv_outputs[i].help, o);
-}
-
-const struct option *pictures_long_options(void)
-{
-    static struct option longs[FJV_NOUTPUTS + 1];
-    for (size_t i = 0; i < FJV_NOUTPUTS; i++)
-        longs[i] = (struct option){fjv_outputs[i].option, required_argument, NULL, (int)i};
-    return longs;
+    static const cli_output_kind kinds[] = {
+        [FJV_OUT_PICTURE] = CLI_OUT_PICTURE,
+        [FJV_OUT_TRACE] = CLI_OUT_TRACE,
+        [FJV_OUT_SETTING] = CLI_OUT_SETTING,
+    };
+    size_t n = 0;
+    for (size_t i = 0; i < FJV_NOUTPUTS && n < max; i++)
+        rows[n++] = (cli_output){.name = fjv_outputs[i].option,
+                                 .option = fjv_outputs[i].option,
+                                 .has_arg = true,
+                                 .kind = kinds[fjv_outputs[i].kind],
+                                 .help = fjv_outputs[i].help,
+                                 .picture = (int)i};
+    return n;
 }
 
 static fjv_options options;

@@ -4,20 +4,19 @@
 #ifndef FJA_CLI_PICTURES_H
 #define FJA_CLI_PICTURES_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "fja.h"
+#include "outputs.h"
 
-/* Writes the help lines of the picture options (none without pictures),
- * made from viz/'s table of outputs (viz.h, fjv_outputs). */
-void pictures_usage(FILE *o);
-/* Their getopt_long entries, from the same table, ending with a zeroed
- * one; entry i has val i. */
-const struct option *pictures_long_options(void);
+/* The rows of the pictures and traces for the outputs' table (outputs.h),
+ * made from viz/'s (viz.h, fjv_outputs), at most max into rows; how many
+ * (none without pictures). */
+size_t pictures_outputs(cli_output *rows, size_t max);
 
-/* Option i of pictures_long_options with its argument; -1 if it is bad. */
+/* The option of picture row i (cli_output.picture) with its argument; -1
+ * if it is bad. */
 int pictures_option(int i, const char *arg);
 /* After every option is parsed: warns about settings the pictures adjust
  * (a too large --max-nodes for a laid-out format). */

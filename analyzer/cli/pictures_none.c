@@ -1,15 +1,11 @@
 /* fjtrace-analyze built without Graphviz or cairo: no picture options. */
 #include "pictures.h"
 
-void pictures_usage(FILE *o)
+size_t pictures_outputs(cli_output *rows, size_t max)
 {
-    (void)o;
-}
-
-const struct option *pictures_long_options(void)
-{
-    static const struct option none[] = {{0, 0, 0, 0}};
-    return none;
+    (void)rows;
+    (void)max;
+    return 0;
 }
 
 int pictures_option(int i, const char *arg)
