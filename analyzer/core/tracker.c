@@ -1044,10 +1044,12 @@ static void event_count(fja_model *m, const fja_event *ev)
     m->by_kind[ev->kind < FJA_EV_COUNT ? ev->kind : FJA_EV_UNKNOWN]++;
 }
 
+/* The events of the off-CPU channel (the CPU-clock readings too: a
+ * changed pool in one made a pool 257 of no task, issue 24). */
 static bool offcpu_kind(fja_kind k)
 {
     return k == FJA_EV_OFFCPU || k == FJA_EV_OFFCPU_CLIENT || k == FJA_EV_OFFCPU_START ||
-           k == FJA_EV_OFFCPU_LOST || k == FJA_EV_OFFCPU_UNAVAILABLE;
+           k == FJA_EV_OFFCPU_LOST || k == FJA_EV_OFFCPU_UNAVAILABLE || k == FJA_EV_OFFCPU_CLOCK;
 }
 
 /* What an event claims about the pools, checked before the model

@@ -333,7 +333,8 @@ static void test_park(void)
 
 /* Issue 24: what an event claims is checked before the model believes it.
  * Off-CPU payloads read cleanly by babeltrace2 made pools 62 and 257 and a
- * worker 256 out of nothing; each is an invalid_event anomaly instead, and
+ * worker 256 out of nothing (off-CPU records, and CPU-clock readings of the
+ * off-CPU channel); each is an invalid_event anomaly instead, and
  * the pool and worker counts stay those of the trace. */
 static void test_claims_validated(void)
 {
@@ -348,6 +349,15 @@ static void test_claims_validated(void)
     off.begin = 12;
     off.end = 40; /* ends after its own record */
     fja_model_feed(&M, &off);
+    /* a CPU-clock reading of pool 257 (two changed bytes in its payload:
+     * the campaign's event-bytes@fjtrace_offcpu_1), then of a worker that
+     * never began */
+    fja_event clock = {.ts = 31, .kind = FJA_EV_OFFCPU_CLOCK, .worker = 0, .pool = 257};
+    clock.arg.cpu = 1000;
+    fja_model_feed(&M, &clock);
+    clock.pool = 1;
+    clock.worker = 9;
+    fja_model_feed(&M, &clock);
     ev(20, FJA_EV_SUBMIT, -1, 7, 0);
     ev(21, FJA_EV_FORK, 256, 8, 7); /* beyond the pool's 2 workers, never begun */
     ev(22, FJA_EV_EXEC, 0, 7, 0);
@@ -355,10 +365,11 @@ static void test_claims_validated(void)
     ev(33, FJA_EV_RESULT, -1, 7, 0);
     stop(50, 2);
     const fja_pool_report *p = analyze();
-    ok_eq_u64(M.npools, 1, "claims: no pool made by an off-CPU record of pool 62");
-    ok_eq_u64(fja_report_pool(&M, p)->nworkers, 2, "claims: no worker 256 made");
-    ok_eq_u64(M.anomalies[FJA_AN_INVALID_EVENT], 4,
-              "claims: the 3 off-CPU records and the fork of worker 256 are invalid events");
+    ok_eq_u64(M.npools, 1, "claims: no pool made by an off-CPU record of pool 62 or 257");
+    ok_eq_u64(fja_report_pool(&M, p)->nworkers, 2, "claims: no worker 256 or 9 made");
+    ok_eq_u64(M.anomalies[FJA_AN_INVALID_EVENT], 6,
+              "claims: the 3 off-CPU records, the 2 CPU-clock readings and the fork of worker "
+              "256 are invalid events");
     ok(strstr(M.invalid_first, "pool 62") != NULL, "claims: the first reason names pool 62: %s",
        M.invalid_first);
     ok_eq_u64(p->tasks, 1, "claims: the pool has its one task, not the invalid fork's");
