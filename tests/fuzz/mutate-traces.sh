@@ -56,51 +56,74 @@ make_case() { # NAME: prints the copy's trace folder
 }
 
 runs=0
-judge() { # CASE-DIR NAME ARGS...: runs the analyzer once and judges it: one check
-    local dir=$1 name=$2
+# analyse ID CASE-DIR ARGS...: one analyzer run in the background, its
+# output, stderr and exit code kept under $TMP/run-ID (judge reads them).
+analyse() {
+    local id=$1 dir=$2
     shift 2
-    timeout 20 "$ANALYZE" --no-progress "$@" "$dir" >"$TMP/out" 2>"$TMP/err"
-    local rc=$?
+    (
+        timeout 20 "$ANALYZE" --no-progress "$@" "$dir" >"$TMP/run-$id.out" 2>"$TMP/run-$id.err"
+        echo $? >"$TMP/run-$id.rc"
+    ) &
+}
+
+judge() { # ID NAME ARGS...: judges the run ID (analyse) of ARGS: one check
+    local id=$1 name=$2
+    shift 2
+    local out=$TMP/run-$id.out err=$TMP/run-$id.err
+    local rc
+    rc=$(cat "$TMP/run-$id.rc")
     local why=""
     runs=$((runs + 1))
-    cat "$TMP/err" >>"$TMP/all-err"
+    cat "$err" >>"$TMP/all-err"
     case $rc in
     0 | 1 | 4) ;;
-    3) [ -s "$TMP/err" ] || why="exit 3 without a message" ;;
+    3) [ -s "$err" ] || why="exit 3 without a message" ;;
     124) why="hang (killed after 20 s)" ;;
     *) why="exit code $rc" ;;
     esac
-    if grep -q 'ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error:' "$TMP/err"; then
+    if grep -q 'ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error:' "$err"; then
         why="$why sanitizer report"
     fi
     # An analysed trace gives a report: valid JSON with --json, and a
     # trace that stopped decoding part-way is said to be incomplete.
-    if [ $rc -le 1 ]; then
+    if [ "$rc" -le 1 ]; then
         case " $* " in
-        *" --json "*) python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" ||
+        *" --json "*) python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$out" ||
             why="$why invalid JSON" ;;
-        *) grep -q '^  trace \(complete\|INCOMPLETE\)' "$TMP/out" || why="$why no report" ;;
+        *) grep -q '^  trace \(complete\|INCOMPLETE\)' "$out" || why="$why no report" ;;
         esac
-        if grep -q 'decoding stopped' "$TMP/err" && [ $rc -ne 1 ]; then
+        if grep -q 'decoding stopped' "$err" && [ "$rc" -ne 1 ]; then
             why="$why decoding stopped but exit $rc"
         fi
-        if grep -q 'is cut short' "$TMP/err" && [ $rc -eq 0 ]; then
+        if grep -q 'is cut short' "$err" && [ "$rc" -eq 0 ]; then
             why="$why salvaged but exit 0"
         fi
     fi
-    [ "$name" = original ] && [ $rc -ne 0 ] && why="$why the undamaged trace must analyse (exit 0)"
+    [ "$name" = original ] && [ "$rc" -ne 0 ] && why="$why the undamaged trace must analyse (exit 0)"
+    rm -f -- "$out"
     [ -z "$why" ]
     ok $? "$name ${*:+($*) }ends with a documented exit code and a report, no sanitizer report (exit $rc)" ||
-        diag "$why" "$(head -c 2000 "$TMP/err")"
+        diag "$why" "$(head -c 2000 "$err")"
 }
 
-run_case() { # runs text and --json on $CASE; with "viz", also --subtrees
-    judge "$CASE" "$CASENAME"
-    judge "$CASE" "$CASENAME" --json
-    if [ "${1:-}" = viz ] && "$ANALYZE" --help | grep -q -- --subtrees; then
+# run_case: runs text and --json on $CASE; with "viz", also --subtrees. The
+# runs of a case read their own copy and write their own files: they run
+# side by side (two cores; a 20 s hang is still one, the load at most
+# doubles a run's time), and are judged in order once all have ended.
+run_case() {
+    local viz=0
+    [ "${1:-}" = viz ] && "$ANALYZE" --help | grep -q -- --subtrees && viz=1
+    analyse "$n-t" "$CASE"
+    analyse "$n-j" "$CASE" --json
+    if [ $viz = 1 ]; then
         mkdir -p "$TMP/sub-$n"
-        judge "$CASE" "$CASENAME" --subtrees "$TMP/sub-$n" --format all
+        analyse "$n-s" "$CASE" --subtrees "$TMP/sub-$n" --format all
     fi
+    wait
+    judge "$n-t" "$CASENAME"
+    judge "$n-j" "$CASENAME" --json
+    [ $viz = 0 ] || judge "$n-s" "$CASENAME" --subtrees "$TMP/sub-$n" --format all
 }
 
 # The undamaged trace first: it must analyse.

@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import tap  # noqa: E402
@@ -54,15 +55,26 @@ def written(opt):
 
 def same_reports(name, trace, tmp):
     """Text and JSON report of TRACE alone and beside each picture option."""
+    # The 16 analyses of a trace are independent (each writes its own
+    # files): two at a time, one a core (the report never depends on the
+    # load, only the costs VARYING removes do).
+    runs = {}
     for fmt in ([], ["--json"]):
         kind = "JSON" if fmt else "text"
-        ref = run([*fmt, trace])
-        diffs, missing = [], []
-        for i, opt in enumerate(picture_options(os.path.join(tmp, f"{name}-{kind}"))):
+        runs[kind, None] = [*fmt, trace]
+        for opt in picture_options(os.path.join(tmp, f"{name}-{kind}")):
             os.makedirs(os.path.dirname(opt[1]), exist_ok=True)
             if opt[0] in ("--subtrees", "--charts"):
                 os.makedirs(opt[1], exist_ok=True)
-            got = run([*fmt, *opt, trace])
+            runs[kind, opt[0]] = [*fmt, *opt, trace]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        done = dict(zip(runs, pool.map(run, runs.values())))
+    for fmt in ([], ["--json"]):
+        kind = "JSON" if fmt else "text"
+        ref = done[kind, None]
+        diffs, missing = [], []
+        for opt in picture_options(os.path.join(tmp, f"{name}-{kind}")):
+            got = done[kind, opt[0]]
             if got != ref:
                 diffs.append(f"{opt[0]}: rc {got[0]} (alone {ref[0]}), stderr {got[2]!r}"
                              f"{' (report differs)' if got[1] != ref[1] else ''}")
