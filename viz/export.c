@@ -1,11 +1,12 @@
-/* The Chrome and Perfetto traces (--chrome-trace, --perfetto): a listener
- * of the tracker's changes of their own, next to the model and the
- * pictures' collector (collect.c). Each lane's slices (task bodies, join
- * and lock waits, parks) nest as the changes open and close them; both
- * formats are written from the same slices as they come, the Chrome trace
- * through the report's JSON emitter (json.h), the Perfetto trace by
- * perfetto.c. Memory is constant in the trace length. */
+/* The exporter: the traces streamed while the trace is replayed, a
+ * listener of the tracker's changes per format asked for (--chrome-trace:
+ * chrome.c, --perfetto: perfetto.c), next to the model and the pictures'
+ * collector (collect.c). Each lane's slices (task bodies, join and lock
+ * waits, parks) nest as the changes open and close them, within --window;
+ * the format writes them as they come (fjv_format). Memory is constant in
+ * the trace length. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -14,18 +15,13 @@
 #include "viz_int.h"
 
 struct fjv_exporter {
-    const fjv_options *o; /* the files, the window, site names */
+    const fjv_options *o; /* the window, site names */
     fjv_xpool *pools;     /* index = the model's pool index */
     uint32_t npools;
     uint64_t t0; /* the trace's first event: origin of the Chrome trace and --window */
     bool started;
-    FILE *chrome; /* chrome_out.f while the Chrome trace is written */
-    fja_outfile chrome_out;
-    fja_json cj; /* its JSON, through the report's emitter (json.h) */
-    uint64_t flow_id;
-    uint64_t chrome_events; /* written: the size warning looks every 2^16 */
-    bool chrome_warned;
-    struct fjv_pf *pf; /* the Perfetto protobuf trace while it is written */
+    const fjv_format *fmt;
+    void *f; /* the format's, while its file is written */
 };
 
 /* The exporter's pool for the model's pool `index`, from ts on. */
@@ -58,79 +54,7 @@ static fjv_xlane *lane_get(fjv_xpool *p, int32_t worker)
     return &p->lanes[i];
 }
 
-/* ------------------------------------------------------------ Chrome trace */
-
-/* Browsers (and the Perfetto UI's JSON import) give up on JSON traces of a
- * few GB: said once, while there is time to stop and choose otherwise. */
-#define CHROME_WARN_BYTES (1ull << 30)
-
-/* Opens one event of traceEvents (one line: json.h's flat depth). */
-static fja_json *chrome_event(fjv_exporter *c, const char *ph)
-{
-    fja_json *j = &c->cj;
-    fja_json_open(j, NULL, '{');
-    fja_json_str(j, "ph", ph);
-    if (++c->chrome_events % 65536 || c->chrome_warned) return j;
-    off_t at = ftello(c->chrome);
-    if (at < 0 || (uint64_t)at < CHROME_WARN_BYTES) return j;
-    c->chrome_warned = true;
-    fprintf(stderr,
-            "fjtrace-analyze: warning: the Chrome trace %s passed 1 GiB (%llu events so far, "
-            "~%llu bytes each): too large for a browser; --perfetto FILE.pftrace writes the "
-            "compact protobuf trace, --window FROM:TO keeps a time range\n",
-            c->o->chrome_trace, (unsigned long long)c->chrome_events,
-            (unsigned long long)((uint64_t)at / c->chrome_events));
-    return j;
-}
-
-/* pid and tid of an event on lane tid (0: the pool itself) of pool p */
-static void chrome_ids(fja_json *j, const fjv_xpool *p, int64_t tid)
-{
-    fja_json_u64(j, "pid", (uint64_t)p->source * 1000 + p->id);
-    if (tid >= 0) fja_json_i64(j, "tid", tid);
-}
-
-static void chrome_ts(fja_json *j, const fjv_exporter *c, const char *k, uint64_t ts)
-{
-    fja_json_fixed(j, k, ts > c->t0 ? (double)(ts - c->t0) / 1e3 : 0, 3);
-}
-
-/* A metadata event: name, and args {key: value} */
-static void chrome_meta(fjv_exporter *c, const fjv_xpool *p, int64_t tid, const char *name,
-                        const char *key, const char *str, int64_t num)
-{
-    fja_json *j = chrome_event(c, "M");
-    fja_json_str(j, "name", name);
-    chrome_ids(j, p, tid);
-    fja_json_open(j, "args", '{');
-    if (str)
-        fja_json_str(j, key, str);
-    else
-        fja_json_i64(j, key, num);
-    fja_json_close(j, '}');
-    fja_json_close(j, '}');
-}
-
-static void chrome_names(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, int32_t worker)
-{
-    if (c->pf) fjv_pf_lane(c->pf, p, l, worker);
-    if (!c->chrome) return;
-    if (!p->named) {
-        p->named = true;
-        char name[64];
-        snprintf(name, sizeof name, "fjtrace pool %u (trace %u)", p->id, p->source);
-        chrome_meta(c, p, 0, "process_name", "name", name, 0);
-    }
-    if (l->named) return;
-    l->named = true;
-    char name[48];
-    if (worker < 0)
-        snprintf(name, sizeof name, "client threads");
-    else
-        snprintf(name, sizeof name, "worker %d", worker);
-    chrome_meta(c, p, worker + 1, "thread_name", "name", name, 0);
-    chrome_meta(c, p, worker + 1, "thread_sort_index", "sort_index", NULL, worker + 1);
-}
+/* ------------------------------------------------------------ slices */
 
 /* The export window (--window): outside it the traces get no new slices,
  * counters or flows. */
@@ -142,14 +66,13 @@ static bool in_window(const fjv_exporter *c, uint64_t ts)
 }
 
 /* Opens a slice named name on the lane (rec: its task's record in pool fp,
- * or FJA_TASK_NONE; flow: the Perfetto flow ending at it; lock: the lock
- * waited for, -1: none). A task's slice is named by its creation site when
- * the sites are resolved ("fib.c:23 (fib_split) n=13"). Slices are nested
- * per lane: those opened before the window (below) and after it (above)
- * are not written, nor are their ends. */
-static void chrome_begin(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, int32_t worker,
-                         const char *name, const fja_pool *fp, uint32_t rec, uint64_t ts,
-                         uint64_t flow, int64_t lock)
+ * or FJA_TASK_NONE; s: the rest of it, its flow). A task's slice is named
+ * by its creation site when the sites are resolved ("fib.c:23 (fib_split)
+ * n=13"). Slices are nested per lane: those opened before the window
+ * (below) and after it (above) are not written, nor are their ends. */
+static void slice_begin(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, int32_t worker,
+                        const char *name, const fja_pool *fp, uint32_t rec, uint64_t ts,
+                        fjv_xslice *s)
 {
     l->open++;
     if (!in_window(c, ts)) {
@@ -159,7 +82,6 @@ static void chrome_begin(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, int32_t wo
             l->skip_above++;
         return;
     }
-    if (!c->chrome && !c->pf) return;
     const fja_task *task = rec == FJA_TASK_NONE ? NULL : fja_taskmap_get(&fp->tasks, rec);
     char site[512], full[600];
     const char *where = task ? fjv_site_label(c->o, fp, rec, site, sizeof site) : NULL;
@@ -168,30 +90,22 @@ static void chrome_begin(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, int32_t wo
         snprintf(full, sizeof full, "%s n=%u", label, task->size_hint);
         label = full;
     }
-    if (c->pf)
-        fjv_pf_begin(c->pf, p, l, worker, ts,
-                     &(fjv_pf_slice){.name = label, .task = task, .flow = flow, .lock = lock});
-    if (!c->chrome) return;
-    fja_json *j = chrome_event(c, "B");
-    chrome_ids(j, p, worker + 1);
-    chrome_ts(j, c, "ts", ts);
-    fja_json_str(j, "name", label); /* file and function names may hold anything */
-    if (task || lock >= 0) {
-        fja_json_str(j, "cat", task ? "task" : "lock");
-        fja_json_open(j, "args", '{');
-        if (task) {
-            fja_json_strf(j, "task", "0x%llx", (unsigned long long)task->id);
-            fja_json_i64(j, "tree", task->tree == FJA_TASK_NONE ? -1 : (int64_t)task->tree);
-        } else {
-            fja_json_i64(j, "lock", lock);
-        }
-        fja_json_close(j, '}');
-    }
-    fja_json_close(j, '}');
+    s->name = label;
+    s->task = task;
+    c->fmt->begin(c->f, p, l, worker, ts, s);
+}
+
+/* A slice without a flow: lock the lock waited for, -1: none. */
+static void slice_open(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, int32_t worker,
+                       const char *name, const fja_pool *fp, uint32_t rec, uint64_t ts,
+                       int64_t lock)
+{
+    fjv_xslice s = {.lock = lock, .from = -1};
+    slice_begin(c, p, l, worker, name, fp, rec, ts, &s);
 }
 
 /* Closes the lane's innermost open slice. */
-static void chrome_end(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts)
+static void slice_end(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts)
 {
     if (!l->open) return;
     l->open--;
@@ -203,51 +117,13 @@ static void chrome_end(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, int32_t work
         l->skip_below--;
         return;
     }
-    if (c->pf) fjv_pf_end(c->pf, p, l, worker, ts);
-    if (!c->chrome) return;
-    fja_json *j = chrome_event(c, "E");
-    chrome_ids(j, p, worker + 1);
-    chrome_ts(j, c, "ts", ts);
-    fja_json_close(j, '}');
+    c->fmt->end(c->f, p, l, worker, ts);
 }
 
-static void chrome_counter(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const char *name,
-                           int32_t worker, uint64_t v, uint64_t ts)
+static void counter(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const char *name, int32_t worker,
+                    uint64_t v, uint64_t ts)
 {
-    if (!in_window(c, ts)) return;
-    if (c->pf) fjv_pf_counter(c->pf, p, l, worker, ts, (int64_t)v);
-    if (!c->chrome) return;
-    fja_json *j = chrome_event(c, "C");
-    if (worker >= 0)
-        fja_json_strf(j, "name", "%s w%d", name, worker);
-    else
-        fja_json_str(j, "name", name);
-    chrome_ids(j, p, -1);
-    chrome_ts(j, c, "ts", ts);
-    fja_json_open(j, "args", '{');
-    fja_json_u64(j, worker >= 0 ? "depth" : "count", v);
-    fja_json_close(j, '}');
-    fja_json_close(j, '}');
-}
-
-/* A flow arrow fork -> exec: both ends are written together, at exec, so
- * every flow has two ends even when the trace stops in between. */
-static void chrome_flow(fjv_exporter *c, const fjv_xpool *p, int32_t from, uint64_t from_ts,
-                        int32_t to, uint64_t to_ts, bool stolen)
-{
-    if (!c->chrome || !in_window(c, from_ts) || !in_window(c, to_ts)) return;
-    uint64_t id = ++c->flow_id;
-    const char *name = stolen ? "steal" : "fork";
-    for (int end = 0; end < 2; end++) {
-        fja_json *j = chrome_event(c, end ? "f" : "s");
-        if (end) fja_json_str(j, "bp", "e");
-        fja_json_u64(j, "id", id);
-        fja_json_str(j, "name", name);
-        fja_json_str(j, "cat", "flow");
-        chrome_ids(j, p, end ? to + 1 : from + 1);
-        chrome_ts(j, c, "ts", end ? to_ts : from_ts);
-        fja_json_close(j, '}');
-    }
+    if (in_window(c, ts)) c->fmt->counter(c->f, p, l, name, worker, v, ts);
 }
 
 /* ------------------------------------------------------------ changes */
@@ -259,7 +135,7 @@ static void on_settled(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja_ch
     if (w->state != FJA_WS_OFF) return;
     l->in_lock = false;
     while (l->open)
-        chrome_end(c, p, l, w->index, ch->ts);
+        slice_end(c, p, l, w->index, ch->ts);
 }
 
 static void on_task_begin(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja_change *ch)
@@ -267,17 +143,21 @@ static void on_task_begin(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja
     const fja_task *t = fja_taskmap_get(&ch->pool->tasks, ch->task);
     int32_t w = ch->worker->index;
     bool forked = (t->flags & FJA_TF_FORKED) && ch->since && ch->other >= 0;
-    /* Perfetto: an arrow for each steal, from the fork, as in the JSON;
-     * none for a worker's own forks (the nesting shows them) */
-    uint64_t flow = 0;
-    fjv_xlane *forker = forked && ch->stolen && c->pf && ch->other != w &&
-                                in_window(c, ch->since) && in_window(c, ch->ts)
-                            ? lane_get(p, ch->other)
-                            : NULL;
-    if (forker) flow = fjv_pf_steal(c->pf, p, forker, ch->other, ch->since);
-    chrome_begin(c, p, l, w, "task", ch->pool, ch->task, ch->ts, flow, -1);
-    if (!forked) return;
-    chrome_flow(c, p, ch->other, ch->since, w, ch->ts, ch->stolen);
+    fjv_xslice s = {.lock = -1, .from = -1};
+    if (forked && in_window(c, ch->since) && in_window(c, ch->ts)) {
+        /* a flow from the fork, both ends in the window */
+        s.from = ch->other;
+        s.from_ts = ch->since;
+        s.stolen = ch->stolen;
+        /* the forker's lane, for an arrow from another worker's fork (the
+         * Perfetto trace; its own forks are shown by the nesting); made
+         * before l is taken again, as it may move the lanes */
+        if (ch->stolen && ch->other != w) {
+            s.from_lane = lane_get(p, ch->other);
+            l = lane_get(p, w);
+        }
+    }
+    if (l) slice_begin(c, p, l, w, "task", ch->pool, ch->task, ch->ts, &s);
 }
 
 static void on_worker(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja_change *ch)
@@ -288,47 +168,47 @@ static void on_worker(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja_cha
         on_settled(c, p, l, ch);
         break;
     case FJA_CHANGE_QUEUE:
-        chrome_counter(c, p, l, "queue", w, (uint64_t)ch->depth, ch->ts);
+        counter(c, p, l, "queue", w, (uint64_t)ch->depth, ch->ts);
         break;
     case FJA_CHANGE_TASK_BEGIN:
         on_task_begin(c, p, l, ch);
         break;
     case FJA_CHANGE_TASK_RESUME:
-        chrome_begin(c, p, l, w, "task", ch->pool, ch->task, ch->ts, 0, -1);
+        slice_open(c, p, l, w, "task", ch->pool, ch->task, ch->ts, -1);
         break;
     case FJA_CHANGE_JOIN_BEGIN:
-        chrome_begin(c, p, l, w, "join wait", ch->pool, FJA_TASK_NONE, ch->ts, 0, -1);
+        slice_open(c, p, l, w, "join wait", ch->pool, FJA_TASK_NONE, ch->ts, -1);
         break;
     case FJA_CHANGE_LOCK_BEGIN:
         if (l->in_lock) break;
         l->in_lock = true;
-        chrome_begin(c, p, l, w, "lock wait", ch->pool, FJA_TASK_NONE, ch->ts, 0, ch->lock);
+        slice_open(c, p, l, w, "lock wait", ch->pool, FJA_TASK_NONE, ch->ts, ch->lock);
         break;
     case FJA_CHANGE_LOCK_END:
         if (!l->in_lock) break; /* the wait began before the trace */
         l->in_lock = false;
-        chrome_end(c, p, l, w, ch->ts);
+        slice_end(c, p, l, w, ch->ts);
         break;
     case FJA_CHANGE_OFFCPU_OUT:
-        if (c->pf && in_window(c, ch->ts))
-            fjv_pf_offcpu(c->pf, p, l, w, ch->ts,
-                          ch->offcpu == FJA_OFFCPU_PREEMPTED ? "off-CPU: preempted"
-                                                             : "off-CPU: blocked");
+        if (c->fmt->offcpu && in_window(c, ch->ts))
+            c->fmt->offcpu(c->f, p, l, w, ch->ts,
+                           ch->offcpu == FJA_OFFCPU_PREEMPTED ? "off-CPU: preempted"
+                                                              : "off-CPU: blocked");
         break;
     case FJA_CHANGE_OFFCPU_IN:
-        if (c->pf) fjv_pf_oncpu(c->pf, p, l, w, ch->ts);
+        if (c->fmt->oncpu) c->fmt->oncpu(c->f, p, l, w, ch->ts);
         break;
     case FJA_CHANGE_PARK:
-        if (ch->counted) chrome_begin(c, p, l, w, "parked", ch->pool, FJA_TASK_NONE, ch->ts, 0, -1);
+        if (ch->counted) slice_open(c, p, l, w, "parked", ch->pool, FJA_TASK_NONE, ch->ts, -1);
         break;
     case FJA_CHANGE_UNPARK:
-        if (ch->counted) chrome_end(c, p, l, w, ch->ts);
+        if (ch->counted) slice_end(c, p, l, w, ch->ts);
         break;
     case FJA_CHANGE_TASK_END:
     case FJA_CHANGE_TASK_SUSPEND:
     case FJA_CHANGE_TASK_LOST:
     case FJA_CHANGE_JOIN_END:
-        chrome_end(c, p, l, w, ch->ts);
+        slice_end(c, p, l, w, ch->ts);
         break;
     default:
         break;
@@ -342,7 +222,7 @@ static void on_client(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja_cha
         p->outstanding--;
     else if (ch->kind == FJA_CHANGE_TASK_NEW)
         p->outstanding++;
-    chrome_counter(c, p, l, "requests outstanding", -1, p->outstanding, ch->ts);
+    counter(c, p, l, "requests outstanding", -1, p->outstanding, ch->ts);
 }
 
 /* End of the trace: slices still open when it stopped end with it. */
@@ -353,8 +233,8 @@ static void on_pool_end(fjv_exporter *c, fjv_xpool *p, uint64_t end)
         fjv_xlane *l = &p->lanes[li];
         l->in_lock = false;
         while (l->open)
-            chrome_end(c, p, l, (int32_t)li - 1, p->last_ts);
-        if (c->pf) fjv_pf_oncpu(c->pf, p, l, (int32_t)li - 1, p->last_ts);
+            slice_end(c, p, l, (int32_t)li - 1, p->last_ts);
+        if (c->fmt->oncpu) c->fmt->oncpu(c->f, p, l, (int32_t)li - 1, p->last_ts);
     }
 }
 
@@ -379,7 +259,7 @@ static void export_change(void *ctx, fja_model *m, const fja_change *ch)
     if (!client && !ch->worker) return;
     fjv_xlane *l = lane_get(p, client ? -1 : ch->worker->index);
     if (!l) return;
-    chrome_names(c, p, l, client ? -1 : ch->worker->index);
+    c->fmt->lane(c->f, p, l, client ? -1 : ch->worker->index);
     if (client)
         on_client(c, p, l, ch);
     else
@@ -391,27 +271,95 @@ fja_listener fjv_exporter_listener(fjv_exporter *c)
     return (fja_listener){.ctx = c, .change = export_change};
 }
 
-fjv_exporter *fjv_exporter_new(const fjv_options *o, char *err, size_t errlen)
+/* ------------------------------------------------------------ Perfetto */
+
+/* The Perfetto trace is perfetto.c's writer (perfetto_none.c's refusal
+ * in a build without protobuf-c), as a format. */
+static void *pf_open(const fjv_options *o, const uint64_t *t0, char *err, size_t errlen)
 {
+    (void)t0; /* absolute times */
+    return fjv_pf_open(o->perfetto, err, errlen);
+}
+
+static void pf_lane(void *f, fjv_xpool *p, fjv_xlane *l, int32_t worker)
+{
+    fjv_pf_lane(f, p, l, worker);
+}
+
+/* A steal gets an arrow from the fork, on the forker's lane, to the slice;
+ * a worker's own forks none (the nesting shows them). */
+static void pf_begin(void *f, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts,
+                     const fjv_xslice *s)
+{
+    uint64_t flow = s->from_lane ? fjv_pf_steal(f, p, s->from_lane, s->from, s->from_ts) : 0;
+    fjv_pf_begin(f, p, l, worker, ts,
+                 &(fjv_pf_slice){.name = s->name, .task = s->task, .flow = flow, .lock = s->lock});
+}
+
+static void pf_end(void *f, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts)
+{
+    fjv_pf_end(f, p, l, worker, ts);
+}
+
+static void pf_counter(void *f, fjv_xpool *p, fjv_xlane *l, const char *name, int32_t worker,
+                       uint64_t v, uint64_t ts)
+{
+    (void)name; /* the track says it */
+    fjv_pf_counter(f, p, l, worker, ts, (int64_t)v);
+}
+
+static void pf_offcpu(void *f, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts,
+                      const char *why)
+{
+    fjv_pf_offcpu(f, p, l, worker, ts, why);
+}
+
+static void pf_oncpu(void *f, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts)
+{
+    fjv_pf_oncpu(f, p, l, worker, ts);
+}
+
+static int pf_close(void *f)
+{
+    return fjv_pf_close(f, stderr);
+}
+
+static void pf_abort(void *f)
+{
+    fjv_pf_abort(f);
+}
+
+static const fjv_format perfetto_format = {
+    .path = offsetof(fjv_options, perfetto),
+    .open = pf_open,
+    .lane = pf_lane,
+    .begin = pf_begin,
+    .end = pf_end,
+    .counter = pf_counter,
+    .offcpu = pf_offcpu,
+    .oncpu = pf_oncpu,
+    .close = pf_close,
+    .abort = pf_abort,
+};
+
+/* ------------------------------------------------------------ the listener */
+
+static const fjv_format *const formats[FJV_TRACE_FORMATS] = {&fjv_chrome_format, &perfetto_format};
+
+fjv_exporter *fjv_exporter_new(const fjv_options *o, int format, char *err, size_t errlen)
+{
+    *err = '\0';
+    const fjv_format *fmt = format >= 0 && format < FJV_TRACE_FORMATS ? formats[format] : NULL;
+    const char *path = fmt ? *(const char *const *)((const char *)o + fmt->path) : NULL;
+    if (!path) return NULL; /* not asked for */
     fjv_exporter *c = calloc(1, sizeof *c);
     if (!c) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    c->o = o;
-    if (o->chrome_trace) {
-        if (!(c->chrome = fja_outfile_open(&c->chrome_out, o->chrome_trace, err, errlen))) {
-            fjv_exporter_free(c);
-            return NULL;
-        }
-        setvbuf(c->chrome, NULL, _IOFBF, 1 << 20);
-        /* pretty at the top, an event per line */
-        fja_json_start(&c->cj, c->chrome, 3);
-        fja_json_str(&c->cj, "displayTimeUnit", "ns");
-        fja_json_open(&c->cj, "traceEvents", '[');
-    }
-    if (o->perfetto && !(c->pf = fjv_pf_open(o->perfetto, err, errlen))) {
-        fjv_exporter_free(c);
+    *c = (fjv_exporter){.o = o, .fmt = fmt};
+    if (!(c->f = fmt->open(o, &c->t0, err, errlen))) {
+        free(c);
         return NULL;
     }
     return c;
@@ -419,24 +367,16 @@ fjv_exporter *fjv_exporter_new(const fjv_options *o, char *err, size_t errlen)
 
 int fjv_exporter_finish(fjv_exporter *c)
 {
-    if (!c) return 0;
-    int pf_rc = fjv_pf_close(c->pf, stderr);
-    c->pf = NULL;
-    if (!c->chrome) return pf_rc;
-    char err[4200];
-    fja_json_close(&c->cj, ']');
-    fja_json_finish(&c->cj);
-    c->chrome = NULL;
-    int rc = fja_outfile_commit(&c->chrome_out, err, sizeof err);
-    if (rc) fprintf(stderr, "fjtrace-analyze: %s\n", err);
-    return rc || pf_rc ? -1 : 0;
+    if (!c || !c->f) return 0;
+    int rc = c->fmt->close(c->f);
+    c->f = NULL;
+    return rc;
 }
 
 void fjv_exporter_free(fjv_exporter *c)
 {
     if (!c) return;
-    if (c->chrome) fja_outfile_abort(&c->chrome_out); /* the run failed before the end */
-    fjv_pf_abort(c->pf);
+    if (c->f) c->fmt->abort(c->f); /* the run failed before the end */
     for (uint32_t pi = 0; pi < c->npools; pi++)
         free(c->pools[pi].lanes);
     free(c->pools);

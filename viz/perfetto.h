@@ -1,7 +1,8 @@
 /* Perfetto's protobuf trace (TrackEvent format), the compact counterpart of
- * the Chrome JSON trace: the exporter (export.c) drives both from the same
- * slices, the writer streams packets as they come, so its memory does not
- * grow with the trace (only with the tracks and the distinct slice names).
+ * the Chrome JSON trace: an exporter (export.c) drives it, as another
+ * drives the Chrome trace, from the same slices; the writer streams packets
+ * as they come, so its memory does not grow with the trace (only with the
+ * tracks and the distinct slice names).
  *
  * Layout: a process track per pool, a thread track per worker (and one for
  * the client threads), each lane its own packet sequence with its track as

@@ -5,9 +5,9 @@
  * Two phases, so the trace is still read once: a collector listens to the
  * tracker's changes (analyzer/core/tracker.h) next to the model and keeps
  * only what the model does not — per-pixel timeline buckets, queue-depth
- * samples, steal delays —, an exporter listens beside it and streams the
- * Chrome and Perfetto traces; fjv_render then draws from the finished
- * report plus the collector. */
+ * samples, steal delays —; an exporter per trace asked for listens beside
+ * it and streams the Chrome or the Perfetto trace; fjv_render then draws
+ * from the finished report plus the collector. */
 #ifndef FJV_VIZ_H
 #define FJV_VIZ_H
 
@@ -88,13 +88,16 @@ fja_listener fjv_collector_listener(fjv_collector *c);
 int fjv_collect_finish(fjv_collector *c);
 void fjv_collector_free(fjv_collector *c);
 
-/* The Chrome and Perfetto traces (o->chrome_trace, o->perfetto), streamed
- * while the trace is replayed by a listener of their own. NULL when out of
- * memory or a file cannot be created (err says why). */
+/* The traces streamed while the trace is replayed, each by a listener of
+ * its own: format 0 the Chrome trace (o->chrome_trace), 1 the Perfetto
+ * trace (o->perfetto). NULL with err "" when that one is not asked for,
+ * else NULL when out of memory or its file cannot be created (err says
+ * why). */
+#define FJV_TRACE_FORMATS 2
 typedef struct fjv_exporter fjv_exporter;
-fjv_exporter *fjv_exporter_new(const fjv_options *o, char *err, size_t errlen);
+fjv_exporter *fjv_exporter_new(const fjv_options *o, int format, char *err, size_t errlen);
 fja_listener fjv_exporter_listener(fjv_exporter *x);
-/* Finishes both files, after fja_tracker_finish. Returns 0 or -1 (said on
+/* Finishes its file, after fja_tracker_finish. Returns 0 or -1 (said on
  * stderr). NULL: nothing to do. */
 int fjv_exporter_finish(fjv_exporter *x);
 /* Frees it; files not finished are removed (the run failed). */

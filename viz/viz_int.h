@@ -113,6 +113,45 @@ typedef struct {
     bool started, named;
 } fjv_xpool;
 
+/* A slice the exporter opens on a lane. */
+typedef struct {
+    const char *name;     /* its label: the task's creation site, "join wait" ... */
+    const fja_task *task; /* NULL: not a task's body */
+    int64_t lock;         /* a lock wait's lock id, -1: none */
+    /* a task's body begun after its fork, both in the window: a flow from
+     * worker `from` (-1: none) at from_ts, a steal or not; from_lane: the
+     * forker's lane when another worker stole it (else NULL) */
+    int32_t from;
+    uint64_t from_ts;
+    bool stolen;
+    fjv_xlane *from_lane;
+} fjv_xslice;
+
+/* A trace format of the exporter (export.c): its file is the fjv_options
+ * field at offset `path`; open makes it (t0: the exporter's origin, its
+ * first event; NULL and err when it cannot), the others write what the
+ * exporter's slices do as they come (offcpu and oncpu may be NULL: not
+ * shown), close finishes and frees it (0, or -1 said on stderr), abort
+ * removes the unfinished file and frees it. */
+typedef struct {
+    size_t path;
+    void *(*open)(const fjv_options *o, const uint64_t *t0, char *err, size_t errlen);
+    void (*lane)(void *f, fjv_xpool *p, fjv_xlane *l, int32_t worker);
+    void (*begin)(void *f, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts,
+                  const fjv_xslice *s);
+    void (*end)(void *f, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts);
+    void (*counter)(void *f, fjv_xpool *p, fjv_xlane *l, const char *name, int32_t worker,
+                    uint64_t v, uint64_t ts);
+    void (*offcpu)(void *f, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts,
+                   const char *why);
+    void (*oncpu)(void *f, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts);
+    int (*close)(void *f);
+    void (*abort)(void *f);
+} fjv_format;
+
+/* The Chrome trace (chrome.c). */
+extern const fjv_format fjv_chrome_format;
+
 fjv_pool *fjv_pool_find(const fjv_collector *c, uint32_t source, uint32_t id);
 /* Steal delay of task id in pool, or false. */
 bool fjv_steal_delay(const fjv_collector *c, const fjv_pool *p, uint64_t id, uint64_t *ns);

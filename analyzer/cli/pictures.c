@@ -24,8 +24,8 @@ size_t pictures_outputs(cli_output *rows, size_t max)
 }
 
 static fjv_options options;
-static fjv_collector *collector; /* only when a picture is asked for */
-static fjv_exporter *exporter;   /* only when a Chrome or Perfetto trace is */
+static fjv_collector *collector;                   /* only when a picture is asked for */
+static fjv_exporter *exporters[FJV_TRACE_FORMATS]; /* the traces asked for */
 
 int pictures_option(int i, const char *arg)
 {
@@ -54,20 +54,27 @@ int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_trac
     options.paths = (const char *const *)paths;
     options.npaths = npaths;
     if (!fjv_wanted(&options)) return 0;
-    if (!(collector = fjv_collector_new(&options, err, sizeof err)) ||
-        ((options.chrome_trace || options.perfetto) &&
-         !(exporter = fjv_exporter_new(&options, err, sizeof err)))) {
+    if (!(collector = fjv_collector_new(&options, err, sizeof err))) {
         fprintf(stderr, "fjtrace-analyze: %s\n", err);
         return -1;
     }
     if (fja_tracker_listen(t, fjv_collector_listener(collector))) return -1;
-    return exporter ? fja_tracker_listen(t, fjv_exporter_listener(exporter)) : 0;
+    for (int k = 0; k < FJV_TRACE_FORMATS; k++) {
+        if (!(exporters[k] = fjv_exporter_new(&options, k, err, sizeof err)) && *err) {
+            fprintf(stderr, "fjtrace-analyze: %s\n", err);
+            return -1;
+        }
+        if (exporters[k] && fja_tracker_listen(t, fjv_exporter_listener(exporters[k]))) return -1;
+    }
+    return 0;
 }
 
 int pictures_finish(void)
 {
     int rc = fjv_collect_finish(collector);
-    return fjv_exporter_finish(exporter) || rc ? -1 : 0;
+    for (int k = 0; k < FJV_TRACE_FORMATS; k++)
+        if (fjv_exporter_finish(exporters[k])) rc = -1;
+    return rc;
 }
 
 bool pictures_need_tasks(void)
@@ -84,6 +91,8 @@ void pictures_free(void)
 {
     fjv_collector_free(collector);
     collector = NULL;
-    fjv_exporter_free(exporter);
-    exporter = NULL;
+    for (int k = 0; k < FJV_TRACE_FORMATS; k++) {
+        fjv_exporter_free(exporters[k]);
+        exporters[k] = NULL;
+    }
 }
