@@ -98,6 +98,7 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int 
      * held by this thread is re-entered without waiting.) */
     if ((h != 0 && h != th->worker + 1) || (h == 0 && others > 0)) {
         th->lock_waiting = (uint32_t)s + 1;
+        fjomp_offcpu_drain(th); /* the task's self time ends: its clock */
         FJOMP_EMIT(lock_wait, FJOMP_POOL, fjomp_worker(th), (uint32_t)s + 1);
     }
 }
@@ -112,6 +113,7 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
     atomic_fetch_sub_explicit(&acquiring[s], 1, memory_order_relaxed);
     if (th->lock_waiting == (uint32_t)s + 1) {
         th->lock_waiting = 0;
+        fjomp_offcpu_drain(th);
         FJOMP_EMIT(lock_acquired, FJOMP_POOL, fjomp_worker(th), (uint32_t)s + 1);
     }
 }

@@ -45,6 +45,7 @@ static void implicit_begin(ompt_data_t *task_data, uint64_t site)
     t->implicit = t->started = true;
     if (!fjomp_pool_open()) return;
     int32_t w = fjomp_worker(th);
+    fjomp_offcpu_drain(th); /* the task's clock at its start */
     t->emitted = true;
     FJOMP_EMIT(submit, FJOMP_POOL, w, t->id, site);
     FJOMP_EMIT(exec, FJOMP_POOL, w, t->id);
@@ -57,6 +58,7 @@ static void implicit_end(ompt_data_t *task_data)
     fjomp_thread *th = fjomp_self();
     if (t->emitted && fjomp_pool_open()) {
         int32_t w = fjomp_worker(th);
+        fjomp_offcpu_drain(th);
         FJOMP_EMIT(executed, FJOMP_POOL, w, t->id);
         FJOMP_EMIT(result, FJOMP_POOL, w, t->id);
     }

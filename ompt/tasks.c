@@ -73,6 +73,9 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
     fjomp_task *next = fjomp_task_of(next_task_data);
     fjomp_thread *th = fjomp_self();
     int32_t w = fjomp_worker(th);
+    /* The thread's CPU clock where one piece of a task ends and the next
+     * begins (thread.c): the analyzer's on-CPU time of each piece. */
+    fjomp_offcpu_drain(th);
     fjomp_task *below = prior;
     if (prior && prior == next) {
         below = prior->below; /* a part taken up at once */

@@ -55,14 +55,14 @@ void fjomp_offcpu_drain(fjomp_thread *t)
         fj_switches_open(switches_of(t));
         if (!fj_switches_is_open()) return;
     }
-    fj_switches_drain(switches_of(t));
+    fj_switches_drain_task(switches_of(t));
 }
 
 void fjomp_thread_end(void)
 {
     if (atomic_load_explicit(&fjomp_stopped, memory_order_relaxed)) return; /* see emit.h */
     if (self.worker_begun && fjomp_pool_open()) {
-        if (fj_switches_is_open()) fj_switches_drain(switches_of(&self));
+        if (fj_switches_is_open()) fj_switches_drain_task(switches_of(&self));
         FJOMP_EMIT(worker_end, FJOMP_POOL, self.worker);
     }
     if (fj_switches_is_open()) fj_switches_close();

@@ -226,8 +226,12 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_lost,
  * recording starts and at each drain, after the drained intervals. Between
  * two readings, the trace's clock less the intervals off the CPU is the
  * time perf's records put on the CPU; what the thread's clock did not count
- * of it is time the analyzer cannot give to any task (docs/events.md). */
-LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_clock,
+ * of it is time the analyzer cannot give to any task (docs/events.md).
+ * offcpu_task_clock: the same reading, at every point where the thread's
+ * task changes or waits (the OMPT tool's task schedule points and waits):
+ * the analyzer fits perf's intervals between two such readings to the
+ * clock, so each task piece's on-CPU time is the kernel's own count. */
+LTTNG_UST_TRACEPOINT_EVENT_CLASS(fjtrace, clock_event,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, cpu),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_integer(uint16_t, pool, pool)
@@ -235,6 +239,10 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_clock,
         lttng_ust_field_integer(uint64_t, cpu, cpu)
     )
 )
+LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, clock_event, fjtrace, offcpu_clock,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, cpu))
+LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, clock_event, fjtrace, offcpu_task_clock,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, cpu))
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_unavailable,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, int32_t, error),
     LTTNG_UST_TP_FIELDS(

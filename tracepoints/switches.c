@@ -73,13 +73,17 @@ static int ring_map(int fd)
 }
 
 /* The calling thread's CPU clock, told with the worker's intervals
- * (offcpu_clock); client threads tell none. */
-static void tell_clock(fj_switches_for to)
+ * (offcpu_clock, or offcpu_task_clock at a task's boundary); client
+ * threads tell none. */
+static void tell_clock(fj_switches_for to, bool task_point)
 {
     struct timespec ts;
     if (to.worker < 0 || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return;
-    FJ_TRACE(offcpu_clock, to.pool, to.worker,
-             (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+    uint64_t cpu = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    if (task_point)
+        FJ_TRACE(offcpu_task_clock, to.pool, to.worker, cpu);
+    else
+        FJ_TRACE(offcpu_clock, to.pool, to.worker, cpu);
 }
 
 void fj_switches_prepare(void)
@@ -111,7 +115,7 @@ void fj_switches_open(fj_switches_for to)
     st.open = true;
     st.out_ts = 0;
     FJ_TRACE(offcpu_start, to.pool, to.worker);
-    tell_clock(to);
+    tell_clock(to, false);
 }
 
 bool fj_switches_recorded(void)
@@ -180,12 +184,13 @@ static void on_record(fj_switches_for to, const unsigned char *r, size_t len)
     }
 }
 
-void fj_switches_drain(fj_switches_for to)
+static void drain(fj_switches_for to)
 {
     /* Acquire: the kernel writes the records, then data_head; we must see
      * the records behind the head we read (perf_event_open(2)). */
     const uint64_t head = __atomic_load_n(&st.meta->data_head, __ATOMIC_ACQUIRE);
     uint64_t tail = st.meta->data_tail; /* only we write it */
+    if (tail == head) return;           /* nothing new: the common case at a task's boundary */
     unsigned char rec[64];
     while (tail < head) {
         struct perf_event_header h;
@@ -200,7 +205,18 @@ void fj_switches_drain(fj_switches_for to)
     /* Release: our reads of the records happen before the kernel may
      * overwrite them (it acquires data_tail). */
     __atomic_store_n(&st.meta->data_tail, head, __ATOMIC_RELEASE);
-    tell_clock(to);
+}
+
+void fj_switches_drain(fj_switches_for to)
+{
+    drain(to);
+    tell_clock(to, false);
+}
+
+void fj_switches_drain_task(fj_switches_for to)
+{
+    drain(to);
+    tell_clock(to, true);
 }
 
 void fj_switches_close(void)

@@ -44,8 +44,13 @@ void fj_switches_prepare(void);
 /* Opens the calling thread's event: offcpu_start, or offcpu_unavailable
  * with the errno when refused. */
 void fj_switches_open(fj_switches_for to);
-/* Emits the intervals completed since the last drain. */
+/* Emits the intervals completed since the last drain, then the thread's
+ * CPU clock (offcpu_clock; a worker only). */
 void fj_switches_drain(fj_switches_for to);
+/* The same at a point where the thread's task changes or waits, the clock
+ * told as offcpu_task_clock: a producer that calls it at every such point
+ * of a worker gives the analyzer each task piece's exact on-CPU time. */
+void fj_switches_drain_task(fj_switches_for to);
 /* Closes the event (no drain). */
 void fj_switches_close(void);
 

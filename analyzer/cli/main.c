@@ -71,8 +71,11 @@ static int sink_event(void *ctx, const fja_event *ev)
     if (!rd->offcpu) return rc;
     if (rd->alone && rd->oncpu_failed)
         rd->offcpu->oom = 1; /* no tracker judges any more: wall-clock report only */
-    else if (ev->kind == FJA_EV_OFFCPU && judge->by_kind[FJA_EV_OFFCPU] > believed)
-        fja_offcpu_collect(rd->offcpu, ev); /* no memory: wall-clock report only */
+    else if ((ev->kind == FJA_EV_OFFCPU && judge->by_kind[FJA_EV_OFFCPU] > believed) ||
+             ev->kind == FJA_EV_OFFCPU_TASK_CLOCK)
+        /* an interval believed, or a reading for the fit (offcpu.h); no
+         * memory: wall-clock report only */
+        fja_offcpu_collect(rd->offcpu, ev);
     return rc;
 }
 

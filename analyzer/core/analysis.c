@@ -513,7 +513,7 @@ static void offcpu_lost_reason(const fja_model *m, fja_pool_report *pr)
  * not be read. */
 static void offcpu_sum(const fja_model *m, const fja_pool *p, fja_pool_report *pr)
 {
-    uint32_t seen = 0, started = 0, refused = 0, clocked = 0;
+    uint32_t seen = 0, started = 0, refused = 0, clocked = 0, task_clocked = 0;
     int64_t unattributed = 0;
     uint64_t disagree = 0;
     for (uint32_t i = 0; i < p->nworkers; i++) {
@@ -521,6 +521,7 @@ static void offcpu_sum(const fja_model *m, const fja_pool *p, fja_pool_report *p
         if (!w->seen) continue;
         seen++;
         clocked += w->clock_read;
+        task_clocked += w->task_clock;
         unattributed += w->unattributed_ns;
         disagree += w->clock_disagree_ns;
         started += w->offcpu_started;
@@ -548,6 +549,9 @@ static void offcpu_sum(const fja_model *m, const fja_pool *p, fja_pool_report *p
     bool clocks = pr->oncpu && !pr->offcpu_lost && clocked == seen;
     pr->unattributed_ns = clocks ? unattributed : FJA_NULL_NS;
     pr->clock_disagree_ns = clocks ? (int64_t)disagree : FJA_NULL_NS;
+    pr->oncpu_clock = !pr->oncpu                       ? FJA_ONCPU_NONE
+                      : clocks && task_clocked == seen ? FJA_ONCPU_THREAD_CLOCK
+                                                       : FJA_ONCPU_SWITCHES;
 }
 
 /* The model's counts of the pool, copied into the report. */

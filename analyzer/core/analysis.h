@@ -204,6 +204,11 @@ typedef struct {
      * counted). FJA_NULL_NS when unknown: off-CPU time not recorded whole,
      * records lost, a worker's clock never read (traces of older recorders) */
     int64_t unattributed_ns, clock_disagree_ns;
+    /* Where the on-CPU time of the tasks comes from: each worker's CPU
+     * clock read at every task boundary, perf's intervals fitted to it
+     * (offcpu.h: exact), or perf's intervals alone (an upper bound: a
+     * switch record falls some way into the switch); none: wall-clock */
+    enum { FJA_ONCPU_NONE, FJA_ONCPU_SWITCHES, FJA_ONCPU_THREAD_CLOCK } oncpu_clock;
     uint64_t work_wall_ns, span_wall_ns;
     double parallelism_wall, speedup_bound_wall[FJA_SPEEDUP_PS];
     uint64_t steal_cost_ns, join_cost_ns, fork_cost_ns;

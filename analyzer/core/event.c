@@ -37,6 +37,7 @@ static const char *const kind_names[FJA_EV_COUNT] = {
     [FJA_EV_JOIN_DONE] = "join_done",
     [FJA_EV_JOINS_TOLD] = "joins_told",
     [FJA_EV_OFFCPU_CLOCK] = "offcpu_clock",
+    [FJA_EV_OFFCPU_TASK_CLOCK] = "offcpu_task_clock",
     [FJA_EV_OFFCPU_OUT] = "(offcpu_out)",
     [FJA_EV_OFFCPU_IN] = "(offcpu_in)",
     [FJA_EV_UNKNOWN] = "unknown",

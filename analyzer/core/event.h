@@ -53,6 +53,9 @@ typedef enum {
     /* a worker thread's CPU clock at its off-CPU recording's start and
      * drains (arg.cpu, ns) */
     FJA_EV_OFFCPU_CLOCK,
+    /* the same at a point where its task changes or waits (the OMPT tool):
+     * the off-CPU intervals between two are fitted to it (offcpu.h) */
+    FJA_EV_OFFCPU_TASK_CLOCK,
     /* Not in traces: the boundaries of the off-CPU intervals, replayed in
      * time order by fja_offcpu_replay (offcpu.h); arg.offcpu the kind. */
     FJA_EV_OFFCPU_OUT,
@@ -76,7 +79,7 @@ typedef union {
     uint64_t lost;    /* offcpu_lost: switch records lost */
     uint64_t error;   /* offcpu_unavailable: the errno perf gave */
     uint64_t ahead;   /* exec_joined, join_stolen: ns of the parent's own code from fork to join */
-    uint64_t cpu;     /* offcpu_clock: the thread's CPU clock, ns */
+    uint64_t cpu;     /* offcpu_clock, offcpu_task_clock: the thread's CPU clock, ns */
 } fja_event_arg;
 
 /* Why a worker was off the CPU (the offcpu event's kind). */

@@ -161,6 +161,7 @@ typedef struct {
      * the clock counted (unattributed: either sign, a switch record falls
      * late or early), and the sum of its sizes span by span */
     bool clock_read;
+    bool task_clock; /* read at each task boundary (offcpu_task_clock) */
     uint64_t clock_ts, clock_cpu, clock_off;
     uint64_t off_all_ns;
     int64_t unattributed_ns;

@@ -1,5 +1,6 @@
 #include "offcpu.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 void fja_offcpu_init(fja_offcpu *o)
@@ -38,6 +39,11 @@ static int edge_add(fja_offcpu *o, const fja_event *ev, uint64_t ts, uint8_t out
 
 int fja_offcpu_collect(fja_offcpu *o, const fja_event *ev)
 {
+    if (ev->kind == FJA_EV_OFFCPU_TASK_CLOCK && ev->worker >= 0) {
+        if (edge_add(o, ev, ev->ts, FJA_OFFCPU_READING)) return -1;
+        o->edges[o->n - 1].cpu = ev->arg.cpu;
+        return 0;
+    }
     /* An interval that cannot be placed (clock not convertible, reversed,
      * not on a worker) is left out rather than guessed. */
     if (ev->kind != FJA_EV_OFFCPU || ev->worker < 0 || !ev->begin || ev->end <= ev->begin) return 0;
@@ -60,8 +66,111 @@ static int edge_cmp(const void *a, const void *b)
     return (x->worker > y->worker) - (x->worker < y->worker);
 }
 
+/* An interval (its departure at edges[at], its return at at + 1, as
+ * collected) or a task clock reading (edges[at]), by worker, then time;
+ * at a tie the reading first (an interval beginning at a reading is
+ * after it). */
+typedef struct {
+    uint64_t ts;
+    int64_t pid;
+    uint32_t source, pool;
+    int32_t worker;
+    uint8_t reading;
+    size_t at;
+} fit_item;
+
+static int fit_cmp(const void *a, const void *b)
+{
+    const fit_item *x = a, *y = b;
+    if (x->source != y->source) return x->source < y->source ? -1 : 1;
+    if (x->pid != y->pid) return x->pid < y->pid ? -1 : 1;
+    if (x->pool != y->pool) return x->pool < y->pool ? -1 : 1;
+    if (x->worker != y->worker) return x->worker < y->worker ? -1 : 1;
+    if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+    if (x->reading != y->reading) return y->reading - x->reading;
+    return (x->at > y->at) - (x->at < y->at);
+}
+
+/* The intervals it[from..to) of one worker, between readings r0 and r1:
+ * lengthened (or shortened) together so that the time they leave on the
+ * CPU is what the thread's clock counted. Each return moves, by an equal
+ * share of what is left to place, never past the next departure (or r1)
+ * nor before its own departure (an interval keeps 1 ns: a return at its
+ * departure's time would be replayed first). What cannot be placed stays
+ * unattributed (the tracker's offcpu_task_clock readings count it). */
+static void fit_span(fja_offcpu *o, const fit_item *it, size_t from, size_t to,
+                     const fja_offcpu_edge *r0, const fja_offcpu_edge *r1)
+{
+    uint64_t off = 0;
+    for (size_t j = from; j < to; j++) {
+        const fja_offcpu_edge *e = &o->edges[it[j].at];
+        if (e[1].ts > r1->ts) return; /* back after the reading: not this span's */
+        off += e[1].ts - e->ts;
+    }
+    uint64_t wall = r1->ts - r0->ts, clock = r1->cpu - r0->cpu;
+    uint64_t on = wall > off ? wall - off : 0;
+    bool add = on > clock;
+    uint64_t left = add ? on - clock : clock - on;
+    for (size_t j = from; j < to && left; j++) {
+        fja_offcpu_edge *e = &o->edges[it[j].at];
+        uint64_t share = left / (to - j) + (left % (to - j) != 0);
+        if (add) {
+            uint64_t limit = j + 1 < to ? o->edges[it[j + 1].at].ts : r1->ts;
+            uint64_t room = limit > e[1].ts ? limit - e[1].ts : 0;
+            uint64_t d = share < room ? share : room;
+            e[1].ts += d;
+            left -= d;
+            o->fit_added_ns += d;
+        } else {
+            uint64_t room = e[1].ts - e->ts > 1 ? e[1].ts - e->ts - 1 : 0;
+            uint64_t d = share < room ? share : room;
+            e[1].ts -= d;
+            left -= d;
+            o->fit_taken_ns += d;
+        }
+    }
+}
+
+/* The fit to the task clocks (offcpu.h), then the readings are dropped:
+ * only intervals are replayed. Out of memory: no fit (perf's intervals as
+ * they are). */
+static void fit(fja_offcpu *o)
+{
+    size_t m = 0, readings = 0;
+    for (size_t i = 0; i < o->n; i++) {
+        m += o->edges[i].out != 0;
+        readings += o->edges[i].out == FJA_OFFCPU_READING;
+    }
+    if (!readings) return;
+    fit_item *it = m ? malloc(m * sizeof *it) : NULL;
+    size_t k = 0;
+    for (size_t i = 0; it && i < o->n; i++) {
+        const fja_offcpu_edge *e = &o->edges[i];
+        if (e->out == 1 && i + 1 < o->n && o->edges[i + 1].out == 0)
+            it[k++] = (fit_item){e->ts, e->pid, e->source, e->pool, e->worker, 0, i};
+        else if (e->out == FJA_OFFCPU_READING)
+            it[k++] = (fit_item){e->ts, e->pid, e->source, e->pool, e->worker, 1, i};
+    }
+    if (it && k) qsort(it, k, sizeof *it, fit_cmp);
+    for (size_t j = 0, last = SIZE_MAX; it && j < k; j++) {
+        if (!it[j].reading) continue;
+        const fja_offcpu_edge *r1 = &o->edges[it[j].at];
+        const fja_offcpu_edge *r0 = last != SIZE_MAX ? &o->edges[it[last].at] : NULL;
+        if (r0 && r0->source == r1->source && r0->pid == r1->pid && r0->pool == r1->pool &&
+            r0->worker == r1->worker && r1->ts > r0->ts && r1->cpu >= r0->cpu && j > last + 1)
+            fit_span(o, it, last + 1, j, r0, r1);
+        last = j;
+    }
+    free(it);
+    size_t n = 0;
+    for (size_t i = 0; i < o->n; i++)
+        if (o->edges[i].out != FJA_OFFCPU_READING) o->edges[n++] = o->edges[i];
+    o->n = n;
+}
+
 void fja_offcpu_seal(fja_offcpu *o)
 {
+    fit(o);
     if (o->n) qsort(o->edges, o->n, sizeof *o->edges, edge_cmp);
     o->next = 0;
 }

@@ -5,7 +5,16 @@
  * fjtrace_offcpu streams alone, when they have their own channel)
  * collects them (fja_offcpu_collect) and the main one replays their
  * boundaries, merged with the trace's events by time (fja_offcpu_replay),
- * as FJA_EV_OFFCPU_OUT / FJA_EV_OFFCPU_IN events. */
+ * as FJA_EV_OFFCPU_OUT / FJA_EV_OFFCPU_IN events.
+ *
+ * A worker whose CPU clock is read where each task piece begins and ends
+ * (offcpu_task_clock, the OMPT tool) has its intervals fitted to that
+ * clock when they are sealed: between two readings, the intervals are
+ * lengthened (or shortened) together by what perf's records put on the CPU
+ * beyond what the thread's clock counted (a switch record falls some way
+ * into the kernel's switch, ~10 us of each preemption seen as on the CPU).
+ * The on-CPU time of each piece is then the kernel's own count; where the
+ * missing time lies within the piece is not known (docs/analyses.md). */
 #ifndef FJA_OFFCPU_H
 #define FJA_OFFCPU_H
 
@@ -19,14 +28,22 @@ typedef struct {
     int64_t pid;
     uint32_t source, pool;
     int32_t worker;
-    uint8_t out; /* 1: leaves the CPU, 0: comes back */
+    /* 1: leaves the CPU, 0: comes back; FJA_OFFCPU_READING: an
+     * offcpu_task_clock reading (cpu), until the seal uses it */
+    uint8_t out;
     uint8_t kind;
+    uint64_t cpu;
 } fja_offcpu_edge;
+
+enum { FJA_OFFCPU_READING = 2 };
 
 typedef struct {
     fja_offcpu_edge *edges;
     size_t n, cap, next; /* next: the first edge not replayed */
     uint64_t intervals;
+    /* the seal's fit to the task clocks (offcpu.c fit): the time added to
+     * the intervals, and taken from them, ns */
+    uint64_t fit_added_ns, fit_taken_ns;
     int oom;
 } fja_offcpu;
 
@@ -40,10 +57,12 @@ static inline uint64_t fja_overlap_ns(uint64_t b, uint64_t e, uint64_t from, uin
 
 void fja_offcpu_init(fja_offcpu *o);
 void fja_offcpu_free(fja_offcpu *o);
-/* First reading: keeps the intervals of offcpu events (others ignored).
- * Returns -1 when out of memory. */
+/* First reading: keeps the intervals of offcpu events and the readings of
+ * offcpu_task_clock events (others ignored). Returns -1 when out of
+ * memory. */
 int fja_offcpu_collect(fja_offcpu *o, const fja_event *ev);
-/* Sorts the boundaries by time; replay then starts from the first. */
+/* Fits the intervals to the task clocks (above), then sorts the
+ * boundaries by time; replay then starts from the first. */
 void fja_offcpu_seal(fja_offcpu *o);
 /* Second reading: calls feed with every boundary earlier than ts (all of
  * them for UINT64_MAX) not given yet, in time order; stops at a non-zero

@@ -349,6 +349,12 @@ static void j_offcpu(fja_json *w, const fja_pool_report *pr)
     }
     j_ns(w, "unattributed_ns", pr->unattributed_ns);
     j_ns(w, "clock_disagreement_ns", pr->clock_disagree_ns);
+    if (pr->oncpu_clock == FJA_ONCPU_NONE)
+        fja_json_null(w, "oncpu_clock");
+    else
+        fja_json_str(w, "oncpu_clock",
+                     pr->oncpu_clock == FJA_ONCPU_THREAD_CLOCK ? "thread_cpu_clock"
+                                                               : "perf_switches");
     fja_json_close(w, '}');
 }
 

@@ -134,6 +134,12 @@ static void t_offcpu(FILE *o, const fja_pool_report *pr)
                     "  WARNING: %" PRIu64 " context-switch record(s) lost: some off-CPU time "
                     "is missing\n",
                     pr->offcpu_lost);
+        if (pr->oncpu_clock == FJA_ONCPU_THREAD_CLOCK)
+            fprintf(o, "  on-CPU time of each task: the threads' own CPU clocks, read at every "
+                       "task boundary (exact)\n");
+        else
+            fprintf(o, "  on-CPU time of each task: perf's switch records (an upper bound: "
+                       "some microseconds of each switch count as on the CPU)\n");
         if (pr->unattributed_ns == FJA_NULL_NS)
             fprintf(o, "  unattributed n/a (the threads' CPU clocks are not in the trace, or "
                        "records were lost)\n");

@@ -914,6 +914,10 @@ static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, co
     case FJA_EV_OFFCPU_CLOCK:
         on_offcpu_clock(w, ev);
         break;
+    case FJA_EV_OFFCPU_TASK_CLOCK:
+        w->task_clock = true; /* its intervals were fitted to it (offcpu.h) */
+        on_offcpu_clock(w, ev);
+        break;
     default:
         break;
     }

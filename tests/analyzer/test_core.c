@@ -9,6 +9,7 @@
 #include "analysis.h"
 #include "hist.h"
 #include "model.h"
+#include "offcpu.h"
 #include "report.h"
 #include "tracker.h"
 
@@ -1693,6 +1694,111 @@ static void test_offcpu_clock(void)
     stop(60, 1);
     p = analyze();
     ok_eq_i64(p->unattributed_ns, FJA_NULL_NS, "off-CPU time not recorded: unattributed unknown");
+    done();
+}
+
+/* The fit of perf's intervals to the task clocks (offcpu.h), through
+ * collect, seal and replay as the CLI does. Worker 0 reads its clock
+ * (offcpu_task_clock) at 0 (1000), 100 (1060) and 200 (1105). Task 1 runs
+ * 0..100 with stays off the CPU 10-30 and 50-60: perf's records leave 70
+ * on the CPU, the clock counted 60, so each stay is lengthened by 5
+ * (10-35, 50-65): self 60. Task 2 runs 100..200, off 120-180: 40 on the
+ * CPU by perf, 45 by the clock: the stay shortened by 5 (120-175), self
+ * 45. Work 105 (perf's records alone: 110), unattributed 0, the figures
+ * from the threads' clocks. */
+static fja_offcpu fit_o;
+static bool fit_sealed;
+
+static int feed_model(void *ctx, const fja_event *e)
+{
+    (void)ctx;
+    fja_model_feed(&M, e);
+    return 0;
+}
+
+/* An event of worker 0 after the boundaries replayed before it; collected
+ * when it is an interval or a reading, as the reading ahead does. */
+static void ev_fit(uint64_t ts, fja_kind k, uint64_t task, uint64_t arg, uint64_t b, uint64_t e)
+{
+    fja_event x = {.ts = ts, .kind = k, .worker = 0, .task = task, .pool = 1, .begin = b, .end = e};
+    fja_event_set_arg(&x, arg);
+    if (fit_sealed) fja_offcpu_replay(&fit_o, ts, feed_model, NULL);
+    fja_model_feed(&M, &x);
+}
+
+static void task_clock_stream(void)
+{
+    ev_fit(0, FJA_EV_OFFCPU_TASK_CLOCK, 0, 1000, 0, 0);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev_fit(0, FJA_EV_EXEC, 1, 0, 0, 0);
+    ev_fit(100, FJA_EV_OFFCPU, 0, FJA_OFFCPU_PREEMPTED, 10, 30);
+    ev_fit(100, FJA_EV_OFFCPU, 0, FJA_OFFCPU_PREEMPTED, 50, 60);
+    ev_fit(100, FJA_EV_OFFCPU_TASK_CLOCK, 0, 1060, 0, 0);
+    ev_fit(100, FJA_EV_EXECUTED, 1, 0, 0, 0);
+    ev(100, FJA_EV_RESULT, -1, 1, 0);
+    ev(100, FJA_EV_SUBMIT, -1, 2, 0);
+    ev_fit(100, FJA_EV_EXEC, 2, 0, 0, 0);
+    ev_fit(200, FJA_EV_OFFCPU, 0, FJA_OFFCPU_PREEMPTED, 120, 180);
+    ev_fit(200, FJA_EV_OFFCPU_TASK_CLOCK, 0, 1105, 0, 0);
+    ev_fit(200, FJA_EV_EXECUTED, 2, 0, 0, 0);
+    ev(200, FJA_EV_RESULT, -1, 2, 0);
+}
+
+static void test_task_clock_fit(void)
+{
+    /* the reading ahead: a model that only collects */
+    fja_offcpu_init(&fit_o);
+    const fja_event evs[] = {
+        {.ts = 0, .kind = FJA_EV_OFFCPU_TASK_CLOCK, .pool = 1, .arg.cpu = 1000},
+        {.ts = 100, .kind = FJA_EV_OFFCPU, .pool = 1, .begin = 10, .end = 30},
+        {.ts = 100, .kind = FJA_EV_OFFCPU, .pool = 1, .begin = 50, .end = 60},
+        {.ts = 100, .kind = FJA_EV_OFFCPU_TASK_CLOCK, .pool = 1, .arg.cpu = 1060},
+        {.ts = 200, .kind = FJA_EV_OFFCPU, .pool = 1, .begin = 120, .end = 180},
+        {.ts = 200, .kind = FJA_EV_OFFCPU_TASK_CLOCK, .pool = 1, .arg.cpu = 1105},
+    };
+    for (size_t i = 0; i < sizeof evs / sizeof *evs; i++)
+        ok(fja_offcpu_collect(&fit_o, &evs[i]) == 0, "task clock fit: event %zu collected", i);
+    fja_offcpu_seal(&fit_o);
+    fit_sealed = true;
+    ok_eq_i64((int64_t)fit_o.n, 6, "task clock fit: 3 intervals replayed, the readings dropped");
+    ok_eq_i64((int64_t)fit_o.fit_added_ns, 10, "task clock fit: 10 ns added to task 1's stays");
+    ok_eq_i64((int64_t)fit_o.fit_taken_ns, 5, "task clock fit: 5 ns taken from task 2's stay");
+    start_offcpu(1);
+    task_clock_stream();
+    fja_offcpu_replay(&fit_o, UINT64_MAX, feed_model, NULL);
+    stop(201, 1);
+    const fja_pool_report *p = analyze();
+    require(p->ntrees == 2);
+    ok_eq_i64(p->trees[0].work_ns, 60, "task clock fit: task 1's on-CPU time is its clock's 60");
+    ok_eq_i64(p->trees[1].work_ns, 45, "task clock fit: task 2's on-CPU time is its clock's 45");
+    ok_eq_i64(p->unattributed_ns, 0, "task clock fit: nothing unattributed");
+    ok(p->oncpu_clock == FJA_ONCPU_THREAD_CLOCK, "task clock fit: the figures say which clock");
+    char *text = report_text();
+    ok(text && strstr(text, "on-CPU time of each task: the threads' own CPU clocks, read at every "
+                            "task boundary (exact)\n"),
+       "task clock fit: the text report names the clock");
+    free(text);
+    done();
+    fja_offcpu_free(&fit_o);
+
+    /* the same intervals with plain offcpu_clock readings (libfj's, at
+     * drains): not fitted, perf's records stand (an upper bound) */
+    start_offcpu(1);
+    ev(0, FJA_EV_OFFCPU_CLOCK, 0, 0, 1000);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(10, FJA_EV_OFFCPU_OUT, 0, 0, FJA_OFFCPU_PREEMPTED);
+    ev(30, FJA_EV_OFFCPU_IN, 0, 0, 0);
+    ev(50, FJA_EV_OFFCPU_OUT, 0, 0, FJA_OFFCPU_PREEMPTED);
+    ev(60, FJA_EV_OFFCPU_IN, 0, 0, 0);
+    ev(100, FJA_EV_OFFCPU_CLOCK, 0, 0, 1060);
+    ev(100, FJA_EV_EXECUTED, 0, 1, 0);
+    ev(100, FJA_EV_RESULT, -1, 1, 0);
+    stop(101, 1);
+    p = analyze();
+    ok_eq_i64(p->trees[0].work_ns, 70, "drain clocks: perf's on-CPU time, 70");
+    ok_eq_i64(p->unattributed_ns, 10, "drain clocks: the 10 ns perf put on the CPU unattributed");
+    ok(p->oncpu_clock == FJA_ONCPU_SWITCHES, "drain clocks: perf's switch records (upper bound)");
     done();
 }
 

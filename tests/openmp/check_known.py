@@ -10,7 +10,9 @@ usage: check_known.py RECORD ANALYZE SHAPE OMP_KNOWN...
            leaves, untied vs tied
   depend   a depend(inout) chain of 100 x 200 us; an 8 x 8 wavefront of
            500 us; the advice on a flat graph of tiny tasks (40 x 40)
-  preempt  a tree of 64 leaves x 2 ms under two busy loops
+  preempt  a tree of 64 leaves x 2 ms, then one of 64 x 500 us, under two
+           busy loops: work; the span against 2 ms, and not below the span
+           the program measures on its threads' CPU clocks
   producer one task making 400 children, each waiting for a 100 us
            grandchild: its work, and its span against the one the program
            measures on its threads' CPU clocks
@@ -18,9 +20,10 @@ Each build records the shape's cases in one run, three times; a case's
 figures are the median of the three.
 
 Bounds (docs/testing.md, "Checks that hold on a loaded machine"): on-CPU
-work and span 2% below the CPU truth (the analyzer takes the trace's clock
-less perf's stays off the CPU, which differ from the thread's CPU clock by
-up to ~0.1 ms) to 10% above it (the runtime's and the tool's own cost).
+work and span 2% below the CPU truth (the trace's clock at the tool's
+readings of the threads' CPU clocks, which perf's stays off the CPU are
+fitted to, comes a little after each reading) to 10% above it (the
+runtime's and the tool's own cost).
 """
 import json
 import os
@@ -131,10 +134,12 @@ UNTIED_WAIT = ["untied-wait"]
 FIB_UNTIED, FIB_TIED = ["fib", "8", "500"], ["fib", "8", "500", "tied"]
 CHAIN, GRID, FLAT = ["chain", "100", "200"], ["grid", "8", "500"], ["grid", "40", "0"]
 # 2 ms leaves, as tracing_offcpu's: the runtime's and the tool's own cost
-# along the tree's path (~0.12-0.16 ms over its 7 tasks under load) is then
-# a small share by construction (docs/testing.md); with 500 us leaves the
-# span came out 0.62-0.66 ms
-TREE, PRODUCER = ["tree", "6", "2000"], ["producer", "400", "100"]
+# along the tree's path (the program's own measure: 30-60 us over its 7
+# tasks under load) is then a small share by construction (docs/testing.md);
+# with 500 us leaves it is 4-30% of the span: that tree's span is checked
+# against the program's own measure
+TREE, TREE500 = ["tree", "6", "2000"], ["tree", "6", "500"]
+PRODUCER = ["producer", "400", "100"]
 
 
 def untied(record, analyze, tmp, exes):
@@ -189,7 +194,7 @@ def preempt(record, analyze, tmp, exes):
     for exe in exes:
         busy = [subprocess.Popen(["sh", "-c", "while :; do :; done"]) for _ in range(2)]
         try:
-            m = Median(record, analyze, tmp, exe, [TREE])
+            m = Median(record, analyze, tmp, exe, [TREE, TREE500])
         finally:
             for b in busy:
                 b.kill()
@@ -200,14 +205,29 @@ def preempt(record, analyze, tmp, exes):
         tap.ok(all(r.pool["offcpu"]["state"] == "recorded" for r in m.runs),
                f"{m.name(TREE)}: the OpenMP threads' off-CPU time is recorded")
         check_near(m.name(TREE), "median on-CPU work", m.fig(TREE, "work_ns"), 128 * MS)
-        # perf writes a switch record partway through the kernel's switch:
-        # about 10 us per preemption are on the CPU by its records and not
-        # by the thread's clock, in the task that was running (measured:
-        # 9.4-11 us per switch, 145 us over a 500 us leaf switched out 11
-        # times). A 2 ms leaf is switched out up to ~70 times under the busy
-        # loops: one showed 2.99 ms, all of it on the span. Hence +50%, the
-        # bound of tracing_offcpu's span under preemption (docs/openmp.md)
-        check_near(m.name(TREE), "median on-CPU span", m.fig(TREE, "span_ns"), 2 * MS, 0.5)
+        check_near(m.name(TREE500), "median on-CPU work", m.fig(TREE500, "work_ns"), 32 * MS)
+        # perf writes a switch record partway through the kernel's switch
+        # (some us of each preemption on the CPU by its records, not by the
+        # thread's clock): the tool reads the thread's clock at every task
+        # boundary and the analyzer fits perf's stays to it, so the span is
+        # the clocks' (docs/openmp.md). Before, a 2 ms leaf switched out ~70
+        # times showed 2.99 ms and this bound was +50%
+        check_near(m.name(TREE), "median on-CPU span", m.fig(TREE, "span_ns"), 2 * MS)
+        truth = [[float(line.split()[-2]) for line in r.out.splitlines()
+                  if line.startswith("tree span on the CPU")] for r in m.runs]
+        tap.ok(all(len(t) == 2 for t in truth), f"{m.runs[0].name}: the program told its spans",
+               m.runs[0].out[-400:])
+        if all(len(t) == 2 for t in truth):
+            own = statistics.median(t[1] for t in truth)
+            tap.diag(f"{m.name(TREE500)}: the program's own span on its CPU clocks "
+                     f"{', '.join(f'{t[1] / MS:.3f}' for t in truth)} ms (the leaves' 0.5 ms and "
+                     f"its task creations and waits on the path)")
+            # Not above it within 10%: the analyzer's path also holds
+            # libomp's dispatch between the bodies, the tool's events and
+            # the implicit task's region end (its barriers), 17-60 us here
+            span = m.fig(TREE500, "span_ns")
+            tap.ok(span >= 0.98 * own, f"{m.name(TREE500)}: median on-CPU span not below the "
+                   f"program's own on its CPU clocks ({span / MS:.3f} ms vs {own / MS:.3f} ms)")
         # ... and the report says how much on-CPU time its clocks disagree on
         un = [r.pool["offcpu"]["unattributed_ns"] for r in m.runs]
         dis = [r.pool["offcpu"]["clock_disagreement_ns"] for r in m.runs]

@@ -18,7 +18,9 @@
  *                       span on the threads' CPU clocks ("producer span
  *                       on the CPU NS ns")
  *   tree DEPTH US       a binary tree of 2^DEPTH leaves of US each:
- *                       work 2^DEPTH x US, span US
+ *                       work 2^DEPTH x US, span US. Prints its span on
+ *                       the threads' CPU clocks, the tasks' own code
+ *                       included ("tree span on the CPU NS ns")
  * The team is OMP_NUM_THREADS threads (the tests set 2). A warm-up region
  * comes first (8 empty tasks made by one: a flat graph, which leaves the
  * depths the advice looks at as the case makes them): the first use of
@@ -230,24 +232,39 @@ static void producer(int n)
     free(path);
 }
 
-static void tree(int depth)
+/* A node of the tree; returns the CPU time (its threads' clocks) of the
+ * longest path through it: its own code up to the fork of a child, that
+ * child's path, its code after its taskwait. The time inside the taskwait
+ * (children run there) is not its own. A child is never run inside its
+ * fork here: a thread queues at most DEPTH + 1 tasks, far below libomp's
+ * deque size. Tied tasks: each node's readings are on one thread. */
+static uint64_t tree(int depth)
 {
+    const uint64_t t0 = cpuburn_thread_ns();
     if (depth == 0) {
         cpuburn(leaf_ns);
-        return;
+        return cpuburn_thread_ns() - t0;
     }
-#pragma omp task
-    tree(depth - 1);
-#pragma omp task
-    tree(depth - 1);
+    uint64_t a = 0, b = 0;
+#pragma omp task shared(a)
+    a = tree(depth - 1);
+    const uint64_t t1 = cpuburn_thread_ns();
+#pragma omp task shared(b)
+    b = tree(depth - 1);
+    const uint64_t t2 = cpuburn_thread_ns();
 #pragma omp taskwait
+    const uint64_t t3 = cpuburn_thread_ns();
+    const uint64_t through = t1 - t0 + a > t2 - t0 + b ? t1 - t0 + a : t2 - t0 + b;
+    return through + cpuburn_thread_ns() - t3;
 }
 
 static void tree_region(int depth)
 {
-#pragma omp parallel
+    uint64_t span = 0;
+#pragma omp parallel shared(span)
 #pragma omp single
-    tree(depth);
+    span = tree(depth);
+    printf("tree span on the CPU %llu ns\n", (unsigned long long)span);
 }
 
 static void warm_up(void)
