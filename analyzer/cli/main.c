@@ -61,8 +61,11 @@ static int sink_event(void *ctx, const fja_event *ev)
 {
     readings *rd = ctx;
     const fja_model *judge = rd->alone ? rd->oncpu->model : rd->tracker->model;
-    /* (a refused event is counted in events, not in its kind's count) */
-    uint64_t believed = ev->kind == FJA_EV_OFFCPU ? judge->by_kind[FJA_EV_OFFCPU] : 0;
+    /* An interval, or a reading of the task clocks the intervals are
+     * fitted to (offcpu.h). (A refused event is counted in events, not in
+     * its kind's count.) */
+    bool kept = ev->kind == FJA_EV_OFFCPU || ev->kind == FJA_EV_OFFCPU_TASK_CLOCK;
+    uint64_t believed = kept ? judge->by_kind[ev->kind] : 0;
     if (rd->oncpu && !rd->oncpu_failed &&
         (fja_offcpu_replay(rd->ahead, ev->ts, feed_tracker, rd->oncpu) ||
          fja_tracker_feed(rd->oncpu, ev)))
@@ -71,11 +74,8 @@ static int sink_event(void *ctx, const fja_event *ev)
     if (!rd->offcpu) return rc;
     if (rd->alone && rd->oncpu_failed)
         rd->offcpu->oom = 1; /* no tracker judges any more: wall-clock report only */
-    else if ((ev->kind == FJA_EV_OFFCPU && judge->by_kind[FJA_EV_OFFCPU] > believed) ||
-             ev->kind == FJA_EV_OFFCPU_TASK_CLOCK)
-        /* an interval believed, or a reading for the fit (offcpu.h); no
-         * memory: wall-clock report only */
-        fja_offcpu_collect(rd->offcpu, ev);
+    else if (kept && judge->by_kind[ev->kind] > believed)
+        fja_offcpu_collect(rd->offcpu, ev); /* no memory: wall-clock report only */
     return rc;
 }
 

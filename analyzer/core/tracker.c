@@ -1053,7 +1053,8 @@ static void event_count(fja_model *m, const fja_event *ev)
 static bool offcpu_kind(fja_kind k)
 {
     return k == FJA_EV_OFFCPU || k == FJA_EV_OFFCPU_CLIENT || k == FJA_EV_OFFCPU_START ||
-           k == FJA_EV_OFFCPU_LOST || k == FJA_EV_OFFCPU_UNAVAILABLE || k == FJA_EV_OFFCPU_CLOCK;
+           k == FJA_EV_OFFCPU_LOST || k == FJA_EV_OFFCPU_UNAVAILABLE || k == FJA_EV_OFFCPU_CLOCK ||
+           k == FJA_EV_OFFCPU_TASK_CLOCK;
 }
 
 /* What an event claims about the pools, checked before the model

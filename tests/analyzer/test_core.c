@@ -359,6 +359,8 @@ static void test_claims_validated(void)
     clock.pool = 1;
     clock.worker = 9;
     fja_model_feed(&M, &clock);
+    clock.kind = FJA_EV_OFFCPU_TASK_CLOCK; /* the OMPT tool's: the same checks */
+    fja_model_feed(&M, &clock);
     ev(20, FJA_EV_SUBMIT, -1, 7, 0);
     ev(21, FJA_EV_FORK, 256, 8, 7); /* beyond the pool's 2 workers, never begun */
     ev(22, FJA_EV_EXEC, 0, 7, 0);
@@ -368,8 +370,8 @@ static void test_claims_validated(void)
     const fja_pool_report *p = analyze();
     ok_eq_u64(M.npools, 1, "claims: no pool made by an off-CPU record of pool 62 or 257");
     ok_eq_u64(fja_report_pool(&M, p)->nworkers, 2, "claims: no worker 256 or 9 made");
-    ok_eq_u64(M.anomalies[FJA_AN_INVALID_EVENT], 6,
-              "claims: the 3 off-CPU records, the 2 CPU-clock readings and the fork of worker "
+    ok_eq_u64(M.anomalies[FJA_AN_INVALID_EVENT], 7,
+              "claims: the 3 off-CPU records, the 3 CPU-clock readings and the fork of worker "
               "256 are invalid events");
     ok(strstr(M.invalid_first, "pool 62") != NULL, "claims: the first reason names pool 62: %s",
        M.invalid_first);
