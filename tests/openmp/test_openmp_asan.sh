@@ -17,7 +17,7 @@ run() {
     local name=$1 st=0
     shift
     LD_PRELOAD=$ASAN ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1 \
-        FJTRACE_OMP_TOOL=$TOOL "$RECORD" --openmp --no-dlopen --cmd-only -o "$tmp/$name" -- "$@" \
+        FJTRACE_OMP_TOOL=$TOOL "$RECORD" --count --openmp --no-dlopen --cmd-only -o "$tmp/$name" -- "$@" \
         >"$tmp/$name.out" 2>"$tmp/$name.err" || st=$?
     ok "$st" "$name: recorded under the sanitized tool (exit 0)" || tail -5 "$tmp/$name.err"
     ! grep -q 'ERROR: AddressSanitizer\|runtime error:' "$tmp/$name.err" "$tmp/$name.out"

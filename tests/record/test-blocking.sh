@@ -17,7 +17,7 @@ grep -qi 'blocking timeout.*inf' "$TMP/out"
 check $? "--blocking makes the channel's blocking timeout infinite" "$TMP/out"
 
 N=20000
-run_rec 0 -o "$TMP/t2" --cmd-only --blocking --subbuf-size 64k --num-subbuf 2 -- "$EMIT" "$N"
+run_rec 0 -o "$TMP/t2" --count --cmd-only --blocking --subbuf-size 64k --num-subbuf 2 -- "$EMIT" "$N"
 ! grep -q WARNING "$TMP/err"
 check $? "--blocking with small buffers loses no event (no warning)" "$TMP/err"
 err_has "events: $N$"

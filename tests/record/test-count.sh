@@ -9,7 +9,7 @@ source "$(dirname "$0")/lib.sh"
 [[ -n $EMIT ]] || fail "needs the emitter"
 
 N=200000
-run_rec 0 -o "$TMP/t" --cmd-only -- "$EMIT" "$N"
+run_rec 0 -o "$TMP/t" --count --cmd-only -- "$EMIT" "$N"
 err_has "trace: $TMP/t$"
 err_has "events: $N$"
 ! grep -q WARNING "$TMP/err"
@@ -34,32 +34,32 @@ tail -1 "$TMP/text" | grep -q "task = $((N - 1)), parent = $((N - 2)), size_hint
 check $? "the last event's fields are task $((N - 1)), parent $((N - 2)), size_hint $((N - 1)), site 0" ||
     diag "$(tail -1 "$TMP/text")"
 
-run_rec 0 -o "$TMP/tctx" --cmd-only --context vtid --context=procname -- "$EMIT" 10
+run_rec 0 --count -o "$TMP/tctx" --cmd-only --context vtid --context=procname -- "$EMIT" 10
 babeltrace2 "$TMP/tctx" 2>/dev/null | grep ' fjtrace:' >"$TMP/text3"
 head -1 "$TMP/text3" | grep -q 'vtid = [0-9]*, procname = "fjtrace-emit"'
 check $? "--context vtid --context=procname adds both contexts" || diag "$(head -1 "$TMP/text3")"
 
-run_rec 3 -o "$TMP/t2" --cmd-only -- "$EMIT" 10 3
+run_rec 3 --count -o "$TMP/t2" --cmd-only -- "$EMIT" 10 3
 err_has "events: 10$"
 
 # --all-processes records every process of the user, e.g. CMD's children
-run_rec 0 -o "$TMP/t4" --all-processes --context procname -- sh -c '"$1" 1000 && "$1" 234' sh "$EMIT"
+run_rec 0 --count -o "$TMP/t4" --all-processes --context procname -- sh -c '"$1" 1000 && "$1" 234' sh "$EMIT"
 is "$(babeltrace2 "$TMP/t4" 2>/dev/null | grep ' fjtrace:' | grep -c 'procname = "fjtrace-emit"')" 1234 \
     "--all-processes records the 1234 events of CMD's child processes"
 err_has "events: [0-9]+$"
 
 # --cmd-only records CMD's process only, not its children; the default
 # records CMD's descendants (tests/record/test-descendants.sh)
-run_rec 0 -o "$TMP/t5" --cmd-only -- sh -c '"$1" 1000' sh "$EMIT"
+run_rec 0 --count -o "$TMP/t5" --cmd-only -- sh -c '"$1" 1000' sh "$EMIT"
 err_has "events: 0"
 err_has "warning: CMD itself emitted no fjtrace event: .* record without --cmd-only"
-run_rec 0 -o "$TMP/t6" -- sh -c '"$1" 1000' sh "$EMIT"
+run_rec 0 --count -o "$TMP/t6" -- sh -c '"$1" 1000' sh "$EMIT"
 err_has "events: 1000$"
-run_rec 0 -o "$TMP/t7" -- sh -c 'env -i "$1" 1000' sh "$EMIT"
+run_rec 0 --count -o "$TMP/t7" -- sh -c 'env -i "$1" 1000' sh "$EMIT"
 err_has "events: 0"
 err_has "warning: neither CMD nor its descendants emitted a fjtrace event: .* only with --all-processes"
 
 # CMD without fjtrace events: a trace path and 0 events, status kept
-run_rec 5 -o "$TMP/t3" --cmd-only -- sh -c 'exit 5'
+run_rec 5 --count -o "$TMP/t3" --cmd-only -- sh -c 'exit 5'
 err_has "events: 0"
 done_testing

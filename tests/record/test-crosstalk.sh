@@ -14,9 +14,9 @@ source "$(dirname "$0")/lib.sh"
 pair() {
     rm -rf "$TMP/a" "$TMP/b" "$TMP/go"
     local gate="while [ ! -e '$TMP/go' ]; do sleep 0.05; done; exec"
-    "$REC" "$@" -o "$TMP/a" -- sh -c "$gate '$EMIT' 1000 0 3" >/dev/null 2>"$TMP/a.err" </dev/null &
+    "$REC" "$@" --count -o "$TMP/a" -- sh -c "$gate '$EMIT' 1000 0 3" >/dev/null 2>"$TMP/a.err" </dev/null &
     local pa=$!
-    "$REC" "$@" -o "$TMP/b" -- sh -c "$gate '$EMIT' 777 0 3" >/dev/null 2>"$TMP/b.err" </dev/null &
+    "$REC" "$@" --count -o "$TMP/b" -- sh -c "$gate '$EMIT' 777 0 3" >/dev/null 2>"$TMP/b.err" </dev/null &
     local pb=$!
     local i
     for ((i = 0; i < 600; i++)); do

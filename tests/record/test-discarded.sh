@@ -14,7 +14,7 @@ bt_lost() {
 }
 
 N=300000
-run_rec 0 -o "$TMP/t" --cmd-only --subbuf-size 4096 --num-subbuf 2 -- "$EMIT" "$N"
+run_rec 0 -o "$TMP/t" --count --cmd-only --subbuf-size 4096 --num-subbuf 2 -- "$EMIT" "$N"
 err_has "WARNING: LTTng discarded [0-9]+ events"
 lost=$(sed -n 's/.*WARNING: LTTng discarded \([0-9]*\) events.*/\1/p' "$TMP/err")
 got=$(sed -n 's/^fjtrace-record: events: \([0-9]*\)$/\1/p' "$TMP/err")

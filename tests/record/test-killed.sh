@@ -35,7 +35,7 @@ killed_run() {
     shift
     local out=$TMP/trace-$sig want=$(( 128 + $(kill -l "$sig") ))
     # ulimit -c 0: a SIGSEGV leaves no core file behind
-    ( ulimit -c 0; exec "$REC" -o "$out" --cmd-only "$@" ) >"$TMP/out" 2>"$TMP/err" </dev/null &
+    ( ulimit -c 0; exec "$REC" --count -o "$out" --cmd-only "$@" ) >"$TMP/out" 2>"$TMP/err" </dev/null &
     rec=$!
     # The recorder's child turns into fj-fib once the session records.
     local pid='' i

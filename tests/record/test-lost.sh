@@ -78,7 +78,7 @@ relay_killed() {
     local name=$1 code=$2 rec
     private_relayd "$TMP/$name"
     st=0
-    "${as_user[@]}" "$REC" ${3:+"$3"} --relayd "net://127.0.0.1:$RELAY_C:$RELAY_D/$name" -- "$EMIT" 5000 "$code" 4 \
+    "${as_user[@]}" "$REC" --count ${3:+"$3"} --relayd "net://127.0.0.1:$RELAY_C:$RELAY_D/$name" -- "$EMIT" 5000 "$code" 4 \
         >/dev/null 2>"$TMP/$name.err" </dev/null &
     rec=$!
     CLEANUP_PIDS+=("$rec")
@@ -117,7 +117,7 @@ dir=$(find "$TMP/live" -mindepth 2 -maxdepth 2 -type d -name live | head -n 1)
 
 # --- the session daemon killed mid-recording
 st=0
-"${as_user[@]}" "$REC" -o "$TMP/home/trace" -- "$EMIT" 5000 0 4 >/dev/null 2>"$TMP/sd.err" </dev/null &
+"${as_user[@]}" "$REC" --count -o "$TMP/home/trace" -- "$EMIT" 5000 0 4 >/dev/null 2>"$TMP/sd.err" </dev/null &
 rec=$!
 CLEANUP_PIDS+=("$rec")
 wait_recording "$TMP/sd.err" || bail_out "the recorder never started: $(cat "$TMP/sd.err")"

@@ -14,9 +14,9 @@ source "$(dirname "$0")/lib.sh"
 race() {
     local dir=$1 round=$2 pa pb sa=0 sb=0 n want winner loser
     rm -f "$TMP/ran-a" "$TMP/ran-b"
-    "$REC" -o "$dir" -- sh -c "touch '$TMP/ran-a'; exec '$EMIT' 1000" >/dev/null 2>"$TMP/a.err" </dev/null &
+    "$REC" --count -o "$dir" -- sh -c "touch '$TMP/ran-a'; exec '$EMIT' 1000" >/dev/null 2>"$TMP/a.err" </dev/null &
     pa=$!
-    "$REC" -o "$dir" -- sh -c "touch '$TMP/ran-b'; exec '$EMIT' 777" >/dev/null 2>"$TMP/b.err" </dev/null &
+    "$REC" --count -o "$dir" -- sh -c "touch '$TMP/ran-b'; exec '$EMIT' 777" >/dev/null 2>"$TMP/b.err" </dev/null &
     pb=$!
     wait "$pa" || sa=$?
     wait "$pb" || sb=$?
@@ -58,9 +58,9 @@ err_has "claimed by fjtrace-record pid 999999999, which is gone"
 
 # No -o: the default folders of two recorders started together differ.
 mkdir "$TMP/cwd"
-(cd "$TMP/cwd" && "$REC" -- "$EMIT" 1000 >/dev/null 2>"$TMP/a.err" </dev/null) &
+(cd "$TMP/cwd" && "$REC" --count -- "$EMIT" 1000 >/dev/null 2>"$TMP/a.err" </dev/null) &
 pa=$!
-(cd "$TMP/cwd" && "$REC" -- "$EMIT" 777 >/dev/null 2>"$TMP/b.err" </dev/null) &
+(cd "$TMP/cwd" && "$REC" --count -- "$EMIT" 777 >/dev/null 2>"$TMP/b.err" </dev/null) &
 pb=$!
 wait "$pa"; check $? "no -o: recorder a exits 0" "$TMP/a.err"
 wait "$pb"; check $? "no -o: recorder b exits 0" "$TMP/b.err"

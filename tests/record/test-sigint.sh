@@ -12,7 +12,7 @@ sleeper="$EMIT [0-9]* 0 $SLEEP"
 for sig in INT TERM; do
     out=$TMP/trace-$sig
     # A background job of a script ignores SIGINT: undo that for the recorder.
-    ( trap - INT; exec "$REC" -o "$out" --cmd-only -- "$EMIT" 500 0 "$SLEEP" ) \
+    ( trap - INT; exec "$REC" --count -o "$out" --cmd-only -- "$EMIT" 500 0 "$SLEEP" ) \
         >"$TMP/out" 2>"$TMP/err" </dev/null &
     rec=$!
     # wait until CMD is running and its events are in
@@ -44,7 +44,7 @@ done
 
 # SIGINT reaching the recorder's whole process group (as Ctrl-C does)
 out=$TMP/trace-pgrp
-( trap - INT; exec setsid "$REC" -o "$out" --cmd-only -- "$EMIT" 300 0 "$SLEEP" ) \
+( trap - INT; exec setsid "$REC" --count -o "$out" --cmd-only -- "$EMIT" 300 0 "$SLEEP" ) \
     >"$TMP/out" 2>"$TMP/err" </dev/null &
 rec=$!
 for (( i = 0; i < 200; i++ )); do

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh" "$1"
 FIB=$2 FIB_NOTRACE=$3
 # (not lib.sh's record, which skips the count: the count is checked here)
-"$RECORD" --cmd-only -o "$tmp/off" -- "$FIB_NOTRACE" 18 -p 2 >"$tmp/off.out" 2>"$tmp/off.err"
+"$RECORD" --count --cmd-only -o "$tmp/off" -- "$FIB_NOTRACE" 18 -p 2 >"$tmp/off.out" 2>"$tmp/off.err"
 if ok $? "fjtrace-record records the build with tracing compiled out"; then
   if [ -e "$tmp/off" ] && [ -n "$(find "$tmp/off" -name metadata)" ]; then
     python3 "$(dirname "$0")/check_trace.py" "$tmp/off" none

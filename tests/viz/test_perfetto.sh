@@ -15,7 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # rec DIR N: records naive fib(N) on 2 workers; prints the event count
 rec() {
-  "$src/scripts/fjtrace-record" --cmd-only -o "$1" -- "$fib" "$2" -p 2 --variant naive \
+  "$src/scripts/fjtrace-record" --count --cmd-only -o "$1" -- "$fib" "$2" -p 2 --variant naive \
     >/dev/null 2>"$tmp/rec.err" || bail_out "recording: $(cat "$tmp/rec.err")"
   sed -n 's/^fjtrace-record: events: \([0-9]*\)$/\1/p' "$tmp/rec.err"
 }
