@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Pictures never change the report: the text and the JSON report, the exit
 status and the warnings are the same byte for byte without any picture
-option and with each one alone (--html, --subtrees, --timeline, --charts,
---chrome-trace, --perfetto, --tasks), on every trace in tests/data and on
-traces recorded here through the real stack (fj-fib and fj-contention at
-P=2, off-CPU records on). Only the analyzer's own costs may differ: its
-run time, peak memory and model size (--tasks and the subtree diagrams keep
-every task record: docs/analyses.md, "Memory").
+option, with each one alone (--html, --subtrees, --timeline, --charts,
+--chrome-trace, --perfetto, --tasks) and with all of them at once, on every
+trace in tests/data and on traces recorded here through the real stack
+(fj-fib and fj-contention at P=2, off-CPU records on). Only the analyzer's
+own costs may differ: its run time, peak memory and model size (--tasks and
+the subtree diagrams keep every task record: docs/analyses.md, "Memory").
 
     test_same_report.py ANALYZER DATA_DIR FJTRACE_RECORD FJ_FIB FJ_CONTENTION
 """
@@ -55,18 +55,24 @@ def written(opt):
 
 def same_reports(name, trace, tmp):
     """Text and JSON report of TRACE alone and beside each picture option."""
-    # The 16 analyses of a trace are independent (each writes its own
+    # The 18 analyses of a trace are independent (each writes its own
     # files): two at a time, one a core (the report never depends on the
     # load, only the costs VARYING removes do).
     runs = {}
     for fmt in ([], ["--json"]):
         kind = "JSON" if fmt else "text"
         runs[kind, None] = [*fmt, trace]
-        for opt in picture_options(os.path.join(tmp, f"{name}-{kind}")):
-            os.makedirs(os.path.dirname(opt[1]), exist_ok=True)
-            if opt[0] in ("--subtrees", "--charts"):
-                os.makedirs(opt[1], exist_ok=True)
-            runs[kind, opt[0]] = [*fmt, *opt, trace]
+        every = []
+        for sub in ("", "-all"):
+            for opt in picture_options(os.path.join(tmp, f"{name}-{kind}{sub}")):
+                os.makedirs(os.path.dirname(opt[1]), exist_ok=True)
+                if opt[0] in ("--subtrees", "--charts"):
+                    os.makedirs(opt[1], exist_ok=True)
+                if sub:
+                    every += opt
+                else:
+                    runs[kind, opt[0]] = [*fmt, *opt, trace]
+        runs[kind, "all"] = [*fmt, *every, trace]
     with ThreadPoolExecutor(max_workers=2) as pool:
         done = dict(zip(runs, pool.map(run, runs.values())))
     for fmt in ([], ["--json"]):
@@ -86,6 +92,15 @@ def same_reports(name, trace, tmp):
            "--tasks", *diffs)
         ok(not missing, f"{name} ({kind}): each picture option wrote its output beside the report",
            f"nothing written by {missing}")
+        # every picture option in one run: the listeners share one replay
+        got = done[kind, "all"]
+        missing = [o[0] for o in picture_options(os.path.join(tmp, f"{name}-{kind}-all"))
+                   if ref[0] <= 1 and not written(o)]
+        ok(got == ref and not missing,
+           f"{name}: {kind} report, exit status and warnings the same with every picture option "
+           "at once, each output written",
+           f"rc {got[0]} (alone {ref[0]}), stderr {got[2]!r}"
+           f"{' (report differs)' if got[1] != ref[1] else ''}, nothing written by {missing}")
     return ref[0]
 
 
@@ -122,13 +137,13 @@ with tempfile.TemporaryDirectory() as tmp:
         if os.path.isdir(os.path.join(DATA, name)):
             same_reports(name, os.path.join(DATA, name), tmp)
     if not shutil.which("lttng"):
-        tap.skip(12, "no lttng: no trace recorded here")
+        tap.skip(16, "no lttng: no trace recorded here")
     else:
         for name, cmd in (("fib18-p2", [FIB, "18", "-p", "2"]),
                           ("contention-p2", [CONTENTION, "-p", "2"])):
             trace = record(tmp, name, cmd)
             if trace is None:
-                tap.skip(6, "no usable lttng session daemon")
+                tap.skip(8, "no usable lttng session daemon")
                 continue
             rc = same_reports("recorded " + name, trace, tmp)
             tap.is_eq(rc, 0, f"recorded {name}: the whole trace is analysed with exit 0")
