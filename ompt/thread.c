@@ -27,6 +27,15 @@ static fj_switches_for switches_of(const fjomp_thread *t)
     return (fj_switches_for){.pool = FJOMP_POOL, .worker = t->worker};
 }
 
+/* Opens the thread's recording, with a first reading of its CPU clock as
+ * offcpu_task_clock: the drains at its task boundaries read it only when
+ * a switch happened (switches.h), the first span begins here. */
+static void open_switches(const fjomp_thread *t)
+{
+    fj_switches_open(switches_of(t));
+    if (fj_switches_is_open()) fj_switches_task_clock(switches_of(t));
+}
+
 /* The thread's off-CPU recording, as libfj's workers have it: opened once
  * it is a worker of the pool (its worker_begin: the pool's events begin
  * with the first parallel region, after the initial thread's
@@ -40,7 +49,7 @@ int32_t fjomp_worker(fjomp_thread *t)
         /* (in a forked child: stopped, see emit.h; its worker_begin was not
          * written, so neither is its offcpu_start) */
         bool stopped = atomic_load_explicit(&fjomp_stopped, memory_order_relaxed);
-        if (!stopped && fj_switches_recorded()) fj_switches_open(switches_of(t));
+        if (!stopped && fj_switches_recorded()) open_switches(t);
     }
     return t->worker;
 }
@@ -52,7 +61,7 @@ void fjomp_offcpu_drain(fjomp_thread *t)
     if (!fj_switches_is_open()) {
         /* a session that began recording the event after the thread began */
         if (fj_switches_refused() || !fj_switches_recorded()) return;
-        fj_switches_open(switches_of(t));
+        open_switches(t);
         if (!fj_switches_is_open()) return;
     }
     fj_switches_drain_task(switches_of(t));

@@ -41,10 +41,10 @@ fjomp_thread *fjomp_self(void);
  * fjomp_self() once (a TLS access through __tls_get_addr in a dlopen'd
  * tool) and pass it on. */
 int32_t fjomp_worker(fjomp_thread *th);
-/* Emits th's off-CPU intervals since the last drain and its CPU clock
- * (offcpu_task_clock), at every point where its task's self time begins or
- * ends: task schedule points, waits, the implicit task's ends (cheap when
- * no switch happened: a load of the ring's head, then the clock). */
+/* Emits th's off-CPU intervals since the last drain and, when there were
+ * any, its CPU clock (offcpu_task_clock), at every point where its task's
+ * self time begins or ends: task schedule points, waits, the implicit
+ * task's ends (when no switch happened: a load of the ring's head). */
 void fjomp_offcpu_drain(fjomp_thread *th);
 /* Last drain, worker_end, closes the off-CPU recording. */
 void fjomp_thread_end(void);

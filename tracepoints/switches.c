@@ -184,13 +184,14 @@ static void on_record(fj_switches_for to, const unsigned char *r, size_t len)
     }
 }
 
-static void drain(fj_switches_for to)
+/* Returns whether there was anything to drain. */
+static bool drain(fj_switches_for to)
 {
     /* Acquire: the kernel writes the records, then data_head; we must see
      * the records behind the head we read (perf_event_open(2)). */
     const uint64_t head = __atomic_load_n(&st.meta->data_head, __ATOMIC_ACQUIRE);
     uint64_t tail = st.meta->data_tail; /* only we write it */
-    if (tail == head) return;           /* nothing new: the common case at a task's boundary */
+    if (tail == head) return false;     /* nothing new: the common case at a task's boundary */
     unsigned char rec[64];
     while (tail < head) {
         struct perf_event_header h;
@@ -205,6 +206,7 @@ static void drain(fj_switches_for to)
     /* Release: our reads of the records happen before the kernel may
      * overwrite them (it acquires data_tail). */
     __atomic_store_n(&st.meta->data_tail, head, __ATOMIC_RELEASE);
+    return true;
 }
 
 void fj_switches_drain(fj_switches_for to)
@@ -215,7 +217,11 @@ void fj_switches_drain(fj_switches_for to)
 
 void fj_switches_drain_task(fj_switches_for to)
 {
-    drain(to);
+    if (drain(to)) tell_clock(to, true);
+}
+
+void fj_switches_task_clock(fj_switches_for to)
+{
     tell_clock(to, true);
 }
 

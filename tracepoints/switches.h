@@ -48,9 +48,16 @@ void fj_switches_open(fj_switches_for to);
  * CPU clock (offcpu_clock; a worker only). */
 void fj_switches_drain(fj_switches_for to);
 /* The same at a point where the thread's task changes or waits, the clock
- * told as offcpu_task_clock: a producer that calls it at every such point
- * of a worker gives the analyzer each task piece's exact on-CPU time. */
+ * told as offcpu_task_clock, and only when a switch was drained: a
+ * producer that calls it at every such point of a worker (and
+ * fj_switches_task_clock once, when the recording opens) gives the
+ * analyzer each task piece's exact on-CPU time. Between two readings,
+ * every stay off the CPU lies in the last piece: the pieces before it had
+ * no switch, and on the CPU without one, the thread's clock runs with the
+ * trace's. A system call only where a switch happened. */
 void fj_switches_drain_task(fj_switches_for to);
+/* Tells the thread's CPU clock as offcpu_task_clock, now. */
+void fj_switches_task_clock(fj_switches_for to);
 /* Closes the event (no drain). */
 void fj_switches_close(void);
 
