@@ -7,10 +7,19 @@ void deliver_init(deliver_ctx *d, const fja_reader_sink *sink, fja_reader_stats 
     *d = (deliver_ctx){.sink = sink, .stats = stats};
 }
 
+static void map_free(deliver_map *m)
+{
+    free(m->keys);
+    free(m->vals);
+    *m = (deliver_map){0};
+}
+
 void deliver_free(deliver_ctx *d)
 {
-    free(d->with_events);
-    d->with_events = NULL;
+    map_free(&d->big_source);
+    map_free(&d->big_had_events);
+    free(d->window);
+    d->window = NULL;
     free(d->late);
     d->late = NULL;
 }
@@ -40,27 +49,76 @@ static bool begun_late(const deliver_ctx *d, uint64_t cls, uint64_t inst)
     return false;
 }
 
+/* Fibonacci hashing: object addresses differ in their middle bits. */
+static size_t map_slot(const deliver_map *m, uintptr_t key)
+{
+    return (size_t)(((uint64_t)key * 0x9e3779b97f4a7c15u) >> 32) & (m->cap - 1);
+}
+
+/* The value of key in m, 0 when absent. */
+static uint32_t map_get(const deliver_map *m, uintptr_t key)
+{
+    if (!m->cap) return 0;
+    for (size_t i = map_slot(m, key);; i = (i + 1) & (m->cap - 1)) {
+        if (m->keys[i] == key) return m->vals[i];
+        if (!m->vals[i]) return 0;
+    }
+}
+
+/* Sets key (absent from m) to val (not 0); -1 when out of memory. */
+static int map_put(deliver_map *m, uintptr_t key, uint32_t val)
+{
+    if (2 * (m->n + 1) > m->cap) { /* at most half full: short probes */
+        deliver_map g = {.cap = m->cap ? 2 * m->cap : 64};
+        g.keys = calloc(g.cap, sizeof *g.keys);
+        g.vals = calloc(g.cap, sizeof *g.vals);
+        if (!g.keys || !g.vals) {
+            map_free(&g);
+            return -1;
+        }
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->vals[i]) map_put(&g, m->keys[i], m->vals[i]); /* fits: no allocation */
+        map_free(m);
+        *m = g;
+    }
+    size_t i = map_slot(m, key);
+    while (m->vals[i])
+        i = (i + 1) & (m->cap - 1);
+    m->keys[i] = key;
+    m->vals[i] = val;
+    m->n++;
+    return 0;
+}
+
 /* The index of the trace a record belongs to, in order of first sight:
  * pool ids are only unique per process, and a trace is one process's (or
- * one user's) recording. */
-static uint32_t source_of(deliver_ctx *d, uintptr_t trace)
+ * one user's) recording. Any number of traces: each keeps its own index.
+ * -1 when out of memory. */
+static int64_t source_of(deliver_ctx *d, uintptr_t trace)
 {
-    if (trace < SMALL_KEYS && d->small_source[trace]) return d->small_source[trace] - 1;
-    for (uint32_t i = 0; i < d->ntraces; i++)
-        if (d->traces[i] == trace) return i;
-    if (d->ntraces == MAX_TRACES) return MAX_TRACES - 1;
-    d->traces[d->ntraces] = trace;
+    uint32_t known = trace < SMALL_KEYS ? d->small_source[trace] : map_get(&d->big_source, trace);
+    if (known) return known - 1;
+    if (d->ntraces == UINT32_MAX - 1) return -1; /* fja_event.source is 32 bits */
+    if (d->ntraces == d->cap_window) {
+        uint32_t cap = d->cap_window ? 2 * d->cap_window : 16;
+        uint64_t *w = realloc(d->window, cap * sizeof *w);
+        if (!w) return -1;
+        d->window = w;
+        d->cap_window = cap;
+    }
+    if (trace < SMALL_KEYS)
+        d->small_source[trace] = d->ntraces + 1;
+    else if (map_put(&d->big_source, trace, d->ntraces + 1))
+        return -1;
+    d->window[d->ntraces] = 0;
     d->stats->traces = d->ntraces + 1;
-    if (trace < SMALL_KEYS) d->small_source[trace] = d->ntraces + 1;
     return d->ntraces++;
 }
 
 static bool stream_had_events(const deliver_ctx *d, uintptr_t s)
 {
     if (s < SMALL_KEYS) return d->small_had_events[s];
-    for (uint32_t i = d->nwith_events; i-- > 0;)
-        if (d->with_events[i] == s) return true;
-    return false;
+    return map_get(&d->big_had_events, s) != 0;
 }
 
 /* Remembers that s delivered an event; -1 when out of memory. */
@@ -70,17 +128,8 @@ static int stream_note_event(deliver_ctx *d, uintptr_t s)
         d->small_had_events[s] = true;
         return 0;
     }
-    if (d->nwith_events && d->with_events[d->nwith_events - 1] == s) return 0;
     if (stream_had_events(d, s)) return 0;
-    if (d->nwith_events == d->cap_with_events) {
-        uint32_t cap = d->cap_with_events ? 2 * d->cap_with_events : 16;
-        uintptr_t *a = realloc(d->with_events, cap * sizeof *a);
-        if (!a) return -1;
-        d->with_events = a;
-        d->cap_with_events = cap;
-    }
-    d->with_events[d->nwith_events++] = s;
-    return 0;
+    return map_put(&d->big_had_events, s, 1);
 }
 
 /* The event of a compact record (convert.h). */
@@ -100,8 +149,8 @@ static fja_event event_of(const reader_rec *rec)
 
 static int deliver_event(deliver_ctx *d, const reader_rec *rec, uintptr_t stream, uintptr_t trace)
 {
-    if (stream_note_event(d, stream)) return -1;
-    uint32_t src = source_of(d, trace);
+    int64_t src = source_of(d, trace);
+    if (src < 0 || stream_note_event(d, stream)) return -1;
     if ((uint64_t)rec->head < d->window[src]) { /* before every stream has its events */
         d->stats->window_events++;
         return 0;
@@ -117,20 +166,23 @@ static int deliver_event(deliver_ctx *d, const reader_rec *rec, uintptr_t stream
     }
     d->stats->fjtrace_events++;
     fja_event ev = event_of(rec);
-    ev.source = src;
+    ev.source = (uint32_t)src;
     if (d->sink->event(d->sink->ctx, &ev)) d->stopped = true;
     return 0;
 }
 
-static void deliver_discarded(deliver_ctx *d, const rec_extra *x, uintptr_t stream, uintptr_t trace)
+/* Returns -1 when out of memory. */
+static int deliver_discarded(deliver_ctx *d, const rec_extra *x, uintptr_t stream, uintptr_t trace)
 {
-    uint32_t src = source_of(d, trace);
+    int64_t src = source_of(d, trace);
+    if (src < 0) return -1;
     if (x->offcpu) {
         /* Off-CPU records lost: a state of the off-CPU figures, never a
          * loss of tasks nor a lost beginning (their channel is apart). */
         if (d->sink->offcpu_lost)
-            d->sink->offcpu_lost(d->sink->ctx, x->count, x->begin_ts, x->ts, src, x->stream);
-        return;
+            d->sink->offcpu_lost(d->sink->ctx, x->count, x->begin_ts, x->ts, (uint32_t)src,
+                                 x->stream);
+        return 0;
     }
     if (!x->count_known) d->stats->discarded_unknown++;
     if (x->ts && !stream_had_events(d, stream) && x->carries_fjtrace &&
@@ -140,22 +192,29 @@ static void deliver_discarded(deliver_ctx *d, const rec_extra *x, uintptr_t stre
         if (x->ts > d->window[src]) d->window[src] = x->ts;
         if (x->ts > d->stats->window_start) d->stats->window_start = x->ts;
         d->stats->window_lost += x->count;
-        return;
+        return 0;
     }
-    if (d->sink->discarded) d->sink->discarded(d->sink->ctx, x->count, x->ts, src);
+    if (d->sink->discarded) d->sink->discarded(d->sink->ctx, x->count, x->ts, (uint32_t)src);
+    return 0;
 }
 
 int deliver(deliver_ctx *d, const reader_rec *rec, uintptr_t stream, uintptr_t trace)
 {
     if (rec->type == REC_DISCARDED) {
-        deliver_discarded(d, rec->extra, stream, trace);
-        return 0;
+        if (!deliver_discarded(d, rec->extra, stream, trace)) return 0;
+        d->stopped = true;
+        return -1;
     }
     if (d->stopped) return 0;
     if (rec->type == REC_INVALID) { /* read, not believed (validate.h) */
+        int64_t src = source_of(d, trace);
+        if (src < 0) {
+            d->stopped = true;
+            return -1;
+        }
         d->stats->fjtrace_events++;
         fja_event ev = rec->extra->ev;
-        ev.source = source_of(d, trace);
+        ev.source = (uint32_t)src;
         if (d->sink->invalid) d->sink->invalid(d->sink->ctx, &ev, rec->extra->why);
         return 0;
     }

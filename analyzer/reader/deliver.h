@@ -10,24 +10,31 @@
 #include "convert.h"
 #include "reader.h"
 
-#define MAX_TRACES 4096
 /* Keys below this (the parallel reader's stream and trace numbers) are
- * looked up in tables, not lists. */
+ * looked up in tables indexed by the key; the others (the muxer's object
+ * addresses, or numbers past this many streams or traces) in a hash map. */
 #define SMALL_KEYS 4096
+
+/* An open-addressed map from a key >= SMALL_KEYS to a value (0: absent). */
+typedef struct {
+    uintptr_t *keys;
+    uint32_t *vals;
+    size_t cap, n; /* cap: a power of two, or 0 */
+} deliver_map;
 
 typedef struct {
     const fja_reader_sink *sink;
     fja_reader_stats *stats;
     bool stopped; /* the event callback asked to stop */
-    uintptr_t traces[MAX_TRACES];
-    uint32_t ntraces;
+    uint32_t ntraces; /* traces seen: any number (no limit, no folding) */
+    deliver_map big_source; /* source + 1 of a trace key >= SMALL_KEYS */
     /* Streams that have delivered an event: a discarded-events notice on a
      * stream before its first event means its beginning was overwritten (a
      * snapshot of overwrite-mode buffers); the trace is then read from the
      * latest such beginning on, when every stream has its events. */
-    uintptr_t *with_events;
-    uint32_t nwith_events, cap_with_events;
-    uint64_t window[MAX_TRACES]; /* per source: first time kept (0: all) */
+    deliver_map big_had_events; /* 1 for a stream key >= SMALL_KEYS */
+    uint64_t *window; /* per source: first time kept (0: all) */
+    uint32_t cap_window;
     /* Streams that begun late (packets.h: their first packet is not packet
      * 0), by class and instance id: only their discarded-events notice
      * before a first event is a lost beginning; any other stream's is a
@@ -38,7 +45,7 @@ typedef struct {
     uint64_t (*late)[2];
     size_t nlate, cap_late;
     bool late_unknown;
-    bool small_had_events[SMALL_KEYS]; /* with_events, for small stream keys */
+    bool small_had_events[SMALL_KEYS]; /* big_had_events, for small stream keys */
     uint32_t small_source[SMALL_KEYS]; /* source + 1 of a small trace key (0: none yet) */
 } deliver_ctx;
 
