@@ -25,15 +25,15 @@ typedef struct {
 typedef struct {
     const fja_reader_sink *sink;
     fja_reader_stats *stats;
-    bool stopped; /* the event callback asked to stop */
-    uint32_t ntraces; /* traces seen: any number (no limit, no folding) */
+    bool stopped;           /* the event callback asked to stop */
+    uint32_t ntraces;       /* traces seen: any number (no limit, no folding) */
     deliver_map big_source; /* source + 1 of a trace key >= SMALL_KEYS */
     /* Streams that have delivered an event: a discarded-events notice on a
      * stream before its first event means its beginning was overwritten (a
      * snapshot of overwrite-mode buffers); the trace is then read from the
      * latest such beginning on, when every stream has its events. */
     deliver_map big_had_events; /* 1 for a stream key >= SMALL_KEYS */
-    uint64_t *window; /* per source: first time kept (0: all) */
+    uint64_t *window;           /* per source: first time kept (0: all) */
     uint32_t cap_window;
     /* Streams that begun late (packets.h: their first packet is not packet
      * 0), by class and instance id: only their discarded-events notice
