@@ -33,6 +33,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import tap  # noqa: E402
+from discarded import discarded, exit_expected  # noqa: E402
 
 ANALYZE, RECORD, FIB = sys.argv[1:4]
 N = 20
@@ -172,15 +173,17 @@ def main():
                        key=lambda f: -os.path.getsize(os.path.join(trace, f)))
         if not offcpu or not tasks:
             tap.bail_out("the recording lacks an off-CPU or a task stream: " + str(names))
-        rc, out, err = analyze(session)
-        whole = report(out)
-        if rc not in (0, 1) or not whole:
-            tap.bail_out(f"the undamaged trace does not analyse: exit {rc}, {err[-300:]}")
         # the copies must have events lost only where the damage says so
         set_before = [struct.unpack_from("<Q", open(os.path.join(trace, s), "rb").read(),
                                          OFF_DISCARDED)[0] for s in offcpu + tasks[:1]]
         if any(set_before):
             tap.plan_skip_all(f"the recording lost events itself (load?): {set_before}")
+        rc, out, err = analyze(session)
+        whole = report(out)
+        tap.is_eq(rc, exit_expected(trace), "undamaged: analysed with exit 0, or 1 exactly "
+                  f"when LTTng discarded events ({discarded(trace)} discarded)", err[-800:])
+        if not whole:
+            tap.bail_out(f"the undamaged trace does not analyse: exit {rc}, {err[-300:]}")
         offcpu_case(session, rel, offcpu[0], whole, work)
         task_case("task stream, 1 then 0", lambda k: 1 if k == 0 else 0, session, rel,
                   tasks[0], whole, work)

@@ -34,6 +34,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import tap  # noqa: E402
+from discarded import discarded, exit_expected  # noqa: E402
 
 ANALYZE, RECORD, FIB = sys.argv[1:4]
 N = 22
@@ -108,8 +109,9 @@ def main():
                                                                os.path.join(work, "c.json")])):
             rc0, without, err0 = analyze(copies["without"], opts)
             rc1, refused, err1 = analyze(copies["refused"], opts)
-            tap.ok(rc0 in (0, 1) and without.get("pools"), f"{how}: the trace without the "
-                   "interval is read", f"rc {rc0}", err0[-600:])
+            tap.ok(rc0 == exit_expected(trace) and without.get("pools"), f"{how}: the trace "
+                   "without the interval is read, exit 0 (1 exactly when LTTng discarded "
+                   "events)", f"rc {rc0}, {discarded(trace)} discarded", err0[-600:])
             tap.is_eq(figures(refused), figures(without), f"{how}: the refused interval leaves "
                       "the on-CPU figures those of the trace without it")
             invalid = refused.get("anomalies", {}).get("by_kind", {}).get("invalid_event", 0)
