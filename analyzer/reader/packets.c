@@ -578,6 +578,19 @@ int packets_check(const char *dir, fja_packets *p,
         p->repaired += w.repaired;
         /* A packet running past the end of the file is a recording cut
          * short when the index says so too, else a damaged size. */
+        if (end == WALK_CUT && agrees) {
+            struct stat st;
+            char idx[PATH_MAX + 300];
+            uint64_t bytes = stat(path, &st) ? 0 : (uint64_t)st.st_size - w.whole;
+            snprintf(idx, sizeof idx, "%s/index/%s.idx", dir, e->d_name);
+            if (!p->cut_all)
+                note_printf(p->cut_note, sizeof p->cut_note,
+                            "%s is cut short (a recording cut short?): its packet %" PRIu64
+                            " (byte %" PRIu64 ") runs past the end of the file",
+                            path, w.count + 1, w.whole);
+            p->cut_all += bytes ? bytes : 1;
+            if (stat(idx, &st) && errno == ENOENT) p->cut_unindexed += bytes ? bytes : 1;
+        }
         if (end == WALK_WHOLE || (end == WALK_CUT && agrees)) continue;
         struct stat st;
         p->dropped += stat(path, &st) ? 0 : (uint64_t)st.st_size - w.whole;

@@ -31,6 +31,13 @@ typedef struct {
     uint64_t streams; /* stream files */
     uint64_t whole;   /* packets that can be decoded, over all files */
     uint64_t dropped; /* bytes of the damaged packets and after them */
+    /* A last packet running past the end of its file (a recording cut
+     * short): its bytes there, over the files that have no index file
+     * (cut_unindexed) and over all (cut_all), and a line naming the first
+     * such file. LTTng's index counts what is missing when it is there and
+     * sound (salvage_missing); without it, the headers are all there is. */
+    uint64_t cut_unindexed, cut_all;
+    char cut_note[600];
     /* Bits of the largest packet that can be decoded (of the largest stream
      * file when the layout is not known): no field is longer. */
     uint64_t longest;

@@ -344,6 +344,12 @@ static int64_t precheck(const char *dir, fja_salvage *salv, char **use, bool *ba
     if (unreadable) return 0;
     *known = pk.layout_known;
     *bad_index = pk.index_damaged;
+    /* a stream cut short that no sound index counts (cut_check): the
+     * headers say what is missing, never a trace taken for whole */
+    uint64_t cut = pk.index_damaged ? pk.cut_all : pk.cut_unindexed;
+    if (cut && !stats->cut_bytes)
+        note_printf(stats->cut_note, sizeof stats->cut_note, "%s", pk.cut_note);
+    stats->cut_bytes += cut;
     if (!pk.damaged && !pk.index_damaged && !pk.repaired)
         return pk.layout_known ? (int64_t)pk.whole : 1;
     unsigned how = SALVAGE_HEADERS | SALVAGE_ALWAYS | (pk.index_damaged ? SALVAGE_NO_INDEX : 0);

@@ -65,4 +65,31 @@ ok $? "the JSON report says incomplete, with a decode_error" || diag "complete=$
 ok $? "the analyzer leaves the cut trace as it was"
 [[ -z $(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'fjtrace-salvage-*' -newer "$tmp/rec.out") ]]
 ok $? "no salvage copy is left behind"
+
+# The same cut without LTTng's index, or with an index that disagrees with
+# another stream (read without it): the headers alone say the file is cut
+# (issue 24: the campaign's index-size@...+trunc@fjtrace_offcpu_1 gave exit
+# 0 and figures of a trace without that stream's last packet).
+for how in "no index" "a damaged index"; do
+    rm -rf "$tmp/cut2"
+    cp -r "$tmp/cut" "$tmp/cut2"
+    c2=${ctrace/$tmp\/cut/$tmp/cut2}
+    if [[ $how == "no index" ]]; then
+        rm -r "$c2/index"
+    else
+        other=$(cd "$c2/index" && ls | grep -v "^$big.idx$" | head -n 1)
+        python3 -c 'import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(24)
+    f.write(struct.pack(">QQ", 1 << 63, 1 << 63))' "$c2/index/$other"
+    fi
+    rc=0
+    "$analyze" --json "$tmp/cut2" -o "$tmp/r2.json" 2>"$tmp/err2" || rc=$?
+    is "$rc" 1 "$how: the trace cut short: exit 1" || diag "$(cat "$tmp/err2")"
+    grep -q "$big is cut short" "$tmp/err2"
+    ok $? "$how: the warning names the cut file, $big" || diag "$(cat "$tmp/err2")"
+    events=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["trace"]["events"])' \
+        "$tmp/r2.json")
+    is "${events:-}" "$want" "$how: every event of the whole packets ($want)"
+done
 done_testing
