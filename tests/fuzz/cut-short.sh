@@ -77,11 +77,11 @@ for how in "no index" "a damaged index"; do
     if [[ $how == "no index" ]]; then
         rm -r "$c2/index"
     else
-        other=$(cd "$c2/index" && ls | grep -v "^$big.idx$" | head -n 1)
+        for other in "$c2"/index/*.idx; do [[ $other != */$big.idx ]] && break; done
         python3 -c 'import struct, sys
 with open(sys.argv[1], "r+b") as f:
     f.seek(24)
-    f.write(struct.pack(">QQ", 1 << 63, 1 << 63))' "$c2/index/$other"
+    f.write(struct.pack(">QQ", 1 << 63, 1 << 63))' "$other"
     fi
     rc=0
     "$analyze" --json "$tmp/cut2" -o "$tmp/r2.json" 2>"$tmp/err2" || rc=$?
