@@ -25,8 +25,9 @@ median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1
 
 bench_one() { # bench_one N
   local n=$1 trace=$tmp/trace-$1
-  # Blocking: a benchmark trace must be whole (the recording is not timed).
-  scripts/fjtrace-record --cmd-only --blocking -o "$trace" -- \
+  # Blocking: a benchmark trace must be whole (the recording is not timed);
+  # --count: its events are counted (the figures per event need them).
+  scripts/fjtrace-record --cmd-only --blocking --count -o "$trace" -- \
     "$build/samples/fj-fib" "$n" --variant naive -p 2 >/dev/null 2>"$tmp/rec.err"
   local events tasks size
   events=$(sed -n 's/.*events: \([0-9]*\).*/\1/p' "$tmp/rec.err" | head -n 1)
