@@ -5,10 +5,14 @@
 
 #include "viz_int.h"
 
+bool fjv_drawn(const fjv_options *o)
+{
+    return o->subtrees_dir || o->timeline || o->charts_dir || o->html;
+}
+
 bool fjv_wanted(const fjv_options *o)
 {
-    return o->subtrees_dir || o->timeline || o->charts_dir || o->html || o->chrome_trace ||
-           o->perfetto;
+    return fjv_drawn(o) || o->chrome_trace || o->perfetto;
 }
 
 int fjv_parse_format(const char *s, unsigned *formats)

@@ -76,6 +76,9 @@ void fjv_options_check(fjv_options *o, FILE *err);
 
 /* True when some picture is asked for. */
 bool fjv_wanted(const fjv_options *o);
+/* True when a picture drawn from the report is (fjv_render; the collector
+ * is needed), not only a streamed trace. */
+bool fjv_drawn(const fjv_options *o);
 /* Parses "png", "svg", "dot" or "all" into formats. -1 if unknown. */
 int fjv_parse_format(const char *s, unsigned *formats);
 

@@ -24,7 +24,7 @@ size_t pictures_outputs(cli_output *rows, size_t max)
 }
 
 static fjv_options options;
-static fjv_collector *collector;                   /* only when a picture is asked for */
+static fjv_collector *collector;                   /* only when a picture is drawn */
 static fjv_exporter *exporters[FJV_TRACE_FORMATS]; /* the traces asked for */
 
 int pictures_option(int i, const char *arg)
@@ -54,11 +54,13 @@ int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_trac
     options.paths = (const char *const *)paths;
     options.npaths = npaths;
     if (!fjv_wanted(&options)) return 0;
-    if (!(collector = fjv_collector_new(&options, err, sizeof err))) {
-        fprintf(stderr, "fjtrace-analyze: %s\n", err);
-        return -1;
+    if (fjv_drawn(&options)) {
+        if (!(collector = fjv_collector_new(&options, err, sizeof err))) {
+            fprintf(stderr, "fjtrace-analyze: %s\n", err);
+            return -1;
+        }
+        if (fja_tracker_listen(t, fjv_collector_listener(collector))) return -1;
     }
-    if (fja_tracker_listen(t, fjv_collector_listener(collector))) return -1;
     for (int k = 0; k < FJV_TRACE_FORMATS; k++) {
         if (!(exporters[k] = fjv_exporter_new(&options, k, err, sizeof err)) && *err) {
             fprintf(stderr, "fjtrace-analyze: %s\n", err);
@@ -84,7 +86,7 @@ bool pictures_need_tasks(void)
 
 int pictures_render(const fja_model *m, const fja_report *r)
 {
-    return fjv_wanted(&options) ? fjv_render(&options, collector, m, r, stderr) : 0;
+    return fjv_drawn(&options) ? fjv_render(&options, collector, m, r, stderr) : 0;
 }
 
 void pictures_free(void)
