@@ -82,7 +82,7 @@ rec() {
     local key=$1 parse=$2 out
     shift 2
     rm -rf "$tmp/trace"
-    out=$(FJTRACE_JAVA_AGENT=$agent "$record" --cmd-only --blocking -o "$tmp/trace" "$@" 2>"$tmp/err") || {
+    out=$(FJTRACE_JAVA_AGENT=$agent "$record" --count --cmd-only --blocking -o "$tmp/trace" "$@" 2>"$tmp/err") || {
         cat "$tmp/err" >&2; exit 1; }
     "$parse" <<<"$out" >>"$tmp/$key"
     sed -n 's/.*fjtrace-record: events: \([0-9]*\).*/\1/p' "$tmp/err" >>"$tmp/$key.events"

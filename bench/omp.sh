@@ -60,7 +60,7 @@ rec() {
     local key=$1 out
     shift
     rm -rf "$tmp/trace"
-    out=$(FJTRACE_OMP_TOOL=$tool "$record" --cmd-only -o "$tmp/trace" "$@" 2>"$tmp/err") || {
+    out=$(FJTRACE_OMP_TOOL=$tool "$record" --count --cmd-only -o "$tmp/trace" "$@" 2>"$tmp/err") || {
         cat "$tmp/err" >&2; exit 1; }
     grep -q 'WARNING: LTTng discarded' "$tmp/err" && { echo "$0: events discarded" >&2; exit 1; }
     cpu_of <<<"$out" | awk '{ printf "%.3f\n", $1 * 1000 }' >>"$tmp/$key"

@@ -15,7 +15,7 @@ pfread=$build/tests/viz/pf-read
 tmp=$(mktemp -d /tmp/fjtrace-bench-perfetto.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-"$src/scripts/fjtrace-record" --cmd-only --blocking -o "$tmp/trace" -- \
+"$src/scripts/fjtrace-record" --count --cmd-only --blocking -o "$tmp/trace" -- \
   "$build/samples/fj-fib" "$n" --variant naive -p 2 >/dev/null 2>"$tmp/rec.err"
 events=$(sed -n 's/^fjtrace-record: events: \([0-9]*\)$/\1/p' "$tmp/rec.err")
 tasks=$(python3 -c "a, b = 0, 1
