@@ -36,13 +36,14 @@ static cli_output rows[CLI_MAX_OUTPUTS] = {
      .write = tasks_csv},
 };
 
-enum { REPORT_ROWS = 3 };
-
 const cli_output *cli_outputs(size_t *n)
 {
     static size_t nrows;
-    if (!nrows)
-        nrows = REPORT_ROWS + pictures_outputs(rows + REPORT_ROWS, CLI_MAX_OUTPUTS - REPORT_ROWS);
+    if (!nrows) {
+        while (nrows < CLI_MAX_OUTPUTS && rows[nrows].name) /* the report writers above */
+            nrows++;
+        nrows += pictures_outputs(rows + nrows, CLI_MAX_OUTPUTS - nrows);
+    }
     *n = nrows;
     return rows;
 }
