@@ -84,7 +84,8 @@ static _Noreturn void child_main(int fd, const fja_tmptrace *t, const fja_reader
     fja_interrupt_resume(); /* held back since before the fork */
     fja_offcpu pre;
     fja_offcpu_init(&pre);
-    reply r = {0};
+    reply r;
+    memset(&r, 0, sizeof r); /* padding too: every byte written to the pipe is defined */
     r.status = (int32_t)read_links(t, like, &pre, r.why, sizeof r.why);
     r.n = r.status == FJA_PREREAD_OK ? pre.n : 0;
     r.intervals = pre.intervals;
