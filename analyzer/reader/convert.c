@@ -263,9 +263,11 @@ static size_t bytes_member(const bt_field *payload, int64_t idx, uint8_t *out, s
 
 /* A new extra with room for n bytes of strings (at *at); NULL when out
  * of memory. */
+static rec_extra *(*extra_alloc)(size_t size); /* convert_set_extra_alloc */
+
 static rec_extra *extra_new(size_t n, char **at)
 {
-    rec_extra *x = calloc(1, sizeof *x + n);
+    rec_extra *x = extra_alloc ? extra_alloc(sizeof *x + n) : calloc(1, sizeof *x + n);
     if (x) *at = x->strings;
     return x;
 }
@@ -521,6 +523,11 @@ void convert_keys(const bt_message *msg, uintptr_t *stream, uintptr_t *trace)
             : bt_message_discarded_events_borrow_stream_const(msg);
     *stream = (uintptr_t)s;
     *trace = (uintptr_t)bt_stream_borrow_trace_const(s);
+}
+
+void convert_set_extra_alloc(rec_extra *(*alloc)(size_t size))
+{
+    extra_alloc = alloc;
 }
 
 void rec_free(reader_rec *rec)

@@ -86,6 +86,12 @@ int convert_message(convert_ctx *c, const bt_message *msg, reader_rec *rec);
 /* The stream and trace objects of an event or discarded-events message. */
 void convert_keys(const bt_message *msg, uintptr_t *stream, uintptr_t *trace);
 
+/* From now on, in this process, extras come from alloc (size bytes,
+ * zeroed; NULL when there is no room) instead of the heap: a decoding
+ * process (pread.h) puts them where the replaying process reads them.
+ * rec_free must not be called on those. */
+void convert_set_extra_alloc(rec_extra *(*alloc)(size_t size));
+
 /* Frees what rec owns. */
 void rec_free(reader_rec *rec);
 

@@ -1,14 +1,20 @@
 #include "pread.h"
 
-#include "abortguard.h"
 #include "weights.h"
 #include "lengthguard.h"
 
+#include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,6 +22,11 @@
 #define RING_MIN 64u
 #define RING_MAX 16384u
 #define PUSH_BUDGET 256u /* records pushed to one ring before the next is served */
+/* What a decoding process may allocate beyond what it has at its start: a
+ * damaged length asking for gigabytes makes its allocation fail, the
+ * process dies of it and its stream is named as damaged. */
+#define DECODER_DATA_BUDGET (1024ull << 20)
+#define WATCH_NS 20000000 /* how often a waiting merge looks for dead decoding processes */
 
 /* One stream: a ring its thread fills and the merge empties. */
 typedef struct {
@@ -24,8 +35,10 @@ typedef struct {
     _Atomic int state;                 /* PORT_*: set after its last record */
     /* written by the merge, read by the decoding thread */
     alignas(64) _Atomic uint64_t head; /* records taken */
+    _Atomic uint64_t xhead;            /* bytes of extras released */
     /* the decoding thread's own */
     alignas(64) bt_message_iterator *it;
+    uint64_t xtail; /* bytes of extras allocated */
     bt_message_array_const msgs;
     uint64_t count, pos;
     uint64_t packets;   /* packet beginnings seen, for an abort message */
@@ -35,6 +48,8 @@ typedef struct {
     /* fixed before the threads start */
     reader_rec *recs;
     uint64_t mask;
+    char *xbuf; /* the extras of its records (extra_in_ring), xcap bytes */
+    uint64_t xcap;
     uint32_t thread, index_in_thread;
     size_t source;
     char *name;
@@ -47,8 +62,8 @@ typedef struct {
     bt_graph *g;
     uint32_t *ports, nports;
     convert_ctx conv;
-    pthread_t tid;
-    bool started;
+    pid_t pid; /* its process (0: none) */
+    bool reaped;
     volatile int64_t reading; /* the port being decoded, for an abort */
     /* it sleeps until the merge takes records (all its rings full) */
     pthread_mutex_t mu;
@@ -75,22 +90,66 @@ struct preader {
     /* progress */
     uint64_t total_bytes, total_packets;
     uint64_t guard_bits; /* lengthguard.h's bound, for every thread */
+    uint64_t xmax;       /* the most bytes an extra can take in its ring */
     bool progress, progress_shown;
     uint64_t next_progress;
     struct timespec t0;
 };
 
+/* Memory that the replaying process and its decoding processes share, at
+ * the same address in each (mapped before the fork): the rings, the
+ * extras their records point to, the ports' and decoders' states. Zeroed;
+ * NULL when out of memory. */
+static void *shared_alloc(size_t n)
+{
+    void *m = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    return m == MAP_FAILED ? NULL : m;
+}
+
+static void shared_free(void *m, size_t n)
+{
+    if (m) munmap(m, n ? n : 1);
+}
+
+/* A mutex and a condition between processes. The mutex is robust: a
+ * decoding process killed while it held it (between the two lines of a
+ * wake-up) leaves a flag that is right either way. */
+static void sync_init(pthread_mutex_t *mu, pthread_cond_t *cv)
+{
+    pthread_mutexattr_t ma;
+    pthread_mutexattr_init(&ma);
+    pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+    pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST);
+    pthread_mutex_init(mu, &ma);
+    pthread_mutexattr_destroy(&ma);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(cv, &ca);
+    pthread_condattr_destroy(&ca);
+}
+
+static void lock(pthread_mutex_t *mu)
+{
+    if (pthread_mutex_lock(mu) == EOWNERDEAD) pthread_mutex_consistent(mu);
+}
+
+static void cond_wait(pthread_cond_t *cv, pthread_mutex_t *mu)
+{
+    if (pthread_cond_wait(cv, mu) == EOWNERDEAD) pthread_mutex_consistent(mu);
+}
+
 preader *pread_create(unsigned jobs)
 {
-    preader *p = calloc(1, sizeof *p);
+    preader *p = shared_alloc(sizeof *p);
     if (!p) return NULL;
     if (!jobs) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         jobs = n > 0 ? (unsigned)n : 1;
     }
     p->jobs = jobs;
-    pthread_mutex_init(&p->mu, NULL);
-    pthread_cond_init(&p->cv, NULL);
+    sync_init(&p->mu, &p->cv);
     return p;
 }
 
@@ -103,7 +162,7 @@ preader *pread_create(unsigned jobs)
 static void wake_merge(preader *p)
 {
     if (!atomic_load_explicit(&p->merge_waiting, memory_order_seq_cst)) return;
-    pthread_mutex_lock(&p->mu);
+    lock(&p->mu);
     atomic_store_explicit(&p->merge_waiting, 0, memory_order_relaxed); /* under the mutex */
     pthread_cond_broadcast(&p->cv);
     pthread_mutex_unlock(&p->mu);
@@ -170,6 +229,38 @@ static uint64_t ring_free(port *pt, uint64_t tail)
     return cap - (tail - pt->seen_head);
 }
 
+/* The port a decoding process converts a message of: where its extras go. */
+static port *serving;
+
+/* Room for one more record's extra in the port's extras (loading xhead). */
+static bool extras_room(const preader *p, port *pt)
+{
+    /* acquire: the merge is done with the extras before xhead */
+    uint64_t used = pt->xtail - atomic_load_explicit(&pt->xhead, memory_order_acquire);
+    /* twice the largest: one fits whole even past a wrap to the start */
+    return pt->xcap - used >= 2 * p->xmax;
+}
+
+/* convert.h's allocator in a decoding process: an extra in the serving
+ * port's ring of extras, after a word saying where it ends (the merge
+ * releases up to there when it takes the record). The ring is a byte
+ * FIFO: the merge takes a port's records in order. */
+static rec_extra *extra_in_ring(size_t size)
+{
+    port *pt = serving;
+    uint64_t need = (2 * sizeof(uint64_t) + size + 15) & ~(uint64_t)15;
+    uint64_t pos = pt->xtail % pt->xcap, skip = pt->xcap - pos < need ? pt->xcap - pos : 0;
+    /* acquire: as in extras_room */
+    uint64_t used = pt->xtail - atomic_load_explicit(&pt->xhead, memory_order_acquire);
+    if (skip + need > pt->xcap - used) return NULL; /* larger than any packet */
+    pt->xtail += skip;
+    uint64_t *at = (uint64_t *)(pt->xbuf + pt->xtail % pt->xcap);
+    pt->xtail += need;
+    at[0] = pt->xtail;
+    memset(at + 2, 0, size);
+    return (rec_extra *)(at + 2);
+}
+
 /* Converts one message into the ring at tail; returns the new tail, or
  * UINT64_MAX when out of memory. */
 static uint64_t push_message(decoder *d, port *pt, const bt_message *m, uint64_t tail)
@@ -194,7 +285,8 @@ static bool port_serve(decoder *d, port *pt)
     uint64_t start = tail;
     int end = PORT_RUNNING;
     d->reading = (int64_t)(pt - d->p->ports);
-    while (tail - start < PUSH_BUDGET && ring_free(pt, tail)) {
+    serving = pt;
+    while (tail - start < PUSH_BUDGET && ring_free(pt, tail) && extras_room(d->p, pt)) {
         if (pt->pos == pt->count && (end = port_refill(d, pt)) != PORT_RUNNING) break;
         const bt_message *m = pt->msgs[pt->pos++];
         uint64_t next = push_message(d, pt, m, tail);
@@ -232,16 +324,18 @@ static void decoder_wait(decoder *d)
         uint64_t tail = atomic_load_explicit(&pt->tail, memory_order_relaxed); /* its own */
         /* seq_cst: after the store of waiting (the handshake of wake_decoder) */
         if (port_running(pt) &&
-            tail - atomic_load_explicit(&pt->head, memory_order_seq_cst) <= pt->mask) {
+            tail - atomic_load_explicit(&pt->head, memory_order_seq_cst) <= pt->mask &&
+            pt->xcap - (pt->xtail - atomic_load_explicit(&pt->xhead, memory_order_seq_cst)) >=
+                2 * p->xmax) {
             atomic_store_explicit(&d->waiting, 0, memory_order_relaxed); /* own flag */
             return;
         }
     }
-    pthread_mutex_lock(&d->mu);
+    lock(&d->mu);
     /* relaxed: the mutex orders these with the merge's clearing */
     while (atomic_load_explicit(&d->waiting, memory_order_relaxed) &&
            !atomic_load_explicit(&p->quit, memory_order_relaxed))
-        pthread_cond_wait(&d->cv, &d->mu);
+        cond_wait(&d->cv, &d->mu);
     atomic_store_explicit(&d->waiting, 0, memory_order_relaxed); /* under the mutex */
     pthread_mutex_unlock(&d->mu);
 }
@@ -338,26 +432,48 @@ static int run_graph(void *arg)
     return 0;
 }
 
-static void *decoder_main(void *arg)
+/* This process's data segment (VmData, bytes), 0 when not known. */
+static uint64_t data_size(void)
 {
-    decoder *d = arg;
-    int aborted = 0;
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    uint64_t kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmData: %" SCNu64, &kb) == 1) break;
+    if (f) fclose(f);
+    return kb * 1024;
+}
+
+/* A decoding process: runs d's graph and ends. A crash, an abort or an
+ * allocation beyond its budget in libbabeltrace2 ends this process only:
+ * the merge sees it die (children_check) and names the stream it was
+ * reading (d->reading) and that stream's packets begun. */
+static _Noreturn void decoder_process(decoder *d, pid_t parent)
+{
+    /* the replaying process gone (killed, Ctrl-C), nobody reads on */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(0);
+    signal(SIGINT, SIG_IGN); /* the replaying process handles it, and ends us */
+    uint64_t now = data_size();
+    if (now) {
+        struct rlimit lim = {.rlim_cur = now + DECODER_DATA_BUDGET,
+                             .rlim_max = now + DECODER_DATA_BUDGET};
+        setrlimit(RLIMIT_DATA, &lim);
+    }
+    convert_set_extra_alloc(extra_in_ring);
     lengthguard_begin(d->p->guard_bits);
-    abortguard_run(run_graph, d, &aborted);
-    if (aborted) /* the port being read is the culprit; the others are lost */
-        for (uint32_t i = 0; i < d->nports; i++) {
-            uint32_t k = d->ports[i];
-            if (port_running(&d->p->ports[k]))
-                port_finish(d->p, &d->p->ports[k],
-                            (int64_t)k == d->reading ? PORT_ABORTED : PORT_LOST);
-        }
-    return NULL;
+    run_graph(d);
+    _exit(0); /* nothing of the replaying process's to flush or remove */
 }
 
 /* ------------------------------------------------------------ building */
 
 static int ring_alloc(preader *p)
 {
+    /* an extra's strings come from one packet (or a few KiB of reasons) */
+    uint64_t packet = p->guard_bits ? p->guard_bits / 8 : 1u << 20;
+    p->xmax = 2 * sizeof(uint64_t) + sizeof(rec_extra) + 8192 + packet + 16;
+    uint64_t xcap = (4 * p->xmax + 4095) & ~(uint64_t)4095;
     uint64_t per = RING_BYTES / sizeof(reader_rec) / (p->nports ? p->nports : 1);
     uint64_t cap = RING_MIN;
     while (cap * 2 <= per && cap < RING_MAX)
@@ -367,9 +483,12 @@ static int ring_alloc(preader *p)
     const char *tiny = getenv("FJTRACE_ANALYZE_TINY_RINGS");
     if (tiny && *tiny == '1') cap = 4;
     for (uint32_t i = 0; i < p->nports; i++) {
-        p->ports[i].recs = malloc(cap * sizeof(reader_rec));
-        if (!p->ports[i].recs) return -1;
-        p->ports[i].mask = cap - 1;
+        port *pt = &p->ports[i];
+        pt->recs = shared_alloc(cap * sizeof(reader_rec));
+        pt->xbuf = shared_alloc(xcap);
+        if (!pt->recs || !pt->xbuf) return -1;
+        pt->mask = cap - 1;
+        pt->xcap = xcap;
     }
     return 0;
 }
@@ -432,15 +551,14 @@ static int decoders_alloc(preader *p, char *const *dirs)
 {
     p->ndec = p->jobs < p->nports ? p->jobs : p->nports;
     if (!p->ndec) p->ndec = 1;
-    p->dec = calloc(p->ndec, sizeof *p->dec);
+    p->dec = shared_alloc(p->ndec * sizeof *p->dec);
     if (!p->dec) return -1;
     for (uint32_t t = 0; t < p->ndec; t++) {
         decoder *d = &p->dec[t];
         d->p = p;
         d->index = t;
         d->reading = -1;
-        pthread_mutex_init(&d->mu, NULL);
-        pthread_cond_init(&d->cv, NULL);
+        sync_init(&d->mu, &d->cv);
         d->ports = calloc(p->nports ? p->nports : 1, sizeof *d->ports);
         if (!d->ports) return -1;
     }
@@ -490,7 +608,7 @@ int pread_build_first(preader *p, bt_graph *g, char *const *dirs, const bt_compo
     p->ndirs = ndirs;
     for (size_t s = 0; s < ndirs; s++)
         p->nports += (uint32_t)bt_component_source_get_output_port_count(srcs[s]);
-    p->ports = calloc(p->nports ? p->nports : 1, sizeof *p->ports);
+    p->ports = shared_alloc(p->nports * sizeof *p->ports);
     if (!p->ports || !(p->sink_class = decoder_class())) goto oom;
     uint32_t in = 0;
     for (size_t s = 0; s < ndirs; s++)
@@ -501,7 +619,7 @@ int pread_build_first(preader *p, bt_graph *g, char *const *dirs, const bt_compo
             if (!(p->ports[in].name = strdup(bt_port_get_name(bt_port_output_as_port_const(out)))))
                 goto oom;
         }
-    if (ring_alloc(p) || decoders_alloc(p, dirs)) goto oom;
+    if (decoders_alloc(p, dirs)) goto oom;
     return sink_add(p, &p->dec[0], g, srcs, err, errlen);
 oom:
     snprintf(err, errlen, "out of memory");
@@ -551,7 +669,7 @@ static void wake_decoder(decoder *d)
 {
     atomic_thread_fence(memory_order_seq_cst);
     if (!atomic_load_explicit(&d->waiting, memory_order_relaxed)) return;
-    pthread_mutex_lock(&d->mu);
+    lock(&d->mu);
     atomic_store_explicit(&d->waiting, 0, memory_order_relaxed); /* under the mutex */
     pthread_cond_signal(&d->cv);
     pthread_mutex_unlock(&d->mu);
@@ -579,22 +697,57 @@ static bool port_ready(port *pt, int *state)
     return true;
 }
 
+/* Reaps the decoding processes that ended. One that died (a signal, an
+ * abort, an allocation beyond its budget: any end but exit 0 after its
+ * streams ended) leaves its streams: the one it was reading ends as
+ * aborted, its others as lost. */
+static void children_check(preader *p)
+{
+    for (uint32_t t = 0; t < p->ndec; t++) {
+        decoder *d = &p->dec[t];
+        int ws;
+        if (!d->pid || d->reaped || waitpid(d->pid, &ws, WNOHANG) != d->pid) continue;
+        d->reaped = true;
+        bool died = !WIFEXITED(ws) || WEXITSTATUS(ws) != 0;
+        for (uint32_t i = 0; i < d->nports; i++) {
+            uint32_t k = d->ports[i];
+            port *pt = &p->ports[k];
+            /* relaxed: the process is gone, nobody else writes the state */
+            if (atomic_load_explicit(&pt->state, memory_order_relaxed) != PORT_RUNNING) continue;
+            /* seq_cst: as port_finish's; the merge reads it with acquire */
+            atomic_store_explicit(&pt->state,
+                                  died && (int64_t)k == d->reading ? PORT_ABORTED : PORT_LOST,
+                                  memory_order_seq_cst);
+        }
+    }
+}
+
 /* The next record of pt, waiting for it; NULL at its end (*state). */
 static reader_rec *port_next(preader *p, port *pt, int *state)
 {
     *state = PORT_RUNNING;
     while (!port_ready(pt, state)) {
         wake_all_decoders(p); /* they may sleep on rings the merge has emptied */
-        pthread_mutex_lock(&p->mu);
+        lock(&p->mu);
         /* seq_cst: pairs with wake_merge's load after publishing */
         atomic_store_explicit(&p->merge_waiting, 1, memory_order_seq_cst);
         if (atomic_load_explicit(&pt->tail, memory_order_seq_cst) == pt->taken &&
-            atomic_load_explicit(&pt->state, memory_order_seq_cst) == PORT_RUNNING)
+            atomic_load_explicit(&pt->state, memory_order_seq_cst) == PORT_RUNNING) {
+            /* a dead process wakes nobody: look at them every WATCH_NS */
+            struct timespec until;
+            clock_gettime(CLOCK_MONOTONIC, &until);
+            until.tv_nsec += WATCH_NS;
+            if (until.tv_nsec >= 1000000000) until.tv_sec++, until.tv_nsec -= 1000000000;
             /* relaxed: merge_waiting is cleared under the mutex */
-            while (atomic_load_explicit(&p->merge_waiting, memory_order_relaxed))
-                pthread_cond_wait(&p->cv, &p->mu);
+            while (atomic_load_explicit(&p->merge_waiting, memory_order_relaxed)) {
+                int rc = pthread_cond_timedwait(&p->cv, &p->mu, &until);
+                if (rc == EOWNERDEAD) pthread_mutex_consistent(&p->mu);
+                if (rc == ETIMEDOUT) break;
+            }
+        }
         atomic_store_explicit(&p->merge_waiting, 0, memory_order_relaxed); /* under the mutex */
         pthread_mutex_unlock(&p->mu);
+        children_check(p);
     }
     if (pt->taken == pt->known_tail) return NULL;
     return &pt->recs[pt->taken & pt->mask];
@@ -603,7 +756,10 @@ static reader_rec *port_next(preader *p, port *pt, int *state)
 /* Done with pt's current record. */
 static void port_take(preader *p, port *pt)
 {
-    rec_free(&pt->recs[pt->taken & pt->mask]);
+    const reader_rec *rec = &pt->recs[pt->taken & pt->mask];
+    if (rec->extra) /* release: its bytes may be reused once the decoding process sees xhead */
+        atomic_store_explicit(&pt->xhead, ((const uint64_t *)rec->extra)[-2],
+                              memory_order_release);
     pt->taken++;
     /* the records were written on another core: ask for a later one's
      * cache line now, not when the merge needs it */
@@ -695,28 +851,21 @@ static void merge(preader *p, deliver_ctx *d, merge_heap *h, pread_result *res)
     }
 }
 
-/* Frees what the rings still hold (the merge stopped early). */
-static void rings_drain(preader *p)
-{
-    for (uint32_t k = 0; k < p->nports; k++) {
-        port *pt = &p->ports[k];
-        /* acquire, though the join already orders it: the threads ended */
-        uint64_t tail = atomic_load_explicit(&pt->tail, memory_order_acquire);
-        for (uint64_t i = pt->taken; i < tail; i++)
-            rec_free(&pt->recs[i & pt->mask]);
-        pt->taken = tail;
-    }
-}
-
 void pread_run(preader *p, deliver_ctx *d, pread_result *res)
 {
     *res = (pread_result){.status = PORT_END};
     clock_gettime(CLOCK_MONOTONIC, &p->t0);
+    bool rings = !ring_alloc(p);
+    pid_t self = getpid();
+    fflush(NULL); /* nothing buffered twice */
+    for (uint32_t t = 0; rings && t < p->ndec; t++) {
+        pid_t pid = fork();
+        if (pid == 0) decoder_process(&p->dec[t], self);
+        p->dec[t].pid = pid > 0 ? pid : 0;
+    }
     for (uint32_t t = 0; t < p->ndec; t++)
-        p->dec[t].started = !pthread_create(&p->dec[t].tid, NULL, decoder_main, &p->dec[t]);
-    for (uint32_t t = 0; t < p->ndec; t++)
-        if (!p->dec[t].started) {
-            /* no thread: its ports end as if out of memory */
+        if (!p->dec[t].pid) {
+            /* no process: its ports end as if out of memory */
             for (uint32_t i = 0; i < p->dec[t].nports; i++)
                 atomic_store_explicit(&p->ports[p->dec[t].ports[i]].state, PORT_NO_MEMORY,
                                       memory_order_release); /* read by the merge */
@@ -730,20 +879,26 @@ void pread_run(preader *p, deliver_ctx *d, pread_result *res)
         res->status = PORT_NO_MEMORY;
     free(h.heap);
     free(h.key);
-    /* release: a decoding thread that sees quit stops pushing */
-    atomic_store_explicit(&p->quit, 1, memory_order_release);
+    /* The merge is done: what the decoding processes still read is not
+     * wanted (a stream that ended them all has been seen, or the sink
+     * stopped); those still running are ended. */
     for (uint32_t t = 0; t < p->ndec; t++) {
-        pthread_mutex_lock(&p->dec[t].mu);
-        pthread_cond_signal(&p->dec[t].cv);
-        pthread_mutex_unlock(&p->dec[t].mu);
+        decoder *dc = &p->dec[t];
+        if (!dc->pid || dc->reaped) continue;
+        kill(dc->pid, SIGKILL);
+        while (waitpid(dc->pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        dc->reaped = true;
     }
-    for (uint32_t t = 0; t < p->ndec; t++)
-        if (p->dec[t].started) pthread_join(p->dec[t].tid, NULL);
-    rings_drain(p);
-    for (uint32_t k = 0; k < p->nports; k++)
-        /* relaxed: the threads are joined */
-        res->aborted |=
-            atomic_load_explicit(&p->ports[k].state, memory_order_relaxed) == PORT_ABORTED;
+    for (uint32_t k = 0; k < p->nports; k++) {
+        port *pt = &p->ports[k];
+        /* relaxed: the processes are reaped */
+        res->aborted |= atomic_load_explicit(&pt->state, memory_order_relaxed) == PORT_ABORTED;
+        /* the decoding process's iterator, not this process's: its graph
+         * here never ran */
+        pt->it = NULL;
+        pt->count = pt->pos = 0;
+    }
     if (res->status != PORT_END) {
         port *pt = &p->ports[res->port];
         res->packets = pt->packets;
@@ -813,13 +968,14 @@ void pread_free(preader *p, bool aborted)
         free(p->dec[t].ports);
     }
     for (uint32_t k = 0; p->ports && k < p->nports; k++) {
-        free(p->ports[k].recs);
+        shared_free(p->ports[k].recs, (p->ports[k].mask + 1) * sizeof(reader_rec));
+        shared_free(p->ports[k].xbuf, p->ports[k].xcap);
         free(p->ports[k].name);
     }
     bt_component_class_sink_put_ref(p->sink_class);
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);
-    free(p->dec);
-    free(p->ports);
-    free(p);
+    shared_free(p->dec, p->ndec * sizeof *p->dec);
+    shared_free(p->ports, p->nports * sizeof *p->ports);
+    shared_free(p, sizeof *p);
 }
