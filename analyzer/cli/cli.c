@@ -48,7 +48,7 @@ static void usage(FILE *o)
           "  --recording TOKEN  only the pools of the recording whose token is TOKEN\n"
           "                     (fjtrace-record prints it: CMD and its descendants);\n"
           "                     the pools of other programs are left out and counted\n"
-          "  -j, --jobs N       decode the trace's streams in N threads (default: one per\n"
+          "  -j, --jobs N       decode the trace's streams in N processes (default: one per\n"
           "                     online core); the report is the same whatever N\n"
           "  --muxer            order events with babeltrace2's filter.utils.muxer in one\n"
           "                     thread instead of the analyzer's own (faster) merge\n",

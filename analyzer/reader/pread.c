@@ -758,8 +758,7 @@ static void port_take(preader *p, port *pt)
 {
     const reader_rec *rec = &pt->recs[pt->taken & pt->mask];
     if (rec->extra) /* release: its bytes may be reused once the decoding process sees xhead */
-        atomic_store_explicit(&pt->xhead, ((const uint64_t *)rec->extra)[-2],
-                              memory_order_release);
+        atomic_store_explicit(&pt->xhead, ((const uint64_t *)rec->extra)[-2], memory_order_release);
     pt->taken++;
     /* the records were written on another core: ask for a later one's
      * cache line now, not when the merge needs it */

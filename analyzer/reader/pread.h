@@ -1,17 +1,25 @@
 /* Parallel reading. babeltrace2 runs a graph in one thread, but an LTTng
  * trace is a set of independent stream files (one per CPU and channel):
- * the streams (the ports of source.ctf.fs) are dealt by size to
- * `jobs` decoding threads, each with a graph of its own holding the
- * sources and a sink that takes only its streams. A decoding thread turns
- * messages into records (convert.h) and pushes them into a bounded ring
- * per stream; the calling thread merges the rings by timestamp (a heap on
- * (time, stream number): the order of the single-graph merge, so the
- * report does not depend on jobs) and hands them to deliver.h.
+ * the streams (the ports of source.ctf.fs) are dealt by size to `jobs`
+ * decoding processes, each with a graph of its own holding the sources
+ * and a sink that takes only its streams. The graphs are built here, the
+ * processes forked from this one run them: a crash, an abort or an
+ * allocation beyond its budget (RLIMIT_DATA) inside libbabeltrace2 ends
+ * that process, never this one, whose library state stays whole. A
+ * decoding process turns messages into records (convert.h) and pushes
+ * them into a bounded ring per stream, their extras into a ring of bytes
+ * per stream, both in memory shared with this process and mapped before
+ * the fork (at the same addresses in both: a record's extra pointer, and
+ * the strings it points to, are valid here as they are). The calling
+ * process merges the rings by timestamp (a heap on (time, stream
+ * number): the order of the single-graph merge, so the report does not
+ * depend on jobs) and hands them to deliver.h.
  *
  * Memory is bounded: a ring holds at most RING_BYTES / streams records
- * (at least 64). A thread blocks only when all of its rings are full, and
- * the merge only on a stream whose ring is empty, so they cannot wait for
- * each other. */
+ * (at least 64), a ring of extras four of the largest. A process blocks
+ * only when all of its rings are full, and the merge only on a stream
+ * whose ring is empty, so they cannot wait for each other; while it
+ * waits, the merge looks for decoding processes that died. */
 #ifndef FJA_PREAD_H
 #define FJA_PREAD_H
 
@@ -24,24 +32,26 @@
 
 typedef struct preader preader;
 
-/* How a stream ended; PORT_RUNNING while its thread may push more. */
+/* How a stream ended; PORT_RUNNING while its process may push more.
+ * PORT_ABORTED: its process died while reading it; PORT_LOST: while
+ * reading another of its streams. */
 enum { PORT_RUNNING, PORT_END, PORT_ERROR, PORT_NO_MEMORY, PORT_ABORTED, PORT_LOST, PORT_REFUSED };
 
-/* jobs: decoding threads wanted (0: one per online core). */
+/* jobs: decoding processes wanted (0: one per online core). */
 preader *pread_create(unsigned jobs);
 
 /* Graph 0, its sources srcs (one per trace folder dirs[i]) just added:
- * numbers the streams, deals them to the threads (weights.h: the largest
- * first, to the thread with least to do) and adds graph 0's sink. Returns
+ * numbers the streams, deals them to the processes (weights.h: the largest
+ * first, to the process with least to do) and adds graph 0's sink. Returns
  * -1 with err set on failure. */
 int pread_build_first(preader *p, bt_graph *g, char *const *dirs, const bt_component_source **srcs,
                       size_t ndirs, char *err, size_t errlen);
 
-/* The other threads' graphs, on the same folders. */
+/* The other processes' graphs, on the same folders. */
 int pread_build_rest(preader *p, const plugins *pl, char *const *dirs, size_t ndirs, char *err,
                      size_t errlen);
 
-/* Each decoding thread refuses a dynamic array longer than max_bits
+/* Each decoding process refuses a dynamic array longer than max_bits
  * (lengthguard.h); 0: no guard. A stream where one is refused ends there
  * (PORT_REFUSED), the others are read on. */
 void pread_set_guard(preader *p, uint64_t max_bits);
@@ -58,7 +68,7 @@ typedef struct {
     size_t source;    /* its trace folder */
     const char *port_name;
     const char *error; /* PORT_ERROR: babeltrace2's reason */
-    bool aborted;      /* some thread's library state is lost (abortguard.h) */
+    bool aborted;      /* a decoding process died (PORT_ABORTED) */
     /* The first stream that ended at an array lengthguard.h refused (NULL:
      * none): what was refused, its stream, packets begun and folder. */
     const char *refused;
@@ -67,11 +77,11 @@ typedef struct {
     size_t refused_source;
 } pread_result;
 
-/* Starts the threads, merges into d, joins them. */
+/* Forks the decoding processes, merges into d, ends and reaps them. */
 void pread_run(preader *p, deliver_ctx *d, pread_result *res);
 
-/* Frees p and its graphs; after an abort (res->aborted) the library's
- * objects are left as they are (abortguard.h) and p is kept reachable. */
+/* Frees p and its graphs (this process's: a decoding process's death
+ * leaves them whole); aborted: p is kept reachable instead. */
 void pread_free(preader *p, bool aborted);
 
 #endif

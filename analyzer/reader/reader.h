@@ -1,7 +1,7 @@
 /* The trace reader: decodes CTF traces with libbabeltrace2 in one
  * streaming pass and in timestamp order, and hands each fjtrace event to a
  * callback as an fja_event. By default the streams are decoded by `jobs`
- * threads, one babeltrace2 graph each, and merged by timestamp in the
+ * processes, one babeltrace2 graph each, and merged by timestamp in the
  * calling thread, which runs the callbacks (pread.h): the order, and so
  * the report, is the same whatever jobs is. use_muxer selects one graph
  * source.ctf.fs -> filter.utils.muxer -> simple sink instead (for
@@ -55,7 +55,7 @@ typedef struct {
     void *ctx;
     int progress;  /* print progress on stderr */
     int use_muxer; /* order with filter.utils.muxer instead of our own merge */
-    unsigned jobs; /* decoding threads (0: one per online core) */
+    unsigned jobs; /* decoding processes (0: one per online core) */
     /* The trace to name in err and the stats' notes instead of the one
      * folder read (a temporary folder of links to some of its streams,
      * fja_tmptrace), or NULL. After an abort the library cannot be used
