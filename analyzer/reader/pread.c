@@ -960,10 +960,12 @@ static void progress_line(preader *p, const deliver_ctx *d)
 void pread_free(preader *p, bool aborted)
 {
     if (!p || aborted) return; /* left for the leak checker to find reachable */
+    /* The mutexes and conditions are not destroyed, only unmapped: a
+     * decoding process killed while it waited (pread_run ends them) is
+     * still counted among a condition's waiters, and pthread_cond_destroy
+     * would wait for it forever. */
     for (uint32_t t = 0; p->dec && t < p->ndec; t++) {
         bt_graph_put_ref(p->dec[t].g);
-        pthread_mutex_destroy(&p->dec[t].mu);
-        pthread_cond_destroy(&p->dec[t].cv);
         free(p->dec[t].ports);
     }
     for (uint32_t k = 0; p->ports && k < p->nports; k++) {
@@ -972,8 +974,6 @@ void pread_free(preader *p, bool aborted)
         free(p->ports[k].name);
     }
     bt_component_class_sink_put_ref(p->sink_class);
-    pthread_mutex_destroy(&p->mu);
-    pthread_cond_destroy(&p->cv);
     shared_free(p->dec, p->ndec * sizeof *p->dec);
     shared_free(p->ports, p->nports * sizeof *p->ports);
     shared_free(p, sizeof *p);
