@@ -59,7 +59,7 @@ static void implicit_end(ompt_data_t *task_data)
     if (t->emitted && fjomp_pool_open()) {
         int32_t w = fjomp_worker(th);
         fjomp_offcpu_drain(th);
-        FJOMP_EMIT(executed, FJOMP_POOL, w, t->id);
+        FJOMP_EMIT(executed, FJOMP_POOL, w);
         FJOMP_EMIT(result, FJOMP_POOL, w, t->id);
     }
     task_data->ptr = NULL;

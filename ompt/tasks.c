@@ -1,4 +1,4 @@
-/* Explicit tasks: creation (fork, with parent and creation site), the
+/* Explicit tasks: creation (fork, with its creation site), the
  * running thread's switches (exec, executed, inferred steal, untied
  * suspend/resume), and dependence edges. */
 #include "emit.h"
@@ -19,11 +19,11 @@ static void on_task_create(ompt_data_t *encountering_task_data,
     t->untied = (flags & ompt_task_untied) != 0;
     if (!fjomp_pool_open()) return; /* outside any parallel region */
     t->emitted = true;
-    uint64_t parent_id = parent && parent->emitted ? parent->id : 0;
     /* Emitted before the runtime queues the task: no steal or exec of it can
-     * come first. */
-    FJOMP_EMIT(fork, FJOMP_POOL, fjomp_worker(th), t->id, parent_id, 0,
-               (uint64_t)(uintptr_t)codeptr_ra);
+     * come first. Its parent, the encountering task, is the task running on
+     * this thread: the innermost open exec of its worker, from which the
+     * analyzer derives it (docs/events.md). */
+    FJOMP_EMIT(fork, FJOMP_POOL, fjomp_worker(th), t->id, 0, (uint64_t)(uintptr_t)codeptr_ra);
 }
 
 /* The running thread takes up `next` on top of `below`: a first start, or
@@ -81,7 +81,7 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
         below = prior->below; /* a part taken up at once */
     } else if (prior && !prior->implicit && finished(prior_task_status)) {
         below = prior->below;
-        if (prior->emitted) FJOMP_EMIT(executed, FJOMP_POOL, w, prior->id);
+        if (prior->emitted) FJOMP_EMIT(executed, FJOMP_POOL, w);
         prior_task_data->ptr = NULL;
         fjomp_task_complete(th, prior);
         if (next == below) return;

@@ -4,6 +4,7 @@
 #ifndef FJA_EVENT_H
 #define FJA_EVENT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef enum {
@@ -69,7 +70,7 @@ typedef enum {
  * event, so the reader stores it once (fja_event_set_arg) and the model
  * reads it under the name of its kind. */
 typedef union {
-    uint64_t parent;  /* fork: the forking task's id (0: none) */
+    uint64_t parent;  /* fork of the older layout (named): the forking task's id (0: none) */
     uint64_t victim;  /* steal: the worker robbed */
     uint64_t target;  /* wake: the worker woken */
     uint64_t workers; /* pool_begin: the declared worker count */
@@ -105,6 +106,11 @@ typedef struct {
     int32_t worker;  /* -1 on a thread that is not a worker */
     uint32_t source; /* index of the trace it came from: pool ids are per process */
     fja_kind kind;
+    /* fork, executed of the older layout: fork names its parent (arg.parent,
+     * 0: none), executed its task. The current layout names neither: the
+     * parent is the task of the worker's innermost open exec, which is what
+     * executed closes (docs/events.md). */
+    bool named;
 } fja_event;
 
 /* Stores the kind's argument, whatever the tracepoint calls it. */

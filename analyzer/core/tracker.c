@@ -3,6 +3,7 @@
 #include "offcpu.h"
 #include "recycle.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,12 +368,20 @@ static void on_result(const fja_tracker *t, fja_pool *p, const fja_event *ev)
     tell_task(t, FJA_CHANGE_RESULT, p, NULL, n, ev->ts);
 }
 
-/* Links a forked task to its parent and the parent's tree. */
-static void fork_link(fja_pool *p, fja_worker *w, uint32_t n, const fja_event *ev, bool *unknown)
+/* The id of a fork's parent: the older layout names it (0: none); the
+ * current one is the task of the worker's innermost open exec, of which
+ * there is one (claims_fault refuses a fork on a worker running nothing). */
+static uint64_t fork_parent(fja_pool *p, fja_worker *w, const fja_event *ev)
 {
-    uint32_t pn = ev->arg.parent ? task_find_near(p, w, ev->arg.parent) : FJA_TASK_NONE;
+    return ev->named ? ev->arg.parent : task_at(p, top_frame(w)->task)->id;
+}
+
+/* Links a forked task to its parent and the parent's tree. */
+static void fork_link(fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent, bool *unknown)
+{
+    uint32_t pn = parent ? task_find_near(p, w, parent) : FJA_TASK_NONE;
     fja_task *k = task_at(p, n);
-    *unknown = pn == FJA_TASK_NONE && ev->arg.parent;
+    *unknown = pn == FJA_TASK_NONE && parent;
     if (pn == FJA_TASK_NONE) return;
     fja_task *par = task_at(p, pn);
     k->parent = pn;
@@ -388,8 +397,9 @@ static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_
         fja_model_anomaly(t->model, FJA_AN_DUPLICATE_ID, ev);
         return;
     }
+    uint64_t parent = fork_parent(p, w, ev);
     /* A task that is its own parent would make the ancestor walks loop. */
-    if (ev->arg.parent == ev->task) {
+    if (parent == ev->task) {
         fja_model_anomaly(t->model, FJA_AN_SELF_PARENT, ev);
         return;
     }
@@ -402,14 +412,14 @@ static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_
     k->size_hint = ev->size_hint > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->size_hint;
     qslot_take(p, k, ev->ts);
     bool unknown;
-    fork_link(p, w, n, ev, &unknown);
+    fork_link(p, w, n, parent, &unknown);
     if (unknown) fja_model_anomaly(t->model, FJA_AN_UNKNOWN_PARENT, ev);
     if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
-        fja_model_forked(p, w, n, ev->arg.parent, ev->ts);
+        fja_model_forked(p, w, n, parent, ev->ts);
     } else {
         fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, w, ev->ts);
         c.task = n;
-        c.parent_id = ev->arg.parent;
+        c.parent_id = parent;
         tell(t, &c);
     }
     worker_queue(t, p, w, 1, ev->ts);
@@ -487,12 +497,16 @@ static void on_exec(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_
 
 static void on_executed(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
 {
-    uint32_t n = task_find_near(p, w, ev->task);
-    if (n == FJA_TASK_NONE || !frame_pop_to(t, p, w, n, ev)) {
+    fja_frame *f = top_frame(w);
+    /* The current layout's executed closes the innermost open exec, of
+     * which there is one (claims_fault); the older one names its task,
+     * and frames above it never saw their executed. */
+    uint32_t n = ev->named ? task_find_near(p, w, ev->task) : f->task;
+    if (ev->named && (n == FJA_TASK_NONE || !frame_pop_to(t, p, w, n, ev))) {
         fja_model_anomaly(t->model, FJA_AN_EXECUTED_WITHOUT_EXEC, ev);
         return;
     }
-    fja_frame *f = top_frame(w);
+    f = top_frame(w);
     frame_suspend(p, f, ev->ts);
     frame_drop(w);
     task_at(p, n)->flags |= FJA_TF_EXECUTED;
@@ -1089,6 +1103,20 @@ static const char *claims_fault(fja_model *m, const fja_event *ev, char *why, si
                      ev->worker, ev->pool);
         else
             return NULL;
+        return why;
+    }
+    /* fork and executed of the current layout (not named): what they mean
+     * is the worker's innermost open exec (docs/events.md) */
+    if ((ev->kind == FJA_EV_FORK || ev->kind == FJA_EV_EXECUTED) && !ev->named &&
+        (!w || !w->depth)) {
+        if (ev->kind == FJA_EV_FORK)
+            snprintf(why, n,
+                     "a fork of task %" PRIu64 " on worker %d of pool %u, which runs no task: "
+                     "it has no parent",
+                     ev->task, ev->worker, ev->pool);
+        else
+            snprintf(why, n, "an executed on worker %d of pool %u, which runs no task", ev->worker,
+                     ev->pool);
         return why;
     }
     if (!p || !p->nworkers_declared || ev->worker < 0 ||

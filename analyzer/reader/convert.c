@@ -94,6 +94,9 @@ static void fjtrace_class_resolve(class_info *ci, const bt_field_class *payload)
     ci->runtime = member_index(payload, "runtime");
     ci->begin = member_index(payload, "begin");
     ci->end = member_index(payload, "end");
+    /* the older layout's fork names its parent, its executed its task */
+    ci->named = (ci->kind == FJA_EV_FORK && member_index(payload, "parent") >= 0) ||
+                (ci->kind == FJA_EV_EXECUTED && ci->task >= 0);
     static const char *const args[] = {"parent", "victim", "target", "workers", "lock", "pred",
                                        "kind",   "lost",   "error",  "ahead",   "cpu"};
     for (size_t i = 0; i < sizeof args / sizeof *args && ci->arg < 0; i++)
@@ -353,7 +356,7 @@ static int convert_map(const class_info *ci, const bt_event *e, reader_rec *rec)
 static int convert_rich(const class_info *ci, const bt_event *e, const bt_field *payload,
                         reader_rec *rec)
 {
-    fja_event ev = {.kind = ci->kind, .ts = (uint64_t)rec->head};
+    fja_event ev = {.kind = ci->kind, .ts = (uint64_t)rec->head, .named = ci->named};
     if (payload) {
         bool ok = true;
         ev.pool = (uint32_t)int_member(ci, payload, ci->pool, &ok);
@@ -417,6 +420,7 @@ static int convert_fjtrace(const class_info *ci, const bt_event *e, reader_rec *
     rec->type = REC_FJTRACE;
     if (ci->rich) return convert_rich(ci, e, payload, rec);
     rec->kind = (uint8_t)ci->kind;
+    rec->named = ci->named;
     rec->pool = 0;
     rec->worker = -1;
     rec->task = rec->arg = rec->size_hint = rec->site = 0;

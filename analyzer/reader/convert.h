@@ -47,6 +47,7 @@ typedef struct {
     uint32_t pool;
     int32_t worker;
     uint8_t type, kind; /* rec_type, fja_kind */
+    bool named;         /* fja_event.named */
     rec_extra *extra;   /* owned (NULL: none) */
 } reader_rec;
 
@@ -59,6 +60,7 @@ typedef struct {
     bool rich;       /* its records need extra */
     bool clock;      /* its stream class has a default clock */
     bool invalid;    /* not the provider's layout (validate.h) */
+    bool named;      /* fork with parent, executed with task: the older layout */
     uint8_t how[16]; /* how member i is read (convert.c), for the first 16 */
     int64_t pool, worker, task, arg, size_hint, name, site, runtime, begin, end; /* -1: absent */
     /* a load-map event (lttng_ust_statedump / lttng_ust_dl) */

@@ -142,7 +142,8 @@ static fja_event event_of(const reader_rec *rec)
                     .size_hint = rec->size_hint,
                     .site = rec->site,
                     .pool = rec->pool,
-                    .worker = rec->worker};
+                    .worker = rec->worker,
+                    .named = rec->named};
     fja_event_set_arg(&ev, rec->arg);
     return ev;
 }

@@ -185,6 +185,20 @@ static char layout_kind(const char *members, const char *name)
     return 0;
 }
 
+/* Members the provider gave in an older layout and gives no more: traces
+ * recorded then are still read, the tracker checks what they say
+ * (fja_event.named). */
+static const struct {
+    const char *event, *members;
+} TP_OLDER[] = {{"fork", "parent:u"}, {"executed", "task:u"}};
+
+static char older_kind(const char *event, const char *name)
+{
+    for (size_t i = 0; i < sizeof TP_OLDER / sizeof *TP_OLDER; i++)
+        if (!strcmp(TP_OLDER[i].event, event)) return layout_kind(TP_OLDER[i].members, name);
+    return 0;
+}
+
 const char *validate_layout(const char *name, const bt_field_class *payload, char *why, size_t n)
 {
     const char *members = NULL;
@@ -203,6 +217,7 @@ const char *validate_layout(const char *name, const bt_field_class *payload, cha
         bt_field_class_type t =
             bt_field_class_get_type(bt_field_class_structure_member_borrow_field_class_const(m));
         char kind = layout_kind(members, mn);
+        if (!kind) kind = older_kind(name, mn);
         bool integer = bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_INTEGER);
         if (!kind || (kind == 'x') != (t == BT_FIELD_CLASS_TYPE_STRING) ||
             ((kind == 'u' || kind == 's') && !integer)) {

@@ -21,11 +21,16 @@ JNIEXPORT jlong JNICALL Java_fjtrace_boot_Hooks_fork0(JNIEnv *env, jclass cls)
     UNUSED_JNI;
     fjj_thread *t = fjj_self();
     fjj_frame *f = top(t);
-    uint32_t pool = f ? f->pool : t->own.pool;
-    int32_t w = f ? f->worker : t->own.worker;
+    /* The fork's parent is the task whose exec is the innermost open one on
+     * its worker (the analyzer derives it, docs/events.md): a fork outside
+     * any task (a worker's own code around its tasks) would have none, and
+     * stays untraced. */
+    if (!f) return 0;
+    uint32_t pool = f->pool;
+    int32_t w = f->worker;
     if (pool == 0 || w < 0 || !fjj_pool_open(pool)) return 0;
     uint64_t id = fjj_id(pool, w, ++t->seq);
-    FJJ_EMIT(fork, pool, w, id, f ? f->id : 0, 0, t->site);
+    FJJ_EMIT(fork, pool, w, id, 0, t->site);
     return (jlong)id;
 }
 
@@ -77,8 +82,11 @@ JNIEXPORT void JNICALL Java_fjtrace_boot_Hooks_executed0(JNIEnv *env, jclass cls
     /* joins left open by an exception inside this task are closed with it */
     while (t->njoins && t->joins[t->njoins - 1].depth > t->depth)
         t->njoins--;
-    if (f.worker >= 0 && f.id == (uint64_t)jid && fjj_pool_open(f.pool))
-        FJJ_EMIT(executed, f.pool, f.worker, f.id);
+    /* executed closes the worker's innermost open exec, which is f's: the
+     * frame's own exec was emitted when its worker was known and its pool
+     * open, whatever id this call names. */
+    (void)jid;
+    if (f.worker >= 0 && fjj_pool_open(f.pool)) FJJ_EMIT(executed, f.pool, f.worker);
     /* a guest's task is over: its one slow point (a worker drains at its
      * parks and waits) */
     if (t->depth == 0 && t->own.pool == 0) fjj_offcpu_drain(t);

@@ -65,9 +65,13 @@ static uint64_t exec_begin(fj_worker *w, uint64_t id, int has_forked_ns, uint64_
     return outer;
 }
 
-static void exec_end(fj_worker *w, uint64_t id, uint64_t outer)
+static void exec_end(fj_worker *w, uint64_t outer)
 {
-    if (id) FJ_TRACE(executed, w->pool->id, w->index, id);
+    /* executed names no task: it closes the worker's innermost open exec,
+     * which is current_id's (docs/events.md). current_id and not the id the
+     * task began with: a task that ran untraced got one at its first traced
+     * fork (fork_trace), and its exec then. */
+    if (w->current_id) FJ_TRACE(executed, w->pool->id, w->index);
     w->current_id = outer;
     FJ_STAT_INC(w, tasks_run);
 }
@@ -84,7 +88,7 @@ static bool task_run(fj_worker *w, fj_task *t, uint64_t joined_at)
     bool by_join;
     uint64_t outer = exec_begin(w, id, !completer, t->forked_ns, joined_at, &by_join);
     t->fn(t->arg);
-    exec_end(w, id, outer);
+    exec_end(w, outer);
     if (!completer) fj_task_mark_done(t);
     return by_join;
 }
@@ -109,7 +113,7 @@ static bool frame_run(fj_worker *w, fj_frame *f, uint32_t state, uint64_t joined
     bool by_join;
     uint64_t outer = exec_begin(w, id, 1, f->forked_ns, joined_at, &by_join);
     f->run(&w->fast, f);
-    exec_end(w, id, outer);
+    exec_end(w, outer);
     return by_join;
 }
 
@@ -443,8 +447,18 @@ static void frame_push(fj_worker *w, uint32_t state)
  * the push so that no steal of it can precede it. */
 static uint64_t fork_trace(fj_worker *w, uint64_t size_hint, uint64_t site)
 {
+    /* fork names no parent: the analyzer takes the task whose exec is the
+     * innermost open one on this worker, which is current_id's. A task
+     * running untraced (id 0: forked or submitted before the recording
+     * began) has no exec in the trace, and a traced task below it would be
+     * taken instead: it gets an id and its exec now, where the recording
+     * begins to see it (an exec of a task never forked, for the analyzer). */
+    if (!w->current_id) {
+        w->current_id = FJ_TASK_ID(w->index + 1, ++w->next_task_seq);
+        FJ_TRACE(exec, w->pool->id, w->index, w->current_id);
+    }
     uint64_t id = FJ_TASK_ID(w->index + 1, ++w->next_task_seq);
-    FJ_TRACE(fork, w->pool->id, w->index, id, w->current_id, size_hint, site);
+    FJ_TRACE(fork, w->pool->id, w->index, id, size_hint, site);
     return id;
 }
 

@@ -24,6 +24,15 @@ static void ev(uint64_t ts, fja_kind k, int32_t worker, uint64_t task, uint64_t 
     fja_model_feed(&M, &e);
 }
 
+/* ev in the older layout: a fork naming its parent (arg), an executed its
+ * task (fja_event.named), as traces recorded before they were derived. */
+static void ev_named(uint64_t ts, fja_kind k, int32_t worker, uint64_t task, uint64_t arg)
+{
+    fja_event e = {.ts = ts, .kind = k, .worker = worker, .task = task, .pool = 1, .named = true};
+    fja_event_set_arg(&e, arg);
+    fja_model_feed(&M, &e);
+}
+
 static void fork_sz(uint64_t ts, int32_t w, uint64_t task, uint64_t parent, uint64_t size)
 {
     fja_event e = {.ts = ts,
@@ -460,12 +469,13 @@ static void test_anomalies(void)
     start(2);
     ev(1, FJA_EV_SUBMIT, -1, 1, 0);
     ev(2, FJA_EV_EXEC, 0, 1, 0);
-    ev(3, FJA_EV_EXECUTED, 1, 99, 0); /* executed without exec */
-    ev(4, FJA_EV_FORK, 0, 2, 1);
-    ev(5, FJA_EV_FORK, 0, 2, 1);    /* duplicate id */
-    ev(6, FJA_EV_FORK, 0, 3, 1234); /* unknown parent */
+    /* the older layout: an executed names its task, a fork its parent */
+    ev_named(3, FJA_EV_EXECUTED, 1, 99, 0); /* executed without exec */
+    ev_named(4, FJA_EV_FORK, 0, 2, 1);
+    ev_named(5, FJA_EV_FORK, 0, 2, 1);    /* duplicate id */
+    ev_named(6, FJA_EV_FORK, 0, 3, 1234); /* unknown parent */
     ev(7, FJA_EV_EXEC, 0, 2, 0);
-    ev(8, FJA_EV_EXECUTED, 0, 2, 0);
+    ev_named(8, FJA_EV_EXECUTED, 0, 2, 0);
     ev(9, FJA_EV_JOINED, 1, 2, 0); /* joined without join */
     fja_event unk = {.ts = 10, .kind = FJA_EV_UNKNOWN, .pool = 1};
     fja_model_feed(&M, &unk);
@@ -519,7 +529,7 @@ static void test_anomalies(void)
     start(1);
     ev(1, FJA_EV_SUBMIT, -1, 1, 0);
     ev(2, FJA_EV_EXEC, 0, 1, 0);
-    ev(3, FJA_EV_FORK, 0, 7, 7);
+    ev_named(3, FJA_EV_FORK, 0, 7, 7);
     ev(4, FJA_EV_EXEC, 0, 7, 0);
     ev(5, FJA_EV_EXECUTED, 0, 7, 0);
     ev(6, FJA_EV_EXECUTED, 0, 1, 0);
@@ -532,6 +542,38 @@ static void test_anomalies(void)
     ok_eq_i64(p->ntrees, 2, "self-parent: 2 trees");
     ok_eq_i64(p->trees[0].work_ns, 3,
               "self-parent: the root's work is 3 ns (2-4 and 5-6)"); /* 1 ran 2-4 and 5-6 */
+    done();
+
+    /* the current layout: a fork's parent is the task of its worker's
+     * innermost open exec, an executed closes that exec; a fork on a worker
+     * running nothing, an executed with no open exec, are invalid */
+    start(2);
+    ev(1, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(2, FJA_EV_EXECUTED, 0, 0, 0); /* no open exec */
+    ev(3, FJA_EV_FORK, 1, 9, 0);     /* worker 1 runs no task */
+    ev(4, FJA_EV_EXEC, 0, 1, 0);
+    ev(5, FJA_EV_FORK, 0, 2, 0);
+    ev(6, FJA_EV_EXEC, 0, 2, 0);
+    ev(7, FJA_EV_FORK, 0, 3, 0);
+    ev(8, FJA_EV_EXEC, 0, 3, 0);
+    ev(9, FJA_EV_EXECUTED, 0, 0, 0);
+    ev(10, FJA_EV_EXECUTED, 0, 0, 0);
+    ev(11, FJA_EV_EXECUTED, 0, 0, 0);
+    ev(12, FJA_EV_RESULT, -1, 1, 0);
+    stop(13, 2);
+    p = analyze();
+    ok_eq_u64(M.anomalies[FJA_AN_INVALID_EVENT], 2,
+              "derived: the executed without exec and the fork outside a task are invalid");
+    ok(strstr(M.invalid_first, "runs no task") != NULL, "derived: the first reason says why: %s",
+       M.invalid_first);
+    ok_eq_u64(M.anomalies[FJA_AN_EXECUTED_WITHOUT_EXEC] + M.anomalies[FJA_AN_UNKNOWN_PARENT] +
+                  M.anomalies[FJA_AN_UNBALANCED_NESTING],
+              0, "derived: no other anomaly");
+    ok_eq_i64(p->ntrees, 1, "derived: one tree");
+    ok(p->trees[0].complete, "derived: the tree is whole");
+    ok_eq_i64(p->trees[0].tasks, 3, "derived: 3 tasks in it (2 forked under 1, 3 under 2)");
+    ok_eq_i64(p->trees[0].max_depth, 2, "derived: depth 2 (task 3 is task 2's child)");
+    ok_eq_i64(p->trees[0].work_ns, 7, "derived: work 4-11, 7 ns");
     done();
 }
 
