@@ -115,7 +115,10 @@ def check_whole(case, events):
                     bad.append(("exec by another worker without a steal", f))
             stack[key].append((n, f["task"]))
         elif n in closers:
-            if not stack[key] or stack[key][-1] != (closers[n], f["task"]):
+            # executed ends the innermost open exec, which it does not name
+            task = f["task"] if "task" in f or n != "executed" else \
+                (stack[key][-1][1] if stack[key] and stack[key][-1][0] == "exec" else None)
+            if not stack[key] or stack[key][-1] != (closers[n], task):
                 bad.append(("unpaired", n, f, stack[key][-3:]))
             else:
                 stack[key].pop()

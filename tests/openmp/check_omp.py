@@ -71,6 +71,14 @@ class Trace:
         closes = {v: k for k, v in opens.items()}
         for name, vtid, f in self.events:
             key = f.get("task", f.get("lock"))
+            execs = [k for kind, k in stacks[vtid] if kind == "exec"]
+            if name == "fork":
+                # its parent: the task of the thread's innermost open exec
+                # (derived by the analyzer, docs/events.md)
+                f.setdefault("parent", execs[-1] if execs else 0)
+            if name == "executed" and "task" not in f:
+                # it ends the innermost open exec, which it does not name
+                key = stacks[vtid][-1][1] if stacks[vtid] and stacks[vtid][-1][0] == "exec" else None
             if name == "steal":
                 if self.fork_worker.get(key) != f["victim"]:
                     self.problems.append(f"steal of {key}: victim {f['victim']} is not its creator")

@@ -172,12 +172,15 @@ def main():
             offcpu[vtid].append((f["begin"], f["end"], f["kind"], ts))
         elif name == "offcpu_client":
             client[vtid].append((f["begin"], f["end"], f["kind"], ts))
-        elif name == "fork":
-            parents.add(f["parent"])
+        elif name == "fork" and open_exec[vtid]:
+            # its parent: the task of the thread's innermost open exec
+            parents.add(open_exec[vtid][-1][1])
         elif name in ("exec", "exec_joined"):
-            open_exec[vtid].append(ts)
+            open_exec[vtid].append((ts, f["task"]))
         elif name == "executed" and open_exec[vtid]:
-            bodies[vtid].append((open_exec[vtid].pop(), ts, f["task"]))
+            # it ends the innermost open exec (its task is not named)
+            began, task = open_exec[vtid].pop()
+            bodies[vtid].append((began, ts, task))
     ok(len(workers) >= 1, f"{len(workers)} workers began")
     if mode == "unavailable":
         err = int(sys.argv[3])

@@ -11,7 +11,8 @@ usage: check_trace.py TRACE_DIR fib N [--expect-steals]
 
 Invariants checked in every mode: each task executes exactly once; exec and
 executed, join and joined, completing and completed pair up and nest per
-thread; every steal takes a task that was forked on the victim and precedes
+thread (an executed without a task field, the current layout, ends the
+innermost open exec); every fork lies inside an exec (its parent's); every steal takes a task that was forked on the victim and precedes
 its exec; each root's result follows its submit on the same thread; a join
 that says how long its parent ran ahead (join_stolen, as exec_joined does)
 waits for a task its own worker forked; a join that found its task done
@@ -71,8 +72,16 @@ def check(events):
             if executed[key] != 1 or forked_on.get(key) != f["worker"]:
                 fail(f"join_done of {key} on worker {f['worker']}: executed {executed[key]}x, "
                      f"forked on {forked_on.get(key)}")
+        if name == "executed" and "task" not in f:
+            # the current layout: executed ends the thread's innermost open
+            # exec, whose task it does not name (docs/events.md)
+            top = stacks[vtid][-1] if stacks[vtid] else None
+            key = top[1] if top and top[0] == "exec" else None
         counts[name] += 1
         if name == "fork":
+            # its parent is the task of the thread's innermost open exec
+            if not any(kind == "exec" for kind, _ in stacks[vtid]):
+                fail(f"fork of {key} on thread {vtid} outside any exec: no parent")
             if key in forked_on:
                 fail(f"task {key} forked twice")
             forked_on[key] = f["worker"]
