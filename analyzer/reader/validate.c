@@ -239,5 +239,24 @@ const char *validate_layout(const char *name, const bt_field_class *payload, cha
             return why;
         }
     }
+    /* A site name is its fields, every one of them (its layout never
+     * changed): a class with fewer is another event renamed so (an
+     * executed, whose pool and worker a site name has too). */
+    if (!strcmp(name, "site_name")) {
+        for (const char *p = members; *p;) {
+            const char *colon = strchr(p, ':');
+            if (!colon) break;
+            char mn[32];
+            snprintf(mn, sizeof mn, "%.*s", (int)(colon - p), p);
+            if (!bt_field_class_structure_borrow_member_by_name_const(payload, mn)) {
+                snprintf(why, n, "fjtrace:%s lacks its member '%s' (its layout: %s)", name, mn,
+                         members);
+                return why;
+            }
+            p = colon + 2;
+            while (*p == ' ')
+                p++;
+        }
+    }
     return NULL;
 }
