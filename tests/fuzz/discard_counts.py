@@ -21,7 +21,6 @@ alike (what LTTng writes after losing events):
 
     discard_counts.py ANALYZE RECORD FIB   (a TAP skip when it cannot record here)
 """
-import glob
 import json
 import os
 import re
@@ -34,6 +33,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import tap  # noqa: E402
 from discarded import discarded, exit_expected  # noqa: E402
+from recording import record_fib  # noqa: E402
 
 ANALYZE, RECORD, FIB = sys.argv[1:4]
 N = 20
@@ -157,14 +157,8 @@ def main():
     work = tempfile.mkdtemp()
     try:
         session = os.path.join(work, "orig")
-        rec = subprocess.run([RECORD, "--cmd-only", "--blocking", "--subbuf-size", "8k",
-                              "--num-subbuf", "16",
-                              "-o", session, "--", FIB, str(N), "-p", "2"],
-                             capture_output=True, text=True)
-        if rec.returncode != 0:
-            tap.plan_skip_all("cannot record here: " + rec.stderr.strip()[-200:])
-        trace = os.path.dirname(glob.glob(os.path.join(session, "**", "metadata"),
-                                          recursive=True)[0])
+        trace = record_fib(RECORD, FIB, N, session,
+                           ("--blocking", "--subbuf-size", "8k", "--num-subbuf", "16"))
         rel = os.path.relpath(trace, session)
         names = os.listdir(trace)
         offcpu = sorted(f for f in names if f.startswith("fjtrace_offcpu_")

@@ -35,6 +35,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import tap  # noqa: E402
 from discarded import discarded, exit_expected  # noqa: E402
+from recording import record_fib  # noqa: E402
 
 ANALYZE, RECORD, FIB = sys.argv[1:4]
 N = 22
@@ -86,12 +87,7 @@ def main():
     work = tempfile.mkdtemp()
     try:
         session = os.path.join(work, "orig")
-        rec = subprocess.run([RECORD, "--cmd-only", "-o", session, "--", FIB, str(N), "-p", "2"],
-                             capture_output=True, text=True)
-        if rec.returncode != 0:
-            tap.plan_skip_all("cannot record here: " + rec.stderr.strip()[-200:])
-        trace = os.path.dirname(glob.glob(os.path.join(session, "**", "metadata"),
-                                          recursive=True)[0])
+        trace = record_fib(RECORD, FIB, N, session)
         rel = os.path.relpath(trace, session)
         found = intervals(trace)
         if not found:
