@@ -53,6 +53,13 @@ static void uninstall(void)
     pthread_mutex_unlock(&users_lock);
 }
 
+void abortguard_forget(void)
+{
+    armed = 0;
+    for (size_t i = 0; i < NGUARDED; i++)
+        signal(guarded[i], SIG_DFL);
+}
+
 int abortguard_run(int (*fn)(void *), void *arg, int *aborted)
 {
     *aborted = 0;

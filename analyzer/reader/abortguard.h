@@ -17,5 +17,9 @@
  * back is per thread); a signal in a thread outside any guard kills the
  * process as usual. */
 int abortguard_run(int (*fn)(void *), void *arg, int *aborted);
+/* In a process forked under a guard (a decoding process, pread.c): the
+ * guard's way back is a copy of its parent's stack, so a signal must kill
+ * this process as without a guard, for the parent to see it die. */
+void abortguard_forget(void);
 
 #endif

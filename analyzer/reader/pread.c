@@ -1,6 +1,7 @@
 #include "pread.h"
 
 #include "weights.h"
+#include "abortguard.h"
 #include "lengthguard.h"
 
 #include <errno.h>
@@ -454,6 +455,8 @@ static _Noreturn void decoder_process(decoder *d, pid_t parent)
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(0);
     signal(SIGINT, SIG_IGN); /* the replaying process handles it, and ends us */
+    /* an abort here ends this process, not a jump into the parent's code */
+    abortguard_forget();
     uint64_t now = data_size();
     if (now) {
         struct rlimit lim = {.rlim_cur = now + DECODER_DATA_BUDGET,
