@@ -626,12 +626,9 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
     if (st == READER_OK && !sink->use_muxer) {
         pread_result res;
         st = parallel_read(&job, &res);
-        if (res.aborted) {
-            aborted = 1;
-            aborted_message(&job, res.status == PORT_ABORTED ? &res : NULL);
-            abandon(r, &pl, stats);
-            goto out;
-        }
+        /* The library aborted in a decoding process (pread.h), not here:
+         * this process's state is whole and released as after any reading. */
+        if (res.aborted) aborted_message(&job, res.status == PORT_ABORTED ? &res : NULL);
     }
     if (sink->use_muxer && sink->progress && stats->fjtrace_events + stats->other_events >= 1000000)
         fputc('\n', stderr);
