@@ -30,6 +30,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import tap  # noqa: E402
 from discarded import discarded, exit_expected  # noqa: E402
 from recording import record_fib  # noqa: E402
+from special import replace_with_special  # noqa: E402
 
 ANALYZE, RECORD, FIB = sys.argv[1:4]
 N = 20
@@ -58,17 +59,6 @@ def index_past_eof(trace, stream):
     patch(os.path.join(trace, "index", stream + ".idx"), 16, ">Q", size + 4096)
 
 
-def special(path, how):
-    """The stream file replaced by a FIFO, a device or a folder."""
-    os.unlink(path)
-    if how == "fifo":
-        os.mkfifo(path)
-    elif how == "device":
-        os.symlink("/dev/null", path)
-    else:
-        os.mkdir(path)
-
-
 # name: (how to damage the trace folder's off-CPU stream s, packet check off?, options)
 CASES = {
     "packet-size-huge-no-index": (
@@ -84,9 +74,9 @@ CASES = {
     "abort-index-past-eof": (index_past_eof, True, []),
     # not a regular file (made at test time: a FIFO cannot be committed):
     # left out of the pre-read, its intervals are unknown (issue 24)
-    "fifo": (lambda t, s: special(os.path.join(t, s), "fifo"), False, []),
-    "device": (lambda t, s: special(os.path.join(t, s), "device"), False, []),
-    "folder": (lambda t, s: special(os.path.join(t, s), "folder"), False, []),
+    "fifo": (lambda t, s: replace_with_special(os.path.join(t, s), "fifo"), False, []),
+    "device": (lambda t, s: replace_with_special(os.path.join(t, s), "device", "/dev/null"), False, []),
+    "folder": (lambda t, s: replace_with_special(os.path.join(t, s), "folder"), False, []),
 }
 
 

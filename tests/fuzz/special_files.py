@@ -28,6 +28,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import tap  # noqa: E402
+from special import replace_with_special  # noqa: E402
 
 ANALYZER, TRACE = sys.argv[1], sys.argv[2]
 NOBODY = 65534
@@ -72,27 +73,17 @@ def copy(base, name):
     return session, trace_dir(session)
 
 
-def replace(path, how):
-    os.unlink(path)
-    if how == "FIFO":
-        os.mkfifo(path)
-    elif how == "device":
-        os.symlink("/dev/zero", path)
-    else:
-        os.mkdir(path)
-
-
 def special(base, tmpdir, whole):
     rel = os.path.relpath(trace_dir(TRACE), TRACE)
     streams = sorted(f for f in os.listdir(trace_dir(TRACE)) if f.startswith("fjtrace_"))
     big = max(streams, key=lambda s: os.path.getsize(os.path.join(trace_dir(TRACE), s)))
-    cases = [("index", os.path.join("index", big + ".idx"), "FIFO"),
+    cases = [("index", os.path.join("index", big + ".idx"), "fifo"),
              ("index", os.path.join("index", big + ".idx"), "device"),
-             ("stream", streams[0], "FIFO"), ("stream", streams[0], "device"),
-             ("metadata", "metadata", "FIFO"), ("metadata", "metadata", "folder")]
+             ("stream", streams[0], "fifo"), ("stream", streams[0], "device"),
+             ("metadata", "metadata", "fifo"), ("metadata", "metadata", "folder")]
     for i, (what, name, how) in enumerate(cases):
         session, t = copy(base, f"special-{i}")
-        replace(os.path.join(t, name), how)
+        replace_with_special(os.path.join(t, name), how)
         rc, out, err = run(["--json", session], env={"TMPDIR": tmpdir})
         shown = os.path.join(rel, name)
         if what == "index":
