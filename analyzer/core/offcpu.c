@@ -2,6 +2,7 @@
 
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 void fja_offcpu_init(fja_offcpu *o)
 {
@@ -131,6 +132,42 @@ static void fit_span(fja_offcpu *o, const fit_item *it, size_t from, size_t to,
     }
 }
 
+/* A span between two readings with no stay, whose trace time exceeds what
+ * the clock counted by this much or more: the thread lost that time
+ * without a switch (the hypervisor took its vCPU). Below it, the readings'
+ * own jitter (the trace's timestamp comes a little after the clock's:
+ * -0.7..+2.1 us measured over 77 such spans). */
+#define STALL_MIN_NS 5000u
+
+/* Such a span's lost time, as a stay of its own (kind preempted: the
+ * vCPU was) ending at r1: in its last piece, where all but the tool's
+ * reading period of it lies (switches.h, FJ_SWITCHES_TASK_READ_NS). 0:
+ * none; -1: out of memory. */
+static int stall_add(fja_offcpu_edge **stalls, size_t *n, size_t *cap, const fja_offcpu_edge *r0,
+                     const fja_offcpu_edge *r1)
+{
+    uint64_t wall = r1->ts - r0->ts, clock = r1->cpu - r0->cpu;
+    if (wall < clock || wall - clock < STALL_MIN_NS) return 0;
+    if (*n + 2 > *cap) {
+        size_t c = *cap ? *cap * 2 : 64;
+        fja_offcpu_edge *e = realloc(*stalls, c * sizeof *e);
+        if (!e) return -1;
+        *stalls = e;
+        *cap = c;
+    }
+    fja_offcpu_edge out = *r1;
+    out.ts = r1->ts - (wall - clock);
+    out.out = 1;
+    out.kind = FJA_OFFCPU_PREEMPTED;
+    out.cpu = 0;
+    fja_offcpu_edge in = out;
+    in.ts = r1->ts;
+    in.out = 0;
+    (*stalls)[(*n)++] = out;
+    (*stalls)[(*n)++] = in;
+    return 0;
+}
+
 /* The fit to the task clocks (offcpu.h), then the readings are dropped:
  * only intervals are replayed. Out of memory: no fit (perf's intervals as
  * they are). */
@@ -152,13 +189,20 @@ static void fit(fja_offcpu *o)
             it[k++] = (fit_item){e->ts, e->pid, e->source, e->pool, e->worker, 1, i};
     }
     if (it && k) qsort(it, k, sizeof *it, fit_cmp);
+    fja_offcpu_edge *stalls = NULL;
+    size_t nstalls = 0, cap = 0;
+    bool stalls_oom = false;
     for (size_t j = 0, last = SIZE_MAX; it && j < k; j++) {
         if (!it[j].reading) continue;
         const fja_offcpu_edge *r1 = &o->edges[it[j].at];
         const fja_offcpu_edge *r0 = last != SIZE_MAX ? &o->edges[it[last].at] : NULL;
         if (r0 && r0->source == r1->source && r0->pid == r1->pid && r0->pool == r1->pool &&
-            r0->worker == r1->worker && r1->ts > r0->ts && r1->cpu >= r0->cpu && j > last + 1)
-            fit_span(o, it, last + 1, j, r0, r1);
+            r0->worker == r1->worker && r1->ts > r0->ts && r1->cpu >= r0->cpu) {
+            if (j > last + 1)
+                fit_span(o, it, last + 1, j, r0, r1);
+            else if (!stalls_oom && stall_add(&stalls, &nstalls, &cap, r0, r1))
+                stalls_oom = true;
+        }
         last = j;
     }
     free(it);
@@ -166,6 +210,24 @@ static void fit(fja_offcpu *o)
     for (size_t i = 0; i < o->n; i++)
         if (o->edges[i].out != FJA_OFFCPU_READING) o->edges[n++] = o->edges[i];
     o->n = n;
+    /* Out of memory: the stalls are left out, their time stays in the
+     * tasks (and unattributed, as the tracker counts it). */
+    if (nstalls && !stalls_oom && n + nstalls > o->cap) {
+        fja_offcpu_edge *e = realloc(o->edges, (n + nstalls) * sizeof *e);
+        if (e) {
+            o->edges = e;
+            o->cap = n + nstalls;
+        }
+    }
+    if (nstalls && !stalls_oom && n + nstalls <= o->cap) {
+        for (size_t i = 0; i < nstalls; i += 2) {
+            o->stall_ns += stalls[i + 1].ts - stalls[i].ts;
+            o->stalls++;
+        }
+        memcpy(o->edges + n, stalls, nstalls * sizeof *stalls);
+        o->n += nstalls;
+    }
+    free(stalls);
 }
 
 void fja_offcpu_seal(fja_offcpu *o)

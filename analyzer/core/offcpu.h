@@ -14,7 +14,10 @@
  * beyond what the thread's clock counted (a switch record falls some way
  * into the kernel's switch, ~10 us of each preemption seen as on the CPU).
  * The on-CPU time of each piece is then the kernel's own count; where the
- * missing time lies within the piece is not known (docs/analyses.md). */
+ * missing time lies within the piece is not known (docs/analyses.md).
+ * Between two readings with no interval, trace time the clock did not count
+ * (the hypervisor took the vCPU: no switch, the thread's clock stops)
+ * becomes a stay of its own, ending at the later reading. */
 #ifndef FJA_OFFCPU_H
 #define FJA_OFFCPU_H
 
@@ -44,6 +47,9 @@ typedef struct {
     /* the seal's fit to the task clocks (offcpu.c fit): the time added to
      * the intervals, and taken from them, ns */
     uint64_t fit_added_ns, fit_taken_ns;
+    /* stays the seal added where the clock lost time without a switch
+     * (offcpu.c, stall_add), and their time, ns */
+    uint64_t stalls, stall_ns;
     int oom;
 } fja_offcpu;
 

@@ -1846,6 +1846,54 @@ static void test_task_clock_fit(void)
     done();
 }
 
+/* Time lost without a switch (the hypervisor took the vCPU: the thread's
+ * clock stops, no switch record): worker 0 reads its clock at 0 (1 ms),
+ * 100 us (1.08 ms) and 200 us (1.179 ms), no stay recorded. Task 1 runs
+ * 0..100 us and lost 20 us: a stay of its own, 80..100 us, is added (self
+ * 80 us, 20 us preempted). Task 2 runs 100..200 us and lost 1 us: the
+ * readings' jitter (below offcpu.c's STALL_MIN_NS), left in the task and
+ * unattributed. */
+static void test_task_clock_stall(void)
+{
+    fja_offcpu_init(&fit_o);
+    const fja_event evs[] = {
+        {.ts = 0, .kind = FJA_EV_OFFCPU_TASK_CLOCK, .pool = 1, .arg.cpu = 1000000},
+        {.ts = 100000, .kind = FJA_EV_OFFCPU_TASK_CLOCK, .pool = 1, .arg.cpu = 1080000},
+        {.ts = 200000, .kind = FJA_EV_OFFCPU_TASK_CLOCK, .pool = 1, .arg.cpu = 1179000},
+    };
+    for (size_t i = 0; i < sizeof evs / sizeof *evs; i++)
+        ok(fja_offcpu_collect(&fit_o, &evs[i]) == 0, "task clock stall: event %zu collected", i);
+    fja_offcpu_seal(&fit_o);
+    fit_sealed = true;
+    ok_eq_i64((int64_t)fit_o.stalls, 1, "task clock stall: one stay added");
+    ok_eq_i64((int64_t)fit_o.stall_ns, 20000, "task clock stall: of the 20 us the clock lost");
+    ok_eq_i64((int64_t)fit_o.n, 2, "task clock stall: its two boundaries replayed");
+    start_offcpu(1);
+    ev_fit(0, FJA_EV_OFFCPU_TASK_CLOCK, 0, 1000000, 0, 0);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev_fit(0, FJA_EV_EXEC, 1, 0, 0, 0);
+    ev_fit(100000, FJA_EV_OFFCPU_TASK_CLOCK, 0, 1080000, 0, 0);
+    ev_fit(100000, FJA_EV_EXECUTED, 1, 0, 0, 0);
+    ev(100000, FJA_EV_RESULT, -1, 1, 0);
+    ev(100000, FJA_EV_SUBMIT, -1, 2, 0);
+    ev_fit(100000, FJA_EV_EXEC, 2, 0, 0, 0);
+    ev_fit(200000, FJA_EV_OFFCPU_TASK_CLOCK, 0, 1179000, 0, 0);
+    ev_fit(200000, FJA_EV_EXECUTED, 2, 0, 0, 0);
+    ev(200000, FJA_EV_RESULT, -1, 2, 0);
+    fja_offcpu_replay(&fit_o, UINT64_MAX, feed_model, NULL);
+    stop(200001, 1);
+    const fja_pool_report *p = analyze();
+    require(p->ntrees == 2);
+    ok_eq_i64(p->trees[0].work_ns, 80000, "task clock stall: task 1's on-CPU time is its clock's");
+    ok_eq_i64(p->trees[1].work_ns, 100000, "task clock stall: task 2 keeps the readings' jitter");
+    ok_eq_i64((int64_t)p->offcpu_ns[FJA_OFFCPU_PREEMPTED], 20000,
+              "task clock stall: the lost time is preempted time (the vCPU was)");
+    ok_eq_i64(p->unattributed_ns, 1000, "task clock stall: the jitter is unattributed");
+    done();
+    fja_offcpu_free(&fit_o);
+    fit_sealed = false;
+}
+
 static void test_empty_pool_nulls(void)
 {
     start(2);

@@ -11,7 +11,7 @@ usage: check_known.py RECORD ANALYZE SHAPE OMP_KNOWN...
   depend   a depend(inout) chain of 100 x 200 us; an 8 x 8 wavefront of
            500 us; the advice on a flat graph of tiny tasks (40 x 40)
   preempt  a tree of 64 leaves x 2 ms, then one of 64 x 500 us, under two
-           busy loops: work; the span against 2 ms, and not below the span
+           busy loops: work; the span against 2 ms, and against the span
            the program measures on its threads' CPU clocks
   producer one task making 400 children, each waiting for a 100 us
            grandchild: its work, and its span against the one the program
@@ -222,12 +222,18 @@ def preempt(record, analyze, tmp, exes):
             tap.diag(f"{m.name(TREE500)}: the program's own span on its CPU clocks "
                      f"{', '.join(f'{t[1] / MS:.3f}' for t in truth)} ms (the leaves' 0.5 ms and "
                      f"its task creations and waits on the path)")
-            # Not above it within 10%: the analyzer's path also holds
-            # libomp's dispatch between the bodies, the tool's events and
-            # the implicit task's region end (its barriers), 17-60 us here
-            span = m.fig(TREE500, "span_ns")
-            tap.ok(span >= 0.98 * own, f"{m.name(TREE500)}: median on-CPU span not below the "
-                   f"program's own on its CPU clocks ({span / MS:.3f} ms vs {own / MS:.3f} ms)")
+            # The known answer is the program's own measure: the leaves'
+            # 0.5 ms, and the path's task creations and waits, which cost
+            # 14-45 us of its CPU clocks under load (more than 0.5 ms x 10%
+            # once preemptions are in them: the kernel's switch is charged
+            # to the thread). Above it: libomp's dispatch between the
+            # bodies, the tool's events and the implicit task's region end
+            # (its barriers), +2..+4% measured. Before the tool read the
+            # clock at least every 20 us, a leaf whose vCPU the hypervisor
+            # took for 120 us (no switch) showed 627 us: span 0.651 ms for
+            # the program's 0.515
+            check_near(m.name(TREE500), "median on-CPU span (the program's own, on its CPU "
+                       "clocks)", m.fig(TREE500, "span_ns"), own)
         # ... and the report says how much on-CPU time its clocks disagree on
         un = [r.pool["offcpu"]["unattributed_ns"] for r in m.runs]
         dis = [r.pool["offcpu"]["clock_disagreement_ns"] for r in m.runs]
