@@ -1220,17 +1220,3 @@ void fja_tracker_finish(fja_tracker *t)
     }
     m->finished = true;
 }
-
-int fja_model_feed(fja_model *m, const fja_event *ev)
-{
-    fja_tracker t;
-    fja_tracker_init(&t, m);
-    return fja_tracker_feed(&t, ev);
-}
-
-void fja_model_finish(fja_model *m)
-{
-    fja_tracker t;
-    fja_tracker_init(&t, m);
-    fja_tracker_finish(&t);
-}

@@ -129,7 +129,8 @@ typedef struct {
 } fja_tracker;
 
 /* A tracker replaying into m, with the model's own accounting as its first
- * listener. */
+ * listener: one per replay (every event of it goes through the same one,
+ * and fja_tracker_free ends it), as the replay's state is the tracker's. */
 void fja_tracker_init(fja_tracker *t, fja_model *m);
 /* Adds a listener after the ones already there. -1 when the list is full. */
 int fja_tracker_listen(fja_tracker *t, fja_listener l);
@@ -147,15 +148,5 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev);
 /* End of the trace: closes every worker still running (at its pool's end,
  * or the trace's last event) and sends POOL_END for each pool. */
 void fja_tracker_finish(fja_tracker *t);
-
-/* A tracker whose only listener is the model, for one call (the unit tests
- * and the fuzzer). Here, not in model.c: the model's accounting is the
- * tracker's listener and never calls the tracker back. fja_model_feed
- * replays one event (timestamp order, ties in any order; 0, or -1 when
- * memory ran out, the model staying usable); fja_model_finish closes every
- * open interval at the end of the trace (unfinished tasks, workers that
- * never ended, trees without a result). */
-int fja_model_feed(fja_model *m, const fja_event *ev);
-void fja_model_finish(fja_model *m);
 
 #endif

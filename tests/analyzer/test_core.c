@@ -14,6 +14,17 @@
 #include "tracker.h"
 
 static fja_model M;
+/* The one tracker replaying into M (model_begin): the replay's state is
+ * the tracker's, so one tracker lives as long as its model. */
+static fja_tracker T;
+
+/* M empty, with a tracker of its own. */
+static void model_begin(void)
+{
+    fja_tracker_free(&T);
+    fja_model_init(&M);
+    fja_tracker_init(&T, &M);
+}
 
 /* One event of pool 1: arg is the parent (fork), victim (steal), target
  * (wake) or worker count (pool_begin). */
@@ -21,7 +32,7 @@ static void ev(uint64_t ts, fja_kind k, int32_t worker, uint64_t task, uint64_t 
 {
     fja_event e = {.ts = ts, .kind = k, .worker = worker, .task = task, .pool = 1};
     fja_event_set_arg(&e, arg);
-    fja_model_feed(&M, &e);
+    fja_tracker_feed(&T, &e);
 }
 
 /* ev in the older layout: a fork naming its parent (arg), an executed its
@@ -30,7 +41,7 @@ static void ev_named(uint64_t ts, fja_kind k, int32_t worker, uint64_t task, uin
 {
     fja_event e = {.ts = ts, .kind = k, .worker = worker, .task = task, .pool = 1, .named = true};
     fja_event_set_arg(&e, arg);
-    fja_model_feed(&M, &e);
+    fja_tracker_feed(&T, &e);
 }
 
 static void fork_sz(uint64_t ts, int32_t w, uint64_t task, uint64_t parent, uint64_t size)
@@ -42,12 +53,12 @@ static void fork_sz(uint64_t ts, int32_t w, uint64_t task, uint64_t parent, uint
                    .arg = {.parent = parent},
                    .size_hint = size,
                    .pool = 1};
-    fja_model_feed(&M, &e);
+    fja_tracker_feed(&T, &e);
 }
 
 static void start(uint32_t workers)
 {
-    fja_model_init(&M);
+    model_begin();
     ev(0, FJA_EV_POOL_BEGIN, -1, 0, workers);
     for (uint32_t w = 0; w < workers; w++)
         ev(0, FJA_EV_WORKER_BEGIN, (int32_t)w, 0, 0);
@@ -66,7 +77,7 @@ static void stop(uint64_t ts, uint32_t workers)
     for (uint32_t w = 0; w < workers; w++)
         ev(ts, FJA_EV_WORKER_END, (int32_t)w, 0, 0);
     ev(ts + 1, FJA_EV_POOL_END, -1, 0, 0);
-    fja_model_finish(&M);
+    fja_tracker_finish(&T);
 }
 
 static fja_report R;
@@ -81,6 +92,7 @@ static const fja_pool_report *analyze(void)
 static void done(void)
 {
     fja_analysis_free(&R);
+    fja_tracker_free(&T);
     fja_model_free(&M);
 }
 
@@ -351,25 +363,25 @@ static void test_claims_validated(void)
     start_offcpu(2);
     fja_event off = {
         .ts = 30, .kind = FJA_EV_OFFCPU, .worker = 0, .pool = 62, .begin = 5, .end = 9};
-    fja_model_feed(&M, &off); /* a pool no event began */
+    fja_tracker_feed(&T, &off); /* a pool no event began */
     off.pool = 1;
     off.worker = 256; /* a worker that never began */
-    fja_model_feed(&M, &off);
+    fja_tracker_feed(&T, &off);
     off.worker = 1;
     off.begin = 12;
     off.end = 40; /* ends after its own record */
-    fja_model_feed(&M, &off);
+    fja_tracker_feed(&T, &off);
     /* a CPU-clock reading of pool 257 (two changed bytes in its payload:
      * the campaign's event-bytes@fjtrace_offcpu_1), then of a worker that
      * never began */
     fja_event clock = {.ts = 31, .kind = FJA_EV_OFFCPU_CLOCK, .worker = 0, .pool = 257};
     clock.arg.cpu = 1000;
-    fja_model_feed(&M, &clock);
+    fja_tracker_feed(&T, &clock);
     clock.pool = 1;
     clock.worker = 9;
-    fja_model_feed(&M, &clock);
+    fja_tracker_feed(&T, &clock);
     clock.kind = FJA_EV_OFFCPU_TASK_CLOCK; /* the OMPT tool's: the same checks */
-    fja_model_feed(&M, &clock);
+    fja_tracker_feed(&T, &clock);
     ev(20, FJA_EV_SUBMIT, -1, 7, 0);
     ev(21, FJA_EV_FORK, 256, 8, 7); /* beyond the pool's 2 workers, never begun */
     ev(22, FJA_EV_EXEC, 0, 7, 0);
@@ -478,9 +490,9 @@ static void test_anomalies(void)
     ev_named(8, FJA_EV_EXECUTED, 0, 2, 0);
     ev(9, FJA_EV_JOINED, 1, 2, 0); /* joined without join */
     fja_event unk = {.ts = 10, .kind = FJA_EV_UNKNOWN, .pool = 1};
-    fja_model_feed(&M, &unk);
+    fja_tracker_feed(&T, &unk);
     /* the recording stops here: the root never finishes */
-    fja_model_finish(&M);
+    fja_tracker_finish(&T);
     const fja_pool_report *p = analyze();
     ok_eq_i64(M.anomalies[FJA_AN_EXECUTED_WITHOUT_EXEC], 1, "anomalies: one executed without exec");
     ok_eq_i64(M.anomalies[FJA_AN_DUPLICATE_ID], 1, "anomalies: one duplicate task id");
@@ -513,10 +525,10 @@ static void test_anomalies(void)
     done();
 
     /* a trace that begins mid-run: exec of an unknown task */
-    fja_model_init(&M);
+    model_begin();
     ev(5, FJA_EV_EXEC, 0, 42, 0);
     ev(9, FJA_EV_EXECUTED, 0, 42, 0);
-    fja_model_finish(&M);
+    fja_tracker_finish(&T);
     p = analyze();
     ok_eq_i64(M.anomalies[FJA_AN_EXEC_UNKNOWN_TASK], 1, "mid-run: one exec of an unknown task");
     ok_eq_i64(p->ntrees, 1, "mid-run: one tree");
@@ -624,7 +636,7 @@ static void test_unfinished(void)
     ev(61, FJA_EV_EXEC, 0, 5, 0); /* run inline: the root is under it */
     ev(70, FJA_EV_EXECUTED, 0, 5, 0);
     ev(100, FJA_EV_WAKE, -1, 0, 1); /* the last event: the program dies */
-    fja_model_finish(&M);
+    fja_tracker_finish(&T);
     const fja_pool_report *p = analyze();
     ok_eq_i64(fja_report_pool(&M, p)->unfinished, 5, "killed: 5 tasks unfinished in the pool");
     ok_eq_i64(p->nunfinished, 5, "killed: 5 unfinished tasks listed");
@@ -675,7 +687,7 @@ static void test_unfinished(void)
     ev(14, FJA_EV_LOCK_WAIT, 0, 0, 7);  /* B waits for a lock */
     ev(15, FJA_EV_STEAL, 1, 4, 0);      /* w1 takes C: the program dies first */
     ev(20, FJA_EV_WAKE, -1, 0, 1);
-    fja_model_finish(&M);
+    fja_tracker_finish(&T);
     p = analyze();
     ok_eq_i64(p->nunfinished, 5, "other states: 5 unfinished tasks listed");
     ok_unfinished(p, 1, FJA_UT_SUSPENDED, 0, 0, 0, 12);
@@ -915,7 +927,7 @@ static void test_lock_wait(void)
                       .worker = -1,
                       .arg = {.lock = 7},
                       .name = "db"};
-    fja_model_feed(&M, &init);
+    fja_tracker_feed(&T, &init);
     ev(102, FJA_EV_LOCK_WAIT, -1, 0, 7); /* a client thread: not pool time */
     stop(110, 2);
     const fja_pool_report *p = analyze();
@@ -1186,14 +1198,17 @@ typedef struct {
 
 static void replay(fja_model *m, const step *s, size_t n, bool edges)
 {
+    fja_tracker t;
+    fja_tracker_init(&t, m);
     for (size_t i = 0; i < n; i++) {
         if (!edges && (s[i].k == FJA_EV_OFFCPU_OUT || s[i].k == FJA_EV_OFFCPU_IN)) continue;
         fja_event e = {
             .ts = s[i].ts, .kind = s[i].k, .worker = s[i].w, .task = s[i].task, .pool = 1};
         fja_event_set_arg(&e, s[i].arg);
-        fja_model_feed(m, &e);
+        fja_tracker_feed(&t, &e);
     }
-    fja_model_finish(m);
+    fja_tracker_finish(&t);
+    fja_tracker_free(&t);
 }
 
 /* The same values in two arrays of bounds (doubles: compared as values). */
@@ -1415,7 +1430,7 @@ static void ev_site(uint64_t ts, fja_kind k, int32_t worker, uint64_t task, uint
 {
     fja_event e = {.ts = ts, .kind = k, .worker = worker, .task = task, .pool = 1, .site = site};
     fja_event_set_arg(&e, parent);
-    fja_model_feed(&M, &e);
+    fja_tracker_feed(&T, &e);
 }
 
 /* A resolver for the test: 0x2001 and 0x2101 are one line (two inlined
@@ -1756,7 +1771,7 @@ static bool fit_sealed;
 static int feed_model(void *ctx, const fja_event *e)
 {
     (void)ctx;
-    fja_model_feed(&M, e);
+    fja_tracker_feed(&T, e);
     return 0;
 }
 
@@ -1767,7 +1782,7 @@ static void ev_fit(uint64_t ts, fja_kind k, uint64_t task, uint64_t arg, uint64_
     fja_event x = {.ts = ts, .kind = k, .worker = 0, .task = task, .pool = 1, .begin = b, .end = e};
     fja_event_set_arg(&x, arg);
     if (fit_sealed) fja_offcpu_replay(&fit_o, ts, feed_model, NULL);
-    fja_model_feed(&M, &x);
+    fja_tracker_feed(&T, &x);
 }
 
 static void task_clock_stream(void)
@@ -1930,10 +1945,11 @@ static void test_report_outlives_model(void)
     ev(101, FJA_EV_RESULT, -1, 1, 0);
     fja_event init = {
         .ts = 101, .kind = FJA_EV_LOCK_INIT, .worker = -1, .arg = {.lock = 7}, .name = "db"};
-    fja_model_feed(&M, &init);
+    fja_tracker_feed(&T, &init);
     stop(110, 2);
     analyze();
     char *text = report_text(), *json = report_json();
+    fja_tracker_free(&T);
     fja_model_free(&M);
     char *text2 = report_text(), *json2 = report_json();
     ok(text && text2 && strcmp(text, text2) == 0,

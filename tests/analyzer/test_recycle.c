@@ -150,9 +150,12 @@ static char *report_of(bool recycle, size_t *len, uint32_t *records, uint64_t *t
     fja_model m;
     fja_model_init(&m);
     if (recycle) fja_model_recycle(&m);
+    fja_tracker t;
+    fja_tracker_init(&t, &m);
     for (uint32_t i = 0; i < nitems; i++)
-        if (fja_model_feed(&m, &items[i].e)) bail_out("fja_model_feed ran out of memory");
-    fja_model_finish(&m);
+        if (fja_tracker_feed(&t, &items[i].e)) bail_out("fja_tracker_feed ran out of memory");
+    fja_tracker_finish(&t);
+    fja_tracker_free(&t);
     *records = m.pools[0].tasks.count;
     fja_report r;
     fja_filter all = {0};

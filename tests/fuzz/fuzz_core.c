@@ -59,6 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fja_model m;
     fja_model_init(&m);
+    fja_tracker t; /* one per replay: it keeps the replay's state */
+    fja_tracker_init(&t, &m);
     /* inputs of odd length give finished tasks' records back (recycle.h) */
     if (size & 1) fja_model_recycle(&m);
     uint64_t ts = 1000;
@@ -89,11 +91,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         else
             ts += (uint64_t)(int64_t)d * 64; /* wraps; backwards when d < 0 */
         ev.ts = ts;
-        fja_model_feed(&m, &ev);
+        fja_tracker_feed(&t, &ev);
         if (b[0] == 0xff) fja_model_discarded(&m, id_of(b[3]), ts, ev.source);
         if (b[0] == 0xfe) fja_model_decode_stopped(&m, ev.name);
     }
-    fja_model_finish(&m);
+    fja_tracker_finish(&t);
+    fja_tracker_free(&t);
 
     static const char *const paths[] = {"fuzz\"><script>"};
     fja_run_info info = {.paths = paths, .npaths = 1, .version = "fuzz", .wall_s = 0.5};
