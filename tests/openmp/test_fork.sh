@@ -27,12 +27,15 @@ for prog in "$@"; do
         "$ANALYZE" --json --no-progress "$tmp/t" >"$tmp/r.json" 2>"$tmp/aerr" || st=$?
         # With --all-processes another fjtrace program of the user running
         # meanwhile (another test) has pools too, caught mid-run: the trace
-        # is whole only without them. The program's are those of its pid.
+        # is whole only without them. The program's are those of its pid;
+        # a pool caught without its pool_begin has no process (null): not
+        # the program's, whose pool_begin the recording holds.
         read -r _ parent _ child <"$tmp/out"
         others=$(python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
-print(sum(p["process"]["pid"] not in (int(sys.argv[2]), int(sys.argv[3])) for p in r["pools"]))' \
+print(sum((p["process"] or {}).get("pid") not in (int(sys.argv[2]), int(sys.argv[3]))
+          for p in r["pools"]))' \
             "$tmp/r.json" "$parent" "$child" 2>/dev/null || echo 0)
         if [[ $others == 0 ]]; then
             ok "$st" "$what: analysed, exit 0 (the trace is complete)" || diag "$(cat "$tmp/aerr")"
@@ -42,7 +45,8 @@ print(sum(p["process"]["pid"] not in (int(sys.argv[2]), int(sys.argv[3])) for p 
         got=$(python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
-mine = [p for p in r["pools"] if p["process"]["pid"] in (int(sys.argv[2]), int(sys.argv[3]))]
+mine = [p for p in r["pools"]
+        if (p["process"] or {}).get("pid") in (int(sys.argv[2]), int(sys.argv[3]))]
 print(" ".join("%d:%d/%d/%d" % (p["process"]["pid"], p["totals"]["tasks"], p["totals"]["forks"],
                                 p["totals"]["unfinished_tasks"]) for p in mine))' "$tmp/r.json" "$parent" "$child" 2>&1)
         is "$got" "$parent:154/150/0" "$what: one pool of the program's, the parent's: 154 tasks, 150 forks, 0 unfinished"
