@@ -286,7 +286,7 @@ static inline __attribute__((always_inline)) int fj__sync_plain(fj_ctx *w, fj_fr
         fj__run_##name(fj_ctx_self(), fj__arg);                                                    \
     }
 
-#define FJ__TASK(RT, name, FIELDS, PARAMS, SPAWN_PARAMS, INVOKE_PARAMS, SET, CALL)                 \
+#define FJ__TASK(RT, name, FIELDS, PARAMS, SPAWN_PARAMS, INVOKE_PARAMS, SET, CALL, ARGS)           \
     FJ__TASK_COMMON(RT, name, FIELDS, PARAMS, SPAWN_PARAMS, SET)                                   \
     static void fj__run_##name(fj_ctx *fj__w, fj_frame *fj__f)                                     \
     {                                                                                              \
@@ -317,9 +317,14 @@ static inline __attribute__((always_inline)) int fj__sync_plain(fj_ctx *w, fj_fr
         if (fj__status == FJ_OK) memcpy(fj__out, fj__root.payload.bytes, sizeof(*fj__out));        \
         return fj__status;                                                                         \
     }                                                                                              \
-    static RT name PARAMS
+    static inline __attribute__((always_inline)) RT fj__body_##name PARAMS;                        \
+    static RT name PARAMS                                                                          \
+    {                                                                                              \
+        return fj__body_##name ARGS;                                                               \
+    }                                                                                              \
+    static inline __attribute__((always_inline)) RT fj__body_##name PARAMS
 
-#define FJ__VOID_TASK(name, FIELDS, PARAMS, SPAWN_PARAMS, INVOKE_PARAMS, SET, CALL)                \
+#define FJ__VOID_TASK(name, FIELDS, PARAMS, SPAWN_PARAMS, INVOKE_PARAMS, SET, CALL, ARGS)          \
     FJ__TASK_COMMON(void, name, FIELDS, PARAMS, SPAWN_PARAMS, SET)                                 \
     static void fj__run_##name(fj_ctx *fj__w, fj_frame *fj__f)                                     \
     {                                                                                              \
@@ -344,7 +349,12 @@ static inline __attribute__((always_inline)) int fj__sync_plain(fj_ctx *w, fj_fr
         fj_task_init(&fj__t, fj__root_##name, &fj__root);                                          \
         return fj_invoke(fj__pool, &fj__t);                                                        \
     }                                                                                              \
-    static void name PARAMS
+    static inline __attribute__((always_inline)) void fj__body_##name PARAMS;                      \
+    static void name PARAMS                                                                        \
+    {                                                                                              \
+        fj__body_##name ARGS;                                                                      \
+    }                                                                                              \
+    static inline __attribute__((always_inline)) void fj__body_##name PARAMS
 
 /* The macros below paste types and parameter names, which cannot be
  * parenthesised. NOLINTBEGIN(bugprone-macro-parentheses) */
@@ -360,40 +370,42 @@ static inline __attribute__((always_inline)) int fj__sync_plain(fj_ctx *w, fj_fr
 #define FJ_TASK_1(RT, name, T1, a1)                                                                \
     FJ__TASK(RT, name, T1 f1;, (FJ__HANDLE, T1 a1), (FJ__SPAWNER, T1 a1),                          \
                              (fj_pool * fj__pool, RT * fj__out, T1 a1), (fj__a->f1 = a1),          \
-                             name(fj__w, fj__h, fj__a->f1))
+                             name(fj__w, fj__h, fj__a->f1), (fj_ctx_, fj_head_, a1))
 #define FJ_TASK_2(RT, name, T1, a1, T2, a2)                                                        \
-    FJ__TASK(RT, name, T1 f1; T2 f2;, (FJ__HANDLE, T1 a1, T2 a2), (FJ__SPAWNER, T1 a1, T2 a2),     \
-                                    (fj_pool * fj__pool, RT * fj__out, T1 a1, T2 a2),              \
-                                    (fj__a->f1 = a1, fj__a->f2 = a2),                              \
-                                    name(fj__w, fj__h, fj__a->f1, fj__a->f2))
+    FJ__TASK(RT, name, T1 f1; T2 f2;                                                               \
+             , (FJ__HANDLE, T1 a1, T2 a2), (FJ__SPAWNER, T1 a1, T2 a2),                            \
+             (fj_pool * fj__pool, RT * fj__out, T1 a1, T2 a2), (fj__a->f1 = a1, fj__a->f2 = a2),   \
+             name(fj__w, fj__h, fj__a->f1, fj__a->f2), (fj_ctx_, fj_head_, a1, a2))
 #define FJ_TASK_3(RT, name, T1, a1, T2, a2, T3, a3)                                                \
     FJ__TASK(RT, name, T1 f1; T2 f2; T3 f3;                                                        \
              , (FJ__HANDLE, T1 a1, T2 a2, T3 a3), (FJ__SPAWNER, T1 a1, T2 a2, T3 a3),              \
              (fj_pool * fj__pool, RT * fj__out, T1 a1, T2 a2, T3 a3),                              \
              (fj__a->f1 = a1, fj__a->f2 = a2, fj__a->f3 = a3),                                     \
-             name(fj__w, fj__h, fj__a->f1, fj__a->f2, fj__a->f3))
+             name(fj__w, fj__h, fj__a->f1, fj__a->f2, fj__a->f3), (fj_ctx_, fj_head_, a1, a2, a3))
 #define FJ_TASK_4(RT, name, T1, a1, T2, a2, T3, a3, T4, a4)                                        \
     FJ__TASK(RT, name, T1 f1; T2 f2; T3 f3; T4 f4;                                                 \
              , (FJ__HANDLE, T1 a1, T2 a2, T3 a3, T4 a4),                                           \
              (FJ__SPAWNER, T1 a1, T2 a2, T3 a3, T4 a4),                                            \
              (fj_pool * fj__pool, RT * fj__out, T1 a1, T2 a2, T3 a3, T4 a4),                       \
              (fj__a->f1 = a1, fj__a->f2 = a2, fj__a->f3 = a3, fj__a->f4 = a4),                     \
-             name(fj__w, fj__h, fj__a->f1, fj__a->f2, fj__a->f3, fj__a->f4))
+             name(fj__w, fj__h, fj__a->f1, fj__a->f2, fj__a->f3, fj__a->f4),                       \
+             (fj_ctx_, fj_head_, a1, a2, a3, a4))
 #define FJ_VOID_TASK_1(name, T1, a1)                                                               \
     FJ__VOID_TASK(name, T1 f1;, (FJ__HANDLE, T1 a1), (FJ__SPAWNER, T1 a1),                         \
                               (fj_pool * fj__pool, T1 a1), (fj__a->f1 = a1),                       \
-                              name(fj__w, fj__h, fj__a->f1))
+                              name(fj__w, fj__h, fj__a->f1), (fj_ctx_, fj_head_, a1))
 #define FJ_VOID_TASK_2(name, T1, a1, T2, a2)                                                       \
-    FJ__VOID_TASK(name, T1 f1; T2 f2;, (FJ__HANDLE, T1 a1, T2 a2), (FJ__SPAWNER, T1 a1, T2 a2),    \
-                                     (fj_pool * fj__pool, T1 a1, T2 a2),                           \
-                                     (fj__a->f1 = a1, fj__a->f2 = a2),                             \
-                                     name(fj__w, fj__h, fj__a->f1, fj__a->f2))
+    FJ__VOID_TASK(name, T1 f1; T2 f2;                                                              \
+                  , (FJ__HANDLE, T1 a1, T2 a2), (FJ__SPAWNER, T1 a1, T2 a2),                       \
+                  (fj_pool * fj__pool, T1 a1, T2 a2), (fj__a->f1 = a1, fj__a->f2 = a2),            \
+                  name(fj__w, fj__h, fj__a->f1, fj__a->f2), (fj_ctx_, fj_head_, a1, a2))
 #define FJ_VOID_TASK_3(name, T1, a1, T2, a2, T3, a3)                                               \
     FJ__VOID_TASK(name, T1 f1; T2 f2; T3 f3;, (FJ__HANDLE, T1 a1, T2 a2, T3 a3),                   \
                                             (FJ__SPAWNER, T1 a1, T2 a2, T3 a3),                    \
                                             (fj_pool * fj__pool, T1 a1, T2 a2, T3 a3),             \
                                             (fj__a->f1 = a1, fj__a->f2 = a2, fj__a->f3 = a3),      \
-                                            name(fj__w, fj__h, fj__a->f1, fj__a->f2, fj__a->f3))
+                                            name(fj__w, fj__h, fj__a->f1, fj__a->f2, fj__a->f3),   \
+                                            (fj_ctx_, fj_head_, a1, a2, a3))
 
 /* NOLINTEND(bugprone-macro-parentheses) */
 
