@@ -286,6 +286,14 @@ static inline __attribute__((always_inline)) int fj__sync_plain(fj_ctx *w, fj_fr
         fj__run_##name(fj_ctx_self(), fj__arg);                                                    \
     }
 
+/* The task function `name` only calls its body fj__body_##name, which is
+ * inlined into it (ARGS: the parameters' names). As the body itself, the
+ * function lost its early returns' shrink-wrapping with gcc: its
+ * tail-recursion pass turns the sync's direct call into a loop whose head
+ * was the function's entry, so that the prologue (six callee-saved
+ * registers) came before the leaf test; with the body inlined, the loop
+ * starts after it and a leaf call is a compare and a return
+ * (docs/runtime.md, "Cost model"). */
 #define FJ__TASK(RT, name, FIELDS, PARAMS, SPAWN_PARAMS, INVOKE_PARAMS, SET, CALL, ARGS)           \
     FJ__TASK_COMMON(RT, name, FIELDS, PARAMS, SPAWN_PARAMS, SET)                                   \
     static void fj__run_##name(fj_ctx *fj__w, fj_frame *fj__f)                                     \
