@@ -48,6 +48,7 @@ typedef struct {
     int32_t worker;
     uint8_t type, kind; /* rec_type, fja_kind */
     bool named;         /* fja_event.named */
+    uint32_t stream;    /* --muxer: its stream (pread.h) */
     rec_extra *extra;   /* owned (NULL: none) */
 } reader_rec;
 

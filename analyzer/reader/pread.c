@@ -1,8 +1,8 @@
 #include "pread.h"
 
-#include "weights.h"
-#include "abortguard.h"
+#include "graph.h"
 #include "lengthguard.h"
+#include "weights.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -60,7 +60,6 @@ typedef struct {
 typedef struct {
     struct preader *p;
     uint32_t index;
-    bt_graph *g;
     uint32_t *ports, nports;
     convert_ctx conv;
     pid_t pid; /* its process (0: none) */
@@ -81,8 +80,15 @@ struct preader {
     uint32_t nports;
     decoder *dec;
     uint32_t ndec;
+    char *const *dirs; /* the trace folders, opened by each decoding process */
     size_t ndirs;
-    bt_component_class_sink *sink_class;
+    /* --muxer: one port, whose records name their stream (reader_rec's
+     * stream: 1, 2, ... in order of first sight); stream_trace[s] is the
+     * trace of stream s (1, 2, ... in order of first sight), nstreams + 1
+     * entries, shared */
+    bool muxer;
+    uint32_t nstreams;
+    uint32_t *stream_trace;
     /* the merge sleeps until its stream gets a record */
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -262,6 +268,40 @@ static rec_extra *extra_in_ring(size_t size)
     return (rec_extra *)(at + 2);
 }
 
+/* --muxer, in its decoding process: the streams and traces seen, by their
+ * objects, in order of first sight (nstreams + 1 entries each; the last
+ * one also takes any stream past nstreams, which source.ctf.fs, one port
+ * per stream, never makes). */
+static struct {
+    uintptr_t *streams, *traces;
+    uint32_t nstreams, ntraces, last;
+} seen;
+
+/* Numbers for the objects of index key among n known in keys (1, 2, ...),
+ * a new one taking the next number while there is room. */
+static uint32_t number_of(uintptr_t *keys, uint32_t *n, uint32_t cap, uintptr_t key)
+{
+    for (uint32_t i = 0; i < *n; i++)
+        if (keys[i] == key) return i + 1;
+    if (*n < cap) keys[(*n)++] = key;
+    return *n;
+}
+
+/* The stream (and its trace, in stream_trace) of the muxer's message m. */
+static uint32_t muxer_stream(const preader *p, const bt_message *m)
+{
+    uintptr_t stream, trace;
+    convert_keys(m, &stream, &trace);
+    /* the muxer's messages come in runs of a stream: the last one first */
+    if (seen.last && seen.streams[seen.last - 1] == stream) return seen.last;
+    uint32_t s = number_of(seen.streams, &seen.nstreams, p->nstreams + 1, stream);
+    /* written before the record is published (the release of tail), read
+     * by the merge after it */
+    p->stream_trace[s] = number_of(seen.traces, &seen.ntraces, p->nstreams + 1, trace);
+    seen.last = s;
+    return s;
+}
+
 /* Converts one message into the ring at tail; returns the new tail, or
  * UINT64_MAX when out of memory. */
 static uint64_t push_message(decoder *d, port *pt, const bt_message *m, uint64_t tail)
@@ -275,6 +315,7 @@ static uint64_t push_message(decoder *d, port *pt, const bt_message *m, uint64_t
     int rc = convert_message(&d->conv, m, rec);
     if (rc < 0) return UINT64_MAX;
     if (!rc) return tail;
+    if (d->p->muxer) rec->stream = muxer_stream(d->p, m);
     return tail + 1;
 }
 
@@ -391,46 +432,36 @@ decoder_configured(bt_self_component_sink *self)
     return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_OK;
 }
 
-static void decoder_finalize(bt_self_component_sink *self)
-{
-    decoder *d = bt_self_component_get_data(bt_self_component_sink_as_self_component(self));
-    for (uint32_t i = 0; i < d->nports; i++) {
-        port *pt = &d->p->ports[d->ports[i]];
-        /* messages of a batch not converted (stopped early) */
-        for (uint64_t k = pt->pos; pt->it && k < pt->count; k++)
-            bt_message_put_ref(pt->msgs[k]);
-        pt->count = pt->pos = 0;
-        bt_message_iterator_put_ref(pt->it);
-        pt->it = NULL;
-    }
-}
-
 static bt_component_class_sink *decoder_class(void)
 {
     bt_component_class_sink *c = bt_component_class_sink_create("fjtrace-decode", decoder_consume);
     if (c && (bt_component_class_sink_set_initialize_method(c, decoder_init) ||
-              bt_component_class_sink_set_graph_is_configured_method(c, decoder_configured) ||
-              bt_component_class_sink_set_finalize_method(c, decoder_finalize))) {
+              bt_component_class_sink_set_graph_is_configured_method(c, decoder_configured))) {
         bt_component_class_sink_put_ref(c);
         c = NULL;
     }
     return c;
 }
 
-static int run_graph(void *arg)
+/* Every running stream of d ends with the reason in d->err: its graph
+ * could not be built, or failed (not from our sink, which ends its
+ * streams itself). */
+static void ports_fail(decoder *d)
 {
-    decoder *d = arg;
+    for (uint32_t i = 0; i < d->nports; i++)
+        if (port_running(&d->p->ports[d->ports[i]]))
+            port_finish(d->p, &d->p->ports[d->ports[i]], PORT_ERROR);
+}
+
+static void run_graph(decoder *d, bt_graph *g)
+{
     bt_graph_run_status rs;
-    while ((rs = bt_graph_run(d->g)) == BT_GRAPH_RUN_STATUS_AGAIN)
+    while ((rs = bt_graph_run(g)) == BT_GRAPH_RUN_STATUS_AGAIN)
         ;
     if (rs != BT_GRAPH_RUN_STATUS_OK) {
-        /* not from our sink (it ends its ports itself): the graph failed */
         take_error(d->err, sizeof d->err, "cannot decode the trace");
-        for (uint32_t i = 0; i < d->nports; i++)
-            if (port_running(&d->p->ports[d->ports[i]]))
-                port_finish(d->p, &d->p->ports[d->ports[i]], PORT_ERROR);
+        ports_fail(d);
     }
-    return 0;
 }
 
 /* This process's data segment (VmData, bytes), 0 when not known. */
@@ -445,18 +476,18 @@ static uint64_t data_size(void)
     return kb * 1024;
 }
 
-/* A decoding process: runs d's graph and ends. A crash, an abort or an
- * allocation beyond its budget in libbabeltrace2 ends this process only:
- * the merge sees it die (children_check) and names the stream it was
- * reading (d->reading) and that stream's packets begun. */
+static bt_graph *decoder_graph(decoder *d);
+
+/* A decoding process: builds d's graph, runs it and ends. A crash, an
+ * abort or an allocation beyond its budget in libbabeltrace2 ends this
+ * process only: the merge sees it die (children_check) and names the
+ * stream it was reading (d->reading) and that stream's packets begun. */
 static _Noreturn void decoder_process(decoder *d, pid_t parent)
 {
     /* the replaying process gone (killed, Ctrl-C), nobody reads on */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(0);
     signal(SIGINT, SIG_IGN); /* the replaying process handles it, and ends us */
-    /* an abort here ends this process, not a jump into the parent's code */
-    abortguard_forget();
     uint64_t now = data_size();
     if (now) {
         struct rlimit lim = {.rlim_cur = now + DECODER_DATA_BUDGET,
@@ -465,7 +496,18 @@ static _Noreturn void decoder_process(decoder *d, pid_t parent)
     }
     convert_set_extra_alloc(extra_in_ring);
     lengthguard_begin(d->p->guard_bits);
-    run_graph(d);
+    if (d->p->muxer &&
+        (!(seen.streams = calloc((size_t)d->p->nstreams + 1, sizeof *seen.streams)) ||
+         !(seen.traces = calloc((size_t)d->p->nstreams + 1, sizeof *seen.traces)))) {
+        snprintf(d->err, sizeof d->err, "out of memory");
+        ports_fail(d);
+        _exit(0);
+    }
+    bt_graph *g = decoder_graph(d);
+    if (g)
+        run_graph(d, g);
+    else
+        ports_fail(d);
     _exit(0); /* nothing of the replaying process's to flush or remove */
 }
 
@@ -572,17 +614,29 @@ static int decoders_alloc(preader *p, char *const *dirs)
     return 0;
 }
 
-/* Connects the ports of srcs that belong to d to a new sink of d. */
-static int sink_add(preader *p, decoder *d, bt_graph *g, const bt_component_source **srcs,
-                    char *err, size_t errlen)
+/* Connects the ports of srcs that belong to d (--muxer: the muxer's
+ * output) to a new sink of d's, in graph g of d's process. */
+static int sink_add(preader *p, decoder *d, bt_graph *g, const plugins *pl,
+                    const bt_component_source **srcs, char *err, size_t errlen)
 {
     const bt_component_sink *sink = NULL;
+    bt_component_class_sink *cls = decoder_class();
     char name[32];
     snprintf(name, sizeof name, "fjtrace-decode%u", d->index);
-    if (bt_graph_add_sink_component_with_initialize_method_data(g, p->sink_class, name, NULL, d,
-                                                                BT_LOGGING_LEVEL_NONE, &sink)) {
+    if (!cls || bt_graph_add_sink_component_with_initialize_method_data(
+                    g, cls, name, NULL, d, BT_LOGGING_LEVEL_NONE, &sink)) {
         take_error(err, errlen, "cannot create the sink");
         return -1;
+    }
+    if (p->muxer) {
+        const bt_port_output *out = muxer_add(g, pl, srcs, p->ndirs, err, errlen);
+        if (!out) return -1;
+        if (bt_graph_connect_ports(g, out, bt_component_sink_borrow_input_port_by_index_const(sink, 0),
+                                   NULL)) {
+            take_error(err, errlen, "cannot connect the sink");
+            return -1;
+        }
+        return 0;
     }
     for (uint32_t i = 0; i < d->nports; i++) {
         port *pt = &p->ports[d->ports[i]];
@@ -591,6 +645,7 @@ static int sink_add(preader *p, decoder *d, bt_graph *g, const bt_component_sour
             k -= bt_component_source_get_output_port_count(srcs[s]);
         const bt_port_output *out =
             bt_component_source_borrow_output_port_by_index_const(srcs[pt->source], k);
+        /* the streams were numbered by another process's graph (reader.c) */
         if (!out || strcmp(bt_port_get_name(bt_port_output_as_port_const(out)), pt->name) != 0) {
             snprintf(err, errlen, "%s: babeltrace2 numbered the streams differently", pt->name);
             return -1;
@@ -601,54 +656,52 @@ static int sink_add(preader *p, decoder *d, bt_graph *g, const bt_component_sour
             return -1;
         }
     }
-    d->g = g;
     return 0;
 }
 
-int pread_build_first(preader *p, bt_graph *g, char *const *dirs, const bt_component_source **srcs,
-                      size_t ndirs, char *err, size_t errlen)
+/* In d's process: its graph, the sources of every folder and a sink
+ * taking d's streams; NULL with d->err set on failure. Nothing of it is
+ * released: the process ends after running it. */
+static bt_graph *decoder_graph(decoder *d)
 {
-    p->ndirs = ndirs;
-    for (size_t s = 0; s < ndirs; s++)
-        p->nports += (uint32_t)bt_component_source_get_output_port_count(srcs[s]);
-    p->ports = shared_alloc(p->nports * sizeof *p->ports);
-    if (!p->ports || !(p->sink_class = decoder_class())) goto oom;
-    uint32_t in = 0;
-    for (size_t s = 0; s < ndirs; s++)
-        for (uint64_t i = 0; i < bt_component_source_get_output_port_count(srcs[s]); i++, in++) {
-            const bt_port_output *out =
-                bt_component_source_borrow_output_port_by_index_const(srcs[s], i);
-            p->ports[in].source = s;
-            if (!(p->ports[in].name = strdup(bt_port_get_name(bt_port_output_as_port_const(out)))))
-                goto oom;
-        }
-    if (decoders_alloc(p, dirs)) goto oom;
-    return sink_add(p, &p->dec[0], g, srcs, err, errlen);
-oom:
-    snprintf(err, errlen, "out of memory");
-    return -1;
+    preader *p = d->p;
+    plugins pl;
+    // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers, as meant
+    const bt_component_source **srcs = calloc(p->ndirs ? p->ndirs : 1, sizeof *srcs);
+    bt_graph *g = srcs ? bt_graph_create(0) : NULL;
+    if (!g) {
+        snprintf(d->err, sizeof d->err, "out of memory");
+        return NULL;
+    }
+    if (plugins_load(&pl, d->err, sizeof d->err) ||
+        add_sources(g, &pl, p->dirs, p->ndirs, srcs, d->err, sizeof d->err) ||
+        sink_add(p, d, g, &pl, srcs, d->err, sizeof d->err))
+        return NULL;
+    return g;
 }
 
-int pread_build_rest(preader *p, const plugins *pl, char *const *dirs, size_t ndirs, char *err,
-                     size_t errlen)
+int pread_setup(preader *p, char *const *dirs, size_t ndirs, char *const *names,
+                const uint32_t *sources, uint32_t nports, bool muxer)
 {
-    // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers, as meant
-    const bt_component_source **srcs = calloc(ndirs ? ndirs : 1, sizeof *srcs);
-    int rc = srcs ? 0 : -1;
-    if (!srcs) snprintf(err, errlen, "out of memory");
-    for (uint32_t t = 1; !rc && t < p->ndec; t++) {
-        bt_graph *g = bt_graph_create(0);
-        if (!g) {
-            snprintf(err, errlen, "out of memory");
-            rc = -1;
-        } else if (add_sources(g, pl, dirs, ndirs, srcs, err, errlen) ||
-                   sink_add(p, &p->dec[t], g, srcs, err, errlen)) {
-            rc = -1;
-        }
-        p->dec[t].g = g; /* released with p */
+    p->dirs = dirs;
+    p->ndirs = ndirs;
+    p->muxer = muxer;
+    if (muxer) {
+        /* one stream for the merge: all of them, in the muxer's order */
+        p->nstreams = nports;
+        p->stream_trace = shared_alloc(((size_t)nports + 1) * sizeof *p->stream_trace);
+        p->jobs = 1;
+        p->nports = 1;
+    } else {
+        p->nports = nports;
     }
-    free(srcs);
-    return rc;
+    p->ports = shared_alloc(p->nports * sizeof *p->ports);
+    if (!p->ports || (muxer && !p->stream_trace)) return -1;
+    for (uint32_t i = 0; i < p->nports; i++) {
+        p->ports[i].source = muxer ? 0 : sources[i];
+        if (!(p->ports[i].name = strdup(muxer ? "(the muxer)" : names[i]))) return -1;
+    }
+    return decoders_alloc(p, dirs);
 }
 
 void pread_set_guard(preader *p, uint64_t max_bits)
@@ -844,8 +897,13 @@ static void merge(preader *p, deliver_ctx *d, merge_heap *h, pread_result *res)
         uint32_t k = h->heap[0];
         port *pt = &p->ports[k];
         /* each graph has its own bt_stream and bt_trace objects: the
-         * merge knows a stream by its port, a trace by its folder */
-        deliver(d, &pt->recs[pt->taken & pt->mask], k + 1, pt->source + 1);
+         * merge knows a stream by its port, a trace by its folder; the
+         * muxer's records say their stream */
+        const reader_rec *rec = &pt->recs[pt->taken & pt->mask];
+        if (p->muxer)
+            deliver(d, rec, rec->stream, p->stream_trace[rec->stream]);
+        else
+            deliver(d, rec, k + 1, pt->source + 1);
         port_take(p, pt);
         if (!heap_refresh(h, k, res)) h->heap[0] = h->heap[--h->n];
         heap_down(h, 0);
@@ -896,10 +954,6 @@ void pread_run(preader *p, deliver_ctx *d, pread_result *res)
         port *pt = &p->ports[k];
         /* relaxed: the processes are reaped */
         res->aborted |= atomic_load_explicit(&pt->state, memory_order_relaxed) == PORT_ABORTED;
-        /* the decoding process's iterator, not this process's: its graph
-         * here never ran */
-        pt->it = NULL;
-        pt->count = pt->pos = 0;
     }
     if (res->status != PORT_END) {
         port *pt = &p->ports[res->port];
@@ -960,23 +1014,21 @@ static void progress_line(preader *p, const deliver_ctx *d)
                 (unsigned long long)(n / 1000000));
 }
 
-void pread_free(preader *p, bool aborted)
+void pread_free(preader *p)
 {
-    if (!p || aborted) return; /* left for the leak checker to find reachable */
+    if (!p) return;
     /* The mutexes and conditions are not destroyed, only unmapped: a
      * decoding process killed while it waited (pread_run ends them) is
      * still counted among a condition's waiters, and pthread_cond_destroy
      * would wait for it forever. */
-    for (uint32_t t = 0; p->dec && t < p->ndec; t++) {
-        bt_graph_put_ref(p->dec[t].g);
+    for (uint32_t t = 0; p->dec && t < p->ndec; t++)
         free(p->dec[t].ports);
-    }
     for (uint32_t k = 0; p->ports && k < p->nports; k++) {
         shared_free(p->ports[k].recs, (p->ports[k].mask + 1) * sizeof(reader_rec));
         shared_free(p->ports[k].xbuf, p->ports[k].xcap);
         free(p->ports[k].name);
     }
-    bt_component_class_sink_put_ref(p->sink_class);
+    shared_free(p->stream_trace, ((size_t)p->nstreams + 1) * sizeof *p->stream_trace);
     shared_free(p->dec, p->ndec * sizeof *p->dec);
     shared_free(p->ports, p->nports * sizeof *p->ports);
     shared_free(p, sizeof *p);

@@ -2,10 +2,12 @@
  * trace is a set of independent stream files (one per CPU and channel):
  * the streams (the ports of source.ctf.fs) are dealt by size to `jobs`
  * decoding processes, each with a graph of its own holding the sources
- * and a sink that takes only its streams. The graphs are built here, the
- * processes forked from this one run them: a crash, an abort or an
- * allocation beyond its budget (RLIMIT_DATA) inside libbabeltrace2 ends
- * that process, never this one, whose library state stays whole. A
+ * and a sink that takes only its streams. Each process builds its graph
+ * and runs it; this one never calls libbabeltrace2 (reader.c learns the
+ * streams from a child process too): a crash, an abort or an allocation
+ * beyond its budget (RLIMIT_DATA) inside the library ends a child, never
+ * this process. With --muxer, one decoding process runs babeltrace2's
+ * filter.utils.muxer over all the streams into one ring. A
  * decoding process turns messages into records (convert.h) and pushes
  * them into a bounded ring per stream, their extras into a ring of bytes
  * per stream, both in memory shared with this process and mapped before
@@ -28,7 +30,6 @@
 #include <stdint.h>
 
 #include "deliver.h"
-#include "graph.h"
 
 typedef struct preader preader;
 
@@ -40,16 +41,14 @@ enum { PORT_RUNNING, PORT_END, PORT_ERROR, PORT_NO_MEMORY, PORT_ABORTED, PORT_LO
 /* jobs: decoding processes wanted (0: one per online core). */
 preader *pread_create(unsigned jobs);
 
-/* Graph 0, its sources srcs (one per trace folder dirs[i]) just added:
- * numbers the streams, deals them to the processes (weights.h: the largest
- * first, to the process with least to do) and adds graph 0's sink. Returns
- * -1 with err set on failure. */
-int pread_build_first(preader *p, bt_graph *g, char *const *dirs, const bt_component_source **srcs,
-                      size_t ndirs, char *err, size_t errlen);
-
-/* The other processes' graphs, on the same folders. */
-int pread_build_rest(preader *p, const plugins *pl, char *const *dirs, size_t ndirs, char *err,
-                     size_t errlen);
+/* The streams of the trace folders dirs (kept: the decoding processes
+ * open them): names[i] is the name source.ctf.fs gives the output port of
+ * stream i, of folder sources[i], in its order. Deals the streams to the
+ * processes (weights.h: the largest first, to the process with least to
+ * do); muxer: one process reads them all through filter.utils.muxer.
+ * Returns -1 when out of memory. */
+int pread_setup(preader *p, char *const *dirs, size_t ndirs, char *const *names,
+                const uint32_t *sources, uint32_t nports, bool muxer);
 
 /* Each decoding process refuses a dynamic array longer than max_bits
  * (lengthguard.h); 0: no guard. A stream where one is refused ends there
@@ -80,8 +79,7 @@ typedef struct {
 /* Forks the decoding processes, merges into d, ends and reaps them. */
 void pread_run(preader *p, deliver_ctx *d, pread_result *res);
 
-/* Frees p and its graphs (this process's: a decoding process's death
- * leaves them whole); aborted: p is kept reachable instead. */
-void pread_free(preader *p, bool aborted);
+/* Frees p. */
+void pread_free(preader *p);
 
 #endif

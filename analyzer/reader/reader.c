@@ -1,11 +1,9 @@
 #include "reader.h"
 
-#include "abortguard.h"
 #include "convert.h"
 #include "deliver.h"
 #include "find.h"
 #include "graph.h"
-#include "lengthguard.h"
 #include "packets.h"
 #include "pread.h"
 #include "salvage.h"
@@ -14,12 +12,19 @@
 #include <babeltrace2/babeltrace.h>
 #include <dirent.h>
 #include <inttypes.h>
+#include <stdalign.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* A line for the user, cut to fit: a long path shortens the note, which
  * is all right (vsnprintf, as gcc cannot prove the paths short). */
@@ -58,27 +63,14 @@ static void notes_relabel(const char *dir, const fja_reader_sink *sink, fja_read
     note_relabel(stats->index_note, sizeof stats->index_note, dir, sink->label);
 }
 
-/* One reading: what the sink gets, and the graph being built: kept here,
- * so that after an abort it stays reachable (abortguard.h) and the leak
- * checker has nothing to say. */
+/* One reading: what the sink gets. */
 typedef struct {
     deliver_ctx d;
-    /* the muxer and live graphs: one simple sink converts and delivers */
+    /* the live graph: one simple sink converts and delivers */
     convert_ctx conv;
-    uint64_t next_progress;
-    /* the parallel reading (pread.h) */
+    /* the reading of trace folders (pread.h) */
     preader *pr;
-    bt_graph *graph;
-    const bt_component_source **srcs;
 } reader_ctx;
-
-static void progress(reader_ctx *r)
-{
-    uint64_t n = r->d.stats->fjtrace_events + r->d.stats->other_events;
-    if (!r->d.sink->progress || n < r->next_progress) return;
-    r->next_progress = n + 1000000;
-    fprintf(stderr, "\rfjtrace-analyze: %llu M events", (unsigned long long)(n / 1000000));
-}
 
 static bt_graph_simple_sink_component_initialize_func_status sink_init(bt_message_iterator *it,
                                                                        void *data)
@@ -120,7 +112,6 @@ static bt_graph_simple_sink_component_consume_func_status sink_consume(bt_messag
         bt_message_put_ref(msgs[i]);
     }
     if (oom) return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
-    progress(r);
     return r->d.stopped ? BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END
                         : BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
 }
@@ -139,7 +130,7 @@ void take_error(char *err, size_t errlen, const char *what)
     bt_error_release(e);
 }
 
-static int plugins_load(plugins *p, char *err, size_t errlen)
+int plugins_load(plugins *p, char *err, size_t errlen)
 {
     *p = (plugins){0};
     if (bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, &p->ctf) !=
@@ -201,15 +192,13 @@ int add_sources(bt_graph *g, const plugins *pl, char *const *dirs, size_t ndirs,
     return 0;
 }
 
-/* source.ctf.fs -> filter.utils.muxer -> simple sink */
-static int graph_build_muxer(bt_graph *g, const plugins *pl, const bt_component_source **srcs,
-                             size_t ndirs, reader_ctx *r, char *err, size_t errlen)
+const bt_port_output *muxer_add(bt_graph *g, const plugins *pl, const bt_component_source **srcs,
+                                size_t ndirs, char *err, size_t errlen)
 {
     const bt_component_filter *mux;
-    const bt_component_sink *sink;
     if (bt_graph_add_filter_component(g, pl->muxer, "mux", NULL, BT_LOGGING_LEVEL_NONE, &mux)) {
         take_error(err, errlen, "cannot create the muxer");
-        return -1;
+        return NULL;
     }
     for (size_t s = 0; s < ndirs; s++)
         for (uint64_t i = 0; i < bt_component_source_get_output_port_count(srcs[s]); i++) {
@@ -219,72 +208,133 @@ static int graph_build_muxer(bt_graph *g, const plugins *pl, const bt_component_
                     g, bt_component_source_borrow_output_port_by_index_const(srcs[s], i),
                     bt_component_filter_borrow_input_port_by_index_const(mux, in), NULL)) {
                 take_error(err, errlen, "cannot connect the muxer");
-                return -1;
+                return NULL;
             }
         }
-    if (bt_graph_add_simple_sink_component(g, "fjtrace-analyze", sink_init, sink_consume, NULL, r,
-                                           &sink) ||
-        bt_graph_connect_ports(g, bt_component_filter_borrow_output_port_by_index_const(mux, 0),
-                               bt_component_sink_borrow_input_port_by_index_const(sink, 0), NULL)) {
-        take_error(err, errlen, "cannot connect the sink");
-        return -1;
+    return bt_component_filter_borrow_output_port_by_index_const(mux, 0);
+}
+
+/* What a probe finds (in memory shared with the child process that opens
+ * the traces; the rest of the mapping holds opened[ndirs], then per stream
+ * its folder's number, 4 bytes, and its port's name with its NUL). */
+typedef struct {
+    int32_t status; /* probe_status */
+    uint32_t nports;
+    uint64_t used; /* bytes of the streams' entries */
+    char err[4096]; /* why the first folder that did not open did not */
+    alignas(8) char data[];
+} probe_reply;
+
+typedef enum { PROBE_OK, PROBE_NOT_OPENED, PROBE_FAILED, PROBE_DIED } probe_status;
+
+/* Virtual: the pages a probe does not write are never backed. */
+#define PROBE_BYTES ((size_t)64 << 20)
+
+/* In the probe's process: opens each folder with source.ctf.fs (which
+ * indexes its packets) and lists its streams. */
+static void probe_child(probe_reply *rp, char *const *dirs, size_t ndirs)
+{
+    plugins pl;
+    bool *opened = (bool *)rp->data;
+    char *entries = rp->data + ndirs;
+    size_t room = PROBE_BYTES - sizeof *rp - ndirs;
+    rp->status = PROBE_OK;
+    if (plugins_load(&pl, rp->err, sizeof rp->err)) {
+        rp->status = PROBE_FAILED;
+        return;
     }
-    return 0;
-}
-
-/* Returns 0, -1 on failure, -2 when a source failed to start (before the
- * sink took its ports: what a salvage copy can mend). */
-static int graph_build(bt_graph *g, const plugins *pl, char *const *dirs, size_t ndirs,
-                       reader_ctx *r, char *err, size_t errlen)
-{
-    // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers, as meant
-    const bt_component_source **srcs = r->srcs = calloc(ndirs ? ndirs : 1, sizeof *srcs);
-    int rc = -1;
-    if (!srcs)
-        snprintf(err, errlen, "out of memory");
-    else if (add_sources(g, pl, dirs, ndirs, srcs, err, errlen))
-        rc = -2;
-    else
-        rc = r->d.sink->use_muxer ? graph_build_muxer(g, pl, srcs, ndirs, r, err, errlen)
-                                  : pread_build_first(r->pr, g, dirs, srcs, ndirs, err, errlen);
-    free(srcs);
-    r->srcs = NULL;
-    return rc;
-}
-
-/* Whether source.ctf.fs can open dir on its own (it indexes the packets). */
-static bool source_opens(const plugins *pl, const char *dir)
-{
-    char err[64];
-    bt_graph *g = bt_graph_create(0);
-    bool ok = g && add_source(g, pl, dir, 0, err, sizeof err);
-    bt_current_thread_clear_error();
-    bt_graph_put_ref(g);
-    return ok;
-}
-
-/* A salvage copy of dir that opens, or -1. */
-static int salvage_one(const plugins *pl, const char *dir, fja_salvage *s)
-{
-    if (salvage_make(dir, s, SALVAGE_HEADERS) == 1 && source_opens(pl, s->t.dir)) return 0;
-    salvage_remove(s);
-    return -1;
-}
-
-/* After the graph could not be built: replaces each trace that does not
- * open by its salvage copy. Returns 0 when some trace was salvaged and all
- * now open, -1 otherwise (the caller keeps its error). */
-static int salvage_all(const plugins *pl, char **use, fja_salvage *salv, size_t ndirs)
-{
-    bool salvaged = false;
     for (size_t i = 0; i < ndirs; i++) {
-        if (source_opens(pl, use[i])) continue;
-        /* a salvage copy already (packets.h): nothing more to mend */
-        if (*salv[i].t.dir || salvage_one(pl, use[i], &salv[i])) return -1;
-        use[i] = salv[i].t.dir;
-        salvaged = true;
+        bt_graph *g = bt_graph_create(0);
+        char err[sizeof rp->err];
+        const bt_component_source *src = g ? add_source(g, &pl, dirs[i], i, err, sizeof err) : NULL;
+        if (!src) {
+            if (rp->status == PROBE_OK) snprintf(rp->err, sizeof rp->err, "%s", g ? err : "out of memory");
+            if (rp->status == PROBE_OK) rp->status = g ? PROBE_NOT_OPENED : PROBE_FAILED;
+            bt_current_thread_clear_error();
+            continue;
+        }
+        opened[i] = true;
+        for (uint64_t k = 0; k < bt_component_source_get_output_port_count(src); k++) {
+            const char *name = bt_port_get_name(bt_port_output_as_port_const(
+                bt_component_source_borrow_output_port_by_index_const(src, k)));
+            size_t len = strlen(name) + 1;
+            uint32_t folder = (uint32_t)i;
+            if (room - rp->used < sizeof folder + len) {
+                snprintf(rp->err, sizeof rp->err, "%s: too many streams", dirs[i]);
+                rp->status = PROBE_FAILED;
+                return;
+            }
+            memcpy(entries + rp->used, &folder, sizeof folder);
+            memcpy(entries + rp->used + sizeof folder, name, len);
+            rp->used += sizeof folder + len;
+            rp->nports++;
+        }
     }
-    return salvaged ? 0 : -1;
+}
+
+/* Opens the folders in a child process: libbabeltrace2 may crash or abort
+ * on a damaged trace while opening it (PROBE_DIED), which then ends that
+ * process, not this one. *out: the reply (probe_free), when not DIED. */
+static probe_status probe(char *const *dirs, size_t ndirs, probe_reply **out)
+{
+    *out = NULL;
+    probe_reply *rp = mmap(NULL, PROBE_BYTES, PROT_READ | PROT_WRITE,
+                           MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (rp == MAP_FAILED) return PROBE_FAILED;
+    pid_t self = getpid();
+    fflush(NULL); /* nothing buffered twice */
+    pid_t pid = fork();
+    if (pid == 0) {
+        /* as a decoding process (pread.c) */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != self) _exit(0);
+        signal(SIGINT, SIG_IGN);
+        probe_child(rp, dirs, ndirs);
+        _exit(0); /* nothing of this process's to flush or remove */
+    }
+    int ws = 0;
+    while (pid > 0 && waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+        ;
+    if (pid < 0 || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+        munmap(rp, PROBE_BYTES);
+        return pid < 0 ? PROBE_FAILED : PROBE_DIED;
+    }
+    *out = rp;
+    return (probe_status)rp->status;
+}
+
+static void probe_free(probe_reply *rp)
+{
+    if (rp) munmap(rp, PROBE_BYTES);
+}
+
+/* Opens the folders use[] (probe), from salvage copies for those that do
+ * not open. PROBE_OK with *out the streams, else err set (DIED: not). */
+static probe_status probe_all(char **use, fja_salvage *salv, size_t ndirs, probe_reply **out,
+                              char *err, size_t errlen)
+{
+    probe_status st = probe(use, ndirs, out);
+    if (st != PROBE_OK && *out) snprintf(err, errlen, "%s", (*out)->err);
+    if (st != PROBE_NOT_OPENED) return st;
+    /* Only a source that failed to start is something a salvage copy can
+     * mend; each copy must open, or the first error stands. */
+    const bool *opened = (const bool *)(*out)->data;
+    bool mended = true;
+    for (size_t i = 0; i < ndirs && mended; i++) {
+        if (opened[i]) continue;
+        /* a salvage copy already (packets.h): nothing more to mend */
+        mended = !*salv[i].t.dir && salvage_make(use[i], &salv[i], SALVAGE_HEADERS) == 1;
+        if (mended)
+            use[i] = salv[i].t.dir;
+        else
+            salvage_remove(&salv[i]);
+    }
+    probe_free(*out);
+    *out = NULL;
+    if (!mended) return PROBE_NOT_OPENED;
+    st = probe(use, ndirs, out);
+    if (st == PROBE_FAILED && *out) snprintf(err, errlen, "%s", (*out)->err);
+    return st;
 }
 
 /* Counts what the traces' stream files lack (salvage_missing), by their
@@ -305,27 +355,6 @@ static void cut_check(char *const *dirs, const bool *bad_index, size_t ndirs,
     }
 }
 
-/* Builds the graph, from salvage copies if the traces themselves do not
- * open. */
-static bt_graph *graph_open(const plugins *pl, char **use, fja_salvage *salv, size_t ndirs,
-                            reader_ctx *r, char *err, size_t errlen)
-{
-    bt_graph *g = r->graph = bt_graph_create(0);
-    int rc = g ? graph_build(g, pl, use, ndirs, r, err, errlen) : -1;
-    if (!rc) return g;
-    bt_graph_put_ref(g);
-    r->graph = NULL;
-    /* Only a source that failed to start (before the sink took its ports)
-     * is something a salvage copy can mend. */
-    if (rc != -2 || salvage_all(pl, use, salv, ndirs)) return NULL;
-    bt_current_thread_clear_error();
-    g = r->graph = bt_graph_create(0);
-    if (g && !graph_build(g, pl, use, ndirs, r, err, errlen)) return g;
-    bt_graph_put_ref(g);
-    r->graph = NULL;
-    return NULL;
-}
-
 /* Before decoding: a trace with a packet libbabeltrace2 would abort on, or
  * whose index disagrees with its files, is read from a salvage copy cut
  * before that packet and without the index (packets.h). Returns the
@@ -339,7 +368,8 @@ static int64_t precheck(const char *dir, fja_salvage *salv, char **use, bool *ba
     int unreadable = packets_check(dir, &pk, deliver_late, d);
     if (unreadable || !pk.layout_known) d->late_unknown = true;
     if (!unreadable && pk.longest > *longest) *longest = pk.longest; /* lengthguard.h */
-    /* For the tests of abortguard.h: hand libbabeltrace2 the trace as is. */
+    /* For the tests of the decoding processes (pread.h): hand
+     * libbabeltrace2 the trace as is. */
     if (getenv("FJTRACE_ANALYZE_NO_PACKET_CHECK")) return 1;
     if (unreadable) return 0;
     *known = pk.layout_known;
@@ -388,56 +418,15 @@ static uint64_t stream_bytes(const char *dir)
 
 typedef struct {
     reader_ctx *r;
-    plugins *pl;
     char *const *dirs;
     char **use;
-    fja_salvage *salv;
-    bool *bad_index;
     size_t ndirs;
     const fja_reader_sink *sink;
     fja_reader_stats *stats;
     char *err;
     size_t errlen;
-    bt_graph *g;
-    reader_status st;
     uint64_t packets; /* whole packets of all streams (0: not known) */
 } decode_job;
-
-/* Builds the graphs; the muxer's one is run here too, the parallel ones
- * by their threads (pread.h). Under abortguard_run. */
-static int decode(void *arg)
-{
-    decode_job *j = arg;
-    reader_ctx *r = j->r;
-    j->st = READER_UNREADABLE;
-    if (!(j->g = graph_open(j->pl, j->use, j->salv, j->ndirs, r, j->err, j->errlen))) return -1;
-    cut_check(j->dirs, j->bad_index, j->ndirs, j->stats);
-    if (!j->sink->use_muxer) {
-        j->g = NULL; /* pread's now */
-        if (pread_build_rest(r->pr, j->pl, j->use, j->ndirs, j->err, j->errlen)) return -1;
-        j->st = READER_OK;
-        return 0;
-    }
-    bt_graph_run_status rs;
-    while ((rs = bt_graph_run(j->g)) == BT_GRAPH_RUN_STATUS_AGAIN)
-        ;
-    if (rs == BT_GRAPH_RUN_STATUS_OK)
-        j->st = r->d.stopped ? READER_STOPPED : READER_OK;
-    else if (rs == BT_GRAPH_RUN_STATUS_MEMORY_ERROR)
-        j->st = READER_NO_MEMORY;
-    else {
-        char what[4200], why[300];
-        note_printf(what, sizeof what, "%s%s: cannot decode the trace", j->dirs[0],
-                    j->ndirs > 1 ? " (or another of the traces)" : "");
-        if (lengthguard_take(why, sizeof why)) { /* the muxer cannot go on without a stream */
-            bt_current_thread_clear_error();
-            note_printf(j->err, j->errlen, "%s: %s", what, why);
-        } else {
-            take_error(j->err, j->errlen, what);
-        }
-    }
-    return 0;
-}
 
 /* A stream that ended at an array lengthguard.h refused: the trace is
  * damaged, the note names the stream file and packet. source.ctf.fs names
@@ -499,6 +488,12 @@ static reader_status parallel_read(decode_job *j, pread_result *res)
         bytes += stream_bytes(j->use[i]);
     pread_set_progress(j->r->pr, j->sink->progress, bytes, j->packets);
     pread_run(j->r->pr, &j->r->d, res);
+    if (res->refused && j->sink->use_muxer) {
+        /* the muxer cannot go on without a stream */
+        note_printf(j->err, j->errlen, "%s%s: cannot decode the trace: %s", j->dirs[0],
+                    j->ndirs > 1 ? " (or another of the traces)" : "", res->refused);
+        return READER_UNREADABLE;
+    }
     if (res->refused) refused_note(j, res);
     switch (res->status) {
     case PORT_END:
@@ -507,7 +502,9 @@ static reader_status parallel_read(decode_job *j, pread_result *res)
         return READER_NO_MEMORY;
     case PORT_ERROR: {
         char what[4200];
-        note_printf(what, sizeof what, "%s: %s", j->dirs[res->source], res->error);
+        note_printf(what, sizeof what, "%s%s: %s", j->dirs[res->source],
+                    j->sink->use_muxer && j->ndirs > 1 ? " (or another of the traces)" : "",
+                    res->error);
         note_printf(j->err, j->errlen, "%s", what);
         return READER_UNREADABLE;
     }
@@ -515,14 +512,6 @@ static reader_status parallel_read(decode_job *j, pread_result *res)
         return READER_UNREADABLE;
     }
 }
-
-/* What libbabeltrace2 held when it aborted, kept reachable so that the
- * leak checker does not report memory left alone on purpose. */
-static struct {
-    reader_ctx *r;
-    plugins pl;
-    char why[768]; /* for a later reading, which cannot use the library */
-} abandoned;
 
 /* Checks and salvages the folders (precheck); the number of whole packets
  * (*known: of every folder, not a guess), or -1 with err set. */
@@ -555,11 +544,23 @@ static int64_t prepare(char *const *dirs, size_t ndirs, char **use, fja_salvage 
     return packets ? packets : -1;
 }
 
-static void abandon(reader_ctx *r, const plugins *pl, const fja_reader_stats *stats)
+/* The streams the probe found, set up for the decoding processes. */
+static int streams_setup(reader_ctx *r, const probe_reply *rp, char **use, size_t ndirs,
+                         bool muxer)
 {
-    abandoned.r = r; /* libbabeltrace2's state is lost: left as it is */
-    abandoned.pl = *pl;
-    note_printf(abandoned.why, sizeof abandoned.why, "%s", stats->damage_note);
+    char **names = calloc(rp->nports ? rp->nports : 1, sizeof *names);
+    uint32_t *sources = calloc(rp->nports ? rp->nports : 1, sizeof *sources);
+    const char *at = rp->data + ndirs;
+    for (uint32_t i = 0; names && sources && i < rp->nports; i++) {
+        memcpy(&sources[i], at, sizeof sources[i]);
+        names[i] = (char *)at + sizeof sources[i]; /* in the reply, valid until freed */
+        at += sizeof sources[i] + strlen(names[i]) + 1;
+    }
+    int rc = names && sources ? pread_setup(r->pr, use, ndirs, names, sources, rp->nports, muxer)
+                              : -1;
+    free(names);
+    free(sources);
+    return rc;
 }
 
 reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink *sink,
@@ -569,12 +570,8 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
     reader_ctx *r = calloc(1, sizeof *r);
     if (!r) return READER_NO_MEMORY;
     deliver_init(&r->d, sink, stats);
-    r->next_progress = 1000000;
-    plugins pl = {0};
     reader_status st = READER_UNREADABLE;
-    int aborted = 0;
     decode_job job = {.r = r,
-                      .pl = &pl,
                       .dirs = dirs,
                       .ndirs = ndirs,
                       .sink = sink,
@@ -586,7 +583,8 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
     char **use = calloc(ndirs ? ndirs : 1, sizeof *use); /* a trace or its salvage copy */
     fja_salvage *salv = calloc(ndirs ? ndirs : 1, sizeof *salv);
     bool *bad_index = calloc(ndirs ? ndirs : 1, sizeof *bad_index);
-    if (!use || !salv || !bad_index || (!sink->use_muxer && !(r->pr = pread_create(sink->jobs)))) {
+    probe_reply *rp = NULL;
+    if (!use || !salv || !bad_index || !(r->pr = pread_create(sink->use_muxer ? 1 : sink->jobs))) {
         st = READER_NO_MEMORY;
         goto out;
     }
@@ -597,48 +595,29 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
     if (packets < 0) goto out;
     job.packets = known ? (uint64_t)packets : 0;
     job.use = use;
-    job.salv = salv;
-    job.bad_index = bad_index;
-    if (abandoned.r) { /* an earlier reading made libbabeltrace2 abort */
-        /* that reading may have been of a copy (a salvage, the off-CPU
-         * streams read ahead): name the trace asked for too */
-        note_printf(err, errlen,
-                    "%s: not read: libbabeltrace2 aborted in an earlier reading of these traces "
-                    "and cannot be used again (%s)",
-                    dirs[0], abandoned.why);
-        goto out;
-    }
-    /* An error left on this thread by an earlier reading (the causes of a
-     * decode error are taken, not always) makes the next call abort. */
-    bt_current_thread_clear_error();
-    /* bt_plugin_put_ref(NULL) is a no-op: a half-loaded pair is released */
-    if (plugins_load(&pl, err, errlen)) goto out_plugins;
-    lengthguard_begin(longest); /* this thread: the muxer's graph */
-    if (r->pr) pread_set_guard(r->pr, longest);
-    abortguard_run(decode, &job, &aborted);
-    lengthguard_begin(0);
-    st = job.st;
-    if (aborted) {
+    /* This process never calls libbabeltrace2 on the traces: the probe and
+     * the decoding processes do, and die of what it crashes on. */
+    probe_status ps = probe_all(use, salv, ndirs, &rp, err, errlen);
+    if (ps == PROBE_DIED) {
         aborted_message(&job, NULL);
-        abandon(r, &pl, stats);
         goto out;
     }
-    if (st == READER_OK && !sink->use_muxer) {
-        pread_result res;
-        st = parallel_read(&job, &res);
-        /* The library aborted in a decoding process (pread.h), not here:
-         * this process's state is whole and released as after any reading. */
-        if (res.aborted) aborted_message(&job, res.status == PORT_ABORTED ? &res : NULL);
+    if (ps != PROBE_OK) goto out;
+    cut_check(dirs, bad_index, ndirs, stats);
+    if (streams_setup(r, rp, use, ndirs, sink->use_muxer)) {
+        st = READER_NO_MEMORY;
+        goto out;
     }
-    if (sink->use_muxer && sink->progress && stats->fjtrace_events + stats->other_events >= 1000000)
-        fputc('\n', stderr);
-out_plugins:
-    bt_graph_put_ref(job.g);
-    pread_free(r->pr, false);
-    r->pr = NULL;
-    plugins_put(&pl);
-    bt_current_thread_clear_error();
+    pread_set_guard(r->pr, longest);
+    pread_result res;
+    st = parallel_read(&job, &res);
+    /* The library aborted in a decoding process, not here: this process's
+     * state is whole and released as after any reading. The muxer's
+     * process reads every stream: which one it died on is not known. */
+    if (res.aborted)
+        aborted_message(&job, res.status == PORT_ABORTED && !sink->use_muxer ? &res : NULL);
 out:
+    probe_free(rp);
     if (st == READER_UNREADABLE && *fja_tmptrace_failure()) {
         /* the copy that would have read it could not be made: say so, not
          * only what libbabeltrace2 found wrong with the trace itself */
@@ -655,9 +634,8 @@ out:
     free(salv);
     free(use);
     free(bad_index);
-    if (aborted) return st; /* the bounds too stay: a thread may still read them */
     validate_bounds_clear();
-    pread_free(r->pr, false);
+    pread_free(r->pr);
     deliver_free(&r->d);
     free(r);
     return st;
@@ -711,8 +689,7 @@ reader_status reader_live_run(const char *url, const fja_reader_sink *sink,
     reader_ctx *r = calloc(1, sizeof *r);
     if (!r) return READER_NO_MEMORY;
     deliver_init(&r->d, sink, stats);
-    r->d.late_unknown = true;      /* a view attached mid-run: no packet walk */
-    r->next_progress = UINT64_MAX; /* the hooks show progress */
+    r->d.late_unknown = true; /* a view attached mid-run: no packet walk; the hooks show progress */
     plugins pl;
     reader_status st = READER_UNREADABLE;
     bt_graph *g = NULL;
