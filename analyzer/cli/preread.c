@@ -1,9 +1,10 @@
 /* The off-CPU intervals read ahead (preread.h): only the streams of their
  * own channel, through a temporary folder of links to the trace's metadata
  * and to those stream files (and their indexes), so that libbabeltrace2
- * sees a trace of just them. The reading runs in a child process: an
- * abort inside the library (abortguard.h) then leaves the library of this
- * process untouched, and the main reading can still be made. */
+ * sees a trace of just them. The reading runs in a child process (whose
+ * reading forks its own probe and decoding processes, as any reading:
+ * pread.h), so that its intervals, collected there, come back as one
+ * reply. */
 #include "preread.h"
 
 #include <errno.h>

@@ -1,7 +1,6 @@
 #include "pread.h"
 
 #include "graph.h"
-#include "lengthguard.h"
 #include "weights.h"
 
 #include <errno.h>
@@ -44,6 +43,7 @@ typedef struct {
     uint64_t count, pos;
     uint64_t packets;   /* packet beginnings seen, for an abort message */
     uint64_t seen_head; /* head as last loaded */
+    uint64_t skip;      /* records a process that died published already */
     /* the merge's own */
     uint64_t taken, known_tail, since_wake;
     /* fixed before the threads start */
@@ -54,7 +54,7 @@ typedef struct {
     uint32_t thread, index_in_thread;
     size_t source;
     char *name;
-    char refused[300]; /* PORT_REFUSED: what (lengthguard.h) */
+    char why[1024]; /* PORT_DAMAGED: what ended it */
 } port;
 
 typedef struct {
@@ -96,7 +96,7 @@ struct preader {
     _Atomic int quit; /* the merge is done: decoding threads stop */
     /* progress */
     uint64_t total_bytes, total_packets;
-    uint64_t guard_bits; /* lengthguard.h's bound, for every thread */
+    uint64_t packet_bits; /* of the largest packet: bounds an extra */
     uint64_t xmax;       /* the most bytes an extra can take in its ring */
     bool progress, progress_shown;
     uint64_t next_progress;
@@ -183,18 +183,9 @@ static void port_finish(preader *p, port *pt, int state)
     wake_merge(p);
 }
 
-/* Whether the port's error is an array length lengthguard.h refused (what,
- * in pt->refused): then this stream ends there, the others are read on. */
-static bool refused(port *pt)
-{
-    if (!lengthguard_take(pt->refused, sizeof pt->refused)) return false;
-    bt_current_thread_clear_error();
-    return true;
-}
-
 /* Next batch of a port's messages: PORT_RUNNING with some, else how the
  * port ends. */
-static int port_refill(decoder *d, port *pt)
+static int port_refill(port *pt)
 {
     for (;;) {
         bt_message_iterator_next_status st =
@@ -216,13 +207,12 @@ static int port_refill(decoder *d, port *pt)
             continue; /* files never block */
         case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
             pt->count = pt->pos = 0;
-            if (refused(pt)) return PORT_REFUSED;
             return PORT_NO_MEMORY;
         default:
+            /* this stream ends there, damaged; the others are read on */
             pt->count = pt->pos = 0;
-            if (refused(pt)) return PORT_REFUSED;
-            take_error(d->err, sizeof d->err, "cannot decode the trace");
-            return PORT_ERROR;
+            take_error(pt->why, sizeof pt->why, "libbabeltrace2");
+            return PORT_DAMAGED;
         }
     }
 }
@@ -238,6 +228,11 @@ static uint64_t ring_free(port *pt, uint64_t tail)
 
 /* The port a decoding process converts a message of: where its extras go. */
 static port *serving;
+/* A record converted again to be skipped (port.skip): its extra goes to
+ * scratch, of scratch_cap bytes, not to the ring. */
+static bool skipping;
+static void *scratch;
+static size_t scratch_cap;
 
 /* Room for one more record's extra in the port's extras (loading xhead). */
 static bool extras_room(const preader *p, port *pt)
@@ -254,6 +249,15 @@ static bool extras_room(const preader *p, port *pt)
  * FIFO: the merge takes a port's records in order. */
 static rec_extra *extra_in_ring(size_t size)
 {
+    if (skipping) {
+        if (size > scratch_cap) {
+            void *m = realloc(scratch, size);
+            if (!m) return NULL;
+            scratch = m;
+            scratch_cap = size;
+        }
+        return memset(scratch, 0, size);
+    }
     port *pt = serving;
     uint64_t need = (2 * sizeof(uint64_t) + size + 15) & ~(uint64_t)15;
     uint64_t pos = pt->xtail % pt->xcap, skip = pt->xcap - pos < need ? pt->xcap - pos : 0;
@@ -311,6 +315,17 @@ static uint64_t push_message(decoder *d, port *pt, const bt_message *m, uint64_t
     if (t == BT_MESSAGE_TYPE_PACKET_END)
         /* relaxed: a figure for the progress line, ordering nothing */
         atomic_fetch_add_explicit(&d->packets_done, 1, memory_order_relaxed);
+    if (pt->skip) {
+        /* published already: converted again only for what the converter
+         * keeps of the stream (validate.h) */
+        reader_rec again;
+        skipping = true;
+        int rc = convert_message(&d->conv, m, &again);
+        skipping = false;
+        if (rc < 0) return UINT64_MAX;
+        pt->skip -= (uint64_t)rc;
+        return tail;
+    }
     reader_rec *rec = &pt->recs[tail & pt->mask];
     int rc = convert_message(&d->conv, m, rec);
     if (rc < 0) return UINT64_MAX;
@@ -329,7 +344,7 @@ static bool port_serve(decoder *d, port *pt)
     d->reading = (int64_t)(pt - d->p->ports);
     serving = pt;
     while (tail - start < PUSH_BUDGET && ring_free(pt, tail) && extras_room(d->p, pt)) {
-        if (pt->pos == pt->count && (end = port_refill(d, pt)) != PORT_RUNNING) break;
+        if (pt->pos == pt->count && (end = port_refill(pt)) != PORT_RUNNING) break;
         const bt_message *m = pt->msgs[pt->pos++];
         uint64_t next = push_message(d, pt, m, tail);
         bt_message_put_ref(m);
@@ -495,7 +510,14 @@ static _Noreturn void decoder_process(decoder *d, pid_t parent)
         setrlimit(RLIMIT_DATA, &lim);
     }
     convert_set_extra_alloc(extra_in_ring);
-    lengthguard_begin(d->p->guard_bits);
+    for (uint32_t i = 0; i < d->nports; i++) {
+        /* after a process of d's died (children_check): its records
+         * published are skipped, its packets counted again */
+        port *pt = &d->p->ports[d->ports[i]];
+        if (!port_running(pt)) continue;
+        pt->skip = atomic_load_explicit(&pt->tail, memory_order_relaxed); /* its own now */
+        pt->packets = 0;
+    }
     if (d->p->muxer &&
         (!(seen.streams = calloc((size_t)d->p->nstreams + 1, sizeof *seen.streams)) ||
          !(seen.traces = calloc((size_t)d->p->nstreams + 1, sizeof *seen.traces)))) {
@@ -516,7 +538,7 @@ static _Noreturn void decoder_process(decoder *d, pid_t parent)
 static int ring_alloc(preader *p)
 {
     /* an extra's strings come from one packet (or a few KiB of reasons) */
-    uint64_t packet = p->guard_bits ? p->guard_bits / 8 : 1u << 20;
+    uint64_t packet = p->packet_bits ? p->packet_bits / 8 : 1u << 20;
     p->xmax = 2 * sizeof(uint64_t) + sizeof(rec_extra) + 8192 + packet + 16;
     uint64_t xcap = (4 * p->xmax + 4095) & ~(uint64_t)4095;
     uint64_t per = RING_BYTES / sizeof(reader_rec) / (p->nports ? p->nports : 1);
@@ -704,9 +726,9 @@ int pread_setup(preader *p, char *const *dirs, size_t ndirs, char *const *names,
     return decoders_alloc(p, dirs);
 }
 
-void pread_set_guard(preader *p, uint64_t max_bits)
+void pread_set_packet_bits(preader *p, uint64_t bits)
 {
-    p->guard_bits = max_bits;
+    p->packet_bits = bits;
 }
 
 void pread_set_progress(preader *p, bool progress, uint64_t bytes, uint64_t packets)
@@ -753,10 +775,59 @@ static bool port_ready(port *pt, int *state)
     return true;
 }
 
+/* How a decoding process ended (ws: its wait status), as a reason. */
+static void death_note(char *why, size_t n, int ws)
+{
+    if (WIFSIGNALED(ws))
+        snprintf(why, n,
+                 "libbabeltrace2 aborted or crashed while decoding it (its decoding process "
+                 "died of signal %d, %s%s)",
+                 WTERMSIG(ws), strsignal(WTERMSIG(ws)),
+                 WTERMSIG(ws) == SIGTRAP ? ": glib's g_error, an allocation beyond the "
+                                           "process's budget (a damaged length?)"
+                                         : "");
+    else
+        snprintf(why, n,
+                 "libbabeltrace2 aborted or crashed while decoding it (its decoding process "
+                 "ended with status %d)",
+                 WEXITSTATUS(ws));
+}
+
+/* A new process for d's streams still running after its process died
+ * (each death ends the stream it was reading: at most one per stream). */
+static void decoder_respawn(preader *p, decoder *d)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < d->nports; i++) {
+        port *pt = &p->ports[d->ports[i]];
+        /* relaxed: d's process is gone, only this one writes the states */
+        if (atomic_load_explicit(&pt->state, memory_order_relaxed) != PORT_RUNNING) continue;
+        pt->it = NULL; /* the dead process's: the new one makes its own */
+        pt->count = pt->pos = 0;
+        any = true;
+    }
+    if (!any) return;
+    d->reading = -1;
+    pid_t self = getpid();
+    fflush(NULL); /* nothing buffered twice */
+    pid_t pid = fork();
+    if (pid == 0) decoder_process(d, self);
+    d->pid = pid > 0 ? pid : 0;
+    d->reaped = pid <= 0;
+    for (uint32_t i = 0; pid <= 0 && i < d->nports; i++) {
+        port *pt = &p->ports[d->ports[i]];
+        /* relaxed: no process writes it; seq_cst store: as port_finish's */
+        if (atomic_load_explicit(&pt->state, memory_order_relaxed) == PORT_RUNNING)
+            atomic_store_explicit(&pt->state, PORT_NO_MEMORY, memory_order_seq_cst);
+    }
+}
+
 /* Reaps the decoding processes that ended. One that died (a signal, an
  * abort, an allocation beyond its budget: any end but exit 0 after its
- * streams ended) leaves its streams: the one it was reading ends as
- * aborted, its others as lost. */
+ * streams ended) while decoding a stream ends that stream as damaged, and
+ * a new process reads its other streams on (not with --muxer: its one
+ * stream is all of them); one that died elsewhere (building its graph)
+ * ends its streams as aborted. */
 static void children_check(preader *p)
 {
     for (uint32_t t = 0; t < p->ndec; t++) {
@@ -764,16 +835,23 @@ static void children_check(preader *p)
         int ws;
         if (!d->pid || d->reaped || waitpid(d->pid, &ws, WNOHANG) != d->pid) continue;
         d->reaped = true;
-        bool died = !WIFEXITED(ws) || WEXITSTATUS(ws) != 0;
-        for (uint32_t i = 0; i < d->nports; i++) {
-            uint32_t k = d->ports[i];
-            port *pt = &p->ports[k];
-            /* relaxed: the process is gone, nobody else writes the state */
-            if (atomic_load_explicit(&pt->state, memory_order_relaxed) != PORT_RUNNING) continue;
+        if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0) continue; /* its streams ended */
+        int64_t k = d->reading;
+        /* relaxed: the process is gone, nobody else writes the state */
+        if (!p->muxer && k >= 0 &&
+            atomic_load_explicit(&p->ports[k].state, memory_order_relaxed) == PORT_RUNNING) {
+            death_note(p->ports[k].why, sizeof p->ports[k].why, ws);
             /* seq_cst: as port_finish's; the merge reads it with acquire */
-            atomic_store_explicit(&pt->state,
-                                  died && (int64_t)k == d->reading ? PORT_ABORTED : PORT_LOST,
-                                  memory_order_seq_cst);
+            atomic_store_explicit(&p->ports[k].state, PORT_DAMAGED, memory_order_seq_cst);
+            decoder_respawn(p, d);
+            continue;
+        }
+        for (uint32_t i = 0; i < d->nports; i++) {
+            port *pt = &p->ports[d->ports[i]];
+            /* relaxed: as above */
+            if (atomic_load_explicit(&pt->state, memory_order_relaxed) != PORT_RUNNING) continue;
+            /* seq_cst: as port_finish's */
+            atomic_store_explicit(&pt->state, PORT_ABORTED, memory_order_seq_cst);
         }
     }
 }
@@ -865,15 +943,15 @@ static int heap_refresh(merge_heap *h, uint32_t k, pread_result *res)
         h->key[k] = rec->head;
         return 1;
     }
-    if (state == PORT_REFUSED) { /* that stream ends there, the others go on */
-        /* its thread wrote refused and packets before the state, which
-         * port_ready loaded with acquire */
-        if (!res->refused) {
+    if (state == PORT_DAMAGED) { /* that stream ends there, the others go on */
+        /* why and packets were written before the state, which port_ready
+         * loaded with acquire */
+        if (!res->damaged) {
             port *pt = &h->p->ports[k];
-            res->refused = pt->refused;
-            res->refused_port_name = pt->name;
-            res->refused_packets = pt->packets;
-            res->refused_source = pt->source;
+            res->damaged = pt->why;
+            res->damaged_port_name = pt->name;
+            res->damaged_packets = pt->packets;
+            res->damaged_source = pt->source;
         }
         return 0;
     }

@@ -34,9 +34,13 @@
 typedef struct preader preader;
 
 /* How a stream ended; PORT_RUNNING while its process may push more.
- * PORT_ABORTED: its process died while reading it; PORT_LOST: while
- * reading another of its streams. */
-enum { PORT_RUNNING, PORT_END, PORT_ERROR, PORT_NO_MEMORY, PORT_ABORTED, PORT_LOST, PORT_REFUSED };
+ * PORT_DAMAGED: libbabeltrace2 failed on it, or its process died while
+ * decoding it (a crash, an abort, an allocation beyond the budget): that
+ * stream ends there, the others are read on (a new process takes the dead
+ * one's other streams). PORT_ERROR: the graph failed; PORT_ABORTED: its
+ * process died elsewhere, or --muxer's died. Those two, and PORT_NO_MEMORY,
+ * end the reading. */
+enum { PORT_RUNNING, PORT_END, PORT_ERROR, PORT_NO_MEMORY, PORT_ABORTED, PORT_DAMAGED };
 
 /* jobs: decoding processes wanted (0: one per online core). */
 preader *pread_create(unsigned jobs);
@@ -50,10 +54,9 @@ preader *pread_create(unsigned jobs);
 int pread_setup(preader *p, char *const *dirs, size_t ndirs, char *const *names,
                 const uint32_t *sources, uint32_t nports, bool muxer);
 
-/* Each decoding process refuses a dynamic array longer than max_bits
- * (lengthguard.h); 0: no guard. A stream where one is refused ends there
- * (PORT_REFUSED), the others are read on. */
-void pread_set_guard(preader *p, uint64_t max_bits);
+/* The bits of the largest packet (0: not known): an event's extra, its
+ * strings from one packet, is no larger. */
+void pread_set_packet_bits(preader *p, uint64_t bits);
 
 /* The progress line, if wanted: the total bytes of the stream files and
  * their number of packets (0: unknown); the bytes read are estimated from
@@ -68,12 +71,12 @@ typedef struct {
     const char *port_name;
     const char *error; /* PORT_ERROR: babeltrace2's reason */
     bool aborted;      /* a decoding process died (PORT_ABORTED) */
-    /* The first stream that ended at an array lengthguard.h refused (NULL:
-     * none): what was refused, its stream, packets begun and folder. */
-    const char *refused;
-    const char *refused_port_name;
-    uint64_t refused_packets;
-    size_t refused_source;
+    /* The first stream that ended damaged (NULL: none): why, its stream,
+     * packets begun and folder. */
+    const char *damaged;
+    const char *damaged_port_name;
+    uint64_t damaged_packets;
+    size_t damaged_source;
 } pread_result;
 
 /* Forks the decoding processes, merges into d, ends and reaps them. */

@@ -367,7 +367,7 @@ static int64_t precheck(const char *dir, fja_salvage *salv, char **use, bool *ba
     *known = false;
     int unreadable = packets_check(dir, &pk, deliver_late, d);
     if (unreadable || !pk.layout_known) d->late_unknown = true;
-    if (!unreadable && pk.longest > *longest) *longest = pk.longest; /* lengthguard.h */
+    if (!unreadable && pk.longest > *longest) *longest = pk.longest; /* pread.h's extras */
     /* For the tests of the decoding processes (pread.h): hand
      * libbabeltrace2 the trace as is. */
     if (getenv("FJTRACE_ANALYZE_NO_PACKET_CHECK")) return 1;
@@ -428,30 +428,30 @@ typedef struct {
     uint64_t packets; /* whole packets of all streams (0: not known) */
 } decode_job;
 
-/* A stream that ended at an array lengthguard.h refused: the trace is
- * damaged, the note names the stream file and packet. source.ctf.fs names
+/* A stream that ended damaged (pread.h): the trace is damaged, the note
+ * names the stream file and packet. source.ctf.fs names
  * its ports "TRACE-UUID | STREAM-CLASS-ID | STREAM-ID"; the packet holding
  * the array has begun (the ctf iterator delivers what it decoded before
  * an error, the packet's beginning included). */
-static void refused_note(const decode_job *j, const pread_result *res)
+static void damaged_note(const decode_job *j, const pread_result *res)
 {
     fja_reader_stats *stats = j->stats;
     char file[256], byte[48] = "";
-    const char *ids = res->refused_port_name ? strchr(res->refused_port_name, '|') : NULL;
-    const char *dir = j->dirs[res->refused_source];
-    uint64_t cls, inst, off, packet = res->refused_packets ? res->refused_packets : 1;
+    const char *ids = res->damaged_port_name ? strchr(res->damaged_port_name, '|') : NULL;
+    const char *dir = j->dirs[res->damaged_source];
+    uint64_t cls, inst, off, packet = res->damaged_packets ? res->damaged_packets : 1;
     if (stats->damaged) return; /* the first damage is the one named */
     stats->damaged = true;
     if (!ids || sscanf(ids, "| %" SCNu64 " | %" SCNu64, &cls, &inst) != 2 ||
-        packets_locate(j->use[res->refused_source], cls, inst, packet, file, sizeof file, &off)) {
+        packets_locate(j->use[res->damaged_source], cls, inst, packet, file, sizeof file, &off)) {
         note_printf(stats->damage_note, sizeof stats->damage_note, "%s: stream %s: %s", dir,
-                    ids ? ids + 2 : "?", res->refused);
+                    ids ? ids + 2 : "?", res->damaged);
         return;
     }
     if (off != UINT64_MAX) snprintf(byte, sizeof byte, " (byte %" PRIu64 ")", off);
     note_printf(stats->damage_note, sizeof stats->damage_note,
                 "%s/%s: packet %" PRIu64 "%s cannot be decoded: %s", dir, file, packet, byte,
-                res->refused);
+                res->damaged);
 }
 
 /* After libbabeltrace2 aborted: what it was reading (port: NULL when not
@@ -488,13 +488,13 @@ static reader_status parallel_read(decode_job *j, pread_result *res)
         bytes += stream_bytes(j->use[i]);
     pread_set_progress(j->r->pr, j->sink->progress, bytes, j->packets);
     pread_run(j->r->pr, &j->r->d, res);
-    if (res->refused && j->sink->use_muxer) {
+    if (res->damaged && j->sink->use_muxer) {
         /* the muxer cannot go on without a stream */
         note_printf(j->err, j->errlen, "%s%s: cannot decode the trace: %s", j->dirs[0],
-                    j->ndirs > 1 ? " (or another of the traces)" : "", res->refused);
+                    j->ndirs > 1 ? " (or another of the traces)" : "", res->damaged);
         return READER_UNREADABLE;
     }
-    if (res->refused) refused_note(j, res);
+    if (res->damaged) damaged_note(j, res);
     switch (res->status) {
     case PORT_END:
         return j->r->d.stopped ? READER_STOPPED : READER_OK;
@@ -508,7 +508,7 @@ static reader_status parallel_read(decode_job *j, pread_result *res)
         note_printf(j->err, j->errlen, "%s", what);
         return READER_UNREADABLE;
     }
-    default: /* aborted, or lost with the thread that aborted */
+    default: /* a decoding process died outside a stream, or --muxer's */
         return READER_UNREADABLE;
     }
 }
@@ -589,7 +589,7 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
         goto out;
     }
     bool known;
-    uint64_t longest; /* bits of the largest packet: lengthguard.h's bound */
+    uint64_t longest; /* bits of the largest packet */
     int64_t packets =
         prepare(dirs, ndirs, use, salv, bad_index, &known, &longest, stats, &r->d, err, errlen);
     if (packets < 0) goto out;
@@ -608,7 +608,7 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
         st = READER_NO_MEMORY;
         goto out;
     }
-    pread_set_guard(r->pr, longest);
+    pread_set_packet_bits(r->pr, longest);
     pread_result res;
     st = parallel_read(&job, &res);
     /* The library aborted in a decoding process, not here: this process's

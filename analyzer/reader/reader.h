@@ -71,7 +71,7 @@ typedef struct {
      * (salvage.h), and a line for the user naming the first file cut. */
     uint64_t cut_bytes;
     char cut_note[512];
-    /* A damaged trace (packets.h, abortguard.h): some packet could not be
+    /* A damaged trace (packets.h, pread.h): some packet could not be
      * decoded safely; a line naming the file and packet. What could be read
      * is still delivered. */
     bool damaged;

@@ -15,7 +15,8 @@ dropped packets, foreign bytes and index damage, stacked 1 to 3 at a time.
 
 A damaged header the index knows is rebuilt from it (the whole trace is
 read); without an index, the analyzer exits 3 naming the file and packet,
-with the report of what it could read. The last resort (abortguard.h) is
+with the report of what it could read. The last resort (a library abort
+in a decoding process, pread.h) is
 checked too: each input that makes babeltrace2 abort is run again with the
 packet check off (FJTRACE_ANALYZE_NO_PACKET_CHECK=1) and must still end in
 exit 3 naming the trace.
@@ -629,15 +630,13 @@ def judge(label, paths, bt_path, stats):
     if brc not in (0, 1, 2, "not run (a FIFO)"):
         stats["bt_crash"] += 1
     if brc == -6 and not CAMPAIGN:
-        # The last resort (abortguard.h): without the packet check the
-        # library aborts as babeltrace2 does; fjtrace must still exit 3,
-        # name the trace and report what it had read.
+        # The last resort (the decoding processes, pread.h): without the
+        # packet check the library aborts as babeltrace2 does, in a child
+        # process; fjtrace must still exit 3, name the trace and report
+        # what it had read.
         arc, aout, aerr = run([ANALYZE, "--no-progress", "--json", *paths],
                               dict(ENV, FJTRACE_ANALYZE_NO_PACKET_CHECK="1"))
-        # (the array-length guard, lengthguard.h, is no packet check: it may
-        # refuse the array before the library aborts on it)
-        caught = (arc == 3 and REL in aerr
-                  and ("libbabeltrace2 aborted" in aerr or "dynamic array of" in aerr))
+        caught = arc == 3 and REL in aerr and "libbabeltrace2 aborted" in aerr
         unguarded = None
         if arc in (0, 1, 3) and aout:
             try:
@@ -766,12 +765,13 @@ def main():
             why.append("a damaged header without an index: exit 3 with a report of the "
                        f"packets before it expected, not exit {rc} with {events} events")
         if kinds and all(k.startswith("array-length-huge") for k in kinds):
-            # the guard (lengthguard.h): that load-map stream ends at the
-            # array, every fjtrace event is read, exit 3 naming the file
+            # libbabeltrace2 fails on the array, or its decoding process
+            # dies of the allocation (pread.h): that load-map stream ends
+            # there, every fjtrace event is read, exit 3 naming the file
             if "nothing to damage" in label:
                 why.append("no build id's length found to damage in the load-map streams")
             elif (rc != 3 or events != whole[1]
-                  or not re.search(r"fjtrace_maps_\d+: packet \d+ .*dynamic array", err)):
+                  or not re.search(r"fjtrace_maps_\d+: packet \d+ .*cannot be decoded: libbabeltrace2", err)):
                 why.append(f"a huge array length: exit 3 naming the load-map stream file and "
                            f"packet, with all {whole[1]} events, expected; not exit {rc} with "
                            f"{events} events")

@@ -6,7 +6,8 @@ pre-read, analyzer/cli/preread.c), in a child process, then the big
 streams once. Records fj-fib N -p 2 (--cmd-only) and damages only an
 fjtrace_offcpu_* stream file of copies of it, so that the pre-read is
 refused by the packet check or makes libbabeltrace2 abort (the check off:
-FJTRACE_ANALYZE_NO_PACKET_CHECK=1, as damage.py does for abortguard.h), or
+FJTRACE_ANALYZE_NO_PACKET_CHECK=1, as damage.py does for the decoding
+processes, pread.h), or
 replaces it with a FIFO, a device or a folder (the off-CPU state must say
 that file could not be read, not "recorded" from the other streams).
 Each copy must give: exit 3; a JSON report whose pool counts the F(N+1)
