@@ -97,7 +97,7 @@ struct preader {
     /* progress */
     uint64_t total_bytes, total_packets;
     uint64_t packet_bits; /* of the largest packet: bounds an extra */
-    uint64_t xmax;       /* the most bytes an extra can take in its ring */
+    uint64_t xmax;        /* the most bytes an extra can take in its ring */
     bool progress, progress_shown;
     uint64_t next_progress;
     struct timespec t0;
@@ -653,8 +653,8 @@ static int sink_add(preader *p, decoder *d, bt_graph *g, const plugins *pl,
     if (p->muxer) {
         const bt_port_output *out = muxer_add(g, pl, srcs, p->ndirs, err, errlen);
         if (!out) return -1;
-        if (bt_graph_connect_ports(g, out, bt_component_sink_borrow_input_port_by_index_const(sink, 0),
-                                   NULL)) {
+        if (bt_graph_connect_ports(
+                g, out, bt_component_sink_borrow_input_port_by_index_const(sink, 0), NULL)) {
             take_error(err, errlen, "cannot connect the sink");
             return -1;
         }

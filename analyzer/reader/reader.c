@@ -220,7 +220,7 @@ const bt_port_output *muxer_add(bt_graph *g, const plugins *pl, const bt_compone
 typedef struct {
     int32_t status; /* probe_status */
     uint32_t nports;
-    uint64_t used; /* bytes of the streams' entries */
+    uint64_t used;  /* bytes of the streams' entries */
     char err[4096]; /* why the first folder that did not open did not */
     alignas(8) char data[];
 } probe_reply;
@@ -248,7 +248,8 @@ static void probe_child(probe_reply *rp, char *const *dirs, size_t ndirs)
         char err[sizeof rp->err];
         const bt_component_source *src = g ? add_source(g, &pl, dirs[i], i, err, sizeof err) : NULL;
         if (!src) {
-            if (rp->status == PROBE_OK) snprintf(rp->err, sizeof rp->err, "%s", g ? err : "out of memory");
+            if (rp->status == PROBE_OK)
+                snprintf(rp->err, sizeof rp->err, "%s", g ? err : "out of memory");
             if (rp->status == PROBE_OK) rp->status = g ? PROBE_NOT_OPENED : PROBE_FAILED;
             bt_current_thread_clear_error();
             continue;
@@ -545,8 +546,7 @@ static int64_t prepare(char *const *dirs, size_t ndirs, char **use, fja_salvage 
 }
 
 /* The streams the probe found, set up for the decoding processes. */
-static int streams_setup(reader_ctx *r, const probe_reply *rp, char **use, size_t ndirs,
-                         bool muxer)
+static int streams_setup(reader_ctx *r, const probe_reply *rp, char **use, size_t ndirs, bool muxer)
 {
     char **names = calloc(rp->nports ? rp->nports : 1, sizeof *names);
     uint32_t *sources = calloc(rp->nports ? rp->nports : 1, sizeof *sources);
@@ -556,8 +556,8 @@ static int streams_setup(reader_ctx *r, const probe_reply *rp, char **use, size_
         names[i] = (char *)at + sizeof sources[i]; /* in the reply, valid until freed */
         at += sizeof sources[i] + strlen(names[i]) + 1;
     }
-    int rc = names && sources ? pread_setup(r->pr, use, ndirs, names, sources, rp->nports, muxer)
-                              : -1;
+    int rc =
+        names && sources ? pread_setup(r->pr, use, ndirs, names, sources, rp->nports, muxer) : -1;
     free(names);
     free(sources);
     return rc;
