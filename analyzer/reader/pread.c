@@ -1,6 +1,7 @@
 #include "pread.h"
 
 #include "graph.h"
+#include "lengthguard.h"
 #include "weights.h"
 
 #include <errno.h>
@@ -96,7 +97,7 @@ struct preader {
     _Atomic int quit; /* the merge is done: decoding threads stop */
     /* progress */
     uint64_t total_bytes, total_packets;
-    uint64_t packet_bits; /* of the largest packet: bounds an extra */
+    uint64_t packet_bits; /* of the largest packet: bounds an extra, lengthguard.h's bound */
     uint64_t xmax;        /* the most bytes an extra can take in its ring */
     bool progress, progress_shown;
     uint64_t next_progress;
@@ -207,11 +208,18 @@ static int port_refill(port *pt)
             continue; /* files never block */
         case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
             pt->count = pt->pos = 0;
-            return PORT_NO_MEMORY;
+            if (!lengthguard_take(pt->why, sizeof pt->why)) return PORT_NO_MEMORY;
+            bt_current_thread_clear_error();
+            return PORT_DAMAGED;
         default:
-            /* this stream ends there, damaged; the others are read on */
+            /* this stream ends there, damaged (at an array length
+             * lengthguard.h refused, or as libbabeltrace2 says); the others
+             * are read on */
             pt->count = pt->pos = 0;
-            take_error(pt->why, sizeof pt->why, "libbabeltrace2");
+            if (lengthguard_take(pt->why, sizeof pt->why))
+                bt_current_thread_clear_error();
+            else
+                take_error(pt->why, sizeof pt->why, "libbabeltrace2");
             return PORT_DAMAGED;
         }
     }
@@ -510,6 +518,7 @@ static _Noreturn void decoder_process(decoder *d, pid_t parent)
         setrlimit(RLIMIT_DATA, &lim);
     }
     convert_set_extra_alloc(extra_in_ring);
+    lengthguard_begin(d->p->packet_bits);
     for (uint32_t i = 0; i < d->nports; i++) {
         /* after a process of d's died (children_check): its records
          * published are skipped, its packets counted again */
