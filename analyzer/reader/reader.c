@@ -316,6 +316,8 @@ static probe_status probe_all(char **use, fja_salvage *salv, size_t ndirs, probe
 {
     probe_status st = probe(use, ndirs, out);
     if (st != PROBE_OK && *out) snprintf(err, errlen, "%s", (*out)->err);
+    if (st == PROBE_FAILED && !*out)
+        snprintf(err, errlen, "%s: no process can be started to open the traces", use[0]);
     if (st != PROBE_NOT_OPENED) return st;
     /* Only a source that failed to start is something a salvage copy can
      * mend; each copy must open, or the first error stands. */
@@ -334,7 +336,9 @@ static probe_status probe_all(char **use, fja_salvage *salv, size_t ndirs, probe
     *out = NULL;
     if (!mended) return PROBE_NOT_OPENED;
     st = probe(use, ndirs, out);
-    if (st == PROBE_FAILED && *out) snprintf(err, errlen, "%s", (*out)->err);
+    if (st == PROBE_FAILED)
+        snprintf(err, errlen, "%s",
+                 *out ? (*out)->err : "no process can be started to open the traces");
     return st;
 }
 
