@@ -16,8 +16,8 @@ usage: check_known.py RECORD ANALYZE SHAPE OMP_KNOWN...
   producer one task making 400 children, each waiting for a 100 us
            grandchild: its work, and its span against the one the program
            measures on its threads' CPU clocks
-Each build records the shape's cases in one run, three times; a case's
-figures are the median of the three.
+Each build records the shape's cases in one run, three times (preempt:
+five); a case's figures are the median.
 
 Bounds (docs/testing.md, "Checks that hold on a loaded machine"): on-CPU
 work and span 2% below the CPU truth (the trace's clock at the tool's
@@ -194,7 +194,7 @@ def preempt(record, analyze, tmp, exes):
     for exe in exes:
         busy = [subprocess.Popen(["sh", "-c", "while :; do :; done"]) for _ in range(2)]
         try:
-            m = Median(record, analyze, tmp, exe, [TREE, TREE500])
+            m = Median(record, analyze, tmp, exe, [TREE, TREE500], runs=5)
         finally:
             for b in busy:
                 b.kill()
@@ -218,7 +218,6 @@ def preempt(record, analyze, tmp, exes):
         tap.ok(all(len(t) == 2 for t in truth), f"{m.runs[0].name}: the program told its spans",
                m.runs[0].out[-400:])
         if all(len(t) == 2 for t in truth):
-            own = statistics.median(t[1] for t in truth)
             tap.diag(f"{m.name(TREE500)}: the program's own span on its CPU clocks "
                      f"{', '.join(f'{t[1] / MS:.3f}' for t in truth)} ms (the leaves' 0.5 ms and "
                      f"its task creations and waits on the path)")
@@ -231,9 +230,18 @@ def preempt(record, analyze, tmp, exes):
             # (its barriers), +2..+4% measured. Before the tool read the
             # clock at least every 20 us, a leaf whose vCPU the hypervisor
             # took for 120 us (no switch) showed 627 us: span 0.651 ms for
-            # the program's 0.515
-            check_near(m.name(TREE500), "median on-CPU span (the program's own, on its CPU "
-                       "clocks)", m.fig(TREE500, "span_ns"), own)
+            # the program's 0.515. Each recording against its own answer
+            # (they vary, 0.51-0.64 ms, and once 38 ms: a stall both clocks
+            # counted in a leaf), the median of five: at a load average of
+            # 8-14 one recording in ~12 was 15% above it, the thread's clock
+            # counting 63-84 us the program's measure leaves out (in one,
+            # 63 us of the root's taskwait exit: docs/openmp.md)
+            i = m.cases.index(TREE500)
+            ratios = [r.trees[i]["span_ns"] / t[1] for r, t in zip(m.runs, truth)]
+            ratio = statistics.median(ratios)
+            tap.ok(0.98 <= ratio <= 1.10, f"{m.name(TREE500)}: on-CPU span within -2%..+10% of "
+                   f"the program's own in the same recording, median of {len(ratios)} "
+                   f"({ratio - 1:+.1%}; each {', '.join(f'{x - 1:+.1%}' for x in ratios)})")
         # ... and the report says how much on-CPU time its clocks disagree on
         un = [r.pool["offcpu"]["unattributed_ns"] for r in m.runs]
         dis = [r.pool["offcpu"]["clock_disagreement_ns"] for r in m.runs]
