@@ -53,6 +53,12 @@ static uint64_t exec_begin(fj_worker *w, uint64_t id, int has_forked_ns, uint64_
                            uint64_t joined_at, bool *by_join)
 {
     uint64_t outer = w->current_id;
+    /* The current task is the one whose exec the recording saw: none (0)
+     * while nobody records. A root has an id traced or not (submit.c), and
+     * a root that began before the recording did has no exec in it: its
+     * first traced fork must give it one (fork_trace), and exec_end must
+     * not close an exec never emitted. */
+    if (!FJ__RECORDING(&w->fast)) id = 0;
     w->current_id = id;
     uint32_t ahead;
     *by_join = false;

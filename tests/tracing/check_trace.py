@@ -7,6 +7,13 @@ usage: check_trace.py TRACE_DIR fib N [--expect-steals]
                                            cut-off fib(N), forking while n > T:
                                            exact fork count F(N-T+2)-1
        check_trace.py TRACE_DIR pairs      event pairing and nesting only
+       check_trace.py TRACE_DIR late       pairs, of a recording begun while
+                                           a root ran untraced: its result
+                                           follows no submit, and some exec
+                                           must be of a task never forked
+                                           (the late exec that fork_trace
+                                           gives a task at its first traced
+                                           fork)
        check_trace.py TRACE_DIR none       no fjtrace event at all
 
 Invariants checked in every mode: each task executes exactly once; exec and
@@ -49,7 +56,7 @@ def read_events(trace):
             yield m.group(1), int(m.group(2)), fields
 
 
-def check(events):
+def check(events, late=False):
     counts = Counter()
     stacks = defaultdict(list)  # vtid -> open (kind, pool, task)
     forked_on = {}  # (pool, task) -> worker
@@ -92,7 +99,8 @@ def check(events):
         elif name == "submit":
             submitted[key] = vtid
         elif name == "result":
-            if submitted.get(key) != vtid:
+            # late: a root submitted before the recording began (id 0)
+            if submitted.get(key) != vtid and not (late and key not in submitted):
                 fail(f"result of root {key} not on its submitting thread")
         if name in OPEN:
             stacks[vtid].append((name, key))
@@ -114,12 +122,13 @@ def check(events):
     for key in submitted:
         if executed[key] != 1:
             fail(f"root {key} never executed")
-    return counts, variants, len(executed)
+    unforked = [key for key in executed if key not in forked_on and key not in submitted]
+    return counts, variants, len(executed), unforked
 
 
 def main():
     trace, mode = sys.argv[1], sys.argv[2]
-    counts, variants, tasks = check(read_events(trace))
+    counts, variants, tasks, unforked = check(read_events(trace), late=mode == "late")
     total = sum(counts.values())
     print(f"{total} events, {tasks} tasks: " + ", ".join(f"{k}={v}" for k, v in sorted(counts.items()))
           + "".join(f" (of which {k}={v})" for k, v in sorted(variants.items())))
@@ -149,6 +158,12 @@ def main():
         print(f"{per_task:.3f} events per task")
         if mode == "fib" and per_task > 3.2:
             fail(f"{per_task:.3f} events per task > 3.2")
+    elif mode == "late":
+        if counts["fork"] == 0:
+            fail("no fork in the trace")
+        if not unforked:
+            fail("no exec of a task never forked: no late exec")
+        print(f"execs of tasks never forked (late): {len(unforked)}")
     elif mode == "pairs":
         if tasks == 0:
             fail("no task in the trace")
