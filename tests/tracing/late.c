@@ -1,13 +1,16 @@
 /* late: a recording that begins while a task runs untraced. The root task
- * forks untraced (naive fib with typed tasks, and one fj_fork) until the
- * file GO exists, which the test creates once its LTTng session is
- * started, then goes on forking for ROUNDS more rounds: its first traced
- * fork must give it an id and an exec (fork_trace in runtime/src/sched.c),
- * so that every recorded fork lies inside an exec and the root's executed
- * closes that exec. One worker: no steal of a task forked untraced.
+ * forks untraced (naive fib with typed tasks, and one fj_fork) for a few
+ * rounds, creates READY and waits, without forking, for the file GO, which
+ * the test creates once its session records the fjtrace events; then it
+ * forks for ROUNDS more rounds: its first traced fork must give it an id
+ * and an exec (fork_trace in runtime/src/sched.c), so that every recorded
+ * fork lies inside an exec and the root's executed closes that exec. It
+ * does not fork while the events are being enabled: LTTng-UST turns them
+ * on one by one, and a late exec emitted while fork was on and exec not
+ * yet would be lost. One worker: no steal of a task forked untraced.
  *
- * usage: late READY GO ROUNDS   (READY: created once the root runs)
- * Prints "rounds=R result=X" (X: the sum of the fibs, checked here). */
+ * usage: late READY GO ROUNDS
+ * Prints "rounds=R result=X" (X: the sum of the rounds, checked here). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -57,16 +60,16 @@ static void root(void *arg)
 {
     struct late *l = arg;
     fj_ctx *w = fj_ctx_self();
+    for (int i = 0; i < 10; i++)
+        if (round_of(w) != 56) exit(4);
     FILE *f = fopen(l->ready, "w");
     if (!f || fclose(f) != 0) {
         perror(l->ready);
         exit(3);
     }
-    /* Untraced until the test's session is started (60 s at most). */
-    for (int i = 0; i < 60000 && access(l->go, F_OK) != 0; i++) {
-        if (round_of(w) != 56) exit(4);
+    /* Until the test's session records (60 s at most). */
+    for (int i = 0; i < 60000 && access(l->go, F_OK) != 0; i++)
         pause_ms();
-    }
     for (l->done = 0; l->done < l->rounds; l->done++) {
         l->result += round_of(w);
         pause_ms();

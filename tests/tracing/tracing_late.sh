@@ -15,19 +15,24 @@ cleanup() {
     rm -rf "$tmp"
 }
 trap cleanup EXIT
+# The session is started before any event is enabled: a configured
+# session that is not started yet already turns the tracepoints on, and
+# what the program emits then is dropped (the root's late exec with it).
 lttng create "$session" --output="$tmp/late" >/dev/null &&
-    lttng enable-event --userspace --session="$session" 'fjtrace:*' >/dev/null &&
-    lttng add-context --userspace --session="$session" --type=vtid >/dev/null
+    lttng enable-channel --userspace --session="$session" ch >/dev/null &&
+    lttng add-context --userspace --session="$session" --channel=ch --type=vtid >/dev/null
 ok $? "an LTTng session $session is created" || { done_testing; exit; }
 "$LATE" "$tmp/ready" "$tmp/go" 200 >"$tmp/late.out" 2>&1 &
 child=$!
-# Only this program's events, whatever else runs on the machine.
-lttng untrack --userspace --session="$session" --vpid --all >/dev/null &&
-    lttng track --userspace --session="$session" --vpid="$child" >/dev/null
 for _ in $(seq 300); do [ -e "$tmp/ready" ] && break; sleep 0.1; done
 [ -e "$tmp/ready" ]
-ok $? "the root task runs before the recording begins"
-lttng start "$session" >/dev/null
+ok $? "the root task runs (and forked untraced) before the recording begins"
+# Only this program's events, whatever else runs on the machine.
+lttng untrack --userspace --session="$session" --vpid --all >/dev/null &&
+    lttng track --userspace --session="$session" --vpid="$child" >/dev/null &&
+    lttng start "$session" >/dev/null &&
+    lttng enable-event --userspace --session="$session" --channel=ch 'fjtrace:*' >/dev/null
+ok $? "the session records fjtrace:* from the program"
 touch "$tmp/go"
 st=0
 wait "$child" || st=$?
