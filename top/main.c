@@ -28,6 +28,10 @@ typedef struct {
     top_launch *launch; /* NULL when attaching */
     fja_model model;
     fja_tracker tracker; /* the one replay of the events, into model */
+    /* the core's reading policy, as fjtrace-analyze's (reading.h): no
+     * off-CPU intervals read ahead, so no on-CPU model (the view keeps
+     * the intervals the tracker believed itself) */
+    fja_reading reading;
     top_view *view;
     double next_frame, recorder_done_at, last_data;
     bool screen, stop_sent, out_failed;
@@ -38,17 +42,6 @@ static double mono_s(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static int sink_event(void *ctx, const fja_event *ev)
-{
-    top_run *t = ctx;
-    return fja_tracker_feed(&t->tracker, ev) ? 1 : 0;
-}
-
-static void sink_discarded(void *ctx, uint64_t count, uint64_t ts, uint32_t source)
-{
-    fja_model_discarded(&((top_run *)ctx)->model, count, ts, source);
 }
 
 static void status_line(const top_run *t, char *buf, size_t n)
@@ -176,7 +169,11 @@ static void final_report(top_run *t)
 
 static int watch(top_run *t, const char *url, bool wait_for_session)
 {
-    fja_reader_sink sink = {.event = sink_event, .discarded = sink_discarded, .ctx = t};
+    fja_reader_sink sink = {.event = fja_reading_event,
+                            .discarded = fja_reading_discarded,
+                            .offcpu_lost = fja_reading_offcpu_lost,
+                            .invalid = fja_reading_invalid,
+                            .ctx = &t->reading};
     fja_live_hooks hooks = {.tick = tick, .ctx = t, .wait_for_session = wait_for_session};
     fja_reader_stats stats;
     char err[4096] = "";
@@ -295,6 +292,7 @@ int main(int argc, char **argv)
     t.screen = !o.batch;
     fja_model_init(&t.model);
     fja_tracker_init(&t.tracker, &t.model);
+    t.reading = (fja_reading){.tracker = &t.tracker};
     fja_tracker_listen(&t.tracker, top_view_listener(t.view)); /* the second: room for it */
     if (o.cmd)
         rc = run_cmd(&t);

@@ -23,93 +23,15 @@
 static fjs_table *symbols;
 
 /* Every event goes through the one tracker, which tells its listeners
- * (the model, and the pictures when asked for) what changed. The reading
- * also collects the off-CPU intervals. When they were read ahead from
- * their own channel (preread.h), the same reading replays them in time
- * order into a second tracker and model (on-CPU time; the first gives the
- * wall-clock figures); else, when there are any, a second reading does.
- * Without pictures the on-CPU model also keeps the wall-clock twins of its
- * figures (fja_model_keep_wall), and the reading feeds it alone: one
- * replay instead of two. */
+ * (the model, and the pictures when asked for) what changed; how a
+ * reading's events reach it, the on-CPU tracker and the off-CPU intervals
+ * is the core's reading policy (reading.h), shared with fjtrace-top. */
 typedef struct {
-    fja_tracker *tracker;
-    fja_offcpu *offcpu;
-    fja_tracker *oncpu; /* NULL: no intervals read ahead */
-    fja_offcpu *ahead;  /* the intervals read ahead, replayed into oncpu */
-    bool oncpu_failed;  /* the on-CPU tracker ran out of memory */
-    bool alone;         /* oncpu is fed alone: its twins stand for tracker's model */
+    fja_reading r;
     /* The off-CPU streams could not be read ahead: the trace without them
      * (dir "" when it could not be made: the trace as it is). */
     fja_tmptrace rest;
 } readings;
-
-static int feed_tracker(void *ctx, const fja_event *ev)
-{
-    return fja_tracker_feed(ctx, ev) ? 1 : 0;
-}
-
-/* The off-CPU intervals kept for the on-CPU model are those the tracker
- * believed (its model counted the event): an interval it refused (of a
- * worker never begun, outside the worker's life, overlapping its last
- * one) is an anomaly of the report (invalid_event), never time off the
- * CPU. The tracker fed the raw events judges: the on-CPU one when it is
- * fed alone. Those
- * read ahead were replayed before their record could be judged; when
- * some were refused, oncpu_done sees fewer intervals kept than read ahead
- * and makes the on-CPU model again from the believed ones only. */
-static int sink_event(void *ctx, const fja_event *ev)
-{
-    readings *rd = ctx;
-    const fja_model *judge = rd->alone ? rd->oncpu->model : rd->tracker->model;
-    /* An interval, or a reading of the task clocks the intervals are
-     * fitted to (offcpu.h). (A refused event is counted in events, not in
-     * its kind's count.) */
-    bool kept = ev->kind == FJA_EV_OFFCPU || ev->kind == FJA_EV_OFFCPU_TASK_CLOCK;
-    uint64_t believed = kept ? judge->by_kind[ev->kind] : 0;
-    if (rd->oncpu && !rd->oncpu_failed &&
-        (fja_offcpu_replay(rd->ahead, ev->ts, feed_tracker, rd->oncpu) ||
-         fja_tracker_feed(rd->oncpu, ev)))
-        rd->oncpu_failed = true;
-    int rc = rd->alone ? 0 : fja_tracker_feed(rd->tracker, ev) ? 1 : 0;
-    if (!rd->offcpu) return rc;
-    if (rd->alone && rd->oncpu_failed)
-        rd->offcpu->oom = 1; /* no tracker judges any more: wall-clock report only */
-    else if (kept && judge->by_kind[ev->kind] > believed)
-        fja_offcpu_collect(rd->offcpu, ev); /* no memory: wall-clock report only */
-    return rc;
-}
-
-static int sink_event_oncpu(void *ctx, const fja_event *ev)
-{
-    readings *rd = ctx;
-    return fja_offcpu_replay(rd->offcpu, ev->ts, feed_tracker, rd->tracker) ||
-                   fja_tracker_feed(rd->tracker, ev)
-               ? 1
-               : 0;
-}
-
-static void sink_discarded(void *ctx, uint64_t count, uint64_t ts, uint32_t source)
-{
-    readings *rd = ctx;
-    fja_model_discarded(rd->tracker->model, count, ts, source);
-    if (rd->oncpu) fja_model_discarded(rd->oncpu->model, count, ts, source);
-}
-
-static void sink_offcpu_lost(void *ctx, uint64_t count, uint64_t begin_ts, uint64_t end_ts,
-                             uint32_t source, const char *stream)
-{
-    readings *rd = ctx;
-    (void)source; /* every pool's off-CPU figures: the streams are per CPU */
-    fja_model_offcpu_lost(rd->tracker->model, count, begin_ts, end_ts, stream);
-    if (rd->oncpu) fja_model_offcpu_lost(rd->oncpu->model, count, begin_ts, end_ts, stream);
-}
-
-static void sink_invalid(void *ctx, const fja_event *ev, const char *why)
-{
-    readings *rd = ctx;
-    fja_model_invalid(rd->tracker->model, ev, why);
-    if (rd->oncpu) fja_model_invalid(rd->oncpu->model, ev, why);
-}
 
 /* A reading of the whole trace into rd, events to `event`, with the
  * command line's reading options (each reading has its progress line). */
@@ -117,10 +39,10 @@ static fja_reader_sink reading_sink(const cli_options *o, readings *rd,
                                     int (*event)(void *ctx, const fja_event *ev))
 {
     return (fja_reader_sink){.event = event,
-                             .discarded = sink_discarded,
-                             .offcpu_lost = sink_offcpu_lost,
-                             .invalid = sink_invalid,
-                             .ctx = rd,
+                             .discarded = fja_reading_discarded,
+                             .offcpu_lost = fja_reading_offcpu_lost,
+                             .invalid = fja_reading_invalid,
+                             .ctx = &rd->r,
                              .progress = o->progress,
                              .use_muxer = o->muxer,
                              .jobs = o->jobs};
@@ -145,10 +67,10 @@ static int traces_read(const cli_options *o, const find_list *dirs, readings *rd
                        bool *damaged)
 {
     char err[4096] = "";
-    fja_model *m = rd->tracker->model;
+    fja_model *m = rd->r.tracker->model;
     char *rest[] = {rd->rest.dir};
     bool without = *rd->rest.dir;
-    fja_reader_sink sink = reading_sink(o, rd, sink_event);
+    fja_reader_sink sink = reading_sink(o, rd, fja_reading_event);
     sink.map = fja_resolve_map_event;
     sink.map_ctx = maps;
     sink.label = without ? rd->rest.trace : NULL;
@@ -300,7 +222,7 @@ static int baseline_load(const cli_options *o, baseline *b)
     fprintf(stderr, "fjtrace-analyze: baseline %s\n", o->baseline);
     int rc = traces_find(paths, 1, &dirs);
     bool damaged = false; /* a damaged baseline is still compared with, as a report is */
-    readings rd = {.tracker = &t, .offcpu = &b->offcpu};
+    readings rd = {.r = {.tracker = &t, .offcpu = &b->offcpu}};
     if (rc < 0) rc = traces_read(o, &dirs, &rd, b->maps, &damaged);
     if (rc < 0) {
         fja_tracker_finish(&t);
@@ -362,17 +284,6 @@ static bool selection_missing(const cli_options *o, const fja_model *m, const fj
     return false;
 }
 
-/* The second reading, with the off-CPU intervals replayed (offcpu.h), up
- * to where the first one stopped. Returns 0, or -1 when it could not be
- * made: the report then gives the wall-clock figures only. */
-/* What the reading told the wall-clock model of the trace itself (decoding
- * stopped, began mid-run) holds for the on-CPU one: its report says so. */
-static void notes_copy(fja_model *oncpu, const fja_model *wall)
-{
-    if (*wall->decode_error) fja_model_decode_stopped(oncpu, wall->decode_error);
-    if (wall->window_clipped) fja_model_window(oncpu, wall->window_events);
-}
-
 /* A tracker replaying into m, told the command line's --recording. */
 static void tracker_start(fja_tracker *t, fja_model *m, const cli_options *o)
 {
@@ -380,6 +291,9 @@ static void tracker_start(fja_tracker *t, fja_model *m, const cli_options *o)
     if (o->recording_set) fja_tracker_recording(t, o->recording);
 }
 
+/* The second reading, with the off-CPU intervals replayed (offcpu.h), up
+ * to where the first one stopped. Returns 0, or -1 when it could not be
+ * made: the report then gives the wall-clock figures only. */
 static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_model *wall,
                       fja_offcpu *offcpu, fja_model *m)
 {
@@ -387,9 +301,9 @@ static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_mod
     fja_tracker t;
     tracker_start(&t, m, o);
     fja_offcpu_seal(offcpu);
-    readings rd = {.tracker = &t, .offcpu = offcpu};
+    readings rd = {.r = {.tracker = &t, .offcpu = offcpu}};
     /* its own progress line: this reading takes as long as the first */
-    fja_reader_sink sink = reading_sink(o, &rd, sink_event_oncpu);
+    fja_reader_sink sink = reading_sink(o, &rd, fja_reading_event_replayed);
     fja_reader_stats stats;
     m->oncpu = true;
     reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
@@ -397,8 +311,8 @@ static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_mod
         fja_tracker_free(&t);
         return -1;
     }
-    notes_copy(m, wall);
-    fja_offcpu_replay(offcpu, UINT64_MAX, feed_tracker, &t);
+    fja_reading_notes_copy(m, wall);
+    fja_offcpu_replay(offcpu, UINT64_MAX, fja_reading_feed, &t);
     fja_tracker_finish(&t);
     fja_tracker_free(&t);
     return 0;
@@ -406,11 +320,11 @@ static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_mod
 
 /* Before the reading: one trace whose off-CPU intervals can be read ahead
  * from their own channel gets its on-CPU model made in the same reading
- * (rd->oncpu). Several traces (per-process buffers) are not: the reader
+ * (fja_reading_ahead). Several traces (per-process buffers) are not: the reader
  * numbers them in the order it first sees them, which a reading of the
  * off-CPU streams alone need not share. When the model is the tracker's
  * only listener (no pictures), the on-CPU model keeps the wall-clock twins
- * and is fed alone (rd->alone). */
+ * and is fed alone (fja_reading.alone). */
 /* The off-CPU streams could not be read ahead (why): the off-CPU time is
  * unknown, and the report goes on from the main reading, without them
  * (damaged streams), or of the trace as it is (as_it_is: a stream file
@@ -422,8 +336,8 @@ static void preread_failed(const find_list *dirs, const char *why, readings *rd,
             "unknown, the figures are wall-clock time and the rest of the trace is read %s "
             "(exit 3)\n",
             why, as_it_is ? "without that file" : "without those streams");
-    fja_model_offcpu_unread(rd->tracker->model, why);
-    fja_model_decode_stopped(rd->tracker->model, why);
+    fja_model_offcpu_unread(rd->r.tracker->model, why);
+    fja_model_decode_stopped(rd->r.tracker->model, why);
     /* no folder of links, or a task stream left out of it (the reading of
      * the trace as it is names that file): the trace as it is */
     if (as_it_is || fja_tmptrace_make(&rd->rest, dirs->dirs[0], FJA_PREREAD_PREFIX, false) <= 0 ||
@@ -447,13 +361,8 @@ static void oncpu_ahead(const cli_options *o, const find_list *dirs, fja_offcpu 
         fja_offcpu_free(ahead);
         return;
     }
-    fja_offcpu_seal(ahead);
-    rd->alone = rd->tracker->nlisteners == 1;
-    if (rd->alone) fja_model_keep_wall(m);
     tracker_start(t, m, o);
-    m->oncpu = true;
-    rd->oncpu = t;
-    rd->ahead = ahead;
+    fja_reading_ahead(&rd->r, ahead, t);
 }
 
 /* The reading fed the on-CPU model alone, which could not be used: a
@@ -473,17 +382,17 @@ static int wall_read(const cli_options *o, const find_list *dirs, fja_tracker *t
     bool lost = m->offcpu_lost_notices;
     m->offcpu_lost_notices = m->offcpu_lost_events = 0; /* told again */
     *m->offcpu_lost_streams = '\0';
-    readings rd = {.tracker = t};
+    readings rd = {.r = {.tracker = t}};
     fja_tracker ot = {0};
     bool with = all->intervals && !all->oom && !lost;
     if (with) {
         fja_offcpu_seal(all);
         tracker_start(&ot, oncpu, o);
         oncpu->oncpu = true;
-        rd.oncpu = &ot;
-        rd.ahead = all;
+        rd.r.oncpu = &ot;
+        rd.r.ahead = all;
     }
-    fja_reader_sink sink = reading_sink(o, &rd, sink_event);
+    fja_reader_sink sink = reading_sink(o, &rd, fja_reading_event);
     fja_reader_stats stats;
     reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
     if ((st != READER_OK && st != READER_UNREADABLE) || m->oom) {
@@ -493,10 +402,10 @@ static int wall_read(const cli_options *o, const find_list *dirs, fja_tracker *t
         return EXIT_INTERNAL;
     }
     fja_tracker_finish(t);
-    *two = with && !rd.oncpu_failed;
+    *two = with && !rd.r.oncpu_failed;
     if (*two) {
-        notes_copy(oncpu, m);
-        fja_offcpu_replay(all, UINT64_MAX, feed_tracker, &ot);
+        fja_reading_notes_copy(oncpu, m);
+        fja_offcpu_replay(all, UINT64_MAX, fja_reading_feed, &ot);
         fja_tracker_finish(&ot);
     }
     fja_tracker_free(&ot);
@@ -512,23 +421,16 @@ static int oncpu_done(const cli_options *o, const find_list *dirs, fja_tracker *
                       readings *rd, fja_model *oncpu, bool *two)
 {
     const fja_model *wall = tracker->model;
-    fja_offcpu *all = rd->offcpu;
-    if (rd->oncpu) {
-        bool same = !rd->oncpu_failed && !all->oom && rd->ahead->intervals == all->intervals &&
-                    !wall->offcpu_lost_notices;
-        if (same && !fja_offcpu_replay(rd->ahead, UINT64_MAX, feed_tracker, rd->oncpu)) {
-            fja_tracker_finish(tracker);
-            fja_tracker_finish(rd->oncpu);
-            notes_copy(oncpu, wall);
+    fja_offcpu *all = rd->r.offcpu;
+    if (rd->r.oncpu) {
+        if (fja_reading_one(&rd->r)) {
             *two = true;
             return -1;
         }
-        fja_model_restart(oncpu); /* not the same intervals: read again */
-        if (rd->alone) return wall_read(o, dirs, tracker, all, oncpu, two);
+        if (rd->r.alone) return wall_read(o, dirs, tracker, all, oncpu, two);
     }
     fja_tracker_finish(tracker);
-    *two = all->intervals && !all->oom && !*wall->offcpu_unread && !wall->offcpu_lost_notices &&
-           !oncpu_read(o, dirs, wall, all, oncpu);
+    *two = fja_reading_can_replay(all, wall) && !oncpu_read(o, dirs, wall, all, oncpu);
     return -1;
 }
 
@@ -620,7 +522,7 @@ int main(int argc, char **argv)
     }
     bool damaged = false;
     baseline base = {0};
-    readings rd = {.tracker = &tracker, .offcpu = &offcpu};
+    readings rd = {.r = {.tracker = &tracker, .offcpu = &offcpu}};
     fja_offcpu ahead;
     fja_offcpu_init(&ahead);
     fja_tracker oncpu_tracker = {0}; /* oncpu_ahead's, if it starts one */

@@ -10,6 +10,7 @@
 #include "model.h"
 #include "offcpu.h"
 #include "outfile.h"
+#include "reading.h"
 #include "report.h"
 #include "tracker.h"
 

@@ -1,0 +1,102 @@
+/* The reading policy (reading.h). */
+#include "reading.h"
+
+int fja_reading_feed(void *tracker, const fja_event *ev)
+{
+    return fja_tracker_feed(tracker, ev) ? 1 : 0;
+}
+
+/* The intervals read ahead were replayed before their record could be
+ * judged; when some were refused, fja_reading_one sees fewer intervals
+ * kept than read ahead and the on-CPU model is made again from the
+ * believed ones only. */
+int fja_reading_event(void *ctx, const fja_event *ev)
+{
+    fja_reading *rd = ctx;
+    const fja_model *judge = rd->alone ? rd->oncpu->model : rd->tracker->model;
+    /* An interval, or a reading of the task clocks the intervals are
+     * fitted to (offcpu.h). (A refused event is counted in events, not in
+     * its kind's count.) */
+    bool kept = ev->kind == FJA_EV_OFFCPU || ev->kind == FJA_EV_OFFCPU_TASK_CLOCK;
+    uint64_t believed = kept ? judge->by_kind[ev->kind] : 0;
+    if (rd->oncpu && !rd->oncpu_failed &&
+        (fja_offcpu_replay(rd->ahead, ev->ts, fja_reading_feed, rd->oncpu) ||
+         fja_tracker_feed(rd->oncpu, ev)))
+        rd->oncpu_failed = true;
+    int rc = rd->alone ? 0 : fja_tracker_feed(rd->tracker, ev) ? 1 : 0;
+    if (!rd->offcpu) return rc;
+    if (rd->alone && rd->oncpu_failed)
+        rd->offcpu->oom = 1; /* no tracker judges any more: wall-clock report only */
+    else if (kept && judge->by_kind[ev->kind] > believed)
+        fja_offcpu_collect(rd->offcpu, ev); /* no memory: wall-clock report only */
+    return rc;
+}
+
+int fja_reading_event_replayed(void *ctx, const fja_event *ev)
+{
+    fja_reading *rd = ctx;
+    return fja_offcpu_replay(rd->offcpu, ev->ts, fja_reading_feed, rd->tracker) ||
+                   fja_tracker_feed(rd->tracker, ev)
+               ? 1
+               : 0;
+}
+
+void fja_reading_discarded(void *ctx, uint64_t count, uint64_t ts, uint32_t source)
+{
+    fja_reading *rd = ctx;
+    fja_model_discarded(rd->tracker->model, count, ts, source);
+    if (rd->oncpu) fja_model_discarded(rd->oncpu->model, count, ts, source);
+}
+
+void fja_reading_offcpu_lost(void *ctx, uint64_t count, uint64_t begin_ts, uint64_t end_ts,
+                             uint32_t source, const char *stream)
+{
+    fja_reading *rd = ctx;
+    (void)source; /* every pool's off-CPU figures: the streams are per CPU */
+    fja_model_offcpu_lost(rd->tracker->model, count, begin_ts, end_ts, stream);
+    if (rd->oncpu) fja_model_offcpu_lost(rd->oncpu->model, count, begin_ts, end_ts, stream);
+}
+
+void fja_reading_invalid(void *ctx, const fja_event *ev, const char *why)
+{
+    fja_reading *rd = ctx;
+    fja_model_invalid(rd->tracker->model, ev, why);
+    if (rd->oncpu) fja_model_invalid(rd->oncpu->model, ev, why);
+}
+
+void fja_reading_ahead(fja_reading *rd, fja_offcpu *ahead, fja_tracker *t)
+{
+    fja_offcpu_seal(ahead);
+    rd->alone = rd->tracker->nlisteners == 1;
+    if (rd->alone) fja_model_keep_wall(t->model);
+    t->model->oncpu = true;
+    rd->oncpu = t;
+    rd->ahead = ahead;
+}
+
+bool fja_reading_one(fja_reading *rd)
+{
+    const fja_model *wall = rd->tracker->model;
+    const fja_offcpu *all = rd->offcpu;
+    bool same = !rd->oncpu_failed && !all->oom && rd->ahead->intervals == all->intervals &&
+                !wall->offcpu_lost_notices;
+    if (same && !fja_offcpu_replay(rd->ahead, UINT64_MAX, fja_reading_feed, rd->oncpu)) {
+        fja_tracker_finish(rd->tracker);
+        fja_tracker_finish(rd->oncpu);
+        fja_reading_notes_copy(rd->oncpu->model, wall);
+        return true;
+    }
+    fja_model_restart(rd->oncpu->model); /* not the same intervals: read again */
+    return false;
+}
+
+bool fja_reading_can_replay(const fja_offcpu *all, const fja_model *wall)
+{
+    return all->intervals && !all->oom && !*wall->offcpu_unread && !wall->offcpu_lost_notices;
+}
+
+void fja_reading_notes_copy(fja_model *oncpu, const fja_model *wall)
+{
+    if (*wall->decode_error) fja_model_decode_stopped(oncpu, wall->decode_error);
+    if (wall->window_clipped) fja_model_window(oncpu, wall->window_events);
+}

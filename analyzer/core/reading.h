@@ -1,0 +1,72 @@
+/* The reading policy: how the events of one reading of a trace reach the
+ * replay (tracker.h) and the off-CPU intervals (offcpu.h), so the command
+ * line and the live view feed the core the same way. A reading feeds one
+ * tracker (its model gives the wall-clock figures), collects the off-CPU
+ * intervals that tracker believed, and, when the intervals were read ahead
+ * from their own channel, replays them in time order into a second
+ * tracker (the on-CPU model) within the same reading. With the model as
+ * the first tracker's only listener, the on-CPU model also keeps the
+ * wall-clock twins (fja_model_keep_wall) and is fed alone: one replay.
+ * Readings themselves (babeltrace2) are the reader's: the functions here
+ * are its sink's callbacks, with a fja_reading as their ctx. */
+#ifndef FJA_READING_H
+#define FJA_READING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "model.h"
+#include "offcpu.h"
+#include "tracker.h"
+
+typedef struct {
+    fja_tracker *tracker; /* the replay of the trace's events */
+    fja_offcpu *offcpu;   /* the intervals believed, collected; NULL: not collected */
+    fja_tracker *oncpu;   /* NULL: no intervals read ahead */
+    fja_offcpu *ahead;    /* the intervals read ahead, replayed into oncpu */
+    bool oncpu_failed;    /* the on-CPU tracker ran out of memory */
+    bool alone;           /* oncpu is fed alone: its twins stand for tracker's model */
+} fja_reading;
+
+/* Feeds ev to the tracker ctx (an fja_offcpu_replay feed): 0, or 1 when
+ * memory ran out. */
+int fja_reading_feed(void *tracker, const fja_event *ev);
+/* The sink's callbacks of a reading (ctx: its fja_reading). An event goes
+ * to the on-CPU tracker after the intervals read ahead that precede it,
+ * and to the tracker unless the on-CPU one is fed alone; an off-CPU
+ * interval, or a reading of the task clocks, is collected when the
+ * tracker that judges it (the on-CPU one when alone) believed it: an
+ * interval it refused is an anomaly (invalid_event), never time off the
+ * CPU. Returns 0, or 1 when the tracker ran out of memory. */
+int fja_reading_event(void *ctx, const fja_event *ev);
+/* A second reading for the on-CPU model: every interval collected by the
+ * first (rd->offcpu, sealed) is replayed into rd->tracker before the
+ * events it precedes. */
+int fja_reading_event_replayed(void *ctx, const fja_event *ev);
+void fja_reading_discarded(void *ctx, uint64_t count, uint64_t ts, uint32_t source);
+void fja_reading_offcpu_lost(void *ctx, uint64_t count, uint64_t begin_ts, uint64_t end_ts,
+                             uint32_t source, const char *stream);
+void fja_reading_invalid(void *ctx, const fja_event *ev, const char *why);
+
+/* Before the reading: the intervals read ahead (not empty) are replayed
+ * into t (initialised, replaying into the on-CPU model) in the same
+ * reading; t's model is fed alone, keeping the wall-clock twins, when the
+ * model is rd->tracker's only listener (no pictures). */
+void fja_reading_ahead(fja_reading *rd, fja_offcpu *ahead, fja_tracker *t);
+/* After the reading: when the intervals read ahead were exactly those the
+ * reading believed (none lost, no memory run out), replays the rest of
+ * them, finishes both trackers, and returns true: both models are made.
+ * Else the on-CPU model is emptied for another reading (false). Only with
+ * rd->oncpu. */
+bool fja_reading_one(fja_reading *rd);
+/* Whether a second reading can make the on-CPU model of `wall`'s trace
+ * from the intervals collected (all): there are some, all kept, and the
+ * off-CPU streams were read whole. */
+bool fja_reading_can_replay(const fja_offcpu *all, const fja_model *wall);
+/* What the reading told the wall-clock model of the trace itself
+ * (decoding stopped, began mid-run) holds for the on-CPU one: its report
+ * says so. */
+void fja_reading_notes_copy(fja_model *oncpu, const fja_model *wall);
+
+#endif
