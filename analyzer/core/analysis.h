@@ -205,7 +205,9 @@ typedef struct {
      * records lost, a worker's clock never read (traces of older recorders) */
     int64_t unattributed_ns, clock_disagree_ns;
     /* Where the on-CPU time of the tasks comes from: each worker's CPU
-     * clock read at every task boundary, perf's intervals fitted to it
+     * clock read at the task boundaries where time may have been lost
+     * (after a switch, at long pieces, now and then: offcpu_task_clock),
+     * perf's intervals fitted to it
      * (offcpu.h: exact), or perf's intervals alone (an upper bound: a
      * switch record falls some way into the switch); none: wall-clock */
     enum { FJA_ONCPU_NONE, FJA_ONCPU_SWITCHES, FJA_ONCPU_THREAD_CLOCK } oncpu_clock;
