@@ -621,6 +621,20 @@ static uint64_t packet_offset(FILE *f, uint64_t size, uint64_t packet)
     return off < size ? off : UINT64_MAX;
 }
 
+uint64_t packets_offset(const char *dir, const char *name, uint64_t packet)
+{
+    layout l;
+    layout_read(dir, &l);
+    char path[PATH_MAX + 256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = l.known ? fja_regular_open(path, NULL, 0) : NULL;
+    struct stat st;
+    uint64_t off =
+        f && !fstat(fileno(f), &st) ? packet_offset(f, (uint64_t)st.st_size, packet) : UINT64_MAX;
+    if (f) fclose(f);
+    return off;
+}
+
 int packets_locate(const char *dir, uint64_t cls, uint64_t inst, uint64_t packet, char *name,
                    size_t n, uint64_t *offset)
 {

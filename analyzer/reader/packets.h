@@ -67,6 +67,11 @@ typedef struct {
 uint64_t packets_plan(const char *dir, const char *name, packets_fix *fix, size_t maxfix,
                       size_t *nfix);
 
+/* The byte offset of packet number packet (1-based) in dir's stream file
+ * name, walking the packet sizes (UINT64_MAX when the walk does not reach
+ * it, or the layout is not known). */
+uint64_t packets_offset(const char *dir, const char *name, uint64_t packet);
+
 /* The stream file of dir whose packets carry stream class id cls and
  * stream instance id inst (the ids libbabeltrace2 names a stream by),
  * into name, and the byte offset of its packet number packet (1-based) in

@@ -43,6 +43,7 @@ typedef struct {
     bt_message_array_const msgs;
     uint64_t count, pos;
     uint64_t packets;   /* packet beginnings seen, for an abort message */
+    bool died;          /* PORT_DAMAGED: its process died decoding it */
     uint64_t seen_head; /* head as last loaded */
     uint64_t skip;      /* records a process that died published already */
     /* the merge's own */
@@ -344,6 +345,17 @@ static uint64_t push_message(decoder *d, port *pt, const bt_message *m, uint64_t
 
 /* Serves one port: up to PUSH_BUDGET records while its ring has room.
  * Returns whether it pushed or finished anything. */
+/* Makes the records up to tail visible to the merge. */
+static void publish(decoder *d, port *pt, uint64_t tail)
+{
+    /* relaxed: its own */
+    if (tail == atomic_load_explicit(&pt->tail, memory_order_relaxed)) return;
+    /* release: the records are written before the merge sees them;
+     * seq_cst for the handshake of wake_merge */
+    atomic_store_explicit(&pt->tail, tail, memory_order_seq_cst);
+    wake_merge(d->p);
+}
+
 static bool port_serve(decoder *d, port *pt)
 {
     uint64_t tail = atomic_load_explicit(&pt->tail, memory_order_relaxed); /* its own */
@@ -352,7 +364,12 @@ static bool port_serve(decoder *d, port *pt)
     d->reading = (int64_t)(pt - d->p->ports);
     serving = pt;
     while (tail - start < PUSH_BUDGET && ring_free(pt, tail) && extras_room(d->p, pt)) {
-        if (pt->pos == pt->count && (end = port_refill(pt)) != PORT_RUNNING) break;
+        if (pt->pos == pt->count) {
+            /* before the library decodes on: should it die there, what
+             * it gave is shipped */
+            publish(d, pt, tail);
+            if ((end = port_refill(pt)) != PORT_RUNNING) break;
+        }
         const bt_message *m = pt->msgs[pt->pos++];
         uint64_t next = push_message(d, pt, m, tail);
         bt_message_put_ref(m);
@@ -362,12 +379,7 @@ static bool port_serve(decoder *d, port *pt)
         }
         tail = next;
     }
-    if (tail != start) {
-        /* release: the records are written before the merge sees them;
-         * seq_cst for the handshake of wake_merge */
-        atomic_store_explicit(&pt->tail, tail, memory_order_seq_cst);
-        wake_merge(d->p);
-    }
+    publish(d, pt, tail);
     if (end != PORT_RUNNING) port_finish(d->p, pt, end); /* after its last record */
     return end != PORT_RUNNING || tail != start;
 }
@@ -447,8 +459,11 @@ static bt_component_class_sink_graph_is_configured_method_status
 decoder_configured(bt_self_component_sink *self)
 {
     decoder *d = bt_self_component_get_data(bt_self_component_sink_as_self_component(self));
+    /* not for a stream that ended (a new process after one died,
+     * children_check): the source would read it again */
     for (uint32_t i = 0; i < d->nports; i++)
-        if (bt_message_iterator_create_from_sink_component(
+        if (port_running(&d->p->ports[d->ports[i]]) &&
+            bt_message_iterator_create_from_sink_component(
                 self, bt_self_component_sink_borrow_input_port_by_index(self, i),
                 &d->p->ports[d->ports[i]].it))
             return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_ERROR;
@@ -850,6 +865,7 @@ static void children_check(preader *p)
         if (!p->muxer && k >= 0 &&
             atomic_load_explicit(&p->ports[k].state, memory_order_relaxed) == PORT_RUNNING) {
             death_note(p->ports[k].why, sizeof p->ports[k].why, ws);
+            p->ports[k].died = true;
             /* seq_cst: as port_finish's; the merge reads it with acquire */
             atomic_store_explicit(&p->ports[k].state, PORT_DAMAGED, memory_order_seq_cst);
             decoder_respawn(p, d);
@@ -960,6 +976,7 @@ static int heap_refresh(merge_heap *h, uint32_t k, pread_result *res)
             res->damaged = pt->why;
             res->damaged_port_name = pt->name;
             res->damaged_packets = pt->packets;
+            res->damaged_died = pt->died;
             res->damaged_source = pt->source;
         }
         return 0;

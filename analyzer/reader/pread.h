@@ -79,6 +79,9 @@ typedef struct {
     const char *damaged;
     const char *damaged_port_name;
     uint64_t damaged_packets;
+    /* its process died: the library may have decoded past the packets
+     * begun (messages of a batch it had not handed over) */
+    bool damaged_died;
     size_t damaged_source;
 } pread_result;
 

@@ -447,16 +447,23 @@ static void damaged_note(const decode_job *j, const pread_result *res)
     uint64_t cls, inst, off, packet = res->damaged_packets ? res->damaged_packets : 1;
     if (stats->damaged) return; /* the first damage is the one named */
     stats->damaged = true;
-    if (!ids || sscanf(ids, "| %" SCNu64 " | %" SCNu64, &cls, &inst) != 2 ||
-        packets_locate(j->use[res->damaged_source], cls, inst, packet, file, sizeof file, &off)) {
+    /* without a stream instance id, the name ends with the file's path */
+    const char *path = ids ? strchr(ids + 1, '|') : NULL;
+    if (path && path[1] == ' ' && path[2] == '/') {
+        const char *base = strrchr(path, '/') + 1;
+        snprintf(file, sizeof file, "%s", base);
+        off = packets_offset(j->use[res->damaged_source], file, packet);
+    } else if (!ids || sscanf(ids, "| %" SCNu64 " | %" SCNu64, &cls, &inst) != 2 ||
+               packets_locate(j->use[res->damaged_source], cls, inst, packet, file, sizeof file,
+                              &off)) {
         note_printf(stats->damage_note, sizeof stats->damage_note, "%s: stream %s: %s", dir,
                     ids ? ids + 2 : "?", res->damaged);
         return;
     }
     if (off != UINT64_MAX) snprintf(byte, sizeof byte, " (byte %" PRIu64 ")", off);
     note_printf(stats->damage_note, sizeof stats->damage_note,
-                "%s/%s: packet %" PRIu64 "%s cannot be decoded: %s", dir, file, packet, byte,
-                res->damaged);
+                "%s/%s: packet %" PRIu64 "%s%s cannot be decoded: %s", dir, file, packet, byte,
+                res->damaged_died ? " or the next" : "", res->damaged);
 }
 
 /* After libbabeltrace2 aborted: what it was reading (port: NULL when not
