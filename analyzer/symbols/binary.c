@@ -144,13 +144,32 @@ static const char *scope_name(Dwarf_Die *die)
     return dwarf_attr_integrate(die, DW_AT_name, &attr) ? dwarf_formstring(&attr) : NULL;
 }
 
+/* A typed task's body (FJ_TASK_1(RT, name, ...) { body }) is the program's
+ * code in a function libfj names FJ_BODY_PREFIX name, inlined into the task
+ * function name (runtime/include/fj_fast.h, FJ__TASK). */
+#define FJ_BODY_PREFIX "fj__body_"
+
+static bool task_body(const char *name)
+{
+    return strncmp(name, FJ_BODY_PREFIX, strlen(FJ_BODY_PREFIX)) == 0;
+}
+
 /* libfj's own inline functions (fj_fork, fj_join: runtime/include/fj_fast.h)
  * and any helper of its API prefix: their code inlined into the program is
- * not the program's creation site, the call to them is. */
+ * not the program's creation site, the call to them is. A task's body is
+ * the program's. */
 static bool libfj_inline(Dwarf_Die *die)
 {
     const char *name = scope_name(die);
-    return dwarf_tag(die) == DW_TAG_inlined_subroutine && name && strncmp(name, "fj_", 3) == 0;
+    return dwarf_tag(die) == DW_TAG_inlined_subroutine && name && strncmp(name, "fj_", 3) == 0 &&
+           !task_body(name);
+}
+
+/* The program's name of a function scope: a task's body is its task's. */
+static const char *user_name(Dwarf_Die *die)
+{
+    const char *name = scope_name(die);
+    return name && task_body(name) ? name + strlen(FJ_BODY_PREFIX) : name;
 }
 
 /* Where the inlined subroutine die was called from: its DW_AT_call_file
@@ -207,7 +226,7 @@ static const char *dwarf_function(Dwarf_Die *cu, Dwarf_Addr pc, const char **fil
     while (k > 0 && libfj_inline(&scopes[k]))
         k--;
     if (k < n - 1) *file = call_site(&scopes[k + 1], cu, line);
-    return k >= 0 ? scope_name(&scopes[k]) : NULL;
+    return k >= 0 ? user_name(&scopes[k]) : NULL;
 }
 
 /* The line of pc: libdwfl's lookup, else the unit's own line table. */
