@@ -33,24 +33,12 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import tap  # noqa: E402
 from discarded import discarded, exit_expected  # noqa: E402
-from recording import record_fib  # noqa: E402
+from recording import packet_offsets, record_fib  # noqa: E402
 
 ANALYZE, RECORD, FIB = sys.argv[1:4]
 N = 20
-OFF_SIZE, OFF_DISCARDED = 56, 72  # LTTng-UST packet context (damage.py)
+OFF_DISCARDED = 72  # in the LTTng-UST packet context (damage.py)
 IDX_DISCARDED = 40  # in an index entry (big-endian)
-
-
-def packet_offsets(path):
-    data = open(path, "rb").read()
-    out, off = [], 0
-    while off + 84 <= len(data):
-        out.append(off)
-        size = struct.unpack_from("<Q", data, off + OFF_SIZE)[0]
-        if size < 8 * 84:
-            break
-        off += size // 8
-    return out
 
 
 def set_discarded(trace, stream, values):

@@ -1,7 +1,9 @@
 """The recording the hostile-input tests damage: fj-fib recorded through the
-real stack, and the folder of its one trace."""
+real stack, the folder of its one trace, and where its stream files' packets
+begin."""
 import glob
 import os
+import struct
 import subprocess
 
 import tap
@@ -19,3 +21,23 @@ def record_fib(record, fib, n, session, options=()):
     if not found:
         tap.bail_out("the recording holds no trace: " + rec.stderr.strip()[-200:])
     return os.path.dirname(found[0])
+
+
+# The packet size (bits, u64) in LTTng-UST's packet context, at this byte
+# offset of a packet (damage.py); a packet's header and context take 84 bytes.
+OFF_PACKET_SIZE = 56
+PACKET_HEAD = 84
+
+
+def packet_offsets(path):
+    """The byte offsets of the packets of the stream file PATH, as far as
+    their sizes chain."""
+    data = open(path, "rb").read()
+    out, off = [], 0
+    while off + PACKET_HEAD <= len(data):
+        out.append(off)
+        size = struct.unpack_from("<Q", data, off + OFF_PACKET_SIZE)[0]
+        if size < 8 * PACKET_HEAD:
+            break
+        off += size // 8
+    return out
