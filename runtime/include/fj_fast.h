@@ -293,7 +293,10 @@ static inline __attribute__((always_inline)) int fj__sync_plain(fj_ctx *w, fj_fr
  * was the function's entry, so that the prologue (six callee-saved
  * registers) came before the leaf test; with the body inlined, the loop
  * starts after it and a leaf call is a compare and a return
- * (docs/runtime.md, "Cost model"). */
+ * (docs/runtime.md, "Cost model"). The analyzer's symbolizer knows the
+ * prefix fj__body_ (analyzer/symbols/binary.c): the body is the program's
+ * code, not libfj's; renamed, every creation site moves to the FJ_TASK
+ * line. */
 #define FJ__TASK(RT, name, FIELDS, PARAMS, SPAWN_PARAMS, INVOKE_PARAMS, SET, CALL, ARGS)           \
     FJ__TASK_COMMON(RT, name, FIELDS, PARAMS, SPAWN_PARAMS, SET)                                   \
     static void fj__run_##name(fj_ctx *fj__w, fj_frame *fj__f)                                     \
