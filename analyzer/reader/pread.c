@@ -63,7 +63,6 @@ typedef struct {
     struct preader *p;
     uint32_t index;
     uint32_t *ports, nports;
-    convert_ctx conv;
     pid_t pid; /* its process (0: none) */
     bool reaped;
     volatile int64_t reading; /* the port being decoded, for an abort */
@@ -237,6 +236,11 @@ static uint64_t ring_free(port *pt, uint64_t tail)
 
 /* The port a decoding process converts a message of: where its extras go. */
 static port *serving;
+/* The decoding process's converter: its own memory, not the shared decoder
+ * struct, since it caches the library's objects by their addresses (event
+ * classes, streams): a process started after one died would find the dead
+ * one's addresses there and take another class's layout for its own. */
+static convert_ctx *conv;
 /* A record converted again to be skipped (port.skip): its extra goes to
  * scratch, of scratch_cap bytes, not to the ring. */
 static bool skipping;
@@ -329,14 +333,14 @@ static uint64_t push_message(decoder *d, port *pt, const bt_message *m, uint64_t
          * keeps of the stream (validate.h) */
         reader_rec again;
         skipping = true;
-        int rc = convert_message(&d->conv, m, &again);
+        int rc = convert_message(conv, m, &again);
         skipping = false;
         if (rc < 0) return UINT64_MAX;
         pt->skip -= (uint64_t)rc;
         return tail;
     }
     reader_rec *rec = &pt->recs[tail & pt->mask];
-    int rc = convert_message(&d->conv, m, rec);
+    int rc = convert_message(conv, m, rec);
     if (rc < 0) return UINT64_MAX;
     if (!rc) return tail;
     if (d->p->muxer) rec->stream = muxer_stream(d->p, m);
@@ -537,9 +541,10 @@ static _Noreturn void decoder_process(decoder *d, pid_t parent)
         pt->skip = atomic_load_explicit(&pt->tail, memory_order_relaxed); /* its own now */
         pt->packets = 0;
     }
-    if (d->p->muxer &&
-        (!(seen.streams = calloc((size_t)d->p->nstreams + 1, sizeof *seen.streams)) ||
-         !(seen.traces = calloc((size_t)d->p->nstreams + 1, sizeof *seen.traces)))) {
+    if (!(conv = calloc(1, sizeof *conv)) ||
+        (d->p->muxer &&
+         (!(seen.streams = calloc((size_t)d->p->nstreams + 1, sizeof *seen.streams)) ||
+          !(seen.traces = calloc((size_t)d->p->nstreams + 1, sizeof *seen.traces))))) {
         snprintf(d->err, sizeof d->err, "out of memory");
         ports_fail(d);
         _exit(0);
