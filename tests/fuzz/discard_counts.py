@@ -33,7 +33,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import tap  # noqa: E402
 from discarded import discarded, exit_expected  # noqa: E402
-from recording import packet_offsets, record_fib  # noqa: E402
+from recording import SMALL_PACKETS, packet_offsets, record_fib  # noqa: E402
 
 ANALYZE, RECORD, FIB = sys.argv[1:4]
 N = 20
@@ -145,8 +145,7 @@ def main():
     work = tempfile.mkdtemp()
     try:
         session = os.path.join(work, "orig")
-        trace = record_fib(RECORD, FIB, N, session,
-                           ("--blocking", "--subbuf-size", "8k", "--num-subbuf", "16"))
+        trace = record_fib(RECORD, FIB, N, session, SMALL_PACKETS)
         rel = os.path.relpath(trace, session)
         names = os.listdir(trace)
         offcpu = sorted(f for f in names if f.startswith("fjtrace_offcpu_")

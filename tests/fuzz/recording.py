@@ -9,6 +9,11 @@ import subprocess
 import tap
 
 
+# Small packets that nothing overwrites: a recording of many packets per
+# stream, so that a test can damage one packet in the middle of a stream.
+SMALL_PACKETS = ("--blocking", "--subbuf-size", "8k", "--num-subbuf", "16")
+
+
 def record_fib(record, fib, n, session, options=()):
     """Records `FIB N -p 2` with `fjtrace-record --cmd-only OPTIONS` into
     SESSION and returns the trace folder (the one holding the metadata); the
