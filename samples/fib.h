@@ -1,4 +1,4 @@
-/* The brief's Fibonacci workloads on libfj, shared by fj-fib and bench/ so
+/* The Fibonacci workloads (docs/experiments.md §1) on libfj, shared by fj-fib and bench/ so
  * that the samples and the benchmarks measure the very same code. Every
  * spawned or forked task carries n as its size hint. */
 #ifndef FJ_SAMPLE_FIB_H

@@ -1,6 +1,6 @@
 /*
  * fj-breakeven: par vs seq break-even of a decomposed pipeline
- * (EXPERIMENTS.md §2). A source of longs in (0, N], a filter that burns Q
+ * (docs/experiments.md §2). A source of longs in (0, N], a filter that burns Q
  * units of CPU per element and keeps the elements whose burnt hash is even,
  * an empty sink that counts them. The parallel pipeline splits the range
  * with counted completers down to N/(4P) elements per leaf (as the JDK's

@@ -1,5 +1,5 @@
 /*
- * fj-contention: "parallel is slower" (EXPERIMENTS.md §3). TASKS independent
+ * fj-contention: "parallel is slower" (docs/experiments.md §3). TASKS independent
  * tasks, each doing LOCAL units of private work and SHARED units inside one
  * shared resource guarded by an fj_mutex named "shared-resource". With the
  * lock, the shared part serialises and P=2 is no faster than P=1; with

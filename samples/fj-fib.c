@@ -1,5 +1,5 @@
 /*
- * fj-fib: the brief's Fibonacci experiment (EXPERIMENTS.md §1).
+ * fj-fib: the Fibonacci experiment (docs/experiments.md §1).
  *   seq        plain recursion, no pool
  *   naive      spawn fib(n-2), compute fib(n-1) inline, at every call:
  *              exactly F(n+1)-1 spawns (a typed task, FJ_TASK_1)

@@ -1,5 +1,5 @@
 /*
- * fj-quicksort: the brief's quicksort experiment (EXPERIMENTS.md §1).
+ * fj-quicksort: the quicksort experiment (docs/experiments.md §1).
  * Pivot = the larger of the first two distinct elements; elements below it
  * go left, the rest right; the left part is forked, the right computed
  * inline. Variants: seq, naive (fork at every split), throttled (fork only
@@ -51,7 +51,7 @@ static int should_fork(void)
 {
     if (variant == SEQ) return 0;
     if (variant == NAIVE) return 1;
-    /* Relaxed: a heuristic count, as in the brief's program 3. */
+    /* Relaxed: a heuristic count, as in the study's program 3 (docs/experiments.md §1). */
     if (atomic_fetch_add_explicit(&live_forked, 1, memory_order_relaxed) < live_limit) return 1;
     atomic_fetch_sub_explicit(&live_forked, 1, memory_order_relaxed);
     return 0;

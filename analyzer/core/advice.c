@@ -1,6 +1,6 @@
-/* Advice: the brief's tuning table (fib-like: tasks pile up -> cut off
- * forks; quicksort-like: queues run dry -> lower parallelism), plus the
- * other patterns the experiments look for, each with its evidence. */
+/* Advice: the tuning table of the experiments (docs/experiments.md) (fib-like: tasks pile up -> cut
+ * off forks; quicksort-like: queues run dry -> lower parallelism), plus the other patterns the
+ * experiments look for, each with its evidence. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * The brief's break-even experiment on Java's parallel streams (docs/java.md):
+ * The break-even experiment (docs/experiments.md §2) on Java's parallel streams (docs/java.md):
  * java BreakEven [N [Q [CLIENTS [REQUESTS]]]]. Each of CLIENTS threads
  * requests REQUESTS times (10 ms think time between requests) the pipeline
  * "longs in (0, N], a filter that burns Q units of CPU per element, an
