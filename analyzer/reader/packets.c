@@ -661,3 +661,33 @@ int packets_locate(const char *dir, uint64_t cls, uint64_t inst, uint64_t packet
     if (d) closedir(d);
     return found;
 }
+
+int packets_of_port(const char *dir, const char *port_name, uint64_t packet, char *name, size_t n,
+                    uint64_t *offset, const char **ids)
+{
+    uint64_t cls, inst;
+    *ids = port_name ? strchr(port_name, '|') : NULL;
+    /* without a stream instance id, the name ends with the file's path */
+    const char *path = *ids ? strchr(*ids + 1, '|') : NULL;
+    if (path && path[1] == ' ' && path[2] == '/') {
+        snprintf(name, n, "%s", strrchr(path, '/') + 1);
+        *offset = packets_offset(dir, name, packet);
+        return 0;
+    }
+    if (!*ids || sscanf(*ids, "| %" SCNu64 " | %" SCNu64, &cls, &inst) != 2) return -1;
+    return packets_locate(dir, cls, inst, packet, name, n, offset);
+}
+
+bool packets_content_full(const char *dir, const char *name, uint64_t off)
+{
+    layout l;
+    layout_read(dir, &l);
+    char path[PATH_MAX + 256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = l.known && off != UINT64_MAX ? fja_regular_open(path, NULL, 0) : NULL;
+    unsigned char h[PKT_HEADER];
+    bool full = f && !fseeko(f, (off_t)off, SEEK_SET) && fread(h, 1, sizeof h, f) == sizeof h &&
+                le64(h + OFF_CONTENT) == le64(h + OFF_SIZE);
+    if (f) fclose(f);
+    return full;
+}

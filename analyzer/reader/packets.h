@@ -80,4 +80,19 @@ uint64_t packets_offset(const char *dir, const char *name, uint64_t packet);
 int packets_locate(const char *dir, uint64_t cls, uint64_t inst, uint64_t packet, char *name,
                    size_t n, uint64_t *offset);
 
+/* The stream file of dir behind the port source.ctf.fs names port_name
+ * ("TRACE | CLASS | INSTANCE", or "TRACE | CLASS | PATH" for a stream
+ * without an instance id), into name, and the byte offset of its packet
+ * number packet (1-based) in it (UINT64_MAX when the walk does not reach
+ * it). Returns 0, or -1 when the file is not known (then *ids points at
+ * the name's ids, or is NULL). */
+int packets_of_port(const char *dir, const char *port_name, uint64_t packet, char *name, size_t n,
+                    uint64_t *offset, const char **ids);
+
+/* Whether the packet at byte offset off of dir's stream file name claims
+ * content up to its very end (content_size equal to packet_size: a full
+ * sub-buffer, or an unset content_size taken as the packet size, where
+ * the decoding runs into the padding). */
+bool packets_content_full(const char *dir, const char *name, uint64_t off);
+
 #endif

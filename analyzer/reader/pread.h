@@ -35,7 +35,8 @@ typedef struct preader preader;
 
 /* How a stream ended; PORT_RUNNING while its process may push more.
  * PORT_DAMAGED: libbabeltrace2 failed on it (or lengthguard.h refused an
- * array length in it), or its process died while
+ * array length in it, or the library ended it early without its end
+ * message: pread.c's port_ended), or its process died while
  * decoding it (a crash, an abort, an allocation beyond the budget): that
  * stream ends there, the others are read on (a new process takes the dead
  * one's other streams). PORT_ERROR: the graph failed; PORT_ABORTED: its

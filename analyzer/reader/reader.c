@@ -442,20 +442,12 @@ static void damaged_note(const decode_job *j, const pread_result *res)
 {
     fja_reader_stats *stats = j->stats;
     char file[256], byte[48] = "";
-    const char *ids = res->damaged_port_name ? strchr(res->damaged_port_name, '|') : NULL;
-    const char *dir = j->dirs[res->damaged_source];
-    uint64_t cls, inst, off, packet = res->damaged_packets ? res->damaged_packets : 1;
+    const char *ids, *dir = j->dirs[res->damaged_source];
+    uint64_t off, packet = res->damaged_packets ? res->damaged_packets : 1;
     if (stats->damaged) return; /* the first damage is the one named */
     stats->damaged = true;
-    /* without a stream instance id, the name ends with the file's path */
-    const char *path = ids ? strchr(ids + 1, '|') : NULL;
-    if (path && path[1] == ' ' && path[2] == '/') {
-        const char *base = strrchr(path, '/') + 1;
-        snprintf(file, sizeof file, "%s", base);
-        off = packets_offset(j->use[res->damaged_source], file, packet);
-    } else if (!ids || sscanf(ids, "| %" SCNu64 " | %" SCNu64, &cls, &inst) != 2 ||
-               packets_locate(j->use[res->damaged_source], cls, inst, packet, file, sizeof file,
-                              &off)) {
+    if (packets_of_port(j->use[res->damaged_source], res->damaged_port_name, packet, file,
+                        sizeof file, &off, &ids)) {
         note_printf(stats->damage_note, sizeof stats->damage_note, "%s: stream %s: %s", dir,
                     ids ? ids + 2 : "?", res->damaged);
         return;
