@@ -270,7 +270,7 @@ static rec_extra *(*extra_alloc)(size_t size); /* convert_set_extra_alloc */
 
 static rec_extra *extra_new(size_t n, char **at)
 {
-    rec_extra *x = extra_alloc ? extra_alloc(sizeof *x + n) : calloc(1, sizeof *x + n);
+    rec_extra *x = extra_alloc(sizeof *x + n);
     if (x) *at = x->strings;
     return x;
 }
@@ -532,10 +532,4 @@ void convert_keys(const bt_message *msg, uintptr_t *stream, uintptr_t *trace)
 void convert_set_extra_alloc(rec_extra *(*alloc)(size_t size))
 {
     extra_alloc = alloc;
-}
-
-void rec_free(reader_rec *rec)
-{
-    free(rec->extra);
-    rec->extra = NULL;
 }

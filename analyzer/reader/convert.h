@@ -49,7 +49,7 @@ typedef struct {
     uint8_t type, kind; /* rec_type, fja_kind */
     bool named;         /* fja_event.named */
     uint32_t stream;    /* --muxer: its stream (pread.h) */
-    rec_extra *extra;   /* owned (NULL: none) */
+    rec_extra *extra;   /* from the extra allocator (NULL: none) */
 } reader_rec;
 
 /* Member indices of one event class, resolved once: looking fields up by
@@ -89,13 +89,10 @@ int convert_message(convert_ctx *c, const bt_message *msg, reader_rec *rec);
 /* The stream and trace objects of an event or discarded-events message. */
 void convert_keys(const bt_message *msg, uintptr_t *stream, uintptr_t *trace);
 
-/* From now on, in this process, extras come from alloc (size bytes,
- * zeroed; NULL when there is no room) instead of the heap: a decoding
- * process (pread.h) puts them where the replaying process reads them.
- * rec_free must not be called on those. */
+/* Where extras come from, in this process (set before the first
+ * convert_message): alloc gives size bytes, zeroed, or NULL when there is
+ * no room. A decoding process (pread.h) puts them where the replaying
+ * process reads them; every reading decodes in such a process. */
 void convert_set_extra_alloc(rec_extra *(*alloc)(size_t size));
-
-/* Frees what rec owns. */
-void rec_free(reader_rec *rec);
 
 #endif

@@ -3,6 +3,7 @@
 #define FJA_GRAPH_H
 
 #include <babeltrace2/babeltrace.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct {
@@ -23,6 +24,12 @@ int add_sources(bt_graph *g, const plugins *pl, char *const *dirs, size_t ndirs,
  * port, or NULL with err set. */
 const bt_port_output *muxer_add(bt_graph *g, const plugins *pl, const bt_component_source **srcs,
                                 size_t ndirs, char *err, size_t errlen);
+
+/* A src.ctf.lttng-live following the session at url (wait_for_session:
+ * one not there yet is waited for): its output port, or NULL with err
+ * set. */
+const bt_port_output *live_source_add(bt_graph *g, const plugins *pl, const char *url,
+                                      bool wait_for_session, char *err, size_t errlen);
 
 /* babeltrace2's error causes of this thread, innermost first, after what,
  * as one line (and the error is cleared). */

@@ -29,6 +29,15 @@
  * process dies of it and its stream is named as damaged. */
 #define DECODER_DATA_BUDGET (1024ull << 20)
 #define WATCH_NS 20000000 /* how often a waiting merge looks for dead decoding processes */
+/* A live session's streams (and traces) numbered apart; any past it share
+ * the last number. The table of their traces is shared memory touched
+ * only as far as used. */
+#define LIVE_STREAMS (1u << 20)
+#define LIVE_NAP_NS 10000000 /* a live decoding process's pause while the relay has nothing new */
+#define LIVE_TICK_RECORDS 4096u /* records delivered between two ticks while the data flows */
+
+/* port_refill's, never a port's state: a live relay has nothing new yet. */
+#define PORT_AGAIN (-1)
 
 /* One stream: a ring its thread fills and the merge empties. */
 typedef struct {
@@ -91,6 +100,15 @@ struct preader {
      * trace of stream s (1, 2, ... in order of first sight), nstreams + 1
      * entries, shared */
     bool muxer;
+    /* a live session (pread_setup_live): one process follows url through
+     * src.ctf.lttng-live into one port, numbered as the muxer's; tick is
+     * called as reader.h's fja_live_hooks say; a death ends the reading */
+    const char *live_url;
+    bool wait_for_session;
+    int (*tick)(void *ctx, bool idle);
+    void *tick_ctx;
+    uint64_t since_tick;
+    bool stopped; /* tick asked to stop */
     uint32_t nstreams;
     uint32_t *stream_trace;
     /* the merge sleeps until its stream gets a record */
@@ -239,7 +257,9 @@ static int port_refill(const preader *p, port *pt)
             pt->count = pt->pos = 0;
             return port_ended(p, pt);
         case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
-            continue; /* files never block */
+            if (!p->live_url) continue; /* files never block */
+            pt->count = pt->pos = 0;
+            return PORT_AGAIN; /* the relay has nothing new */
         case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
             pt->count = pt->pos = 0;
             if (!lengthguard_take(pt->why, sizeof pt->why)) return PORT_NO_MEMORY;
@@ -253,7 +273,8 @@ static int port_refill(const preader *p, port *pt)
             if (lengthguard_take(pt->why, sizeof pt->why))
                 bt_current_thread_clear_error();
             else
-                take_error(pt->why, sizeof pt->why, "libbabeltrace2");
+                take_error(pt->why, sizeof pt->why,
+                           p->live_url ? "the live session cannot be read" : "libbabeltrace2");
             return PORT_DAMAGED;
         }
     }
@@ -385,8 +406,9 @@ static uint64_t push_message(decoder *d, port *pt, const bt_message *m, uint64_t
 }
 
 /* Serves one port: up to PUSH_BUDGET records while its ring has room.
- * Returns whether it pushed or finished anything. */
-static bool port_serve(decoder *d, port *pt)
+ * Returns whether it pushed or finished anything; *again: a live relay
+ * had nothing new. */
+static bool port_serve(decoder *d, port *pt, bool *again)
 {
     uint64_t tail = atomic_load_explicit(&pt->tail, memory_order_relaxed); /* its own */
     uint64_t start = tail;
@@ -400,7 +422,12 @@ static bool port_serve(decoder *d, port *pt)
              * before the merge sees them); the merge is woken once, after
              * the batch, as waking it per refill cost 9-26% more CPU */
             atomic_store_explicit(&pt->tail, tail, memory_order_release);
-            if ((end = port_refill(d->p, pt)) != PORT_RUNNING) break;
+            if ((end = port_refill(d->p, pt)) == PORT_AGAIN) {
+                end = PORT_RUNNING;
+                *again = true;
+                break;
+            }
+            if (end != PORT_RUNNING) break;
         }
         const bt_message *m = pt->msgs[pt->pos++];
         uint64_t next = push_message(d, pt, m, tail);
@@ -462,14 +489,16 @@ static bt_component_class_sink_consume_method_status decoder_consume(bt_self_com
      * only costs a batch) */
     if (atomic_load_explicit(&p->quit, memory_order_acquire))
         return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
-    bool moved = false, running = false;
+    bool moved = false, running = false, again = false;
     for (uint32_t i = 0; i < d->nports; i++) {
         port *pt = &p->ports[d->ports[i]];
         if (!port_running(pt)) continue;
-        moved |= port_serve(d, pt);
+        moved |= port_serve(d, pt, &again);
         running |= port_running(pt);
     }
     if (!running) return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
+    /* a live relay with nothing new: the graph is run again after a nap */
+    if (again) return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_AGAIN;
     if (!moved) decoder_wait(d);
     return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
 }
@@ -530,10 +559,17 @@ static void ports_fail(decoder *d)
 static void run_graph(decoder *d, bt_graph *g)
 {
     bt_graph_run_status rs;
-    while ((rs = bt_graph_run(g)) == BT_GRAPH_RUN_STATUS_AGAIN)
-        ;
+    while ((rs = bt_graph_run(g)) == BT_GRAPH_RUN_STATUS_AGAIN) {
+        /* only a live relay says AGAIN (files never block): the merge is
+         * woken by what was pushed, not by this process's pause */
+        struct timespec nap = {.tv_nsec = LIVE_NAP_NS};
+        nanosleep(&nap, NULL);
+        /* acquire: as decoder_consume's */
+        if (atomic_load_explicit(&d->p->quit, memory_order_acquire)) return;
+    }
     if (rs != BT_GRAPH_RUN_STATUS_OK) {
-        take_error(d->err, sizeof d->err, "cannot decode the trace");
+        take_error(d->err, sizeof d->err,
+                   d->p->live_url ? "the live session cannot be read" : "cannot decode the trace");
         ports_fail(d);
     }
 }
@@ -694,6 +730,10 @@ static int decoders_alloc(preader *p, char *const *dirs)
         d->ports = calloc(p->nports ? p->nports : 1, sizeof *d->ports);
         if (!d->ports) return -1;
     }
+    if (!dirs) { /* live: its one port */
+        ports_deal(p, (const uint64_t[]){1});
+        return 0;
+    }
     uint64_t *w = port_weights(p, dirs);
     if (!w) return -1;
     ports_deal(p, w);
@@ -702,9 +742,11 @@ static int decoders_alloc(preader *p, char *const *dirs)
 }
 
 /* Connects the ports of srcs that belong to d (--muxer: the muxer's
- * output) to a new sink of d's, in graph g of d's process. */
+ * output; live: the one port out) to a new sink of d's, in graph g of d's
+ * process. */
 static int sink_add(preader *p, decoder *d, bt_graph *g, const plugins *pl,
-                    const bt_component_source **srcs, char *err, size_t errlen)
+                    const bt_component_source **srcs, const bt_port_output *out, char *err,
+                    size_t errlen)
 {
     const bt_component_sink *sink = NULL;
     bt_component_class_sink *cls = decoder_class();
@@ -716,7 +758,7 @@ static int sink_add(preader *p, decoder *d, bt_graph *g, const plugins *pl,
         return -1;
     }
     if (p->muxer) {
-        const bt_port_output *out = muxer_add(g, pl, srcs, p->ndirs, err, errlen);
+        if (!out) out = muxer_add(g, pl, srcs, p->ndirs, err, errlen);
         if (!out) return -1;
         if (bt_graph_connect_ports(
                 g, out, bt_component_sink_borrow_input_port_by_index_const(sink, 0), NULL)) {
@@ -730,15 +772,15 @@ static int sink_add(preader *p, decoder *d, bt_graph *g, const plugins *pl,
         uint64_t k = d->ports[i];
         for (size_t s = 0; s < pt->source; s++)
             k -= bt_component_source_get_output_port_count(srcs[s]);
-        const bt_port_output *out =
+        const bt_port_output *from =
             bt_component_source_borrow_output_port_by_index_const(srcs[pt->source], k);
         /* the streams were numbered by another process's graph (reader.c) */
-        if (!out || strcmp(bt_port_get_name(bt_port_output_as_port_const(out)), pt->name) != 0) {
+        if (!from || strcmp(bt_port_get_name(bt_port_output_as_port_const(from)), pt->name) != 0) {
             snprintf(err, errlen, "%s: babeltrace2 numbered the streams differently", pt->name);
             return -1;
         }
         if (bt_graph_connect_ports(
-                g, out, bt_component_sink_borrow_input_port_by_index_const(sink, i), NULL)) {
+                g, from, bt_component_sink_borrow_input_port_by_index_const(sink, i), NULL)) {
             take_error(err, errlen, "cannot connect the sink");
             return -1;
         }
@@ -760,9 +802,14 @@ static bt_graph *decoder_graph(decoder *d)
         snprintf(d->err, sizeof d->err, "out of memory");
         return NULL;
     }
-    if (plugins_load(&pl, d->err, sizeof d->err) ||
-        add_sources(g, &pl, p->dirs, p->ndirs, srcs, d->err, sizeof d->err) ||
-        sink_add(p, d, g, &pl, srcs, d->err, sizeof d->err))
+    if (plugins_load(&pl, d->err, sizeof d->err)) return NULL;
+    if (p->live_url) {
+        const bt_port_output *out =
+            live_source_add(g, &pl, p->live_url, p->wait_for_session, d->err, sizeof d->err);
+        return out && !sink_add(p, d, g, &pl, NULL, out, d->err, sizeof d->err) ? g : NULL;
+    }
+    if (add_sources(g, &pl, p->dirs, p->ndirs, srcs, d->err, sizeof d->err) ||
+        sink_add(p, d, g, &pl, srcs, NULL, d->err, sizeof d->err))
         return NULL;
     return g;
 }
@@ -789,6 +836,23 @@ int pread_setup(preader *p, char *const *dirs, size_t ndirs, char *const *names,
         if (!(p->ports[i].name = strdup(muxer ? "(the muxer)" : names[i]))) return -1;
     }
     return decoders_alloc(p, dirs);
+}
+
+int pread_setup_live(preader *p, const char *url, bool wait_for_session,
+                     int (*tick)(void *ctx, bool idle), void *ctx)
+{
+    p->live_url = url;
+    p->wait_for_session = wait_for_session;
+    p->tick = tick;
+    p->tick_ctx = ctx;
+    p->muxer = true; /* one port whose records name their streams */
+    p->nstreams = LIVE_STREAMS;
+    p->stream_trace = shared_alloc(((size_t)LIVE_STREAMS + 1) * sizeof *p->stream_trace);
+    p->jobs = 1;
+    p->nports = 1;
+    p->ports = shared_alloc(sizeof *p->ports);
+    if (!p->ports || !p->stream_trace || !(p->ports[0].name = strdup(url))) return -1;
+    return decoders_alloc(p, NULL);
 }
 
 void pread_set_packet_bits(preader *p, uint64_t bits)
@@ -927,6 +991,13 @@ static reader_rec *port_next(preader *p, port *pt, int *state)
 {
     *state = PORT_RUNNING;
     while (!port_ready(pt, state)) {
+        /* live: what was delivered is shown before waiting for more, and
+         * nothing new for a while is an idle tick (which naps) */
+        if (p->tick && p->since_tick) {
+            p->since_tick = 0;
+            if ((p->stopped = p->tick(p->tick_ctx, false))) return NULL;
+            continue;
+        }
         wake_all_decoders(p); /* they may sleep on rings the merge has emptied */
         lock(&p->mu);
         /* seq_cst: pairs with wake_merge's load after publishing */
@@ -948,6 +1019,8 @@ static reader_rec *port_next(preader *p, port *pt, int *state)
         atomic_store_explicit(&p->merge_waiting, 0, memory_order_relaxed); /* under the mutex */
         pthread_mutex_unlock(&p->mu);
         children_check(p);
+        if (p->tick && !port_ready(pt, state) && (p->stopped = p->tick(p->tick_ctx, true)))
+            return NULL;
     }
     if (pt->taken == pt->known_tail) return NULL;
     return &pt->recs[pt->taken & pt->mask];
@@ -1009,6 +1082,7 @@ static int heap_refresh(merge_heap *h, uint32_t k, pread_result *res)
         h->key[k] = rec->head;
         return 1;
     }
+    if (h->p->stopped) return 0; /* live: the tick ended the reading */
     if (state == PORT_DAMAGED) { /* that stream ends there, the others go on */
         /* why and packets were written before the state, which port_ready
          * loaded with acquire */
@@ -1038,7 +1112,7 @@ static void merge(preader *p, deliver_ctx *d, merge_heap *h, pread_result *res)
     for (uint32_t i = h->n / 2; i-- > 0;)
         heap_down(h, i);
     uint64_t n = 0;
-    while (h->n && res->status == PORT_END && !d->stopped) {
+    while (h->n && res->status == PORT_END && !d->stopped && !p->stopped) {
         uint32_t k = h->heap[0];
         port *pt = &p->ports[k];
         /* each graph has its own bt_stream and bt_trace objects: the
@@ -1050,6 +1124,10 @@ static void merge(preader *p, deliver_ctx *d, merge_heap *h, pread_result *res)
         else
             deliver(d, rec, k + 1, pt->source + 1);
         port_take(p, pt);
+        if (p->tick && ++p->since_tick >= LIVE_TICK_RECORDS) {
+            p->since_tick = 0;
+            if ((p->stopped = p->tick(p->tick_ctx, false))) break;
+        }
         if (!heap_refresh(h, k, res)) h->heap[0] = h->heap[--h->n];
         heap_down(h, 0);
         if ((++n & 0xffff) == 0) progress_line(p, d);
@@ -1107,6 +1185,7 @@ void pread_run(preader *p, deliver_ctx *d, pread_result *res)
         res->port_name = pt->name;
         res->error = p->dec[pt->thread].err;
     }
+    res->stopped = p->stopped;
     if (p->progress_shown) fputc('\n', stderr);
 }
 

@@ -56,6 +56,17 @@ preader *pread_create(unsigned jobs);
 int pread_setup(preader *p, char *const *dirs, size_t ndirs, char *const *names,
                 const uint32_t *sources, uint32_t nports, bool muxer);
 
+/* Instead of pread_setup: one decoding process follows the live session
+ * at url (net://HOST[:PORT]/host/HOSTNAME/SESSION, kept) through
+ * src.ctf.lttng-live, its records numbered by stream as --muxer's. The
+ * merge calls tick as reader.h's fja_live_hooks say (after records were
+ * delivered, and with idle = true while the relay has nothing new); its
+ * non-zero ends the reading (pread_result's stopped). A death of that
+ * process ends the reading (PORT_ABORTED). Returns -1 when out of
+ * memory. */
+int pread_setup_live(preader *p, const char *url, bool wait_for_session,
+                     int (*tick)(void *ctx, bool idle), void *ctx);
+
 /* The bits of the largest packet (0: not known): an event's extra, its
  * strings from one packet, is no larger, and each decoding process refuses
  * a dynamic array longer than that (lengthguard.h): that stream ends there
@@ -75,6 +86,7 @@ typedef struct {
     const char *port_name;
     const char *error; /* PORT_ERROR: babeltrace2's reason */
     bool aborted;      /* a decoding process died (PORT_ABORTED) */
+    bool stopped;      /* live: the tick asked to stop */
     /* The first stream that ended damaged (NULL: none): why, its stream,
      * packets begun and folder. */
     const char *damaged;

@@ -1,6 +1,5 @@
 #include "reader.h"
 
-#include "convert.h"
 #include "deliver.h"
 #include "find.h"
 #include "graph.h"
@@ -66,55 +65,9 @@ static void notes_relabel(const char *dir, const fja_reader_sink *sink, fja_read
 /* One reading: what the sink gets. */
 typedef struct {
     deliver_ctx d;
-    /* the live graph: one simple sink converts and delivers */
-    convert_ctx conv;
-    /* the reading of trace folders (pread.h) */
+    /* the decoding processes and their merge (pread.h) */
     preader *pr;
 } reader_ctx;
-
-static bt_graph_simple_sink_component_initialize_func_status sink_init(bt_message_iterator *it,
-                                                                       void *data)
-{
-    (void)it;
-    (void)data;
-    return BT_GRAPH_SIMPLE_SINK_COMPONENT_INITIALIZE_FUNC_STATUS_OK;
-}
-
-static bt_graph_simple_sink_component_consume_func_status sink_consume(bt_message_iterator *it,
-                                                                       void *data)
-{
-    reader_ctx *r = data;
-    bt_message_array_const msgs;
-    uint64_t count = 0;
-    switch (bt_message_iterator_next(it, &msgs, &count)) {
-    case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
-        break;
-    case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
-        return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
-    case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
-        return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_AGAIN;
-    case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
-        return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
-    default:
-        return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
-    }
-    bool oom = false;
-    for (uint64_t i = 0; i < count; i++) {
-        reader_rec rec;
-        int rc = convert_message(&r->conv, msgs[i], &rec);
-        if (rc > 0) {
-            uintptr_t stream, trace;
-            convert_keys(msgs[i], &stream, &trace);
-            deliver(&r->d, &rec, stream, trace);
-            rec_free(&rec);
-        }
-        oom |= rc < 0;
-        bt_message_put_ref(msgs[i]);
-    }
-    if (oom) return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
-    return r->d.stopped ? BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END
-                        : BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
-}
 
 /* babeltrace2's error causes, innermost first, as one line. */
 void take_error(char *err, size_t errlen, const char *what)
@@ -147,12 +100,6 @@ int plugins_load(plugins *p, char *err, size_t errlen)
         return -1;
     }
     return 0;
-}
-
-static void plugins_put(plugins *p)
-{
-    bt_plugin_put_ref(p->ctf);
-    bt_plugin_put_ref(p->utils);
 }
 
 /* One source.ctf.fs per trace directory. */
@@ -646,10 +593,8 @@ out:
 
 /* ------------------------------------------------------------ live */
 
-/* src.ctf.lttng-live -> simple sink: the live source merges its streams
- * itself and says AGAIN while the relay has nothing new. */
-static bt_graph *live_graph(const plugins *pl, const char *url, bool wait_for_session,
-                            reader_ctx *r, char *err, size_t errlen)
+const bt_port_output *live_source_add(bt_graph *g, const plugins *pl, const char *url,
+                                      bool wait_for_session, char *err, size_t errlen)
 {
     const bt_component_class_source *cls =
         bt_plugin_borrow_source_component_class_by_name_const(pl->ctf, "lttng-live");
@@ -657,33 +602,28 @@ static bt_graph *live_graph(const plugins *pl, const char *url, bool wait_for_se
         snprintf(err, errlen, "babeltrace2: src.ctf.lttng-live missing");
         return NULL;
     }
-    bt_graph *g = bt_graph_create(0);
     bt_value *params = bt_value_map_create(), *inputs = NULL;
     const bt_component_source *src = NULL;
-    const bt_component_sink *sink = NULL;
-    if (!g || !params || bt_value_map_insert_empty_array_entry(params, "inputs", &inputs) ||
+    const bt_port_output *out = NULL;
+    if (!params || bt_value_map_insert_empty_array_entry(params, "inputs", &inputs) ||
         bt_value_array_append_string_element(inputs, url) ||
         bt_value_map_insert_string_entry(params, "session-not-found-action",
                                          wait_for_session ? "continue" : "fail")) {
         snprintf(err, errlen, "out of memory");
     } else if (bt_graph_add_source_component(g, cls, "live", params, BT_LOGGING_LEVEL_NONE, &src) ||
-               bt_graph_add_simple_sink_component(g, "fjtrace-live", sink_init, sink_consume, NULL,
-                                                  r, &sink) ||
-               bt_graph_connect_ports(
-                   g, bt_component_source_borrow_output_port_by_index_const(src, 0),
-                   bt_component_sink_borrow_input_port_by_index_const(sink, 0), NULL)) {
+               !(out = bt_component_source_borrow_output_port_by_index_const(src, 0))) {
         char what[600];
         snprintf(what, sizeof what, "%s: cannot follow this live session", url);
         take_error(err, errlen, what);
-    } else {
-        bt_value_put_ref(params);
-        return g;
     }
     bt_value_put_ref(params);
-    bt_graph_put_ref(g);
-    return NULL;
+    return out;
 }
 
+/* src.ctf.lttng-live in a decoding process (pread.h): the live source
+ * merges its streams itself and says AGAIN while the relay has nothing
+ * new; this process never calls libbabeltrace2, so the library crashing
+ * or aborting on what the relay sends ends that process only. */
 reader_status reader_live_run(const char *url, const fja_reader_sink *sink,
                               const fja_live_hooks *hooks, fja_reader_stats *stats, char *err,
                               size_t errlen)
@@ -693,34 +633,36 @@ reader_status reader_live_run(const char *url, const fja_reader_sink *sink,
     if (!r) return READER_NO_MEMORY;
     deliver_init(&r->d, sink, stats);
     r->d.late_unknown = true; /* a view attached mid-run: no packet walk; the hooks show progress */
-    plugins pl;
-    reader_status st = READER_UNREADABLE;
-    bt_graph *g = NULL;
-    if (plugins_load(&pl, err, errlen) ||
-        !(g = live_graph(&pl, url, hooks->wait_for_session, r, err, errlen)))
+    reader_status st = READER_NO_MEMORY;
+    pread_result res;
+    if (!(r->pr = pread_create(1)) ||
+        pread_setup_live(r->pr, url, hooks->wait_for_session, hooks->tick, hooks->ctx))
         goto out;
-    for (;;) {
-        bt_graph_run_once_status rs = bt_graph_run_once(g);
-        if (rs == BT_GRAPH_RUN_ONCE_STATUS_END) {
-            st = r->d.stopped ? READER_STOPPED : READER_OK;
-            break;
-        }
-        if (rs == BT_GRAPH_RUN_ONCE_STATUS_MEMORY_ERROR) {
-            st = READER_NO_MEMORY;
-            break;
-        }
-        if (rs != BT_GRAPH_RUN_ONCE_STATUS_OK && rs != BT_GRAPH_RUN_ONCE_STATUS_AGAIN) {
-            take_error(err, errlen, "the live session cannot be read");
-            break;
-        }
-        if (hooks->tick(hooks->ctx, rs == BT_GRAPH_RUN_ONCE_STATUS_AGAIN)) {
-            st = READER_STOPPED;
-            break;
-        }
+    pread_run(r->pr, &r->d, &res);
+    if (res.damaged) { /* its one stream: the relay went away, or sent what cannot be decoded */
+        st = READER_UNREADABLE;
+        note_printf(err, errlen, "%s", res.damaged);
+        goto out;
+    }
+    switch (res.status) {
+    case PORT_END:
+        st = res.stopped || r->d.stopped ? READER_STOPPED : READER_OK;
+        break;
+    case PORT_NO_MEMORY:
+        break;
+    case PORT_ERROR:
+        st = READER_UNREADABLE;
+        note_printf(err, errlen, "%s", res.error);
+        break;
+    default: /* its decoding process died */
+        st = READER_UNREADABLE;
+        note_printf(err, errlen,
+                    "%s: the live session cannot be read: libbabeltrace2 aborted or crashed "
+                    "while decoding it (its decoding process died)",
+                    url);
     }
 out:
-    bt_graph_put_ref(g);
-    plugins_put(&pl);
+    pread_free(r->pr);
     deliver_free(&r->d);
     free(r);
     return st;
