@@ -213,8 +213,10 @@ static void port_finish(preader *p, port *pt, int state)
  * the thread. That is damage, except in a packet whose content claims the
  * whole packet (an unset content_size, taken as the packet size), where
  * the decoding runs on into the padding and stops at the packet's end as
- * it should. With --muxer, the muxer has ended the streams (not
- * checked). */
+ * it should. With --muxer, not checked here: the muxer's next call into
+ * the library, for another stream, aborts on the error left on the thread
+ * (exit 3, as any death of the muxer's process), unless the stream that
+ * ended early was the last one to end. */
 static int port_ended(const preader *p, port *pt)
 {
     if (pt->stream_ended || p->muxer) return PORT_END;
