@@ -115,7 +115,11 @@ typedef struct {
 
 /* Reads the live session at url (net://HOST[:PORT]/host/HOSTNAME/SESSION)
  * until the session is destroyed (READER_OK), the tick hook stops it, or
- * the relay cannot be read (READER_UNREADABLE, err says why). */
+ * the relay cannot be read (READER_UNREADABLE, err says why). The library
+ * runs in a decoding process (pread.h), never in this one: should it
+ * crash or abort, the reading ends READER_UNREADABLE. The hooks are called
+ * here, by the merge: after records were delivered, and idle while none
+ * arrives. */
 reader_status reader_live_run(const char *url, const fja_reader_sink *sink,
                               const fja_live_hooks *hooks, fja_reader_stats *stats, char *err,
                               size_t errlen);
