@@ -17,7 +17,14 @@ its own):
 - the undamaged trace, and a copy whose load-map packet has an unset
   content_size and no index (the decoding runs into the packet's padding
   and stops at its end, as it should), read with exit 0 and the same
-  figures.
+  figures;
+- the larger lengths, still without the guard, each end that stream alone
+  too (exit 3 naming the file and the packet, or the packet before it "or
+  the next", every fjtrace event): 2^30 (glib's allocation beyond the
+  decoding process's budget, SIGTRAP), 2^31 and 2^40 (a segmentation
+  fault in the library), 2^64-1 (an error of the library). An ASan build
+  reports the library's crash or oversized allocation in the decoding
+  process as an error of its own: those three are skipped there.
 
     silent_end.py ANALYZE RECORD FIB   (a TAP skip when it cannot record here)
 """
@@ -35,6 +42,7 @@ import tap  # noqa: E402
 from recording import packet_offsets, record_fib  # noqa: E402
 
 ANALYZE, RECORD, FIB = sys.argv[1:4]
+ASAN = b"__asan_init" in open(ANALYZE, "rb").read()
 N = 18
 OFF_CONTENT = 48  # content_size (bits, u64) in LTTng-UST's packet context
 U64 = (1 << 64) - 1
@@ -118,6 +126,31 @@ def main():
                "a load-map packet with an unset content_size and no index (decoded into its "
                "padding, up to its end): exit 0, the same figures",
                f"exit {rcu}, {figures(ru)} vs {figures(whole)}", erru[-600:])
+
+        for bits in (30, 31, 40, 64):
+            what = f"a build id's length with bit {bits} set" if bits < 64 else \
+                "a build id's length of 2^64-1"
+            if ASAN and bits < 64:
+                tap.skip(1, f"{what}: an ASan build reports the library's crash or oversized "
+                         "allocation in the decoding process")
+                continue
+            copy = os.path.join(work, f"len{bits}")
+            shutil.copytree(session, copy)
+            path = os.path.join(copy, rel, name)
+            with open(path, "r+b") as f:
+                f.seek(at)
+                f.write(struct.pack("<Q", old | 1 << bits if bits < 64 else U64))
+            rcb, rb, errb = analyze(copy)
+            offs = packet_offsets(path)
+            where = [f"{name}: packet {packet} (byte {offs[packet - 1]})"]
+            if packet > 1:
+                where.append(f"{name}: packet {packet - 1} (byte {offs[packet - 2]}) or the next")
+            tap.ok(rcb == 3 and any(w in errb for w in where)
+                   and figures(rb) is not None and figures(rb) == figures(whole),
+                   f"{what}, the guard off: that stream ends alone (exit 3 naming {name} and "
+                   "its packet, every fjtrace event)",
+                   f"exit {rcb}, {figures(rb)} vs {figures(whole)}", errb[-800:])
+            shutil.rmtree(copy, ignore_errors=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     tap.done_testing()
