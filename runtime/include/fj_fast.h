@@ -32,7 +32,12 @@
 /* fj_frame.state: 0 = pending, joined inline when on top of the private
  * part. SLOW: pending, but its sync goes out of line (a traced task, or a
  * counted completer's proxy). DONE: the thief that stole it finished with it
- * (set by the thief only; a frame the owner pops is never marked). */
+ * (set by the thief only; a frame the owner pops is never marked).
+ * A free frame (at or above head) is always pending: the out-of-line code
+ * that pops or drops a frame whose state is not 0 (own_frame_run,
+ * stolen_top_wait in runtime/src/sched.c) sets it back to 0, and the
+ * deque's frames start zeroed, so that the inline spawn and fj_fork need
+ * not store it. */
 #define FJ__FRAME_DONE 1u
 #define FJ__FRAME_SLOW 2u
 /* Bytes of arguments (and, after the task ran, result) a frame holds. */
@@ -153,11 +158,11 @@ static inline int fj_fork(fj_task *t)
     fj_frame *h = w->dq.head;
     if (__builtin_expect(h == w->dq.limit || FJ__RECORDING(w), 0)) return fj__fork_slow(t);
     /* A proxy frame: the task is the user's; fj_task_init left id 0 (not
-     * traced) and state pending. Relaxed: a private frame; thieves read it
-     * only after fj__publish's release. */
+     * traced) and state pending. The frame's state is pending already (a
+     * free frame, see FJ__FRAME_SLOW). Thieves read it only after
+     * fj__publish's release. */
     h->run = NULL;
     h->payload.task = t;
-    atomic_store_explicit(&h->state, FJ__TASK_PENDING, memory_order_relaxed);
     w->dq.head = h + 1;
     fj__answer_need(w);
     return FJ_OK;
@@ -235,8 +240,8 @@ static inline __attribute__((always_inline)) void fj__spawn_push(fj_ctx *w, fj_f
         fj__spawn_slow(w, size);
         return;
     }
-    /* Relaxed: a private frame; thieves see it after fj__publish. */
-    atomic_store_explicit(&f->state, FJ__TASK_PENDING, memory_order_relaxed);
+    /* The frame's state is pending already (a free frame, see
+     * FJ__FRAME_SLOW); thieves see the frame after fj__publish. */
     w->dq.head = f + 1;
     fj__answer_need(w);
 }

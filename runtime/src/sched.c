@@ -128,9 +128,14 @@ static bool frame_run(fj_worker *w, fj_frame *f, uint32_t state, uint64_t joined
 static bool own_frame_run(fj_worker *w, fj_frame *f, uint64_t joined_at)
 {
     FJ_STAT_INC(w, pops);
-    if (!f->run) return task_run(w, f->payload.task, joined_at);
     /* Relaxed: a frame of our own, never shared or taken back. */
     uint32_t state = atomic_load_explicit(&f->state, memory_order_relaxed);
+    /* The slot is free again: pending, as the inline spawn expects (see
+     * FJ__FRAME_SLOW), before the task's own spawns reuse it. Relaxed: our
+     * own frame; thieves see it again only after fj__publish's release. */
+    if (state != FJ__TASK_PENDING)
+        atomic_store_explicit(&f->state, FJ__TASK_PENDING, memory_order_relaxed);
+    if (!f->run) return task_run(w, f->payload.task, joined_at);
     uint64_t id = frame_id(f, state);
     /* A traced frame run here without exec_joined: its sync is now. */
     if (!frame_run(w, f, state, joined_at) && id) FJ_TRACE(join_done, w->pool->id, w->index, id);
@@ -319,6 +324,11 @@ static void stolen_top_wait(fj_worker *w, fj_frame *f, uint64_t joined_at)
         uint32_t state = atomic_load_explicit(&f->state, memory_order_relaxed);
         join_wait(w, frame_id(f, state), 1, f->forked_ns, joined_at, &f->state, &f->thief);
     }
+    /* The slot is free again: pending, as the inline spawn expects (see
+     * FJ__FRAME_SLOW). Relaxed: the thief is done with the frame (our
+     * acquire of its DONE in help_until_done), so the frame is ours; thieves
+     * see it again only after fj__publish's release. */
+    atomic_store_explicit(&f->state, FJ__TASK_PENDING, memory_order_relaxed);
     fj_deque_drop_stolen(&w->fast.dq);
 }
 
