@@ -119,7 +119,6 @@ typedef struct {
     int32_t index;
     bool seen, begun, ended, parked;
     uint64_t begin_ts, end_ts, last_ts;
-    uint64_t off_checked_end; /* end of its last off-CPU record believed (tracker.c) */
     fja_frame *stack;
     uint32_t depth, cap;
     uint32_t in_joins; /* frames of the stack in a join: none, no join to tell of a task done */
@@ -174,12 +173,10 @@ typedef struct {
     uint32_t lock_id;  /* the fj_mutex being waited for (lock_wait) */
     /* counts */
     uint64_t tasks, forks, steals, joins_waited, parks, wakes, lock_waits;
-    uint64_t lock_wait_ts; /* when lock_id's wait began */
     /* pending steal -> exec (when the task was queued, and by whom), and
      * completing -> completed */
     uint32_t stolen_task;
-    uint64_t steal_ts, stolen_queued_ts;
-    int32_t stolen_from;
+    uint64_t steal_ts;
     uint64_t completing_task, completing_ts;
     bool completing;
     /* fork-cost estimate: the previous event on this worker */

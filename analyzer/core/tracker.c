@@ -61,8 +61,73 @@ void fja_tracker_recording(fja_tracker *t, uint64_t token)
     t->model->recording = token;
 }
 
+/* ------------------------------------------------------- the replay's own */
+
+/* What the replay keeps of a worker that no listener reads. */
+typedef struct {
+    uint64_t off_checked_end;  /* end of its last off-CPU record believed */
+    uint64_t stolen_queued_ts; /* its pending steal's task: when it was queued, */
+    int32_t stolen_from;       /* and by whom (-1: not known) */
+    uint64_t lock_wait_ts;     /* when its lock wait (fja_worker.lock_id) began */
+} replay_worker;
+
+typedef struct {
+    replay_worker *workers;
+    uint32_t nworkers;
+} replay_pool;
+
+struct fja_replay {
+    replay_pool *pools; /* as the model's pools are numbered */
+    uint32_t npools;
+};
+
+/* Worker `index` of pool p as the replay keeps it, made as needed; NULL
+ * when memory ran out (the model says so). */
+static replay_worker *replay_worker_of(const fja_tracker *t, const fja_pool *p, int32_t index)
+{
+    struct fja_replay *r = t->replay;
+    uint32_t pi = (uint32_t)(p - t->model->pools);
+    if (!r || index < 0) return NULL;
+    if (pi >= r->npools) {
+        replay_pool *np = realloc(r->pools, (size_t)(pi + 1) * sizeof *np);
+        if (!np) goto oom;
+        memset(np + r->npools, 0, (size_t)(pi + 1 - r->npools) * sizeof *np);
+        r->pools = np;
+        r->npools = pi + 1;
+    }
+    replay_pool *rp = &r->pools[pi];
+    if ((uint32_t)index >= rp->nworkers) {
+        uint32_t n = (uint32_t)index + 1;
+        replay_worker *nw = realloc(rp->workers, (size_t)n * sizeof *nw);
+        if (!nw) goto oom;
+        for (uint32_t i = rp->nworkers; i < n; i++)
+            nw[i] = (replay_worker){.stolen_from = -1};
+        rp->workers = nw;
+        rp->nworkers = n;
+    }
+    return &rp->workers[index];
+oom:
+    t->model->oom = true;
+    return NULL;
+}
+
+/* The end of worker w's last off-CPU record believed (0: none, or no
+ * memory to keep one). */
+static uint64_t off_checked_end(const fja_tracker *t, const fja_pool *p, const fja_worker *w)
+{
+    const replay_worker *rw = replay_worker_of(t, p, w->index);
+    return rw ? rw->off_checked_end : 0;
+}
+
 void fja_tracker_free(fja_tracker *t)
 {
+    if (t->replay) {
+        for (uint32_t i = 0; i < t->replay->npools; i++)
+            free(t->replay->pools[i].workers);
+        free(t->replay->pools);
+        free(t->replay);
+        t->replay = NULL;
+    }
     free(t->foreign);
     t->foreign = NULL;
     t->nforeign = t->cap_foreign = 0;
@@ -444,9 +509,10 @@ static void exec_dequeue(const fja_tracker *t, fja_pool *p, fja_worker *w, fja_t
 {
     if (k->flags & FJA_TF_STOLEN) { /* the steal dequeued it */
         c->stolen = true;
-        if (w->stolen_task == c->task) {
-            c->since = w->stolen_queued_ts;
-            c->other = w->stolen_from;
+        const replay_worker *rw = replay_worker_of(t, p, w->index);
+        if (w->stolen_task == c->task && rw) {
+            c->since = rw->stolen_queued_ts;
+            c->other = rw->stolen_from;
         }
         return;
     }
@@ -594,8 +660,12 @@ static void on_steal(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja
         if (owner) worker_queue(t, p, owner, -1, ev->ts);
     }
     w = &p->workers[self]; /* fja_pool_worker may have moved the array */
-    w->stolen_queued_ts = qslot_release(p, k);
-    w->stolen_from = owner_index;
+    uint64_t queued = qslot_release(p, k);
+    replay_worker *rw = replay_worker_of(t, p, self);
+    if (rw) {
+        rw->stolen_queued_ts = queued;
+        rw->stolen_from = owner_index;
+    }
     k->flags |= FJA_TF_STOLEN;
     k->worker = (int16_t)self;
     w->stolen_task = n;
@@ -676,7 +746,8 @@ static void on_lock_wait(const fja_tracker *t, fja_pool *p, fja_worker *w, const
         f->in_lock = true;
         f->since = ev->ts;
         w->lock_id = c.lock;
-        w->lock_wait_ts = ev->ts;
+        replay_worker *rw = replay_worker_of(t, p, w->index);
+        if (rw) rw->lock_wait_ts = ev->ts;
         c.task = f->task;
     }
     tell(t, &c);
@@ -691,7 +762,8 @@ static void on_lock_acquired(const fja_tracker *t, fja_pool *p, fja_worker *w, c
     fja_change c = change_of(t, FJA_CHANGE_LOCK_END, p, w, ev->ts);
     c.task = f->task;
     c.lock = w->lock_id;
-    c.since = w->lock_wait_ts;
+    const replay_worker *rw = replay_worker_of(t, p, w->index);
+    if (rw) c.since = rw->lock_wait_ts;
     tell(t, &c);
 }
 
@@ -1079,8 +1151,9 @@ static bool offcpu_kind(fja_kind k)
  * compensation threads, an OpenMP nested team's, begin beyond it). NULL,
  * or why not (into why). Off-CPU payloads read cleanly by babeltrace2
  * made pools 62, 257, 2049 and a worker 256 out of nothing (issue 24). */
-static const char *claims_fault(fja_model *m, const fja_event *ev, char *why, size_t n)
+static const char *claims_fault(const fja_tracker *t, const fja_event *ev, char *why, size_t n)
 {
+    fja_model *m = t->model;
     if (ev->kind == FJA_EV_LOCK_INIT || ev->kind >= FJA_EV_UNKNOWN) return NULL;
     fja_pool *p = NULL;
     for (uint32_t i = 0; i < m->npools && !p; i++)
@@ -1096,7 +1169,7 @@ static const char *claims_fault(fja_model *m, const fja_event *ev, char *why, si
                      fja_event_kind_name(ev->kind), ev->worker, ev->pool);
         else if (ev->kind == FJA_EV_OFFCPU && w &&
                  (ev->begin < w->begin_ts || ev->end < ev->begin || ev->end > ev->ts ||
-                  ev->begin < w->off_checked_end))
+                  ev->begin < off_checked_end(t, p, w)))
             snprintf(why, n,
                      "an off-CPU interval of worker %d of pool %u outside its life or "
                      "overlapping its last one",
@@ -1131,6 +1204,10 @@ static const char *claims_fault(fja_model *m, const fja_event *ev, char *why, si
 int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
 {
     fja_model *m = t->model;
+    if (!t->replay && !(t->replay = calloc(1, sizeof *t->replay))) {
+        m->oom = true;
+        return -1;
+    }
     int foreign = foreign_event(t, ev); /* another recording's pool */
     if (foreign) {
         if (foreign < 0) m->oom = true;
@@ -1141,14 +1218,15 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
         return 0;
     }
     char why[256];
-    if (claims_fault(m, ev, why, sizeof why)) {
+    if (claims_fault(t, ev, why, sizeof why)) {
         fja_model_invalid(m, ev, why);
         return 0;
     }
     if (ev->kind == FJA_EV_OFFCPU && ev->worker >= 0) { /* believed: the next one after it */
         fja_pool *p = fja_model_pool(m, ev->source, ev->pool);
         fja_worker *w = p ? fja_pool_worker(p, ev->worker) : NULL;
-        if (w && ev->end > w->off_checked_end) w->off_checked_end = ev->end;
+        replay_worker *rw = w ? replay_worker_of(t, p, ev->worker) : NULL;
+        if (rw && ev->end > rw->off_checked_end) rw->off_checked_end = ev->end;
     }
     event_count(m, ev);
     if (ev->kind >= FJA_EV_UNKNOWN) {

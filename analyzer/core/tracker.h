@@ -116,8 +116,13 @@ typedef struct {
     uint32_t source, pool;
 } fja_pool_key;
 
+/* The replay's state that no listener reads (tracker.c), per pool and
+ * worker: the tracker's alone, out of model.h's fja_worker. */
+struct fja_replay;
+
 typedef struct {
     fja_model *model;
+    struct fja_replay *replay; /* made by the first event */
     fja_listener listeners[FJA_MAX_LISTENERS];
     uint32_t nlisteners;
     /* --recording (fja_tracker_recording): the token, and the pools left
