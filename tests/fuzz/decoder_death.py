@@ -24,17 +24,15 @@ streams on and skip what was shipped:
 
     decoder_death.py ANALYZE RECORD FIB   (a TAP skip when it cannot record here)
 """
-import json
 import os
 import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import tap  # noqa: E402
-from recording import SMALL_PACKETS, packet_offsets, record_fib  # noqa: E402
+from recording import SMALL_PACKETS, analyze_json, figures, packet_offsets, record_fib  # noqa: E402
 
 ANALYZE, RECORD, FIB = sys.argv[1:4]
 N = 18
@@ -43,21 +41,7 @@ U64 = (1 << 64) - 1
 
 
 def analyze(trace, jobs, env=None):
-    cmd = [ANALYZE, "--no-progress", "--json", "--jobs", str(jobs), trace]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300,
-                       env=dict(os.environ, **(env or {})))
-    try:
-        r = json.loads(p.stdout)
-    except ValueError:
-        r = None
-    return p.returncode, r, p.stderr
-
-
-def figures(r):
-    """What must not depend on which process read which stream."""
-    if not r:
-        return None
-    return (r["trace"]["events"], [(p["totals"]["tasks"], p["workers"]) for p in r["pools"]])
+    return analyze_json(ANALYZE, trace, ("--jobs", str(jobs)), env)
 
 
 def main():

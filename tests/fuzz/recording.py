@@ -2,6 +2,7 @@
 real stack, the folder of its one trace, and where its stream files' packets
 begin."""
 import glob
+import json
 import os
 import struct
 import subprocess
@@ -46,3 +47,23 @@ def packet_offsets(path):
             break
         off += size // 8
     return out
+
+
+def analyze_json(analyze, trace, args=(), env=None):
+    """Runs `ANALYZE --no-progress --json ARGS TRACE` (ENV added to the
+    environment); returns (exit code, the report or None, stderr)."""
+    p = subprocess.run([analyze, "--no-progress", "--json", *args, trace], capture_output=True,
+                       text=True, timeout=300, env=dict(os.environ, **(env or {})))
+    try:
+        r = json.loads(p.stdout)
+    except ValueError:
+        r = None
+    return p.returncode, r, p.stderr
+
+
+def figures(r):
+    """What must not depend on how a trace was read: the events, and each
+    pool's tasks and workers (None without a report)."""
+    if not r:
+        return None
+    return (r["trace"]["events"], [(p["totals"]["tasks"], p["workers"]) for p in r["pools"]])

@@ -28,18 +28,16 @@ its own):
 
     silent_end.py ANALYZE RECORD FIB   (a TAP skip when it cannot record here)
 """
-import json
 import os
 import re
 import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import tap  # noqa: E402
-from recording import packet_offsets, record_fib  # noqa: E402
+from recording import analyze_json, figures, packet_offsets, record_fib  # noqa: E402
 
 ANALYZE, RECORD, FIB = sys.argv[1:4]
 ASAN = b"__asan_init" in open(ANALYZE, "rb").read()
@@ -49,20 +47,7 @@ U64 = (1 << 64) - 1
 
 
 def analyze(trace):
-    p = subprocess.run([ANALYZE, "--no-progress", "--json", trace], capture_output=True,
-                       text=True, timeout=300,
-                       env=dict(os.environ, FJTRACE_ANALYZE_NO_LENGTH_GUARD="1"))
-    try:
-        r = json.loads(p.stdout)
-    except ValueError:
-        r = None
-    return p.returncode, r, p.stderr
-
-
-def figures(r):
-    if not r:
-        return None
-    return (r["trace"]["events"], [(p["totals"]["tasks"], p["workers"]) for p in r["pools"]])
+    return analyze_json(ANALYZE, trace, env={"FJTRACE_ANALYZE_NO_LENGTH_GUARD": "1"})
 
 
 def build_id_length(path):
