@@ -98,6 +98,7 @@ static void lock_wait(void)
     ok_eq_u64(M.pools[0].workers[0].state_ns[FJA_WS_LOCK], 30,
               "the model, listening first, books the same 30 ns of lock wait");
     ok_eq_u64(M.pools[0].workers[0].state_ns[FJA_WS_RUN], 20, "and 20 ns running (10..20, 50..60)");
+    fja_tracker_free(&T);
     fja_model_free(&M);
 }
 
@@ -134,6 +135,7 @@ static void steal_and_join(void)
        "joined at 48, the awaited task done at 45 (join latency 3 ns)");
     ok_eq_u64(M.pools[0].join_latency.count, 1, "the model counts that one join latency");
     ok_eq_u64(M.pools[0].join_latency.sum, 3, "of 3 ns");
+    fja_tracker_free(&T);
     fja_model_free(&M);
 }
 
@@ -177,6 +179,7 @@ static void lost_parked_finish(void)
     for (int k = 0; k < L.n; k++)
         pool_ends += L.c[k].kind == FJA_CHANGE_POOL_END;
     ok_eq_i64(pool_ends, 1, "a second finish changes nothing");
+    fja_tracker_free(&T);
     fja_model_free(&M);
 }
 
