@@ -230,6 +230,7 @@ static int baseline_load(const cli_options *o, baseline *b)
         fja_filter all = {0};
         rc = fja_analysis_run(m, &all, &b->r) ? EXIT_INTERNAL : -1;
     }
+    fja_tracker_free(&t);
     find_list_free(&dirs);
     if (rc >= 0) return rc;
     b->analysed = true;
