@@ -82,3 +82,27 @@ fib() { local a=0 b=1 i t; for (( i = 0; i < $1; i++ )); do t=$(( a + b )); a=$b
 
 # json_get FILE PY_EXPR: evaluates PY_EXPR on the JSON report r in FILE.
 json_get() { python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+
+# top_burn_start TOP BURN: fjtrace-top (TOP, under timeout) records BURN
+# -p 2 --depth 10 --leaf-us 5000 (about 5 s of CMD) through the relay
+# daemon of start_relayd, in batch frames every 0.5 s; its frames go to
+# $TMP/out, its messages to $TMP/err, CMD's output to $TMP/cmd.log. Sets
+# TOP_PID.
+top_burn_start() {
+    timeout 300 "$1" --batch --interval 0.5 --relayd "net://127.0.0.1:$RELAY_C:$RELAY_D" \
+        --live-port "$RELAY_L" --cmd-output "$TMP/cmd.log" -- \
+        "$2" -p 2 --depth 10 --leaf-us 5000 >"$TMP/out" 2>"$TMP/err" &
+    # shellcheck disable=SC2034 # read by the sourcing test
+    TOP_PID=$!
+}
+
+# out_wait REGEX: waits up to 30 s for a line of $TMP/out matching the
+# extended REGEX (fjtrace-top's frames).
+out_wait() {
+    local i
+    for (( i = 0; i < 600; i++ )); do
+        grep -Eq "$1" "$TMP/out" 2>/dev/null && return 0
+        sleep 0.05
+    done
+    return 1
+}

@@ -16,17 +16,11 @@ need lttng lttng-relayd python3 timeout pgrep
 export FJTRACE_RECORD=$REC
 
 start_relayd "$TMP/relay"
-# fj-burn -p 2 --depth 10 --leaf-us 5000: about 5 s of CMD
-timeout 300 "$TOP" --batch --interval 0.5 --relayd "net://127.0.0.1:$RELAY_C:$RELAY_D" \
-    --live-port "$RELAY_L" --cmd-output "$TMP/cmd.log" -- \
-    "$BURN" -p 2 --depth 10 --leaf-us 5000 >"$TMP/out" 2>"$TMP/err" &
-top=$!
+top_burn_start "$TOP" "$BURN"
+top=$TOP_PID
 # a frame with forks: events were read (before any, fjtrace-top tries the
 # live session again, which loses nothing)
-for (( i = 0; i < 600; i++ )); do
-    grep -Eq ': [1-9][0-9]* tasks so far' "$TMP/out" 2>/dev/null && break
-    sleep 0.05
-done
+out_wait ': [1-9][0-9]* tasks so far'
 # fjtrace-top runs under timeout; its decoding process is a child of the
 # same program (forked, not executed)
 name=$(basename "$TOP" | cut -c1-15)

@@ -13,16 +13,10 @@ need lttng lttng-relayd python3 timeout
 export FJTRACE_RECORD=$REC
 
 start_relayd "$TMP/relay"
-# fj-burn -p 2 --depth 10 --leaf-us 5000: about 5 s of CMD, the relay is
-# stopped after 2 s of it
-timeout 300 "$TOP" --batch --interval 0.5 --relayd "net://127.0.0.1:$RELAY_C:$RELAY_D" \
-    --live-port "$RELAY_L" --cmd-output "$TMP/cmd.log" -- \
-    "$BURN" -p 2 --depth 10 --leaf-us 5000 >"$TMP/out" 2>"$TMP/err" &
-top=$!
-for (( i = 0; i < 600; i++ )); do
-    grep -q '^fjtrace-top [0-9]' "$TMP/out" 2>/dev/null && break
-    sleep 0.05
-done
+# about 5 s of CMD; the relay is stopped 2 s after the first frame
+top_burn_start "$TOP" "$BURN"
+top=$TOP_PID
+out_wait '^fjtrace-top [0-9]'
 sleep 2
 stop_relayd
 st=0
