@@ -35,7 +35,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import tap  # noqa: E402
 from discarded import discarded, exit_expected  # noqa: E402
-from recording import record_fib  # noqa: E402
+from recording import analyze_json, record_fib  # noqa: E402
 
 ANALYZE, RECORD, FIB = sys.argv[1:4]
 N = 22
@@ -75,12 +75,8 @@ def figures(report):
 
 
 def analyze(path, opts):
-    p = subprocess.run([ANALYZE, "--no-progress", "--json", *opts, path], capture_output=True,
-                       text=True, timeout=300)
-    try:
-        return p.returncode, json.loads(p.stdout), p.stderr
-    except ValueError:
-        return p.returncode, {}, p.stderr
+    rc, report, err = analyze_json(ANALYZE, path, opts)
+    return rc, report or {}, err
 
 
 def main():
