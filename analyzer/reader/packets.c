@@ -266,9 +266,9 @@ static void put_le64(unsigned char *b, uint64_t v)
 }
 
 /* A damaged header whose sizes and timestamps the index knows (an entry
- * at the same offset) is rebuilt from it, and one whose content_size is
- * all ones gets its packet_size; 1 when the rebuilt one is sound (written
- * to h). */
+ * at the same offset) is rebuilt from it, one whose content_size is all
+ * ones gets its packet_size and one whose packet_size is all ones its
+ * content_size; 1 when the rebuilt one is sound (written to h). */
 static int repair(const layout *l, unsigned char *h, uint64_t off, uint64_t file_size,
                   const prev_packet *prev, const idx_entry *ix, size_t nix, bool size_sound)
 {
@@ -319,12 +319,18 @@ static int repair(const layout *l, unsigned char *h, uint64_t off, uint64_t file
         return 1;
     }
     /* Without the index: a content_size of all ones is what babeltrace2
-     * takes for "not set", the whole packet (CTF's default); an impossible
+     * takes for "not set", the whole packet (CTF's default), and a
+     * packet_size of all ones likewise, the content alone (the next packet
+     * right after it: read whole when the packet was full, else the next
+     * header is not a packet's, for babeltrace2 too); an impossible
      * events_discarded is taken as unchanged (a loss it may have counted
      * is then not seen). Said so. */
     unsigned char r[PKT_HEADER];
     memcpy(r, h, sizeof r);
-    if (le64(h + OFF_CONTENT) == UINT64_MAX) put_le64(r + OFF_CONTENT, le64(h + OFF_SIZE));
+    if (le64(h + OFF_CONTENT) == UINT64_MAX)
+        put_le64(r + OFF_CONTENT, le64(h + OFF_SIZE));
+    else if (le64(h + OFF_SIZE) == UINT64_MAX)
+        put_le64(r + OFF_SIZE, le64(h + OFF_CONTENT));
     if (!discarded_plausible(h, prev)) put_le64(r + OFF_DISCARDED, prev->discarded);
     if (!memcmp(r, h, sizeof r) || packet_fault(l, r, off, file_size, prev, why, sizeof why))
         return 0;
@@ -573,7 +579,8 @@ int packets_check(const char *dir, fja_packets *p,
             note_printf(p->repair_note, sizeof p->repair_note,
                         "%s: packet %" PRIu64 " has a damaged header (%s): rebuilt from the LTTng "
                         "index (without one: an unset content_size is the packet size, an "
-                        "impossible events_discarded is taken as unchanged)",
+                        "unset packet_size the content size, an impossible "
+                        "events_discarded is taken as unchanged)",
                         path, w.first_repair + 1, w.repair_why);
         p->repaired += w.repaired;
         /* A packet running past the end of the file is a recording cut

@@ -462,6 +462,19 @@ def without_index(m):
     return n
 
 
+def m_size_unset_full(t, rng):
+    """packet_size all ones ("not set": the content alone) in a full task
+    packet (its content the whole packet) that is not the stream's last:
+    babeltrace2 takes the content size for it and reads every event, the
+    next packet right after it."""
+    full = [(s, k) for s in task_streams()
+            for k, (o, n, content) in enumerate(packets(os.path.join(t, s))[:-1])
+            if content == 8 * n]
+    s, k = rng.choice(full)
+    patch(os.path.join(t, s), packets(os.path.join(t, s))[k][0] + OFF["size"], "<Q", U64)
+    return f"size=0xffffffffffffffff@{s}#{k}(full)"
+
+
 HUGE = [1 << 63, U64, (1 << 63) + 8, U64 - 7]
 TARGETED = {
     "packet-size-huge": m_packet_field("size", HUGE),
@@ -480,6 +493,7 @@ TARGETED = {
     "metadata-padding-cut": m_metadata_padding,
     "all-streams-cut": m_streams_cut,
     "maps-content-unset-no-index": without_index(m_maps_content_unset),
+    "packet-size-unset-full-no-index": without_index(m_size_unset_full),
     "stale-index-discarded-huge": m_stale_index,
     "packet-size-flip": m_size_flip,
     "array-length-huge": m_array_length,
@@ -500,6 +514,7 @@ TARGETED = {
 # repaired, or without its index), so an exit 0 must give the undamaged
 # trace's figures.
 SAME_FIGURES = {"metadata-padding-cut", "symlinks", "maps-content-unset-no-index",
+                "packet-size-unset-full-no-index",
                 "packet-size-flip", "trailing-discarded-zero", "discarded-counter",
                 "packet-size-huge", "content-size-huge", "timestamp-begin-max",
                 "timestamp-end-max", "timestamp-swapped", "discarded-huge"}
@@ -759,9 +774,10 @@ def main():
                         "timestamp-end-max", "timestamp-swapped", "discarded-huge",
                         "discarded-huge-no-index")
         # babeltrace2 (and so fjtrace) takes a content_size of all ones for
-        # "not set": the whole packet, padding included (judged against
-        # babeltrace2 only).
-        unset = "content=0xffffffffffffffff" in label
+        # "not set": the whole packet, padding included, and a packet_size
+        # of all ones for the content alone (a full packet then reads
+        # whole) (judged against babeltrace2 only).
+        unset = "content=0xffffffffffffffff" in label or "size=0xffffffffffffffff" in label
         if (kinds and all(k.endswith("-no-index") and k not in header_kinds for k in kinds)
                 and not unset and (rc != 3 or (not events and "#0" not in label))):
             # (a first packet damaged may leave no fjtrace event before it)
@@ -782,7 +798,8 @@ def main():
             why.append(f"a trailing packet's events_discarded of 0 (LTTng's): every event "
                        f"({whole[1]}) and exit 1 (events were lost) expected, not exit {rc} "
                        f"with {events}")
-        for kind in ("metadata-padding-cut", "symlinks", "maps-content-unset-no-index") + header_kinds:
+        for kind in ("metadata-padding-cut", "symlinks", "maps-content-unset-no-index",
+                     "packet-size-unset-full-no-index") + header_kinds:
             if kinds and all(k == kind for k in kinds) and (rc, events) != whole:
                 why.append(f"{kind}: the trace must read whole, as undamaged: exit {whole[0]} "
                            f"with {whole[1]} events, not exit {rc} with {events}")
