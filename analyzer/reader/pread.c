@@ -1,7 +1,6 @@
 #include "pread.h"
 
 #include "graph.h"
-#include "lengthguard.h"
 #include "packets.h"
 #include "weights.h"
 
@@ -118,7 +117,7 @@ struct preader {
     _Atomic int quit; /* the merge is done: decoding threads stop */
     /* progress */
     uint64_t total_bytes, total_packets;
-    uint64_t packet_bits; /* of the largest packet: bounds an extra, lengthguard.h's bound */
+    uint64_t packet_bits; /* of the largest packet: bounds an extra */
     uint64_t xmax;        /* the most bytes an extra can take in its ring */
     bool progress, progress_shown;
     uint64_t next_progress;
@@ -264,19 +263,13 @@ static int port_refill(const preader *p, port *pt)
             return PORT_AGAIN; /* the relay has nothing new */
         case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
             pt->count = pt->pos = 0;
-            if (!lengthguard_take(pt->why, sizeof pt->why)) return PORT_NO_MEMORY;
-            bt_current_thread_clear_error();
-            return PORT_DAMAGED;
+            return PORT_NO_MEMORY;
         default:
-            /* this stream ends there, damaged (at an array length
-             * lengthguard.h refused, or as libbabeltrace2 says); the others
-             * are read on */
+            /* this stream ends there, damaged (as libbabeltrace2 says); the
+             * others are read on */
             pt->count = pt->pos = 0;
-            if (lengthguard_take(pt->why, sizeof pt->why))
-                bt_current_thread_clear_error();
-            else
-                take_error(pt->why, sizeof pt->why,
-                           p->live_url ? "the live session cannot be read" : "libbabeltrace2");
+            take_error(pt->why, sizeof pt->why,
+                       p->live_url ? "the live session cannot be read" : "libbabeltrace2");
             return PORT_DAMAGED;
         }
     }
@@ -607,10 +600,6 @@ static _Noreturn void decoder_process(decoder *d, pid_t parent)
         setrlimit(RLIMIT_DATA, &lim);
     }
     convert_set_extra_alloc(extra_in_ring);
-    /* FJTRACE_ANALYZE_NO_LENGTH_GUARD=1, for the tests (silent-end): the
-     * library on its own, to check what notices a stream it ended early */
-    const char *unguarded = getenv("FJTRACE_ANALYZE_NO_LENGTH_GUARD");
-    lengthguard_begin(unguarded && *unguarded == '1' ? 0 : d->p->packet_bits);
     for (uint32_t i = 0; i < d->nports; i++) {
         /* after a process of d's died (children_check): its records
          * published are skipped, its packets counted again */

@@ -34,9 +34,8 @@
 typedef struct preader preader;
 
 /* How a stream ended; PORT_RUNNING while its process may push more.
- * PORT_DAMAGED: libbabeltrace2 failed on it (or lengthguard.h refused an
- * array length in it, or the library ended it early without its end
- * message: pread.c's port_ended), or its process died while
+ * PORT_DAMAGED: libbabeltrace2 failed on it (or ended it early without
+ * its end message: pread.c's port_ended), or its process died while
  * decoding it (a crash, an abort, an allocation beyond the budget): that
  * stream ends there, the others are read on (a new process takes the dead
  * one's other streams). PORT_ERROR: the graph failed; PORT_ABORTED: its
@@ -68,9 +67,7 @@ int pread_setup_live(preader *p, const char *url, bool wait_for_session,
                      int (*tick)(void *ctx, bool idle), void *ctx);
 
 /* The bits of the largest packet (0: not known): an event's extra, its
- * strings from one packet, is no larger, and each decoding process refuses
- * a dynamic array longer than that (lengthguard.h): that stream ends there
- * as damaged (PORT_DAMAGED). */
+ * strings from one packet, is no larger. */
 void pread_set_packet_bits(preader *p, uint64_t bits);
 
 /* The progress line, if wanted: the total bytes of the stream files and

@@ -7,9 +7,8 @@ content (a build id's dynamic array length with bit 20 set: the library
 makes the array, then runs out of bytes reading its elements) with no end
 message and no error status, only an error left on the thread: the rest of
 the stream silently unread. Records fj-fib N -p 2, sets that bit in the
-first build-id length of a load-map stream and reads it with the
-array-length guard off (FJTRACE_ANALYZE_NO_LENGTH_GUARD=1: the library on
-its own):
+first build-id length of a load-map stream and reads it (the analyzer puts
+no guard of its own between the library and a length):
 
 - exit 3, stderr naming the load-map stream file and packet and saying the
   library ended the stream inside it;
@@ -18,13 +17,13 @@ its own):
   content_size and no index (the decoding runs into the packet's padding
   and stops at its end, as it should), read with exit 0 and the same
   figures;
-- the larger lengths, still without the guard, each end that stream alone
-  too (exit 3 naming the file and the packet, or the packet before it "or
-  the next", every fjtrace event): 2^30 (glib's allocation beyond the
-  decoding process's budget, SIGTRAP), 2^31 and 2^40 (a segmentation
-  fault in the library), 2^64-1 (an error of the library). An ASan build
-  reports the library's crash or oversized allocation in the decoding
-  process as an error of its own: those three are skipped there.
+- the larger lengths each end that stream alone too (exit 3 naming the
+  file and the packet, or the packet before it "or the next", every fjtrace
+  event): 2^30 (glib's allocation beyond the decoding process's budget,
+  SIGTRAP), 2^31 and 2^40 (a segmentation fault in the library), 2^64-1 (an
+  error of the library). An ASan build runs with asan_env.py's
+  options: the library's fault kills its decoding process as in the
+  product.
 
     silent_end.py ANALYZE RECORD FIB   (a TAP skip when it cannot record here)
 """
@@ -37,17 +36,17 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import tap  # noqa: E402
+from asan_env import asan_options  # noqa: E402
 from recording import analyze_json, figures, packet_offsets, record_fib  # noqa: E402
 
 ANALYZE, RECORD, FIB = sys.argv[1:4]
-ASAN = b"__asan_init" in open(ANALYZE, "rb").read()
 N = 18
 OFF_CONTENT = 48  # content_size (bits, u64) in LTTng-UST's packet context
 U64 = (1 << 64) - 1
 
 
 def analyze(trace):
-    return analyze_json(ANALYZE, trace, env={"FJTRACE_ANALYZE_NO_LENGTH_GUARD": "1"})
+    return analyze_json(ANALYZE, trace, env={"ASAN_OPTIONS": asan_options()})
 
 
 def build_id_length(path):
@@ -79,7 +78,7 @@ def main():
             tap.plan_skip_all("no build id's length found in the load-map streams")
         name, (packet, at) = found[0]
         rc0, whole, err0 = analyze(session)
-        tap.is_eq(rc0, 0, "the undamaged trace, the guard off: exit 0", err0[-600:])
+        tap.is_eq(rc0, 0, "the undamaged trace: exit 0", err0[-600:])
 
         damaged = os.path.join(work, "damaged")
         shutil.copytree(session, damaged)
@@ -115,10 +114,6 @@ def main():
         for bits in (30, 31, 40, 64):
             what = f"a build id's length with bit {bits} set" if bits < 64 else \
                 "a build id's length of 2^64-1"
-            if ASAN and bits < 64:
-                tap.skip(1, f"{what}: an ASan build reports the library's crash or oversized "
-                         "allocation in the decoding process")
-                continue
             copy = os.path.join(work, f"len{bits}")
             shutil.copytree(session, copy)
             path = os.path.join(copy, rel, name)
@@ -132,7 +127,7 @@ def main():
                 where.append(f"{name}: packet {packet - 1} (byte {offs[packet - 2]}) or the next")
             tap.ok(rcb == 3 and any(w in errb for w in where)
                    and figures(rb) is not None and figures(rb) == figures(whole),
-                   f"{what}, the guard off: that stream ends alone (exit 3 naming {name} and "
+                   f"{what}: that stream ends alone (exit 3 naming {name} and "
                    "its packet, every fjtrace event)",
                    f"exit {rcb}, {figures(rb)} vs {figures(whole)}", errb[-800:])
             shutil.rmtree(copy, ignore_errors=True)
