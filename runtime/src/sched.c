@@ -549,6 +549,23 @@ fj_ctx *fj_ctx_self(void)
     return fj__self == &fj_outside ? NULL : fj__self;
 }
 
+/* Whether t's proxy frame is still in w's deque, own or stolen. A join of
+ * t may walk the deque down to it, running or dropping the frames above it
+ * (the task's later forks). When it is gone (stolen, then dropped by a join
+ * of a sibling forked before it: joins out of fork order), the frames below
+ * are the enclosing tasks': running or dropping one from here would take a
+ * stolen frame an enclosing join is still waiting on (it then waits for
+ * ever: the soak's hang) or run a frame out of its turn. A live frame's
+ * payload is never rewritten, and no other live frame points at t. */
+static bool proxy_in_deque(const fj_worker *w, const fj_task *t)
+{
+    for (const fj_frame *f = w->fast.dq.head; f > w->fast.dq.base;) {
+        f--;
+        if (!f->run && f->payload.task == t) return true;
+    }
+    return false;
+}
+
 /* Everything fj_join's inline path leaves to us: t stolen, traced, not on
  * top of the deque, or a thread that is not a worker. */
 void fj__join_slow(fj_task *t)
@@ -567,6 +584,10 @@ void fj__join_slow(fj_task *t)
     /* Run our own deque's frames (t's, if nobody stole it, is below them)
      * until t is done; if t's frame was stolen, or t is not in our deque,
      * help until it is done. */
+    if (!fj_task_is_done(t) && !proxy_in_deque(w, t)) {
+        join_help(w, t, joined_at);
+        return;
+    }
     while (!fj_task_is_done(t)) {
         fj_frame *f = w->fast.dq.head - 1;
         switch (fj_deque_top(&w->fast.dq)) {
