@@ -8,18 +8,19 @@
 source "$(dirname "$0")/lib.sh"
 [[ -n $EMIT ]] || fail "needs the emitter"
 
-# A signal that comes before the recorder runs its own first line (while
-# the shell forks it, or env and bash start, 5-30 ms on a loaded machine)
-# meets the default action whatever the script says: the delays count from
-# the moment SIGUSR1 is caught (SigCgt in /proc/PID/status), the script's
-# first line.
-# caught PID: waits (at most 10 s) until PID catches SIGUSR1 (signal 10,
-# bit 9 of SigCgt); prints the ms it took.
+# A signal that comes before the recorder runs its own first instruction
+# (while the shell forks it, or the dynamic loader starts it) meets the
+# default action whatever the recorder does (test-snapshot-pending.sh sends
+# one pending at the exec): the delays count from the moment SIGUSR1 is
+# blocked (the front's first act) or caught (the script run alone), in
+# /proc/PID/status.
+# caught PID: waits (at most 10 s) until PID blocks or catches SIGUSR1
+# (signal 10, bit 9 of SigBlk or SigCgt); prints the ms it took.
 caught() {
-    local pid=$1 i mask t0=$EPOCHREALTIME
+    local pid=$1 i m mask t0=$EPOCHREALTIME
     for (( i = 0; i < 10000; i++ )); do
-        mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null)
-        [[ -n $mask ]] && (( 16#$mask & (1 << 9) )) && break
+        mask=$(sed -n 's/^Sig\(Blk\|Cgt\):[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null | paste -sd' ')
+        for m in $mask; do (( 16#$m & (1 << 9) )) && break 2; done
         sleep 0.001
     done
     awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f\n", (b - a) * 1000 }'

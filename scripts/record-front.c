@@ -1,0 +1,231 @@
+/*
+ * fjtrace-record: the front of the recorder (issue 24, item 11).
+ *
+ * The recorder is a bash script (installed as libexec/fjtrace/fjtrace-record.sh;
+ * build/scripts/fjtrace-record.sh in a build tree). SIGUSR1 asks it for a
+ * snapshot, but its default action kills, and bash runs its first line (the
+ * trap) only 1-30 ms after exec: a SIGUSR1 sent in that window killed the
+ * recorder (status 138) and left nothing. This front is what `fjtrace-record`
+ * runs: its first act blocks SIGUSR1, SIGINT, SIGTERM and SIGHUP, which it
+ * then reads with a signalfd; it starts the script as its child with those
+ * signals unblocked and a pipe whose write end the script inherits
+ * (FJTRACE_RECORD_READY_FD). The script writes "ready" on it once its
+ * SIGUSR1 trap is set. A SIGUSR1 that comes before is held here (pending
+ * standard signals coalesce: several before "ready" are one request, and
+ * the script takes one snapshot for all requests made before its session
+ * records anyway), then sent to the script; one that comes after is sent
+ * at once. SIGINT, SIGTERM and SIGHUP are passed on at once (the script
+ * traps them from its start, and before that their default action ends it
+ * as it ended the recorder before), except one the kernel sent (a
+ * terminal's Ctrl-C or hangup): that went to the whole foreground process
+ * group, the script included, which must not get it twice. The front exits
+ * with the script's status, or dies of the signal that killed the script
+ * (a shell sees 128+N either way).
+ *
+ * What no process can close: a signal that comes between exec and this
+ * front's first instruction (the dynamic loader's start, well under a
+ * millisecond) still meets the default action. A signal blocked by whoever
+ * starts the recorder (pending at exec) is never lost: the mask survives
+ * exec, and the signalfd reads it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Where the script lies, relative to the front's own folder (or absolute):
+ * meson computes it from bindir and libexecdir. */
+#ifndef FJTRACE_RECORD_LIBEXEC
+#error "FJTRACE_RECORD_LIBEXEC (the script's folder) must be defined"
+#endif
+#define SCRIPT_NAME "fjtrace-record.sh"
+/* The recorder's own failure: its script is missing or cannot run (a broken
+ * install). Documented with the other codes in the script's --help. */
+#define EX_NO_SCRIPT 113
+
+static const char prog[] = "fjtrace-record";
+
+/* script_path: the script beside the front (a build tree: build/scripts/
+ * holds both), else in FJTRACE_RECORD_LIBEXEC (installed). 0, or -1 with a
+ * message. `here` receives the front's folder: the script finds its
+ * companions (VERSION, the OMPT tool, the Java agent) relative to it. */
+static int script_path(char *path, size_t size, char *here, size_t here_size)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) {
+        fprintf(stderr, "%s: error: cannot read /proc/self/exe: %s\n", prog, strerror(errno));
+        return -1;
+    }
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (!slash) return -1; /* never: /proc/self/exe links to an absolute path */
+    *slash = '\0';
+    if (snprintf(here, here_size, "%s", self) >= (int)here_size) return -1;
+    if (snprintf(path, size, "%s/%s", self, SCRIPT_NAME) >= (int)size) return -1;
+    if (access(path, X_OK) == 0) return 0;
+    int len = FJTRACE_RECORD_LIBEXEC[0] == '/'
+                  ? snprintf(path, size, "%s/%s", FJTRACE_RECORD_LIBEXEC, SCRIPT_NAME)
+                  : snprintf(path, size, "%s/%s/%s", self, FJTRACE_RECORD_LIBEXEC, SCRIPT_NAME);
+    if (len >= (int)size) return -1;
+    if (access(path, X_OK) == 0) return 0;
+    fprintf(stderr, "%s: error: its script %s is missing or not executable (a broken install?)\n",
+            prog, path);
+    return -1;
+}
+
+/* die_like STATUS: ends the front as the script ended: the same exit
+ * status, or death by the same signal (its default action; a shell then
+ * says 128+N). A signal whose default action is not to end the process
+ * (or one that leaves a core) gives 128+N. */
+static void die_like(int status)
+{
+    if (WIFEXITED(status)) exit(WEXITSTATUS(status));
+    int sig = WTERMSIG(status);
+    if (sig == SIGHUP || sig == SIGINT || sig == SIGTERM || sig == SIGUSR1 || sig == SIGUSR2 ||
+        sig == SIGPIPE || sig == SIGALRM || sig == SIGKILL) {
+        fflush(NULL);
+        signal(sig, SIG_DFL);
+        sigset_t one;
+        sigemptyset(&one);
+        sigaddset(&one, sig);
+        raise(sig); /* pending while blocked; delivered by the unblock */
+        sigprocmask(SIG_UNBLOCK, &one, NULL);
+    }
+    exit(128 + sig);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc; /* argv is the script's, NULL-terminated */
+    /* First of all: from here on, none of these can end the front. */
+    static const int handled[] = {SIGUSR1, SIGINT, SIGTERM, SIGHUP};
+    sigset_t block, inherited;
+    sigemptyset(&block);
+    sigaddset(&block, SIGCHLD);
+    for (size_t i = 0; i < sizeof handled / sizeof handled[0]; i++)
+        sigaddset(&block, handled[i]);
+    sigprocmask(SIG_BLOCK, &block, &inherited);
+    /* A signal ignored at exec (nohup's SIGHUP, SIGINT of a background job
+     * of a script) stays ignored, as bash keeps it for the script: not read
+     * here, and unblocked below so that the mask is the caller's again. A
+     * blocked signal is queued even when ignored, so it must leave the set. */
+    sigset_t forward;
+    sigemptyset(&forward);
+    for (size_t i = 0; i < sizeof handled / sizeof handled[0]; i++) {
+        struct sigaction sa;
+        sigaction(handled[i], NULL, &sa);
+        if (sa.sa_handler == SIG_IGN) {
+            sigset_t one;
+            sigemptyset(&one);
+            sigaddset(&one, handled[i]);
+            sigprocmask(SIG_UNBLOCK, &one, NULL);
+        } else {
+            sigaddset(&forward, handled[i]);
+        }
+    }
+    /* SIGCHLD ignored by the caller would reap the script unseen. */
+    signal(SIGCHLD, SIG_DFL);
+    sigset_t read_set = forward;
+    sigaddset(&read_set, SIGCHLD);
+    int sfd = signalfd(-1, &read_set, SFD_CLOEXEC);
+    if (sfd < 0) {
+        fprintf(stderr, "%s: error: signalfd: %s\n", prog, strerror(errno));
+        return EX_NO_SCRIPT;
+    }
+
+    char path[PATH_MAX], here[PATH_MAX];
+    if (script_path(path, sizeof path, here, sizeof here) != 0) return EX_NO_SCRIPT;
+    int ready[2];
+    if (pipe2(ready, O_CLOEXEC) != 0) {
+        fprintf(stderr, "%s: error: pipe: %s\n", prog, strerror(errno));
+        return EX_NO_SCRIPT;
+    }
+    char num[32];
+    snprintf(num, sizeof num, "%ld", (long)getpid());
+    if (setenv("FJTRACE_RECORD_PID", num, 1) != 0 || setenv("FJTRACE_RECORD_HERE", here, 1) != 0) {
+        fprintf(stderr, "%s: error: setenv: %s\n", prog, strerror(errno));
+        return EX_NO_SCRIPT;
+    }
+
+    pid_t child = fork();
+    if (child < 0) {
+        fprintf(stderr, "%s: error: fork: %s\n", prog, strerror(errno));
+        return EX_NO_SCRIPT;
+    }
+    if (child == 0) {
+        /* The script's write end survives exec (dup leaves close-on-exec
+         * off); the mask is the caller's but for the signals read here:
+         * those the script must get (bash cannot unblock a signal). */
+        int fd = dup(ready[1]);
+        snprintf(num, sizeof num, "%d", fd);
+        if (fd < 0 || setenv("FJTRACE_RECORD_READY_FD", num, 1) != 0) _exit(EX_NO_SCRIPT);
+        sigset_t mask = inherited;
+        for (size_t i = 0; i < sizeof handled / sizeof handled[0]; i++)
+            sigdelset(&mask, handled[i]);
+        sigdelset(&mask, SIGCHLD);
+        sigprocmask(SIG_SETMASK, &mask, NULL);
+        argv[0] = path;
+        execv(path, argv);
+        fprintf(stderr, "%s: error: cannot run %s: %s\n", prog, path, strerror(errno));
+        _exit(EX_NO_SCRIPT);
+    }
+    close(ready[1]);
+
+    /* held: SIGUSR1s read before "ready" (0 or 1: a second one before
+     * "ready" is the same request, as the script counts requests made before
+     * its session records). */
+    int is_ready = 0, held = 0;
+    struct pollfd pf[2] = {{.fd = sfd, .events = POLLIN}, {.fd = ready[0], .events = POLLIN}};
+    for (;;) {
+        if (poll(pf, is_ready ? 1 : 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            fprintf(stderr, "%s: error: poll: %s\n", prog, strerror(errno));
+            int status;
+            while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+            }
+            die_like(status);
+        }
+        if (!is_ready && pf[1].revents) {
+            char buf[16];
+            ssize_t n = read(ready[0], buf, sizeof buf);
+            /* "ready\n": the script's trap is set. Closed without a word
+             * (n == 0): the script ended (its status comes with SIGCHLD) or
+             * never will say it; what is held is its at once. */
+            if (n == 0 || (n > 0 && memchr(buf, '\n', (size_t)n))) {
+                is_ready = 1;
+                if (held) kill(child, SIGUSR1);
+                held = 0;
+            }
+        }
+        if (!(pf[0].revents & POLLIN)) continue;
+        struct signalfd_siginfo si;
+        if (read(sfd, &si, sizeof si) != (ssize_t)sizeof si) continue;
+        int sig = (int)si.ssi_signo;
+        if (sig == SIGCHLD) {
+            int status;
+            pid_t w = waitpid(child, &status, WNOHANG);
+            if (w == child) die_like(status);
+            continue;
+        }
+        if (sig == SIGUSR1 && !is_ready) {
+            held = 1;
+            continue;
+        }
+        /* The kernel sends a terminal's SIGINT to the whole foreground
+         * process group, and its SIGHUP (the terminal gone) to the group too
+         * when the session leader exits: the script, in our group, has it
+         * already. But a session leader's own SIGHUP from the kernel (the
+         * front started by setsid on a terminal) is the front's alone. */
+        if (si.ssi_code == SI_KERNEL && (sig == SIGINT || (sig == SIGHUP && getsid(0) != getpid())))
+            continue;
+        kill(child, sig);
+    }
+}
