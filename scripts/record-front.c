@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -155,6 +156,7 @@ int main(int argc, char **argv)
         return EX_NO_SCRIPT;
     }
 
+    pid_t front = getpid();
     pid_t child = fork();
     if (child < 0) {
         fprintf(stderr, "%s: error: fork: %s\n", prog, strerror(errno));
@@ -172,6 +174,10 @@ int main(int argc, char **argv)
             sigdelset(&mask, handled[i]);
         sigdelset(&mask, SIGCHLD);
         sigprocmask(SIG_SETMASK, &mask, NULL);
+        /* The front killed (SIGKILL: nothing to pass on) ends the script as
+         * a SIGTERM does: CMD stopped, the session destroyed. (A front gone
+         * before this line: the parent is no longer it.) */
+        if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != front) _exit(EX_NO_SCRIPT);
         argv[0] = path;
         execv(path, argv);
         fprintf(stderr, "%s: error: cannot run %s: %s\n", prog, path, strerror(errno));

@@ -37,10 +37,11 @@ killed_run() {
     # ulimit -c 0: a SIGSEGV leaves no core file behind
     ( ulimit -c 0; exec "$REC" --count -o "$out" --cmd-only "$@" ) >"$TMP/out" 2>"$TMP/err" </dev/null &
     rec=$!
-    # The recorder's child turns into fj-fib once the session records.
+    # The recorder's script's child turns into fj-fib once the session records.
     local pid='' i
     for (( i = 0; i < 300; i++ )); do
-        pid=$(pgrep -P "$rec" -x fj-fib) && break
+        # the recorder (the front) runs the script, whose child is CMD
+        pid=$(pgrep -P "$(pgrep -P "$rec" -d,)" -x fj-fib) && break
         sleep 0.02
     done
     [[ -n $pid ]] || { diag "$(cat "$TMP/err")"; fail "SIG$sig: fj-fib never started"; }

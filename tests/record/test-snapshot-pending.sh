@@ -57,10 +57,10 @@ usr1_mid_run() {
         sleep 0.05
     done
     sleep 0.5
-    n=$(grep -c '^fjtrace-record: snapshot (SIGUSR1)' "$TMP/err")
+    n=$(grep -c '^fjtrace-record: snapshot (SIGUSR1): .' "$TMP/err")
     kill -USR1 "$rec"
     for (( i = 0; i < 600; i++ )); do
-        (( $(grep -c '^fjtrace-record: snapshot (SIGUSR1)' "$TMP/err") > n )) && break
+        (( $(grep -c '^fjtrace-record: snapshot (SIGUSR1): .' "$TMP/err") > n )) && break
         sleep 0.05
     done
 }
@@ -112,8 +112,9 @@ for round in 1 2 3; do
     wait "$rec" || st=$?
     is "$st" 0 "burst $round: 18 SIGUSR1s from the fork on: the recorder lives on and exits 0" || diag "$(cat "$TMP/err")"
     check_folders "$out" "burst $round"
-    taken=$(grep -c '^fjtrace-record: snapshot (SIGUSR1)' "$TMP/err")
+    taken=$(grep -c '^fjtrace-record: snapshot (SIGUSR1): .' "$TMP/err")
     kept=$(find "$out" -mindepth 1 -maxdepth 1 -type d | wc -l)
+    # (the summary's "snapshot (SIGUSR1):" lines name nothing after the colon)
     # requests: one per snapshot, n for "SIGUSR1 n times since the last
     # snapshot" (those that came while one was taken, or before the session)
     requests=$(( taken + $(sed -n 's/^fjtrace-record: SIGUSR1 \([0-9]*\) times since.*/\1 - 1/p' "$TMP/err" | paste -sd+ | sed 's/^$/0/') ))

@@ -34,7 +34,8 @@ rec=$!
 CLEANUP_PIDS+=("$rec")
 pid=
 for (( i = 0; i < 300; i++ )); do
-    pid=$(pgrep -P "$rec" -x fj-fib) && break
+    # the recorder (the front) runs the script, whose child is CMD
+    pid=$(pgrep -P "$(pgrep -P "$rec" -d,)" -x fj-fib) && break
     sleep 0.05
 done
 [[ -n $pid ]] || bail_out "fj-fib never started: $(cat "$TMP/err")"
