@@ -40,4 +40,17 @@ err_has "missing CMD"
 # bad usage is reported even without lttng on PATH
 mkpath "$TMP/bin" lttng
 PATH=$TMP/bin run_rec 2 --frobnicate true
+
+# The recorder as installed is a program (the front) that runs its script,
+# found beside it or in ../libexec/fjtrace/: without it, exit 113 and one
+# line naming where it was looked for, CMD not run.
+if [[ $(head -c 4 "$REC" | od -An -c | tr -d ' ') == 177ELF ]]; then
+    mkdir -p "$TMP/alone"
+    cp -- "$REC" "$TMP/alone/fjtrace-record"
+    st=0
+    "$TMP/alone/fjtrace-record" -- touch "$marker" >/dev/null 2>"$TMP/err" </dev/null || st=$?
+    is "$st" 113 "the front without its script exits 113"
+    [[ $(wc -l <"$TMP/err") -eq 1 && ! -e $marker ]] && grep -q 'libexec/fjtrace/fjtrace-record.sh is missing' "$TMP/err"
+    check $? "it says so in one line naming the script, and runs nothing" "$TMP/err"
+fi
 done_testing
