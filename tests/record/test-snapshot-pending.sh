@@ -95,7 +95,7 @@ fi
 # has started anything
 st=0
 python3 "$USR1" pending "$REC" -o "$TMP/plain" -- true >/dev/null 2>"$TMP/err" </dev/null || st=$?
-is "$st" 138 "no --snapshot: a pending SIGUSR1 ends the recorder (138) as it always did" || diag "$(cat "$TMP/err")"
+is "$st" 138 "no --snapshot: a pending SIGUSR1 ends the recorder (138), its default action" || diag "$(cat "$TMP/err")"
 [[ ! -e $TMP/plain/.fjtrace-record.claim ]]
 check $? "no --snapshot: it leaves no claim behind (it ended before the output folder)"
 
