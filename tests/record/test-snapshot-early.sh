@@ -6,6 +6,7 @@
 # folder, and name each folder it kept once. Then a storm of SIGUSR1s while
 # CMD runs, and one once CMD's events are in: that snapshot holds them all.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/snapshot-lib.sh"
 [[ -n $EMIT ]] || fail "needs the emitter"
 
 # A signal that comes before the recorder runs its own first instruction
@@ -24,30 +25,6 @@ caught() {
         sleep 0.001
     done
     awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f\n", (b - a) * 1000 }'
-}
-
-# check_folders DIR WHAT: every folder in DIR is a snapshot holding a trace
-# (a metadata file); the summary ("trace: FOLDER" after "snapshot (WHY):")
-# names each once and only folders that exist; the snapshots taken
-# ("snapshot (WHY): FOLDER") are distinct folders.
-check_folders() {
-    local dir=$1 what=$2 d empty=0 named dup
-    for d in "$dir"/*/; do
-        [[ -d $d ]] || continue
-        [[ -n $(find "$d" -name metadata -print -quit) ]] || empty=$(( empty + 1 ))
-    done
-    [[ $empty -eq 0 ]]
-    check $? "$what: no snapshot folder without a trace ($empty)" "$TMP/err" || diag "$(find "$dir" | head -n 20)"
-    named=$(sed -n 's/^fjtrace-record: trace: //p' "$TMP/err")
-    dup=$(sort <<<"$named" | uniq -d)
-    [[ -z $dup ]]
-    check $? "$what: the summary names no folder twice${dup:+ ($dup)}" "$TMP/err"
-    while IFS= read -r d; do
-        [[ -z $d || -d $d ]] || { check 1 "$what: the folder the summary names exists ($d)" "$TMP/err"; return; }
-    done <<<"$named"
-    dup=$(sed -n 's/^fjtrace-record: snapshot ([^)]*): \(\/.*\)$/\1/p' "$TMP/err" | sort | uniq -d)
-    [[ -z $dup ]]
-    check $? "$what: each snapshot taken is a folder of its own${dup:+ ($dup)}" "$TMP/err"
 }
 
 # early DELAY_S: one SIGUSR1 DELAY_S after the recorder starts.

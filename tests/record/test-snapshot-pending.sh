@@ -11,6 +11,7 @@
 # no empty one.
 #   bash test-snapshot-pending.sh FJTRACE_RECORD FJ_BURN FJTRACE_ANALYZE USR1_PY
 source "$(dirname "$0")/relay-lib.sh"
+source "$(dirname "$0")/snapshot-lib.sh"
 BURN=${2:?usage}
 ANALYZE=${3:?usage}
 USR1=${4:?usage}
@@ -19,33 +20,6 @@ need lttng babeltrace2 python3 pgrep
 # 4 leaves on 2 workers, each 1 ms of CPU then 1 s asleep: about 2 s, few
 # events (the buffers hold the whole run).
 burn=("$BURN" -p 2 --depth 2 --leaf-us 1000 --sleep-us 1000000)
-
-# snapshot_lines: the folders the recorder says it wrote ("snapshot (WHY):
-# /FOLDER"), one a line.
-snapshot_lines() { sed -n 's/^fjtrace-record: snapshot ([^)]*): \(\/.*\)$/\1/p' "$TMP/err"; }
-
-# check_folders DIR WHAT: every folder in DIR holds a trace; each snapshot
-# taken is a folder of its own; the summary ("trace: FOLDER") names each
-# once, and only folders that exist.
-check_folders() {
-    local dir=$1 what=$2 d empty=0 named dup
-    for d in "$dir"/*/; do
-        [[ -d $d ]] || continue
-        [[ -n $(find "$d" -name metadata -print -quit) ]] || empty=$(( empty + 1 ))
-    done
-    [[ $empty -eq 0 ]]
-    check $? "$what: no snapshot folder without a trace ($empty)" "$TMP/err"
-    dup=$(snapshot_lines | sort | uniq -d)
-    [[ -z $dup ]]
-    check $? "$what: each snapshot taken is a folder of its own${dup:+ ($dup)}" "$TMP/err"
-    named=$(sed -n 's/^fjtrace-record: trace: //p' "$TMP/err")
-    dup=$(sort <<<"$named" | uniq -d)
-    [[ -z $dup ]]
-    check $? "$what: the summary names no folder twice${dup:+ ($dup)}" "$TMP/err"
-    while IFS= read -r d; do
-        [[ -z $d || -d $d ]] || { check 1 "$what: the folder the summary names exists ($d)" "$TMP/err"; return; }
-    done <<<"$named"
-}
 
 # usr1_mid_run REC_PID: once CMD (fj-burn, the recorder's child's child
 # with --cmd-only's gate: any fj-burn under REC_PID) runs and has had
