@@ -103,24 +103,27 @@ static void die_like(int status)
     exit(128 + sig);
 }
 
-int main(int argc, char **argv)
+static const int handled[] = {SIGUSR1, SIGINT, SIGTERM, SIGHUP};
+#define NHANDLED (sizeof handled / sizeof handled[0])
+
+/* block_signals: blocks the handled signals and SIGCHLD (the caller's mask
+ * before in *inherited) and returns a signalfd reading those the front
+ * passes on, and SIGCHLD; -1 with a message. */
+static int block_signals(sigset_t *inherited)
 {
-    (void)argc; /* argv is the script's, NULL-terminated */
-    /* First of all: from here on, none of these can end the front. */
-    static const int handled[] = {SIGUSR1, SIGINT, SIGTERM, SIGHUP};
-    sigset_t block, inherited;
+    sigset_t block;
     sigemptyset(&block);
     sigaddset(&block, SIGCHLD);
-    for (size_t i = 0; i < sizeof handled / sizeof handled[0]; i++)
+    for (size_t i = 0; i < NHANDLED; i++)
         sigaddset(&block, handled[i]);
-    sigprocmask(SIG_BLOCK, &block, &inherited);
+    sigprocmask(SIG_BLOCK, &block, inherited);
     /* A signal ignored at exec (nohup's SIGHUP, SIGINT of a background job
      * of a script) stays ignored, as bash keeps it for the script: not read
      * here, and unblocked below so that the mask is the caller's again. A
      * blocked signal is queued even when ignored, so it must leave the set. */
-    sigset_t forward;
-    sigemptyset(&forward);
-    for (size_t i = 0; i < sizeof handled / sizeof handled[0]; i++) {
+    sigset_t read_set;
+    sigemptyset(&read_set);
+    for (size_t i = 0; i < NHANDLED; i++) {
         struct sigaction sa;
         sigaction(handled[i], NULL, &sa);
         if (sa.sa_handler == SIG_IGN) {
@@ -129,79 +132,76 @@ int main(int argc, char **argv)
             sigaddset(&one, handled[i]);
             sigprocmask(SIG_UNBLOCK, &one, NULL);
         } else {
-            sigaddset(&forward, handled[i]);
+            sigaddset(&read_set, handled[i]);
         }
     }
     /* SIGCHLD ignored by the caller would reap the script unseen. */
     signal(SIGCHLD, SIG_DFL);
-    sigset_t read_set = forward;
     sigaddset(&read_set, SIGCHLD);
     int sfd = signalfd(-1, &read_set, SFD_CLOEXEC);
-    if (sfd < 0) {
-        fprintf(stderr, "%s: error: signalfd: %s\n", prog, strerror(errno));
-        return EX_NO_SCRIPT;
-    }
+    if (sfd < 0) fprintf(stderr, "%s: error: signalfd: %s\n", prog, strerror(errno));
+    return sfd;
+}
 
-    char path[PATH_MAX], here[PATH_MAX];
-    if (script_path(path, sizeof path, here, sizeof here) != 0) return EX_NO_SCRIPT;
-    int ready[2];
-    if (pipe2(ready, O_CLOEXEC) != 0) {
-        fprintf(stderr, "%s: error: pipe: %s\n", prog, strerror(errno));
-        return EX_NO_SCRIPT;
-    }
-    char num[32];
-    snprintf(num, sizeof num, "%ld", (long)getpid());
-    if (setenv("FJTRACE_RECORD_PID", num, 1) != 0 || setenv("FJTRACE_RECORD_HERE", here, 1) != 0) {
-        fprintf(stderr, "%s: error: setenv: %s\n", prog, strerror(errno));
-        return EX_NO_SCRIPT;
-    }
-
+/* start_script: forks the script (path) with argv, its write end of the
+ * ready pipe and the caller's mask but for the signals read here; returns
+ * its pid, or -1 with a message. */
+static pid_t start_script(const char *path, char **argv, const int ready[2],
+                          const sigset_t *inherited)
+{
     pid_t front = getpid();
     pid_t child = fork();
     if (child < 0) {
         fprintf(stderr, "%s: error: fork: %s\n", prog, strerror(errno));
-        return EX_NO_SCRIPT;
+        return -1;
     }
-    if (child == 0) {
-        /* The script's write end survives exec (dup leaves close-on-exec
-         * off); the mask is the caller's but for the signals read here:
-         * those the script must get (bash cannot unblock a signal). */
-        int fd = dup(ready[1]);
-        snprintf(num, sizeof num, "%d", fd);
-        if (fd < 0 || setenv("FJTRACE_RECORD_READY_FD", num, 1) != 0) _exit(EX_NO_SCRIPT);
-        sigset_t mask = inherited;
-        for (size_t i = 0; i < sizeof handled / sizeof handled[0]; i++)
-            sigdelset(&mask, handled[i]);
-        sigdelset(&mask, SIGCHLD);
-        sigprocmask(SIG_SETMASK, &mask, NULL);
-        /* The front killed (SIGKILL: nothing to pass on) ends the script as
-         * a SIGTERM does: CMD stopped, the session destroyed. (A front gone
-         * before this line: the parent is no longer it.) */
-        if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != front) _exit(EX_NO_SCRIPT);
-        argv[0] = path;
-        execv(path, argv);
-        fprintf(stderr, "%s: error: cannot run %s: %s\n", prog, path, strerror(errno));
-        _exit(EX_NO_SCRIPT);
-    }
-    close(ready[1]);
+    if (child > 0) return child;
+    /* The script's write end survives exec (dup leaves close-on-exec off);
+     * the mask is the caller's but for the signals read here: those the
+     * script must get (bash cannot unblock a signal). */
+    char num[32];
+    int fd = dup(ready[1]);
+    snprintf(num, sizeof num, "%d", fd);
+    if (fd < 0 || setenv("FJTRACE_RECORD_READY_FD", num, 1) != 0) _exit(EX_NO_SCRIPT);
+    sigset_t mask = *inherited;
+    for (size_t i = 0; i < NHANDLED; i++)
+        sigdelset(&mask, handled[i]);
+    sigdelset(&mask, SIGCHLD);
+    sigprocmask(SIG_SETMASK, &mask, NULL);
+    /* The front killed (SIGKILL: nothing to pass on) ends the script as a
+     * SIGTERM does: CMD stopped, the session destroyed. (A front gone before
+     * this line: the parent is no longer it.) */
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != front) _exit(EX_NO_SCRIPT);
+    argv[0] = (char *)path;
+    execv(path, argv);
+    fprintf(stderr, "%s: error: cannot run %s: %s\n", prog, path, strerror(errno));
+    _exit(EX_NO_SCRIPT);
+}
 
+/* relay: passes the signals read on sfd to the script (child) until it
+ * ends, then ends as it did. SIGUSR1 is held until the script writes its
+ * line on ready_fd. */
+_Noreturn static void relay(int sfd, int ready_fd, pid_t child)
+{
     /* held: SIGUSR1s read before "ready" (0 or 1: a second one before
      * "ready" is the same request, as the script counts requests made before
      * its session records). */
     int is_ready = 0, held = 0;
-    struct pollfd pf[2] = {{.fd = sfd, .events = POLLIN}, {.fd = ready[0], .events = POLLIN}};
+    struct pollfd pf[2] = {{.fd = sfd, .events = POLLIN}, {.fd = ready_fd, .events = POLLIN}};
     for (;;) {
         if (poll(pf, is_ready ? 1 : 2, -1) < 0) {
             if (errno == EINTR) continue;
             fprintf(stderr, "%s: error: poll: %s\n", prog, strerror(errno));
             int status;
-            while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+            pid_t w;
+            while ((w = waitpid(child, &status, 0)) < 0 && errno == EINTR) {
             }
+            if (w != child) exit(EX_NO_SCRIPT); /* no status to end with */
             die_like(status);
         }
         if (!is_ready && pf[1].revents) {
             char buf[16];
-            ssize_t n = read(ready[0], buf, sizeof buf);
+            ssize_t n = read(ready_fd, buf, sizeof buf);
             /* "ready\n": the script's trap is set. Closed without a word
              * (n == 0): the script ended (its status comes with SIGCHLD) or
              * never will say it; what is held is its at once. */
@@ -234,4 +234,32 @@ int main(int argc, char **argv)
             continue;
         kill(child, sig);
     }
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc; /* argv is the script's, NULL-terminated */
+    /* First of all: from here on, none of the handled signals can end the
+     * front. */
+    sigset_t inherited;
+    int sfd = block_signals(&inherited);
+    if (sfd < 0) return EX_NO_SCRIPT;
+
+    char path[PATH_MAX], here[PATH_MAX];
+    if (script_path(path, sizeof path, here, sizeof here) != 0) return EX_NO_SCRIPT;
+    int ready[2];
+    if (pipe2(ready, O_CLOEXEC) != 0) {
+        fprintf(stderr, "%s: error: pipe: %s\n", prog, strerror(errno));
+        return EX_NO_SCRIPT;
+    }
+    char num[32];
+    snprintf(num, sizeof num, "%ld", (long)getpid());
+    if (setenv("FJTRACE_RECORD_PID", num, 1) != 0 || setenv("FJTRACE_RECORD_HERE", here, 1) != 0) {
+        fprintf(stderr, "%s: error: setenv: %s\n", prog, strerror(errno));
+        return EX_NO_SCRIPT;
+    }
+    pid_t child = start_script(path, argv, ready, &inherited);
+    if (child < 0) return EX_NO_SCRIPT;
+    close(ready[1]);
+    relay(sfd, ready[0], child);
 }
