@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 
 #include "../tap.h"
 #include "fj.h"
@@ -259,14 +260,133 @@ static void case_typed_mixed(void)
     }
 }
 
+/* ---- joins out of fork order (P=4) ---- */
+/* The task forks a typed E, then c0 and c1 with fj_fork; E, c0 and c1 are
+ * each stolen by another worker. It joins c0 first while c0 still runs,
+ * which drops c1's frame (a stolen proxy is released when taken), and then
+ * c1 while c1 still runs: c1's frame is gone, and below it lies E's, stolen and running. That
+ * join must help until c1 is done, not wait for E below it: a join that
+ * walked down there dropped E's frame (the runtime_soak hang: an enclosing
+ * sync then waited for ever). E runs until the task has joined c1. */
+static _Atomic int e_started, e_release, e_finished, c0_started, c1_started, c0_join_called,
+    c1_join_called;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Spins until *flag is set or `seconds` pass; whether it was set. */
+static int spin_until(_Atomic int *flag, double seconds)
+{
+    double until = now_s() + seconds;
+    while (!atomic_load(flag))
+        if (now_s() > until) return 0;
+    return 1;
+}
+
+FJ_TASK_1(long, long_e, long, x)
+{
+    atomic_store(&e_started, 1);
+    spin_until(&e_release, 5.0); /* the bounded wait keeps a failing join from hanging */
+    atomic_store(&e_finished, 1);
+    return x + 1;
+}
+
+/* Sets *started, then runs until *join_called is set and a little longer,
+ * so that its join finds it running. */
+static void run_past_join(_Atomic int *started, _Atomic int *join_called)
+{
+    atomic_store(started, 1);
+    spin_until(join_called, 5.0);
+    double until = now_s() + 0.02;
+    while (now_s() < until)
+        ;
+}
+
+static void c0_body(void *arg)
+{
+    (void)arg;
+    run_past_join(&c0_started, &c0_join_called);
+}
+
+static void c1_body(void *arg)
+{
+    (void)arg;
+    run_past_join(&c1_started, &c1_join_called);
+}
+
+/* publish_until with a bound: a case whose thieves never come fails its
+ * check instead of hanging. */
+static int published(FJ_CTX_PARAMS, _Atomic int *flag)
+{
+    double until = now_s() + 10.0;
+    while (!atomic_load(flag)) {
+        if (now_s() > until) return 0;
+        FJ_SPAWN(noop, 0);
+        FJ_SYNC(noop);
+        sched_yield();
+    }
+    return 1;
+}
+
+FJ_TASK_1(long, out_of_order, long, x)
+{
+    fj_task c0, c1;
+    fj_task_init(&c0, c0_body, NULL);
+    fj_task_init(&c1, c1_body, NULL);
+    FJ_SPAWN(long_e, x);
+    int stolen = published(FJ_CTX_ARGS, &e_started);
+    /* Typed spawns after fj_fork start at the head fj_fork left. */
+    fj_fork(&c0);
+    stolen += published(FJ_CTX, fj_head(FJ_CTX), &c0_started);
+    fj_fork(&c1);
+    stolen += published(FJ_CTX, fj_head(FJ_CTX), &c1_started);
+    atomic_store(&c0_join_called, 1);
+    fj_join(&c0);
+    atomic_store(&c1_join_called, 1);
+    fj_join(&c1);
+    int e_ran_on = !atomic_load(&e_finished);
+    atomic_store(&e_release, 1);
+    long e = FJ_SYNC(long_e);
+    /* 100 * (all three stolen) + 10 * (E still ran after c1's join) + E's result */
+    return 100 * (stolen == 3) + 10 * e_ran_on + (e - x);
+}
+
+static void case_typed_out_of_order(void)
+{
+    fj_pool *pool = pool_new(4, 0);
+    for (int round = 0; round < 5; round++) {
+        atomic_store(&e_started, 0);
+        atomic_store(&e_release, 0);
+        atomic_store(&e_finished, 0);
+        atomic_store(&c0_started, 0);
+        atomic_store(&c1_started, 0);
+        atomic_store(&c0_join_called, 0);
+        atomic_store(&c1_join_called, 0);
+        long r = -1;
+        ok(FJ_INVOKE(pool, out_of_order, &r, round) == FJ_OK, "round %d: invoked", round);
+        ok(r / 100 == 1, "round %d: E, c0 and c1 were each stolen (%ld)", round, r);
+        ok(r % 100 / 10 == 1,
+           "round %d: the join of c1, whose frame was gone, returned while E below it still ran "
+           "(%ld)",
+           round, r);
+        ok(r % 10 == 1, "round %d: E's result reaches its sync (%ld)", round, r);
+    }
+    ok(fj_pool_destroy(pool) == FJ_OK, "the pool is destroyed");
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
         const char *name;
         void (*run)(void);
     } cases[] = {
-        {"fib", case_typed_fib},       {"arities", case_typed_arities}, {"deep", case_typed_deep},
-        {"stolen", case_typed_stolen}, {"mixed", case_typed_mixed},
+        {"fib", case_typed_fib},     {"arities", case_typed_arities},
+        {"deep", case_typed_deep},   {"stolen", case_typed_stolen},
+        {"mixed", case_typed_mixed}, {"out_of_order", case_typed_out_of_order},
     };
     int ran = 0;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
