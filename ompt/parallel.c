@@ -1,7 +1,12 @@
 /* Threads, parallel regions and implicit tasks. Each implicit task of a
  * parallel region is a root task of the pool (submit, with the parallel
  * construct as its site, and exec when it begins; executed and result when
- * it ends); the tasks it creates hang below it.
+ * it ends); the tasks it creates hang below it. The team's primary thread
+ * ends its implicit task when its wait at the region's closing barrier
+ * ends (sync.c): what libomp does between that and the implicit task's end
+ * (its teardown of the region: under a microsecond, but hundreds of us
+ * were seen while a teammate was preempted) is the runtime's, not the
+ * task's work.
  * libomp reports the end of a worker's implicit task (and of its last
  * barrier wait) only when that thread is released for the next region or
  * at shutdown: until then the worker counts as waiting in that barrier,
@@ -51,17 +56,24 @@ static void implicit_begin(ompt_data_t *task_data, uint64_t site)
     FJOMP_EMIT(exec, FJOMP_POOL, w, t->id);
 }
 
+void fjomp_implicit_emit_end(fjomp_thread *th, fjomp_task *t)
+{
+    if (!t->emitted || t->ended || !fjomp_pool_open()) return;
+    int32_t w = fjomp_worker(th);
+    FJOMP_EMIT(executed, FJOMP_POOL, w);
+    FJOMP_EMIT(result, FJOMP_POOL, w, t->id);
+    t->ended = true;
+}
+
+/* Usually already ended at the end of its wait at the region's closing
+ * barrier (sync.c); a thread whose region had no such wait ends here. */
 static void implicit_end(ompt_data_t *task_data)
 {
     fjomp_task *t = fjomp_task_of(task_data);
     if (!t) return;
     fjomp_thread *th = fjomp_self();
-    if (t->emitted && fjomp_pool_open()) {
-        int32_t w = fjomp_worker(th);
-        fjomp_offcpu_drain(th);
-        FJOMP_EMIT(executed, FJOMP_POOL, w);
-        FJOMP_EMIT(result, FJOMP_POOL, w, t->id);
-    }
+    if (t->emitted && !t->ended && fjomp_pool_open()) fjomp_offcpu_drain(th); /* its last clock */
+    fjomp_implicit_emit_end(th, t);
     task_data->ptr = NULL;
     fjomp_task_complete(th, t);
 }

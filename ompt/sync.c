@@ -2,7 +2,9 @@
  * by libomp around every such wait, fast or not; tasks the thread runs
  * meanwhile nest inside).
  * - barrier: join/joined with the waiting implicit task's own id: the
- *   thread waits for its team (always a wait).
+ *   thread waits for its team (always a wait). At the region's closing
+ *   barrier the end of the wait is also the implicit task's end
+ *   (closes_region).
  * - taskwait: join/joined with task 0 (the awaited child is not known),
  *   only when the waiting task has a child not complete when the wait
  *   begins ("had to wait"); otherwise (fast path) join_done with task 0:
@@ -41,15 +43,31 @@ static int64_t join_target(ompt_sync_region_t kind, const fjomp_task *t)
     return -1;
 }
 
-static void wait_begin(ompt_sync_region_t kind, ompt_data_t *task_data)
+/* Whether this barrier wait closes implicit task t's parallel region:
+ * libomp gives the closing barrier the parallel construct's own return
+ * address (parallel_begin stored it in parallel_data) on the team's
+ * primary thread; a barrier in the region's code has its own, and the
+ * other threads' closing waits have none (their ends come late anyway). */
+static bool closes_region(ompt_sync_region_t kind, const ompt_data_t *parallel_data,
+                          const void *codeptr_ra, const fjomp_task *t)
+{
+    return is_barrier(kind) && t && t->implicit && t->emitted && parallel_data && codeptr_ra &&
+           (uint64_t)(uintptr_t)codeptr_ra == parallel_data->value;
+}
+
+static void wait_begin(ompt_sync_region_t kind, const ompt_data_t *parallel_data,
+                       ompt_data_t *task_data, const void *codeptr_ra)
 {
     fjomp_thread *th = fjomp_self();
-    int64_t target = fjomp_pool_open() ? join_target(kind, fjomp_task_of(task_data)) : -1;
+    fjomp_task *waiting = fjomp_task_of(task_data);
+    if (th->wait_depth < FJOMP_MAX_WAIT_NEST)
+        th->closing[th->wait_depth] =
+            closes_region(kind, parallel_data, codeptr_ra, waiting) ? waiting : NULL;
+    int64_t target = fjomp_pool_open() ? join_target(kind, waiting) : -1;
     /* A taskwait with every child complete waits for nothing, but is their
      * join all the same (join_done, task 0: the analyzer's span). */
     if (target < 0 && kind == ompt_sync_region_taskwait && fjomp_pool_open()) {
-        const fjomp_task *t = fjomp_task_of(task_data);
-        if (t && t->emitted) FJOMP_EMIT(join_done, FJOMP_POOL, fjomp_worker(th), 0);
+        if (waiting && waiting->emitted) FJOMP_EMIT(join_done, FJOMP_POOL, fjomp_worker(th), 0);
     }
     bool joins = target >= 0 && th->wait_depth < FJOMP_MAX_WAIT_NEST;
     if (th->wait_depth < FJOMP_MAX_WAIT_NEST) th->join_bits = th->join_bits << 1 | joins;
@@ -71,16 +89,15 @@ static void wait_end(void)
     th->join_bits >>= 1;
     if (joined && fjomp_pool_open())
         FJOMP_EMIT(joined, FJOMP_POOL, fjomp_worker(th), th->join_tasks[th->wait_depth]);
+    if (th->closing[th->wait_depth]) fjomp_implicit_emit_end(th, th->closing[th->wait_depth]);
 }
 
 static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                                 ompt_data_t *parallel_data, ompt_data_t *task_data,
                                 const void *codeptr_ra)
 {
-    (void)parallel_data;
-    (void)codeptr_ra;
     if (endpoint == ompt_scope_begin)
-        wait_begin(kind, task_data);
+        wait_begin(kind, parallel_data, task_data, codeptr_ra);
     else if (endpoint == ompt_scope_end)
         wait_end();
 }

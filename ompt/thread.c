@@ -167,7 +167,7 @@ fjomp_task *fjomp_task_new(fjomp_thread *th, fjomp_task *parent)
     /* Relaxed: a counter; its readers need no ordering (a hint). */
     if (parent) atomic_fetch_add_explicit(&parent->refs, 1, memory_order_relaxed);
     t->creator = th->worker;
-    t->untied = t->started = t->implicit = t->emitted = t->suspended = false;
+    t->untied = t->started = t->implicit = t->emitted = t->suspended = t->ended = false;
     t->below = NULL;
     t->next_free = NULL;
     return t;

@@ -30,6 +30,9 @@ typedef struct {
     /* one bit per open sync_region_wait: 1 if it emitted a join */
     uint64_t join_bits;
     uint64_t join_tasks[FJOMP_MAX_WAIT_NEST]; /* the task each open join named */
+    /* per open wait: the implicit task whose region it closes (its end is
+     * this wait's end), or NULL */
+    struct fjomp_task *closing[FJOMP_MAX_WAIT_NEST];
     uint32_t wait_depth;
     uint32_t lock_waiting; /* lock id in lock_wait (0: none) */
     struct fjomp_task *free_tasks;
@@ -59,6 +62,7 @@ typedef struct fjomp_task {
     int32_t creator; /* worker that created it */
     bool untied, started, implicit, emitted;
     bool suspended; /* an untied task whose part ended: suspend said, resume not yet */
+    bool ended;     /* an implicit task whose executed and result are emitted */
     /* The task it runs on top of on its thread: the one it returns to when
      * it completes or its part ends. Set when it starts or resumes. */
     struct fjomp_task *below;
@@ -68,6 +72,9 @@ typedef struct fjomp_task {
 fjomp_task *fjomp_task_new(fjomp_thread *th, fjomp_task *parent);
 /* The task is complete: drops its reference on its parent and its own. */
 void fjomp_task_complete(fjomp_thread *th, fjomp_task *t);
+/* Emits the end of implicit task t (executed, result) once; the caller has
+ * just drained th's off-CPU records (the task's last clock reading). */
+void fjomp_implicit_emit_end(fjomp_thread *th, fjomp_task *t);
 /* Children created by t and not complete yet (t still running). */
 uint32_t fjomp_task_unfinished_children(const fjomp_task *t);
 

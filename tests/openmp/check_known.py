@@ -27,6 +27,7 @@ runtime's and the tool's own cost).
 """
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -63,6 +64,7 @@ class Run:
                               "--", exe, *args], capture_output=True, text=True, env=env)
         self.recorded = rec.returncode == 0
         self.out = rec.stdout  # the program's own output
+        self.trace = trace
         self.pool, self.trees, self.rc, self.text, self.report = None, [], None, "", {}
         if not self.recorded:
             tap.diag(f"{self.name}: recording exited {rec.returncode}", rec.stderr[-800:])
@@ -140,6 +142,33 @@ CHAIN, GRID, FLAT = ["chain", "100", "200"], ["grid", "8", "500"], ["grid", "40"
 # against the program's own measure
 TREE, TREE500 = ["tree", "6", "2000"], ["tree", "6", "500"]
 PRODUCER = ["producer", "400", "100"]
+
+
+def primary_tails(trace):
+    """The events worker 0 (the team's primary thread) emits between the
+    joined of each implicit task's last barrier and that task's executed:
+    none when the task ends with its closing barrier's wait (ompt/sync.c).
+    A barrier in the region (clang's end of `single`) is followed by the
+    task's own code or the next barrier's join instead."""
+    out = subprocess.run(["babeltrace2", trace], capture_output=True, text=True).stdout
+    ev = re.compile(r"fjtrace:(\w+): .*\{ pool = \d+, worker = 0(?:, task = (\d+))?")
+    root, after, tails = None, None, []
+    for m in map(ev.search, out.splitlines()):
+        if not m:
+            continue
+        name, task = m.groups()
+        if name == "submit":
+            root = task
+        elif name == "joined" and task is not None and task == root:
+            after = []
+        elif after is not None and name == "executed":
+            tails += after
+            after = None
+        elif after is not None and name in ("join", "fork", "exec"):
+            after = None  # the task went on: that barrier was not its last
+        elif after is not None:
+            after.append(name)
+    return tails
 
 
 def untied(record, analyze, tmp, exes):
@@ -248,6 +277,12 @@ def preempt(record, analyze, tmp, exes):
         tap.ok(all(u is not None and d is not None and abs(u) <= d for u, d in zip(un, dis)),
                f"{m.name(TREE)}: the unattributed time is known (the threads' CPU clocks read), "
                f"no larger than the clocks' disagreement", f"unattributed {un}, disagreement {dis}")
+        # libomp's own time after the region's closing barrier (its teardown
+        # of the region: hundreds of us seen while a teammate was preempted)
+        # is not the implicit task's work: the task ends with the wait
+        tails = [t for r in m.runs for t in primary_tails(r.trace)]
+        tap.ok(not tails, f"{m.runs[0].name}: the primary thread's implicit tasks end with "
+               f"their closing barrier's wait, no event between", tails)
         advice = [r.pool["advice"] for r in m.runs]
         tap.ok(any(a["kind"] == "preempted" for adv in advice for a in adv),
                f"{m.name(TREE)}: the preempted advice appears under two busy loops", advice)
