@@ -47,8 +47,11 @@
 #error "FJTRACE_RECORD_LIBEXEC (the script's folder) must be defined"
 #endif
 #define SCRIPT_NAME "fjtrace-record.sh"
-/* The recorder's own failure: its script is missing or cannot run (a broken
- * install). Documented with the other codes in the script's --help. */
+/* The recorder's own failure: its script is missing (a broken install) or
+ * could not be started (a failed fork, pipe, signalfd, setenv, prctl or
+ * exec: out of processes, descriptors or memory), each with a message
+ * naming the call. Documented with the other codes in the script's --help
+ * and the manual page. */
 #define EX_NO_SCRIPT 113
 
 static const char prog[] = "fjtrace-record";
@@ -162,7 +165,10 @@ static pid_t start_script(const char *path, char **argv, const int ready[2],
     char num[32];
     int fd = dup(ready[1]);
     snprintf(num, sizeof num, "%d", fd);
-    if (fd < 0 || setenv("FJTRACE_RECORD_READY_FD", num, 1) != 0) _exit(EX_NO_SCRIPT);
+    if (fd < 0 || setenv("FJTRACE_RECORD_READY_FD", num, 1) != 0) {
+        fprintf(stderr, "%s: error: cannot pass the ready pipe: %s\n", prog, strerror(errno));
+        _exit(EX_NO_SCRIPT);
+    }
     sigset_t mask = *inherited;
     for (size_t i = 0; i < NHANDLED; i++)
         sigdelset(&mask, handled[i]);
@@ -171,7 +177,11 @@ static pid_t start_script(const char *path, char **argv, const int ready[2],
     /* The front killed (SIGKILL: nothing to pass on) ends the script as a
      * SIGTERM does: CMD stopped, the session destroyed. (A front gone before
      * this line: the parent is no longer it.) */
-    if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != front) _exit(EX_NO_SCRIPT);
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0) {
+        fprintf(stderr, "%s: error: prctl: %s\n", prog, strerror(errno));
+        _exit(EX_NO_SCRIPT);
+    }
+    if (getppid() != front) _exit(EX_NO_SCRIPT); /* the front is gone: nobody to tell */
     argv[0] = (char *)path;
     execv(path, argv);
     fprintf(stderr, "%s: error: cannot run %s: %s\n", prog, path, strerror(errno));

@@ -52,5 +52,13 @@ if [[ $(head -c 4 "$REC" | od -An -c | tr -d ' ') == 177ELF ]]; then
     is "$st" 113 "the front without its script exits 113"
     [[ $(wc -l <"$TMP/err") -eq 1 && ! -e $marker ]] && grep -q 'libexec/fjtrace/fjtrace-record.sh is missing' "$TMP/err"
     check $? "it says so in one line naming the script, and runs nothing" "$TMP/err"
+    # Out of file descriptors (5: the three standard ones, the signalfd and
+    # one end of the ready pipe), the front cannot start its script: the
+    # same exit 113, with a message naming the call that failed.
+    st=0
+    (ulimit -n 5 && exec "$REC" -- touch "$marker") >/dev/null 2>"$TMP/err" </dev/null || st=$?
+    is "$st" 113 "the front out of file descriptors exits 113"
+    [[ ! -e $marker ]] && grep -q 'error: .*Too many open files' "$TMP/err"
+    check $? "it names the call that failed, and runs nothing" "$TMP/err"
 fi
 done_testing
