@@ -463,17 +463,37 @@ def without_index(m):
     return n
 
 
+def make_full(path, k):
+    """Packet k of a stream file without its padding (packet_size = its
+    content, the bytes after the content cut): a full packet, as LTTng
+    writes when the events fill one exactly, which a recording need not
+    hold (the targeted kind below found none in about one run of ten)."""
+    data = open(path, "rb").read()
+    off, n, content = packets(path)[k]
+    with open(path, "wb") as f:
+        f.write(data[:off + content // 8] + data[off + n:])
+    patch(path, off + OFF["size"], "<Q", content)
+
+
 def m_size_unset_full(t, rng):
     """packet_size all ones ("not set": the content alone) in a full task
     packet (its content the whole packet) that is not the stream's last:
     babeltrace2 takes the content size for it and reads every event, the
-    next packet right after it."""
-    full = [(s, k) for s in task_streams()
-            for k, (o, n, content) in enumerate(packets(os.path.join(t, s))[:-1])
+    next packet right after it. Without a full packet, one is made (make_full:
+    for the index-less kind only, as the index would point past it)."""
+    pk = {s: packets(os.path.join(t, s))[:-1] for s in task_streams()}
+    full = [(s, k) for s, p in pk.items() for k, (o, n, content) in enumerate(p)
             if content == 8 * n]
-    s, k = rng.choice(full)
+    made = ""
+    if not full:
+        s, k = rng.choice([(s, k) for s, p in pk.items() for k, (o, n, content) in enumerate(p)
+                           if content % 8 == 0])
+        make_full(os.path.join(t, s), k)
+        made = ", made full"
+    else:
+        s, k = rng.choice(full)
     patch(os.path.join(t, s), packets(os.path.join(t, s))[k][0] + OFF["size"], "<Q", U64)
-    return f"size=0xffffffffffffffff@{s}#{k}(full)"
+    return f"size=0xffffffffffffffff@{s}#{k}(full{made})"
 
 
 HUGE = [1 << 63, U64, (1 << 63) + 8, U64 - 7]
