@@ -310,8 +310,15 @@ def producer(record, analyze, tmp, exes):
         tap.ok(len(truth) == len(m.runs), f"{m.name(PRODUCER)}: the program told its span",
                m.runs[0].out[-400:])
         if len(truth) == len(m.runs):
-            check_near(m.name(PRODUCER), "span (the program's own, on its CPU clocks)",
-                       m.fig(PRODUCER, "span_ns"), statistics.median(truth))
+            # each recording against its own answer (they vary with the
+            # load: 0.40-0.55 ms), the median of the ratios, as for the tree
+            ratios = [r.trees[0]["span_ns"] / t for r, t in zip(m.runs, truth)]
+            ratio = statistics.median(ratios)
+            tap.ok(0.98 <= ratio <= 1.10, f"{m.name(PRODUCER)}: span within -2%..+10% of the "
+                   f"program's own on its CPU clocks in the same recording, median of "
+                   f"{len(ratios)} ({ratio - 1:+.1%}; each "
+                   f"{', '.join(f'{x - 1:+.1%}' for x in ratios)}; the program's "
+                   f"{', '.join(f'{t / MS:.3f}' for t in truth)} ms)")
 
 
 def main():
