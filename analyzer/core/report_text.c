@@ -135,7 +135,8 @@ static void t_offcpu(FILE *o, const fja_pool_report *pr)
                     "is missing\n",
                     pr->offcpu_lost);
         if (pr->oncpu_clock == FJA_ONCPU_THREAD_CLOCK)
-            fprintf(o, "  on-CPU time of each task: the threads' own CPU clocks (exact), read "
+            fprintf(o, "  on-CPU time of each task: the threads' own CPU clocks (the kernel's "
+                       "count: interrupts on them included unless it accounts them apart), read "
                        "after each switch, at pieces of 20 us or more and every 200 us\n");
         else
             fprintf(o, "  on-CPU time of each task: perf's switch records (an upper bound: "

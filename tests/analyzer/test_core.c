@@ -1833,8 +1833,10 @@ static void test_task_clock_fit(void)
     ok_eq_i64(p->unattributed_ns, 0, "task clock fit: nothing unattributed");
     ok(p->oncpu_clock == FJA_ONCPU_THREAD_CLOCK, "task clock fit: the figures say which clock");
     char *text = report_text();
-    ok(text && strstr(text, "on-CPU time of each task: the threads' own CPU clocks (exact), read "
-                            "after each switch, at pieces of 20 us or more and every 200 us\n"),
+    ok(text && strstr(text, "on-CPU time of each task: the threads' own CPU clocks (the kernel's "
+                            "count: interrupts on them included unless it accounts them apart), "
+                            "read after each switch, at pieces of 20 us or more and every 200 "
+                            "us\n"),
        "task clock fit: the text report names the clock");
     free(text);
     done();
