@@ -34,9 +34,16 @@ typedef struct {
     size_t map_bytes;
     uint64_t out_ts; /* the pending switch-out (0: none) */
     bool out_preempted;
-    /* CLOCK_MONOTONIC at the last task point and at the last
+    /* Ticks (ticks()) at the last task point and at the last
      * offcpu_task_clock: the readings without a switch (switches.h) */
     uint64_t point_at, read_at;
+    /* The two periods in ticks: first as if a tick were a nanosecond (more
+     * readings than asked for, never fewer, from any tick of 1 GHz or
+     * faster), then measured (calibrate). */
+    uint64_t piece_ticks, span_ticks;
+    /* CLOCK_MONOTONIC and ticks at the open, until the periods are measured
+     * (open_ns 0: measured) */
+    uint64_t open_ns, open_ticks;
 } offcpu_state;
 
 static _Thread_local offcpu_state st;
@@ -75,9 +82,6 @@ static int ring_map(int fd)
     return -1;
 }
 
-/* CLOCK_MONOTONIC at a task point (the vDSO: ~19 ns in the test VM, as
- * much as the TSC read alone there): at every task point of a recording
- * thread, 280,000 of them in omp-fib 23. */
 static uint64_t now_ns(void)
 {
     struct timespec ts;
@@ -85,9 +89,43 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The time at a task point, read at every one of a recording thread
+ * (280,000 in omp-fib 23), only to compare with the two periods: on x86
+ * the TSC itself (12 ns in the test VM, against 26-39 ns for the vDSO's
+ * CLOCK_MONOTONIC, which reads it and then scales it under a sequence
+ * lock). The TSC is constant and synchronised across CPUs wherever the
+ * kernel uses it as its clock; where it is not, a difference that went
+ * backwards after a migration is huge unsigned: a reading, the safe side.
+ * Elsewhere CLOCK_MONOTONIC, a tick being a nanosecond. */
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+static uint64_t ticks(void)
+{
+    return __rdtsc();
+}
+#else
+static uint64_t ticks(void)
+{
+    return now_ns();
+}
+#endif
+
+/* Measures the ticks of the two periods once 1 ms has passed since the
+ * open (the ratio of two differences, good to 0.1% there), at a reading
+ * (a system call already). */
+static void calibrate(uint64_t at)
+{
+    uint64_t ns = now_ns() - st.open_ns;
+    if (ns < 1000000u) return;
+    double per_ns = (double)(at - st.open_ticks) / (double)ns;
+    st.piece_ticks = (uint64_t)(per_ns * FJ_SWITCHES_PIECE_READ_NS);
+    st.span_ticks = (uint64_t)(per_ns * FJ_SWITCHES_SPAN_READ_NS);
+    st.open_ns = 0;
+}
+
 /* The calling thread's CPU clock, told with the worker's intervals
  * (offcpu_clock, or offcpu_task_clock at a task's boundary: at `now`,
- * CLOCK_MONOTONIC); client threads tell none. */
+ * ticks()); client threads tell none. */
 static void tell_clock(fj_switches_for to, bool task_point, uint64_t now)
 {
     struct timespec ts;
@@ -95,6 +133,7 @@ static void tell_clock(fj_switches_for to, bool task_point, uint64_t now)
     uint64_t cpu = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
     if (task_point) {
         st.read_at = now;
+        if (st.open_ns) calibrate(now);
         FJ_TRACE(offcpu_task_clock, to.pool, to.worker, cpu);
     } else {
         FJ_TRACE(offcpu_clock, to.pool, to.worker, cpu);
@@ -129,7 +168,10 @@ void fj_switches_open(fj_switches_for to)
     st.fd = fd;
     st.open = true;
     st.out_ts = 0;
-    st.point_at = st.read_at = now_ns();
+    st.point_at = st.read_at = st.open_ticks = ticks();
+    st.open_ns = now_ns();
+    st.piece_ticks = FJ_SWITCHES_PIECE_READ_NS;
+    st.span_ticks = FJ_SWITCHES_SPAN_READ_NS;
     FJ_TRACE(offcpu_start, to.pool, to.worker);
     tell_clock(to, false, 0);
 }
@@ -230,11 +272,10 @@ void fj_switches_drain_task(fj_switches_for to)
     /* The thread's CPU clock is a system call (~0.2 us, and its event):
      * read at a switch drained, at the end of a long piece, and after a
      * long span without a reading (switches.h). */
-    uint64_t now = now_ns();
-    bool long_piece = now - st.point_at >= FJ_SWITCHES_PIECE_READ_NS;
+    uint64_t now = ticks();
+    bool long_piece = now - st.point_at >= st.piece_ticks;
     st.point_at = now;
-    if (drain(to) || long_piece || now - st.read_at >= FJ_SWITCHES_SPAN_READ_NS)
-        tell_clock(to, true, now);
+    if (drain(to) || long_piece || now - st.read_at >= st.span_ticks) tell_clock(to, true, now);
 }
 
 void fj_switches_drain(fj_switches_for to)
@@ -245,7 +286,7 @@ void fj_switches_drain(fj_switches_for to)
 
 void fj_switches_task_clock(fj_switches_for to)
 {
-    tell_clock(to, true, now_ns());
+    tell_clock(to, true, ticks());
 }
 
 void fj_switches_close(void)
