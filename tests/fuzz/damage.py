@@ -377,6 +377,29 @@ def m_event_bytes(streams_of):
     return m
 
 
+def m_event_time_wrap(t, rng):
+    """The first event of a task packet given a time 2^32 clock cycles past
+    its packet's end: its compact (32-bit) timestamp set one below the
+    packet's beginning, so the decoder takes it for a wrap (the campaign's
+    two bytes of an event header that gave exit 0 with a duration of 4.98 s
+    instead of 684 ms, issue 24 item 4). babeltrace2 reads it cleanly; it
+    must be an invalid event (outside its packet), exit 1, never figures."""
+    s = rng.choice(task_streams() or STREAMS)
+    p = os.path.join(t, s)
+    pk = [x for x in packets(p) if x[2] // 8 > 84 + 8]
+    if not pk:
+        return f"event-time-wrap@{s}(no events)"
+    k = rng.randrange(len(pk))
+    off = pk[k][0]
+    d = open(p, "rb").read()
+    begin, end = struct.unpack_from("<QQ", d, off + OFF["ts_begin"])
+    if struct.unpack_from("<H", d, off + 84)[0] == 0xFFFF:  # extended: id, 64-bit time
+        patch(p, off + 84 + 2 + 4, "<Q", end + (1 << 32))
+    else:  # compact: the low 32 bits of the time
+        patch(p, off + 84 + 2, "<I", (begin - 1) & 0xFFFFFFFF)
+    return f"event-time-wrap@{s}#{k}"
+
+
 def m_discarded_counter(t, rng):
     """events_discarded as LTTng writes it after losing events (a running
     total from some packet on, in the stream file and its index alike):
@@ -523,6 +546,7 @@ TARGETED = {
     # issue 24
     "event-bytes-tasks": m_event_bytes(task_streams),
     "offcpu-payload": m_event_bytes(offcpu_streams),
+    "event-time-wrap": m_event_time_wrap,
     "discarded-counter": m_discarded_counter,
     "metadata-rename": m_metadata_rename,
     "metadata-rename-joined": lambda t, rng: m_metadata_rename(t, rng, ("joined", "pool_begin")),
@@ -776,6 +800,10 @@ def main():
                 and (rc == 0 or not stats.get("invalid")):
             why.append("an event renamed with another's layout: its events are invalid "
                        f"(anomaly invalid_event) and the exit is not 0, not exit {rc}")
+        if kinds and all(k == "event-time-wrap" for k in kinds) and "no events" not in label \
+                and (rc != 1 or not stats.get("invalid")):
+            why.append("an event 2^32 cycles past its packet's end: an invalid event "
+                       f"(anomaly invalid_event) and exit 1 expected, not exit {rc}")
         if kinds and all(k == "special-file" for k in kinds) and rc == "timeout":
             why.append("a special file: the analyzer hangs")
         if kinds and all(k == "discarded-counter" for k in kinds) and \
