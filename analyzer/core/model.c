@@ -1181,6 +1181,11 @@ void fja_model_offcpu_unread(fja_model *m, const char *why)
 void fja_model_invalid(fja_model *m, const fja_event *ev, const char *why)
 {
     m->events++;
+    fja_model_contradiction(m, ev, why);
+}
+
+void fja_model_contradiction(fja_model *m, const fja_event *ev, const char *why)
+{
     if (!*m->invalid_first)
         snprintf(m->invalid_first, sizeof m->invalid_first, "%s", why && *why ? why : "invalid");
     /* its time is what may be wrong: the example is placed at the last

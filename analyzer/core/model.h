@@ -388,6 +388,10 @@ void fja_model_offcpu_unread(fja_model *m, const char *why);
  * counted as read and as an anomaly (invalid_event), never fed; the first
  * reason (naming the file and packet, or the pool and worker) is kept. */
 void fja_model_invalid(fja_model *m, const fja_event *ev, const char *why);
+/* What the events claim contradicts itself (why), found at ev, which is no
+ * event of the trace (a replayed off-CPU edge): the same anomaly as an
+ * invalid event, without counting an event. */
+void fja_model_contradiction(fja_model *m, const fja_event *ev, const char *why);
 void fja_model_offcpu_lost(fja_model *m, uint64_t count, uint64_t begin_ts, uint64_t end_ts,
                            const char *stream);
 /* Records that the trace begins mid-run (its buffers' beginnings were

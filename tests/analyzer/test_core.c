@@ -401,6 +401,37 @@ static void test_claims_validated(void)
     done();
 }
 
+/* Issue 24: a worker emits events only on the CPU, so an event inside its
+ * own off-CPU interval ends the stay there; a cut far before the
+ * interval's real end means a damaged record (an off-CPU begin moved 13.8
+ * us earlier cut a 100 ms blocked stay, exit 0): an invalid_event, the
+ * report not whole. A cut within 50 us of the end (the OpenMP tool's clock
+ * fit moves edges by microseconds) is not. */
+static void test_offcpu_cut(void)
+{
+    start(1);
+    ev(0, FJA_EV_OFFCPU_START, 0, 0, 0);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev(0, FJA_EV_EXEC, 0, 1, 0);
+    ev(10, FJA_EV_OFFCPU_OUT, 0, 0, FJA_OFFCPU_BLOCKED);
+    ev(20, FJA_EV_FORK, 0, 2, 1);         /* inside the stay */
+    ev(40020, FJA_EV_OFFCPU_IN, 0, 0, 0); /* its end, 40 us after the cut */
+    ev(50000, FJA_EV_OFFCPU_OUT, 0, 0, FJA_OFFCPU_BLOCKED);
+    ev(50010, FJA_EV_EXEC, 0, 2, 0);       /* inside the stay */
+    ev(150010, FJA_EV_OFFCPU_IN, 0, 0, 0); /* its end, 100 us after the cut */
+    ev(150020, FJA_EV_EXECUTED, 0, 2, 0);
+    ev(150030, FJA_EV_EXECUTED, 0, 1, 0);
+    stop(150040, 1);
+    analyze();
+    ok_eq_u64(M.anomalies[FJA_AN_INVALID_EVENT], 1,
+              "offcpu cut: one invalid event, the interval cut 100 us before its end");
+    ok(strstr(M.invalid_first, "worker 0 of pool 1 holding an event of that worker 100.0 us before "
+                               "its end") != NULL,
+       "offcpu cut: the reason names the worker and how far before the end: %s", M.invalid_first);
+    ok(!R.complete, "offcpu cut: the report is not whole");
+    done();
+}
+
 /* Many submissions: milestone percentiles over trees (exact, nearest rank). */
 static void test_many_submissions(void)
 {
