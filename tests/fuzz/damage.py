@@ -355,19 +355,29 @@ def offcpu_streams():
     return [s for s in STREAMS if s.startswith("fjtrace_offcpu_")]
 
 
+def packet_with_events(t, rng, streams_of):
+    """A stream of streams_of() (any, if none) and one of its packets with
+    an event in it, drawn at random: (name, path, index among those packets,
+    (offset, bytes, content bits)), the packet None when it has none."""
+    s = rng.choice(streams_of() or STREAMS)
+    p = os.path.join(t, s)
+    pk = [x for x in packets(p) if x[2] // 8 > 84 + 8]
+    if not pk:
+        return s, p, None, None
+    k = rng.randrange(len(pk))
+    return s, p, k, pk[k]
+
+
 def m_event_bytes(streams_of):
     """Two changed bytes somewhere in the events of a packet (an event
     header's timestamp or id, or a payload): what babeltrace2 decodes
     cleanly but wrong. Such an event (and what follows it in its packet)
     may be believed only if it keeps inside its packet's bounds."""
     def m(t, rng):
-        s = rng.choice(streams_of() or STREAMS)
-        p = os.path.join(t, s)
-        pk = [x for x in packets(p) if x[2] // 8 > 84 + 8]
-        if not pk:
+        s, p, k, pkt = packet_with_events(t, rng, streams_of)
+        if not pkt:
             return f"event-bytes@{s}(no events)"
-        k = rng.randrange(len(pk))
-        off, _, content = pk[k]
+        off, _, content = pkt
         i = off + 84 + rng.randrange(content // 8 - 84 - 1)
         d = bytearray(open(p, "rb").read())
         d[i] = rng.randrange(256)
@@ -384,13 +394,10 @@ def m_event_time_wrap(t, rng):
     two bytes of an event header that gave exit 0 with a duration of 4.98 s
     instead of 684 ms, issue 24 item 4). babeltrace2 reads it cleanly; it
     must be an invalid event (outside its packet), exit 1, never figures."""
-    s = rng.choice(task_streams() or STREAMS)
-    p = os.path.join(t, s)
-    pk = [x for x in packets(p) if x[2] // 8 > 84 + 8]
-    if not pk:
+    s, p, k, pkt = packet_with_events(t, rng, task_streams)
+    if not pkt:
         return f"event-time-wrap@{s}(no events)"
-    k = rng.randrange(len(pk))
-    off = pk[k][0]
+    off = pkt[0]
     d = open(p, "rb").read()
     begin, end = struct.unpack_from("<QQ", d, off + OFF["ts_begin"])
     if struct.unpack_from("<H", d, off + 84)[0] == 0xFFFF:  # extended: id, 64-bit time
