@@ -132,6 +132,18 @@ def check_near(name, what, x, truth, above=0.10):
            f"answer ({x / MS:.3f} ms vs {truth / MS:.3f} ms)")
 
 
+def check_own_span(name, spans, truths):
+    """Each recording's on-CPU span against the span the program measured
+    on its threads' CPU clocks in the same recording (they vary with the
+    load): the median of the ratios within -2%..+10%."""
+    ratios = [x / t for x, t in zip(spans, truths)]
+    ratio = statistics.median(ratios)
+    tap.ok(0.98 <= ratio <= 1.10, f"{name}: on-CPU span within -2%..+10% of the program's own "
+           f"on its CPU clocks in the same recording, median of {len(ratios)} "
+           f"({ratio - 1:+.1%}; each {', '.join(f'{x - 1:+.1%}' for x in ratios)}; the "
+           f"program's {', '.join(f'{t / MS:.3f}' for t in truths)} ms)")
+
+
 UNTIED_WAIT = ["untied-wait"]
 FIB_UNTIED, FIB_TIED = ["fib", "8", "500"], ["fib", "8", "500", "tied"]
 CHAIN, GRID, FLAT = ["chain", "100", "200"], ["grid", "8", "500"], ["grid", "40", "0"]
@@ -266,11 +278,8 @@ def preempt(record, analyze, tmp, exes):
             # counting 63-84 us the program's measure leaves out (in one,
             # 63 us of the root's taskwait exit: docs/openmp.md)
             i = m.cases.index(TREE500)
-            ratios = [r.trees[i]["span_ns"] / t[1] for r, t in zip(m.runs, truth)]
-            ratio = statistics.median(ratios)
-            tap.ok(0.98 <= ratio <= 1.10, f"{m.name(TREE500)}: on-CPU span within -2%..+10% of "
-                   f"the program's own in the same recording, median of {len(ratios)} "
-                   f"({ratio - 1:+.1%}; each {', '.join(f'{x - 1:+.1%}' for x in ratios)})")
+            check_own_span(m.name(TREE500), [r.trees[i]["span_ns"] for r in m.runs],
+                           [t[1] for t in truth])
         # ... and the report says how much on-CPU time its clocks disagree on
         un = [r.pool["offcpu"]["unattributed_ns"] for r in m.runs]
         dis = [r.pool["offcpu"]["clock_disagreement_ns"] for r in m.runs]
@@ -312,13 +321,7 @@ def producer(record, analyze, tmp, exes):
         if len(truth) == len(m.runs):
             # each recording against its own answer (they vary with the
             # load: 0.40-0.55 ms), the median of the ratios, as for the tree
-            ratios = [r.trees[0]["span_ns"] / t for r, t in zip(m.runs, truth)]
-            ratio = statistics.median(ratios)
-            tap.ok(0.98 <= ratio <= 1.10, f"{m.name(PRODUCER)}: span within -2%..+10% of the "
-                   f"program's own on its CPU clocks in the same recording, median of "
-                   f"{len(ratios)} ({ratio - 1:+.1%}; each "
-                   f"{', '.join(f'{x - 1:+.1%}' for x in ratios)}; the program's "
-                   f"{', '.join(f'{t / MS:.3f}' for t in truth)} ms)")
+            check_own_span(m.name(PRODUCER), [r.trees[0]["span_ns"] for r in m.runs], truth)
 
 
 def main():
