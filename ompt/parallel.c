@@ -56,10 +56,11 @@ static void implicit_begin(ompt_data_t *task_data, uint64_t site)
     FJOMP_EMIT(exec, FJOMP_POOL, w, t->id);
 }
 
-void fjomp_implicit_emit_end(fjomp_thread *th, fjomp_task *t)
+void fjomp_implicit_emit_end(fjomp_thread *th, fjomp_task *t, bool drain)
 {
     if (!t->emitted || t->ended || !fjomp_pool_open()) return;
     int32_t w = fjomp_worker(th);
+    if (drain) fjomp_offcpu_drain(th); /* its last clock */
     FJOMP_EMIT(executed, FJOMP_POOL, w);
     FJOMP_EMIT(result, FJOMP_POOL, w, t->id);
     t->ended = true;
@@ -72,8 +73,7 @@ static void implicit_end(ompt_data_t *task_data)
     fjomp_task *t = fjomp_task_of(task_data);
     if (!t) return;
     fjomp_thread *th = fjomp_self();
-    if (t->emitted && !t->ended && fjomp_pool_open()) fjomp_offcpu_drain(th); /* its last clock */
-    fjomp_implicit_emit_end(th, t);
+    fjomp_implicit_emit_end(th, t, true);
     task_data->ptr = NULL;
     fjomp_task_complete(th, t);
 }

@@ -89,7 +89,8 @@ static void wait_end(void)
     th->join_bits >>= 1;
     if (joined && fjomp_pool_open())
         FJOMP_EMIT(joined, FJOMP_POOL, fjomp_worker(th), th->join_tasks[th->wait_depth]);
-    if (th->closing[th->wait_depth]) fjomp_implicit_emit_end(th, th->closing[th->wait_depth]);
+    if (th->closing[th->wait_depth])
+        fjomp_implicit_emit_end(th, th->closing[th->wait_depth], false);
 }
 
 static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,

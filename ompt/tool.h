@@ -72,9 +72,10 @@ typedef struct fjomp_task {
 fjomp_task *fjomp_task_new(fjomp_thread *th, fjomp_task *parent);
 /* The task is complete: drops its reference on its parent and its own. */
 void fjomp_task_complete(fjomp_thread *th, fjomp_task *t);
-/* Emits the end of implicit task t (executed, result) once; the caller has
- * just drained th's off-CPU records (the task's last clock reading). */
-void fjomp_implicit_emit_end(fjomp_thread *th, fjomp_task *t);
+/* Emits the end of implicit task t (executed, result) once, after draining
+ * th's off-CPU records (the task's last clock reading) unless the caller
+ * has just done so. */
+void fjomp_implicit_emit_end(fjomp_thread *th, fjomp_task *t, bool drain);
 /* Children created by t and not complete yet (t still running). */
 uint32_t fjomp_task_unfinished_children(const fjomp_task *t);
 
