@@ -150,15 +150,27 @@ FJ_VOID_TASK_1(noop, int, unused)
     (void)unused;
 }
 
-/* Spawns and syncs a no-op until *flag is set: each spawn answers a
- * thief's request, so the frames below become stealable. */
-static void publish_until(FJ_CTX_PARAMS, _Atomic int *flag)
+static double now_s(void)
 {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Spawns and syncs a no-op until *flag is set: each spawn answers a
+ * thief's request, so the frames below become stealable. Whether it was
+ * set within 10 s: a case whose thieves never come fails its checks
+ * instead of hanging. */
+static int publish_until(FJ_CTX_PARAMS, _Atomic int *flag)
+{
+    double until = now_s() + 10.0;
     while (!atomic_load(flag)) {
+        if (now_s() > until) return 0;
         FJ_SPAWN(noop, 0);
         FJ_SYNC(noop);
         sched_yield();
     }
+    return 1;
 }
 
 FJ_TASK_1(long, grandchild, long, x)
@@ -271,13 +283,6 @@ static void case_typed_mixed(void)
 static _Atomic int e_started, e_release, e_finished, c0_started, c1_started, c0_join_called,
     c1_join_called;
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Spins until *flag is set or `seconds` pass; whether it was set. */
 static int spin_until(_Atomic int *flag, double seconds)
 {
@@ -318,32 +323,18 @@ static void c1_body(void *arg)
     run_past_join(&c1_started, &c1_join_called);
 }
 
-/* publish_until with a bound: a case whose thieves never come fails its
- * check instead of hanging. */
-static int published(FJ_CTX_PARAMS, _Atomic int *flag)
-{
-    double until = now_s() + 10.0;
-    while (!atomic_load(flag)) {
-        if (now_s() > until) return 0;
-        FJ_SPAWN(noop, 0);
-        FJ_SYNC(noop);
-        sched_yield();
-    }
-    return 1;
-}
-
 FJ_TASK_1(long, out_of_order, long, x)
 {
     fj_task c0, c1;
     fj_task_init(&c0, c0_body, NULL);
     fj_task_init(&c1, c1_body, NULL);
     FJ_SPAWN(long_e, x);
-    int stolen = published(FJ_CTX_ARGS, &e_started);
+    int stolen = publish_until(FJ_CTX_ARGS, &e_started);
     /* Typed spawns after fj_fork start at the head fj_fork left. */
     fj_fork(&c0);
-    stolen += published(FJ_CTX, fj_head(FJ_CTX), &c0_started);
+    stolen += publish_until(FJ_CTX, fj_head(FJ_CTX), &c0_started);
     fj_fork(&c1);
-    stolen += published(FJ_CTX, fj_head(FJ_CTX), &c1_started);
+    stolen += publish_until(FJ_CTX, fj_head(FJ_CTX), &c1_started);
     atomic_store(&c0_join_called, 1);
     fj_join(&c0);
     atomic_store(&c1_join_called, 1);
