@@ -96,7 +96,10 @@ typedef struct {
      * the call only */
     const char *name;
     const char *runtime; /* pool_runtime: the runtime's version string */
-    uint64_t begin, end; /* offcpu only: the interval, ns from the clock origin */
+    /* offcpu only: the interval, ns from the clock origin; a replayed
+     * return (offcpu_in) as the trace recorded it: end (0: made or moved by
+     * the seal, offcpu.h) */
+    uint64_t begin, end;
     /* pool_begin: the process's name and pid from the recording's procname
      * and vpid contexts (NULL and -1 without them); valid during the call */
     const char *procname;

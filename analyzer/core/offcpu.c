@@ -120,12 +120,14 @@ static void fit_span(fja_offcpu *o, const fit_item *it, size_t from, size_t to,
             uint64_t room = limit > e[1].ts ? limit - e[1].ts : 0;
             uint64_t d = share < room ? share : room;
             e[1].ts += d;
+            e[1].inferred |= d != 0;
             left -= d;
             o->fit_added_ns += d;
         } else {
             uint64_t room = e[1].ts - e->ts > 1 ? e[1].ts - e->ts - 1 : 0;
             uint64_t d = share < room ? share : room;
             e[1].ts -= d;
+            e[1].inferred |= d != 0;
             left -= d;
             o->fit_taken_ns += d;
         }
@@ -159,6 +161,7 @@ static int stall_add(fja_offcpu_edge **stalls, size_t *n, size_t *cap, const fja
     out.ts = r1->ts - (wall - clock);
     out.out = 1;
     out.kind = FJA_OFFCPU_PREEMPTED;
+    out.inferred = 1;
     out.cpu = 0;
     fja_offcpu_edge in = out;
     in.ts = r1->ts;
@@ -249,6 +252,10 @@ int fja_offcpu_replay(fja_offcpu *o, uint64_t ts, int (*feed)(void *ctx, const f
                         .worker = e->worker,
                         .kind = e->out ? FJA_EV_OFFCPU_OUT : FJA_EV_OFFCPU_IN};
         ev.arg.offcpu = e->kind;
+        /* A return where the trace put it: its interval's end as recorded
+         * (0 for one the seal made or moved, the tracker's checks then
+         * pass it by) */
+        if (!e->out && !e->inferred) ev.end = e->ts;
         int rc = feed(ctx, &ev);
         if (rc) return rc;
     }

@@ -35,6 +35,9 @@ typedef struct {
      * offcpu_task_clock reading (cpu), until the seal uses it */
     uint8_t out;
     uint8_t kind;
+    /* 1: made or moved by the seal (a stall's stay, a return the fit
+     * moved): not where the trace put it */
+    uint8_t inferred;
     uint64_t cpu;
 } fja_offcpu_edge;
 
