@@ -407,6 +407,68 @@ def m_event_time_wrap(t, rng):
     return f"event-time-wrap@{s}#{k}"
 
 
+BT_EVENT_RE = re.compile(rb"^\[(\d+)\] .* fjtrace:(\w+): \{[^}]*\}, \{ pool = (\d+), "
+                         rb"worker = (\d+)(.*)\}$")
+BT_INTERVAL_RE = re.compile(rb", begin = (\d+), end = (\d+), kind = (\d+) $")
+
+
+def worker_times(t):
+    """What babeltrace2 reads of each worker of the trace (raw clock
+    values, ns): {(pool, worker): (task-event times, off-CPU stream record
+    times, off-CPU intervals (begin, end, kind))}."""
+    rc, out, _ = run(["babeltrace2", "--clock-cycles", t])
+    workers = {}
+    for m in map(BT_EVENT_RE.match, out.splitlines() if rc != "timeout" else []):
+        if not m:
+            continue
+        tasks, records, intervals = workers.setdefault((int(m[3]), int(m[4])), ([], [], []))
+        if not m[2].startswith(b"offcpu"):
+            tasks.append(int(m[1]))
+            continue
+        records.append(int(m[1]))
+        i = BT_INTERVAL_RE.search(m[5]) if m[2] == b"offcpu" else None
+        if i:
+            intervals.append(tuple(int(x) for x in i.groups()))
+    return workers
+
+
+def m_offcpu_cut(t, rng):
+    """A blocked interval of 1 ms or more of a worker with its begin moved
+    earlier, to before the worker's previous task event but after anything
+    else of that worker (its previous interval's end, its off-CPU records):
+    babeltrace2 reads it cleanly, and it claims the worker off the CPU at
+    an event it emitted. A thread emits events only on the CPU: the event
+    cuts the stay there, far before its recorded end, which must be an
+    invalid event (exit 1), not a silent loss of the rest of the stay
+    (fuzz24's campaign input 348: a begin moved 13.8 us earlier cut a
+    100 ms stay, exit 0; tracker.c's check_cut, ab46d64). The recording of
+    damage-test.sh (--blocking, 128 KiB of buffer per CPU) holds such
+    intervals: LTTng-UST's writer sleeps 100 ms when its buffer is full,
+    and the other worker parks meanwhile."""
+    found = []
+    for (pool, worker), (tasks, records, intervals) in worker_times(t).items():
+        intervals.sort()
+        for i, (begin, end, kind) in enumerate(intervals):
+            before = [x for x in tasks if x < begin]
+            if kind != 1 or end - begin < 1000000 or not before:
+                continue
+            cut = max(before)  # the event the moved begin will hold
+            # anything else of the worker before it: no new overlap
+            lo = max([x for x in before + records if x < cut]
+                     + [e for _, e, _ in intervals[:i]], default=0)
+            if lo < cut - 1 and not any(cut <= e for _, e, _ in intervals[:i]):
+                found.append((pool, worker, begin, end, cut - max(1, min(1000, (cut - lo) // 2))))
+    pool, worker, begin, end, new = rng.choice(found)  # IndexError: "nothing to damage"
+    old = struct.pack("<QQ", begin, end)
+    (s,) = [s for s in offcpu_streams() if old in open(os.path.join(t, s), "rb").read()]
+    p = os.path.join(t, s)
+    d = open(p, "rb").read()
+    if d.count(old) != 1:
+        raise ValueError("the interval's bytes are not unique")
+    patch(p, d.index(old), "<Q", new)
+    return f"offcpu-cut:pool{pool}-worker{worker}-begin-{(begin - new) / 1e3:.1f}us@{s}"
+
+
 def m_discarded_counter(t, rng):
     """events_discarded as LTTng writes it after losing events (a running
     total from some packet on, in the stream file and its index alike):
@@ -554,6 +616,7 @@ TARGETED = {
     "event-bytes-tasks": m_event_bytes(task_streams),
     "offcpu-payload": m_event_bytes(offcpu_streams),
     "event-time-wrap": m_event_time_wrap,
+    "offcpu-cut": m_offcpu_cut,
     "discarded-counter": m_discarded_counter,
     "metadata-rename": m_metadata_rename,
     "metadata-rename-joined": lambda t, rng: m_metadata_rename(t, rng, ("joined", "pool_begin")),
@@ -671,6 +734,7 @@ def judge(label, paths, bt_path, stats):
         why.append("exit 3 without naming a file")
     events = None
     stats["figures"] = None
+    stats["invalid_first"] = ""
     if rc in (0, 1) or (rc == 3 and out):  # exit 3 may still report what was read
         try:
             report = json.loads(out)
@@ -678,6 +742,7 @@ def judge(label, paths, bt_path, stats):
             stats["figures"] = figures(report)
             stats["invalid"] = report.get("anomalies", {}).get("by_kind", {}).get(
                 "invalid_event", 0)
+            stats["invalid_first"] = report.get("anomalies", {}).get("invalid_first", "")
         except (ValueError, KeyError):
             why.append("invalid JSON")
     # Worse: babeltrace2 reads events (exit 0) and fjtrace reports none, or
@@ -811,6 +876,21 @@ def main():
                 and (rc != 1 or not stats.get("invalid")):
             why.append("an event 2^32 cycles past its packet's end: an invalid event "
                        f"(anomaly invalid_event) and exit 1 expected, not exit {rc}")
+        if kinds and all(k == "offcpu-cut" for k in kinds):
+            # babeltrace2 reads it cleanly; the analyzer names the cut
+            cut = re.search(r"pool(\d+)-worker(\d+)", label)
+            named = cut and (f"an off-CPU interval of worker {cut[2]} of pool {cut[1]} holding "
+                             "an event of that worker") in stats.get("invalid_first", "")
+            if not cut:
+                why.append("no blocked interval of 1 ms or more with a task event of its "
+                           "worker before it to move its begin to")
+            elif brc != 0 or rc != 1 or not stats.get("invalid") or not named:
+                why.append("an off-CPU begin moved before its worker's previous event: "
+                           "babeltrace2 exit 0, and an invalid event (anomaly invalid_event, "
+                           "naming the worker's interval holding its event) with exit 1 "
+                           f"expected, not babeltrace2 exit {brc}, exit {rc} with "
+                           f"{stats.get('invalid', 0)} invalid: "
+                           f"{stats.get('invalid_first', '')!r}")
         if kinds and all(k == "special-file" for k in kinds) and rc == "timeout":
             why.append("a special file: the analyzer hangs")
         if kinds and all(k == "discarded-counter" for k in kinds) and \
