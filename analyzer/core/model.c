@@ -269,24 +269,20 @@ static uint64_t body_end(const fja_task *t)
     return path_end(t->sp_base, t->self_ns);
 }
 
-fja_frame *fja_model_join_frame(fja_pool *p, uint32_t n)
+/* The frame of task n's parent waiting for it in a join (the tracker
+ * says which), NULL if none. */
+static const fja_frame *join_frame(const fja_tracker *tk, fja_pool *p, uint32_t n)
 {
-    const fja_task *t = task_at(p, n);
-    if (t->parent == FJA_TASK_NONE) return NULL;
-    const fja_task *par = task_at(p, t->parent);
-    if (par->worker < 0 || (uint32_t)par->worker >= p->nworkers) return NULL;
-    fja_worker *w = &p->workers[par->worker];
-    if (!w->in_joins) return NULL;
-    for (uint32_t i = w->depth; i-- > 0;)
-        if (w->stack[i].in_join && w->stack[i].awaited == n) return &w->stack[i];
-    return NULL;
+    uint32_t level = fja_tracker_join_level(tk, p, n);
+    if (level == FJA_TASK_NONE) return NULL;
+    return &p->workers[task_at(p, task_at(p, n)->parent)->worker].stack[level];
 }
 
 /* How much later than its done-span the path through task n reaches its
  * parent, waiting for it in a join_stolen (stolen_join_shift). */
-static uint64_t join_shift_of(fja_pool *p, uint32_t n)
+static uint64_t join_shift_of(const fja_tracker *tk, fja_pool *p, uint32_t n)
 {
-    const fja_frame *f = fja_model_join_frame(p, n);
+    const fja_frame *f = join_frame(tk, p, n);
     return f ? f->join_shift : 0;
 }
 
@@ -306,40 +302,31 @@ static void path_join(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
  * the parent's end). Without it, the join is taken to be now: the earliest
  * it can be, so the span is never underestimated (a producer's later forks
  * then wrongly come after its earlier children). */
-static bool joined_now(fja_pool *p, uint32_t n)
+static bool joined_now(const fja_tracker *tk, fja_pool *p, uint32_t n)
 {
     const fja_task *t = task_at(p, n);
     if (!p->joins_told || (t->flags & FJA_TF_RUN_BY_JOIN)) return true;
-    const fja_task *par = task_at(p, t->parent);
-    if (par->worker < 0 || (uint32_t)par->worker >= p->nworkers) return false;
-    const fja_worker *w = &p->workers[par->worker];
-    for (uint32_t i = w->depth; w->in_joins && i-- > 0;) {
-        const fja_frame *f = &w->stack[i];
-        if (f->task == t->parent)
-            return f->in_join &&
-                   (f->awaited == n || f->awaited == FJA_TASK_NONE || f->awaited == t->parent);
-    }
-    return false;
+    return fja_tracker_awaits(tk, p, t->parent, n);
 }
 
 /* The path through done task n (done-span v) reaches its parent at ts. A
  * running parent takes it if it joins n now (joined_now), else keeps it
  * (child_max) for the join (pending_join) or its own end; so does a parent
  * whose body is over (a counted completer), for its own completion. */
-static void offer_to_parent(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
+static void offer_to_parent(const fja_tracker *tk, fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
 {
     const fja_task *t = task_at(p, n);
     if (t->parent == FJA_TASK_NONE) return;
-    if (t->flags & FJA_TF_JOIN_SHIFT) v += join_shift_of(p, n);
+    if (t->flags & FJA_TF_JOIN_SHIFT) v += join_shift_of(tk, p, n);
     fja_task *par = task_at(p, t->parent);
-    if ((par->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC && joined_now(p, n))
+    if ((par->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC && joined_now(tk, p, n))
         path_join(p, t->parent, ts, v);
     else if (v > par->child_max)
         par->child_max = v;
 }
 
 /* Task n is done with done-span v at ts. */
-static void task_done(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
+static void task_done(const fja_tracker *tk, fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
 {
     fja_task *t = task_at(p, n);
     fja_tree *tr = tree_of(p, t);
@@ -347,7 +334,7 @@ static void task_done(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
         if (v > tr->span_ns) tr->span_ns = v;
         if (ts > tr->last_done_ts) tr->last_done_ts = ts;
     }
-    offer_to_parent(p, n, ts, v);
+    offer_to_parent(tk, p, n, ts, v);
 }
 
 /* Adds n's subtree work to its parent and to every ancestor that already
@@ -410,29 +397,30 @@ static void path_join_wall(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
 }
 
 /* offer_to_parent's twin. */
-static void offer_to_parent_wall(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
+static void offer_to_parent_wall(const fja_tracker *tk, fja_pool *p, uint32_t n, uint64_t ts,
+                                 uint64_t v)
 {
     const fja_task *t = task_at(p, n);
     if (t->parent == FJA_TASK_NONE) return;
     if (t->flags & FJA_TF_JOIN_SHIFT_WALL) {
-        const fja_frame *f = fja_model_join_frame(p, n);
+        const fja_frame *f = join_frame(tk, p, n);
         v += f ? f->join_shift_wall : 0;
     }
     const fja_task *par = task_at(p, t->parent);
     fja_task_wall *pw = wall_at(p, t->parent);
-    if ((par->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC && joined_now(p, n))
+    if ((par->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC && joined_now(tk, p, n))
         path_join_wall(p, t->parent, ts, v);
     else if (v > pw->child_max)
         pw->child_max = v;
 }
 
 /* task_done's twin. */
-static void task_done_wall(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
+static void task_done_wall(const fja_tracker *tk, fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
 {
     const fja_task *t = task_at(p, n);
     if (t->tree != FJA_TASK_NONE && v > p->tree_walls[t->tree].span_ns)
         p->tree_walls[t->tree].span_ns = v;
-    offer_to_parent_wall(p, n, ts, v);
+    offer_to_parent_wall(tk, p, n, ts, v);
 }
 
 /* completion_span's twin. */
@@ -842,27 +830,28 @@ static void on_dependence(fja_model *m, fja_pool *p, const fja_change *c)
     }
 }
 
-void fja_model_task_end(fja_pool *p, const fja_worker *w, uint32_t n, uint64_t since, uint64_t ts)
+void fja_model_task_end(const fja_tracker *tk, fja_pool *p, const fja_worker *w, uint32_t n,
+                        uint64_t since, uint64_t ts)
 {
     fja_task *t = task_at(p, n);
     p->exec_to_executed_ns += ts - since;
     if (w && w->depth == 0) p->outermost_bodies_ns += ts - since;
     executed_account(p, n);
-    task_done(p, n, ts, fja_task_done_span(t));
-    if (p->tasks.wall) task_done_wall(p, n, ts, done_span_wall(wall_at(p, n)));
+    task_done(tk, p, n, ts, fja_task_done_span(t));
+    if (p->tasks.wall) task_done_wall(tk, p, n, ts, done_span_wall(wall_at(p, n)));
     release_dependents(p, n);
     tree_done(tree_of(p, t), n, ts, true);
 }
 
-static void on_task_done(fja_pool *p, fja_worker *w, const fja_change *c)
+static void on_task_done(const fja_tracker *tk, fja_pool *p, fja_worker *w, const fja_change *c)
 {
     if (c->counted) {
         p->completing_to_completed_ns += c->ts - c->since;
         p->completions++;
     }
-    task_done(p, c->task, c->ts, completion_span(p, w, c->task, c->ts));
+    task_done(tk, p, c->task, c->ts, completion_span(p, w, c->task, c->ts));
     if (p->tasks.wall)
-        task_done_wall(p, c->task, c->ts, completion_span_wall(p, w, c->task, c->ts));
+        task_done_wall(tk, p, c->task, c->ts, completion_span_wall(p, w, c->task, c->ts));
     tree_done(tree_at(p, c->task), c->task, c->ts, false);
 }
 
@@ -907,7 +896,8 @@ static uint64_t stolen_join_cost(uint64_t self, uint64_t self_at_fork, uint64_t 
  * (the frame keeps the cost: the child's own children, forked before this
  * event, started from its unmoved span), or now, moved, if it was done
  * already (between the runtime's check and its event). */
-static void stolen_join_shift(fja_pool *p, fja_worker *w, const fja_change *c)
+static void stolen_join_shift(const fja_tracker *tk, fja_pool *p, fja_worker *w,
+                              const fja_change *c)
 {
     fja_frame *f = top_frame(w);
     if (!f) return;
@@ -918,7 +908,7 @@ static void stolen_join_shift(fja_pool *p, fja_worker *w, const fja_change *c)
         stolen_join_cost(self_now(p, t->parent, c->ts), w->last_fork_self, oncpu_ahead(w, c));
     if (!cost) return;
     if (fja_task_finished(t)) {
-        offer_to_parent(p, c->task, c->ts, fja_task_done_span(t) + cost);
+        offer_to_parent(tk, p, c->task, c->ts, fja_task_done_span(t) + cost);
         return;
     }
     f->join_shift = cost;
@@ -927,7 +917,8 @@ static void stolen_join_shift(fja_pool *p, fja_worker *w, const fja_change *c)
 
 /* stolen_join_shift's twin: c->ahead is all the parent's own code (a
  * model fed no boundary knows no stay off the CPU). */
-static void stolen_join_shift_wall(fja_pool *p, fja_worker *w, const fja_change *c)
+static void stolen_join_shift_wall(const fja_tracker *tk, fja_pool *p, fja_worker *w,
+                                   const fja_change *c)
 {
     fja_frame *f = top_frame(w);
     if (!f) return;
@@ -938,7 +929,7 @@ static void stolen_join_shift_wall(fja_pool *p, fja_worker *w, const fja_change 
         stolen_join_cost(self_now_wall(p, t->parent, c->ts), w->last_fork_self_wall, c->ahead);
     if (!cost) return;
     if (fja_task_finished(t)) {
-        offer_to_parent_wall(p, c->task, c->ts, done_span_wall(wall_at(p, c->task)) + cost);
+        offer_to_parent_wall(tk, p, c->task, c->ts, done_span_wall(wall_at(p, c->task)) + cost);
         return;
     }
     f->join_shift_wall = cost;
@@ -968,10 +959,10 @@ static void on_join_done(fja_pool *p, fja_worker *w, const fja_change *c)
     if (p->tasks.wall) path_join_wall(p, parent, c->ts, done_span_wall(wall_at(p, c->task)));
 }
 
-static void on_join_begin(fja_pool *p, fja_worker *w, const fja_change *c)
+static void on_join_begin(const fja_tracker *tk, fja_pool *p, fja_worker *w, const fja_change *c)
 {
-    stolen_join_shift(p, w, c);
-    if (p->tasks.wall) stolen_join_shift_wall(p, w, c);
+    stolen_join_shift(tk, p, w, c);
+    if (p->tasks.wall) stolen_join_shift_wall(tk, p, w, c);
     w->joins_waited++;
     p->joins_waited++;
     uint32_t waiter = top_frame(w)->task;
@@ -1054,7 +1045,7 @@ void fja_model_settled(fja_pool *p, fja_worker *w, uint32_t task, uint64_t ts)
     tree_busy(p, w, task == FJA_TASK_NONE ? FJA_TASK_NONE : task_at(p, task)->tree, ts);
 }
 
-static void on_worker_change(fja_pool *p, fja_worker *w, const fja_change *c)
+static void on_worker_change(const fja_tracker *tk, fja_pool *p, fja_worker *w, const fja_change *c)
 {
     switch (c->kind) {
     case FJA_CHANGE_STATE:
@@ -1073,7 +1064,7 @@ static void on_worker_change(fja_pool *p, fja_worker *w, const fja_change *c)
         on_steal(p, w, c);
         break;
     case FJA_CHANGE_JOIN_BEGIN:
-        on_join_begin(p, w, c);
+        on_join_begin(tk, p, w, c);
         break;
     case FJA_CHANGE_TASK_SUSPEND:
         p->suspends++;
@@ -1113,7 +1104,7 @@ static void on_worker_change(fja_pool *p, fja_worker *w, const fja_change *c)
 
 void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
 {
-    (void)ctx;
+    const fja_tracker *tk = ctx; /* fja_tracker_init: asked about the replay */
     fja_pool *p = c->pool;
     switch (c->kind) {
     case FJA_CHANGE_LOCK_NAME:
@@ -1129,10 +1120,10 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
             on_root(p, c);
         break;
     case FJA_CHANGE_TASK_END:
-        fja_model_task_end(p, c->worker, c->task, c->since, c->ts);
+        fja_model_task_end(tk, p, c->worker, c->task, c->since, c->ts);
         break;
     case FJA_CHANGE_TASK_DONE:
-        on_task_done(p, c->worker, c);
+        on_task_done(tk, p, c->worker, c);
         break;
     case FJA_CHANGE_LOCK_END:
         on_lock_end(m, c);
@@ -1147,7 +1138,7 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
         on_pool_end(p);
         break;
     default:
-        if (c->worker) on_worker_change(p, c->worker, c);
+        if (c->worker) on_worker_change(tk, p, c->worker, c);
     }
 }
 

@@ -121,7 +121,6 @@ typedef struct {
     uint64_t begin_ts, end_ts, last_ts;
     fja_frame *stack;
     uint32_t depth, cap;
-    uint32_t in_joins; /* frames of the stack in a join: none, no join to tell of a task done */
     fja_wstate state;
     uint64_t state_ts;
     uint64_t state_ns[FJA_WS_COUNT];
@@ -399,8 +398,6 @@ void fja_model_offcpu_lost(fja_model *m, uint64_t count, uint64_t begin_ts, uint
  * has its events; `left_out` events before that were not fed. Trees begun
  * before that point are partial (analysis.h). */
 void fja_model_window(fja_model *m, uint64_t left_out);
-/* The frame of task n's parent waiting for it in a join, NULL if none. */
-fja_frame *fja_model_join_frame(fja_pool *p, uint32_t n);
 /* Live task count, tree count and bytes held, for memory reporting. */
 size_t fja_model_bytes(const fja_model *m);
 

@@ -14,7 +14,7 @@
  * called directly, it costs no indirect call on every change. */
 static void tell(const fja_tracker *t, const fja_change *c)
 {
-    fja_model_change(t->listeners[0].ctx, t->model, c);
+    fja_model_change((void *)t, t->model, c);
     for (uint32_t i = 1; i < t->nlisteners; i++)
         t->listeners[i].change(t->listeners[i].ctx, t->model, c);
 }
@@ -43,7 +43,8 @@ static void tell_task(const fja_tracker *t, fja_change_kind k, fja_pool *p, fja_
 void fja_tracker_init(fja_tracker *t, fja_model *m)
 {
     *t = (fja_tracker){.model = m};
-    fja_tracker_listen(t, (fja_listener){.ctx = NULL, .change = fja_model_change});
+    /* its context is the tracker, whom it asks about the replay (queries) */
+    fja_tracker_listen(t, (fja_listener){.ctx = t, .change = fja_model_change});
 }
 
 int fja_tracker_listen(fja_tracker *t, fja_listener l)
@@ -69,6 +70,7 @@ typedef struct {
     uint64_t stolen_queued_ts; /* its pending steal's task: when it was queued, */
     int32_t stolen_from;       /* and by whom (-1: not known) */
     uint64_t lock_wait_ts;     /* when its lock wait (fja_worker.lock_id) began */
+    uint32_t in_joins; /* frames of its stack in a join: none, no join to tell of a task done */
     /* An event of the worker ended its stay off the CPU early: when (0:
      * none since the last edge) */
     uint64_t cut_ts;
@@ -122,6 +124,15 @@ static replay_worker *replay_worker_of(const fja_tracker *t, const fja_pool *p, 
 oom:
     t->model->oom = true;
     return NULL;
+}
+
+/* Worker `index` of the pool numbered pi as the replay keeps it, NULL if
+ * it keeps nothing of it yet (nothing to tell: all zero). */
+static const replay_worker *replay_worker_at(const fja_tracker *t, uint32_t pi, int32_t index)
+{
+    const struct fja_replay *r = t->replay;
+    if (!r || pi >= r->npools || index < 0 || (uint32_t)index >= r->pools[pi].nworkers) return NULL;
+    return &r->pools[pi].workers[index];
 }
 
 /* The end of worker w's last off-CPU record believed (0: none, or no
@@ -257,10 +268,13 @@ static void frame_resume(fja_frame *f, uint64_t ts)
 }
 
 /* The top frame goes. */
-static void frame_drop(fja_worker *w)
+static void frame_drop(const fja_tracker *t, fja_pool *p, fja_worker *w)
 {
     w->depth--;
-    if (w->stack[w->depth].in_join) w->in_joins--;
+    if (w->stack[w->depth].in_join) {
+        replay_worker *rw = replay_worker_of(t, p, w->index);
+        if (rw) rw->in_joins--;
+    }
 }
 
 static int frame_push(fja_worker *w, uint32_t n, uint64_t ts)
@@ -293,7 +307,7 @@ static bool frame_pop_to(const fja_tracker *t, fja_pool *p, fja_worker *w, uint3
     while (w->depth > i) {
         fja_model_anomaly(t->model, FJA_AN_UNBALANCED_NESTING, ev);
         frame_suspend(p, top_frame(w), ev->ts);
-        frame_drop(w);
+        frame_drop(t, p, w);
         tell_task(t, FJA_CHANGE_TASK_LOST, p, w, w->stack[w->depth].task, ev->ts);
     }
     return true;
@@ -393,10 +407,24 @@ static bool task_is_done(const fja_task *t)
                                          : (t->flags & FJA_TF_EXECUTED);
 }
 
-/* Task n is done at ts: a parent blocked in a join on it learns when. */
-static void join_notify(fja_pool *p, uint32_t n, uint64_t ts)
+/* The frame of task n's parent waiting for it in a join, NULL if none. */
+static fja_frame *join_frame(const fja_tracker *t, const fja_pool *p, uint32_t n)
 {
-    fja_frame *f = fja_model_join_frame(p, n);
+    const fja_task *k = fja_taskmap_get(&p->tasks, n);
+    if (k->parent == FJA_TASK_NONE) return NULL;
+    int32_t wi = fja_taskmap_get(&p->tasks, k->parent)->worker;
+    const replay_worker *rw = replay_worker_at(t, (uint32_t)(p - t->model->pools), wi);
+    if (!rw || !rw->in_joins || (uint32_t)wi >= p->nworkers) return NULL;
+    const fja_worker *w = &p->workers[wi];
+    for (uint32_t i = w->depth; i-- > 0;)
+        if (w->stack[i].in_join && w->stack[i].awaited == n) return &w->stack[i];
+    return NULL;
+}
+
+/* Task n is done at ts: a parent blocked in a join on it learns when. */
+static void join_notify(const fja_tracker *t, fja_pool *p, uint32_t n, uint64_t ts)
+{
+    fja_frame *f = join_frame(t, p, n);
     if (f && !f->awaited_done_ts) f->awaited_done_ts = ts;
 }
 
@@ -407,6 +435,31 @@ static void site_of(fja_model *m, fja_pool *p, uint32_t n, const fja_event *ev)
         fja_model_anomaly(m, FJA_AN_OUT_OF_MEMORY, ev);
         m->oom = true;
     }
+}
+
+/* ------------------------------------------------------------ queries */
+
+uint32_t fja_tracker_join_level(const fja_tracker *t, const fja_pool *p, uint32_t n)
+{
+    const fja_frame *f = join_frame(t, p, n);
+    if (!f) return FJA_TASK_NONE;
+    int32_t wi = fja_taskmap_get(&p->tasks, fja_taskmap_get(&p->tasks, n)->parent)->worker;
+    return (uint32_t)(f - p->workers[wi].stack);
+}
+
+bool fja_tracker_awaits(const fja_tracker *t, const fja_pool *p, uint32_t parent, uint32_t n)
+{
+    int32_t wi = fja_taskmap_get(&p->tasks, parent)->worker;
+    const replay_worker *rw = replay_worker_at(t, (uint32_t)(p - t->model->pools), wi);
+    if (!rw || !rw->in_joins || (uint32_t)wi >= p->nworkers) return false;
+    const fja_worker *w = &p->workers[wi];
+    for (uint32_t i = w->depth; i-- > 0;) {
+        const fja_frame *f = &w->stack[i];
+        if (f->task == parent)
+            return f->in_join &&
+                   (f->awaited == n || f->awaited == FJA_TASK_NONE || f->awaited == parent);
+    }
+    return false;
 }
 
 /* ------------------------------------------------------------ event handlers */
@@ -587,17 +640,17 @@ static void on_executed(const fja_tracker *t, fja_pool *p, fja_worker *w, const 
     }
     f = top_frame(w);
     frame_suspend(p, f, ev->ts);
-    frame_drop(w);
+    frame_drop(t, p, w);
     task_at(p, n)->flags |= FJA_TF_EXECUTED;
     if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
-        fja_model_task_end(p, w, n, f->exec_ts, ev->ts);
+        fja_model_task_end(t, p, w, n, f->exec_ts, ev->ts);
     } else {
         fja_change c = change_of(t, FJA_CHANGE_TASK_END, p, w, ev->ts);
         c.task = n;
         c.since = f->exec_ts;
         tell(t, &c);
     }
-    join_notify(p, n, ev->ts);
+    join_notify(t, p, n, ev->ts);
     fja_recycle_settle(p, n);
     if ((f = top_frame(w))) frame_resume(f, ev->ts);
 }
@@ -613,7 +666,7 @@ static void on_suspend(const fja_tracker *t, fja_pool *p, fja_worker *w, const f
     }
     fja_frame *f = top_frame(w);
     frame_suspend(p, f, ev->ts);
-    frame_drop(w);
+    frame_drop(t, p, w);
     task_at(p, n)->flags |= FJA_TF_SUSPENDED;
     tell_task(t, FJA_CHANGE_TASK_SUSPEND, p, w, n, ev->ts);
     if ((f = top_frame(w))) frame_resume(f, ev->ts);
@@ -697,7 +750,8 @@ static void on_join(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_
         return;
     }
     frame_suspend(p, f, ev->ts);
-    if (!f->in_join) w->in_joins++;
+    replay_worker *rw = replay_worker_of(t, p, w->index);
+    if (!f->in_join && rw) rw->in_joins++;
     f->in_join = true;
     f->since = ev->ts;
     f->awaited = fja_taskmap_find(&p->tasks, ev->task);
@@ -725,7 +779,8 @@ static void on_joined(const fja_tracker *t, fja_pool *p, fja_worker *w, const fj
     else
         c.since = f->awaited_done_ts;
     f->in_join = false;
-    w->in_joins--;
+    replay_worker *rw = replay_worker_of(t, p, w->index);
+    if (rw) rw->in_joins--;
     frame_resume(f, ev->ts);
     tell(t, &c);
 }
@@ -830,7 +885,7 @@ static void on_completed(const fja_tracker *t, fja_pool *p, const fja_event *ev)
     task_at(p, n)->flags |= FJA_TF_COMPLETER | FJA_TF_COMPLETED;
     c.task = n;
     tell(t, &c);
-    join_notify(p, n, ev->ts);
+    join_notify(t, p, n, ev->ts);
     fja_recycle_settle(p, n);
 }
 

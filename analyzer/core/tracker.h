@@ -8,9 +8,11 @@
  * (viz/collect.c) another. Like Perfetto's slice tracker, and cheetah's one
  * cilk_switch_timing(w, from, to) transition.
  *
- * The replay state lives in the fja_model's pools and workers (model.h), so
- * a listener reads the task records and frames it is told about; the pools
- * --recording leaves out are the tracker's own (fja_tracker_recording). */
+ * Most of the replay state still lives in the fja_model's pools and
+ * workers (model.h), so a listener reads the task records it is told
+ * about; which frames wait in a join a listener asks the tracker (the
+ * queries below); the pools --recording leaves out are the tracker's own
+ * (fja_tracker_recording). */
 #ifndef FJA_TRACKER_H
 #define FJA_TRACKER_H
 
@@ -91,24 +93,6 @@ typedef struct {
     void (*change)(void *ctx, fja_model *model, const fja_change *c);
 } fja_listener;
 
-/* The model's own accounting (model.c), every tracker's first listener. */
-void fja_model_change(void *ctx, fja_model *m, const fja_change *c);
-
-/* The model's part of a SETTLED change (worker w of pool p runs task, or
- * FJA_TASK_NONE, at ts): the tracker calls it without building a change
- * when the model is the only listener, as that change comes with every
- * event. */
-void fja_model_settled(fja_pool *p, fja_worker *w, uint32_t task, uint64_t ts);
-/* Likewise the model's part of a QUEUE change (two per forked task), of
- * the TASK_NEW of a fork (task n, the parent named by the event) and of a
- * TASK_END (since: when the body began). */
-void fja_model_queue(fja_pool *p, fja_worker *w, int64_t delta, int64_t depth, bool counted,
-                     uint64_t ts);
-void fja_model_forked(fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id, uint64_t ts);
-void fja_model_task_end(fja_pool *p, const fja_worker *w, uint32_t n, uint64_t since, uint64_t ts);
-/* And a TASK_BEGIN's, without the dispatch on its kind. */
-void fja_model_task_begin(fja_pool *p, fja_worker *w, const fja_change *c);
-
 #define FJA_MAX_LISTENERS 4
 
 /* A pool as the events name it: pool ids are per process (trace). */
@@ -133,6 +117,25 @@ typedef struct {
     uint32_t nforeign, cap_foreign;
 } fja_tracker;
 
+/* The model's own accounting (model.c), every tracker's first listener. */
+void fja_model_change(void *ctx, fja_model *m, const fja_change *c);
+
+/* The model's part of a SETTLED change (worker w of pool p runs task, or
+ * FJA_TASK_NONE, at ts): the tracker calls it without building a change
+ * when the model is the only listener, as that change comes with every
+ * event. */
+void fja_model_settled(fja_pool *p, fja_worker *w, uint32_t task, uint64_t ts);
+/* Likewise the model's part of a QUEUE change (two per forked task), of
+ * the TASK_NEW of a fork (task n, the parent named by the event) and of a
+ * TASK_END (since: when the body began). */
+void fja_model_queue(fja_pool *p, fja_worker *w, int64_t delta, int64_t depth, bool counted,
+                     uint64_t ts);
+void fja_model_forked(fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id, uint64_t ts);
+void fja_model_task_end(const fja_tracker *t, fja_pool *p, const fja_worker *w, uint32_t n,
+                        uint64_t since, uint64_t ts);
+/* And a TASK_BEGIN's, without the dispatch on its kind. */
+void fja_model_task_begin(fja_pool *p, fja_worker *w, const fja_change *c);
+
 /* A tracker replaying into m, with the model's own accounting as its first
  * listener: one per replay (every event of it goes through the same one,
  * and fja_tracker_free ends it), as the replay's state is the tracker's. */
@@ -153,5 +156,14 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev);
 /* End of the trace: closes every worker still running (at its pool's end,
  * or the trace's last event) and sends POOL_END for each pool. */
 void fja_tracker_finish(fja_tracker *t);
+
+/* Queries: what a listener asks the tracker about the replay as it is
+ * now, during a change, instead of reading the tracker's frames. */
+/* The level, in its worker's frame stack, of the frame of task n's parent
+ * waiting in a join for n; FJA_TASK_NONE when none waits for it now. */
+uint32_t fja_tracker_join_level(const fja_tracker *t, const fja_pool *p, uint32_t n);
+/* Does task parent wait now, on its worker, in a join for its child n or
+ * for every child (an OpenMP taskwait or barrier)? */
+bool fja_tracker_awaits(const fja_tracker *t, const fja_pool *p, uint32_t parent, uint32_t n);
 
 #endif
