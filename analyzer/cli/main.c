@@ -449,6 +449,36 @@ static int report_make(const cli_options *o, const fja_model *m, const fja_model
     return rc;
 }
 
+/* One fact of two traces' hosts: known only when both say the same. */
+static fja_host_fact host_agree(fja_host_fact a, fja_host_fact b)
+{
+    return a == b ? a : FJA_HOST_NOT_KNOWN;
+}
+
+/* The recording host's facts (reader_host_facts) for every path given: a
+ * fact the traces disagree on, or one of them lacks, is not known. A host
+ * file that cannot be read is named on stderr: the figures stand, the
+ * report then does not say what the threads' clocks count. */
+static fja_host_facts host_facts(const cli_options *o)
+{
+    fja_host_facts all = {0};
+    for (int i = 0; i < o->npaths; i++) {
+        fja_host_facts f;
+        char why[4400];
+        if (reader_host_facts(o->paths[i], &f, why, sizeof why) && *why)
+            fprintf(stderr, "fjtrace-analyze: warning: %s: the recording host's facts not known\n",
+                    why);
+        if (!i) {
+            all = f;
+            continue;
+        }
+        if (strcmp(all.kernel, f.kernel) != 0) *all.kernel = '\0';
+        all.irq_time_accounting = host_agree(all.irq_time_accounting, f.irq_time_accounting);
+        all.steal_time_accounting = host_agree(all.steal_time_accounting, f.steal_time_accounting);
+    }
+    return all;
+}
+
 static int report_write(const cli_options *o, const fja_model *m, const fja_model *oncpu,
                         const baseline *base, double t0)
 {
@@ -469,7 +499,8 @@ static int report_write(const cli_options *o, const fja_model *m, const fja_mode
                          .npaths = o->npaths,
                          .version = CLI_VERSION,
                          .peak_rss_bytes = peak_rss(),
-                         .wall_s = (double)ts.tv_sec + ts.tv_nsec / 1e9 - t0};
+                         .wall_s = (double)ts.tv_sec + ts.tv_nsec / 1e9 - t0,
+                         .host = host_facts(o)};
     int rc = r.complete ? EXIT_COMPLETE : EXIT_INCOMPLETE;
     if (missing) rc = EXIT_NO_MATCH;
     if (pictures_render(from, &r)) rc = EXIT_OUTPUT;

@@ -11,6 +11,27 @@
 
 #define FJA_REPORT_SCHEMA_VERSION 1
 
+/* The file fjtrace-record writes in a trace folder: facts of the host that
+ * recorded it which the trace does not hold. */
+#define FJA_HOST_FILE "fjtrace-host.txt"
+
+/* A fact of the recording host; zero (as in a run info made without
+ * one) is not known. */
+typedef enum { FJA_HOST_NOT_KNOWN = 0, FJA_HOST_NO, FJA_HOST_YES } fja_host_fact;
+
+/* What a thread's CPU clock counts on the recording host: the OpenMP
+ * figures are read from those clocks (docs/analyses.md, "Limit"). */
+typedef struct {
+    char kernel[128]; /* its release (uname -r), "" when not known */
+    /* the kernel accounts interrupt time apart (CONFIG_IRQ_TIME_ACCOUNTING);
+     * if not, it is charged to the thread an interrupt came on */
+    fja_host_fact irq_time_accounting;
+    /* the kernel accounts a hypervisor's steal time apart
+     * (CONFIG_PARAVIRT_TIME_ACCOUNTING); if not, on a virtual machine the
+     * time the host ran something else counts as the thread's */
+    fja_host_fact steal_time_accounting;
+} fja_host_facts;
+
 /* What the report says about the run itself. */
 typedef struct {
     const char *const *paths;
@@ -18,6 +39,9 @@ typedef struct {
     const char *version;
     double wall_s;
     uint64_t peak_rss_bytes;
+    /* of the traces' host, the same for every path given (a fact they
+     * disagree on is not known) */
+    fja_host_facts host;
 } fja_run_info;
 
 /* Both return 0, or -1 when writing failed (errno set). */

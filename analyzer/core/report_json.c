@@ -27,6 +27,27 @@ static void j_pcts(fja_json *w, const char *k, const fja_pcts *p)
     fja_json_close(w, '}');
 }
 
+/* A fact that may not be known: true, false or null. */
+static void j_known_bool(fja_json *w, const char *k, fja_host_fact v)
+{
+    if (v == FJA_HOST_NOT_KNOWN)
+        fja_json_null(w, k);
+    else
+        fja_json_bool(w, k, v == FJA_HOST_YES);
+}
+
+static void j_host(fja_json *w, const fja_host_facts *h)
+{
+    fja_json_open(w, "host", '{');
+    if (*h->kernel)
+        fja_json_str(w, "kernel", h->kernel);
+    else
+        fja_json_null(w, "kernel");
+    j_known_bool(w, "irq_time_accounting", h->irq_time_accounting);
+    j_known_bool(w, "steal_time_accounting", h->steal_time_accounting);
+    fja_json_close(w, '}');
+}
+
 static void j_trace(fja_json *w, const fja_report *r, const fja_run_info *info)
 {
     const fja_trace_summary *m = &r->trace;
@@ -35,6 +56,7 @@ static void j_trace(fja_json *w, const fja_report *r, const fja_run_info *info)
     for (int i = 0; i < info->npaths; i++)
         fja_json_str(w, NULL, info->paths[i]);
     fja_json_close(w, ']');
+    j_host(w, &info->host);
     fja_json_u64(w, "events", m->events);
     fja_json_u64(w, "discarded_events", m->discarded_events);
     fja_json_bool(w, "complete", r->complete);

@@ -117,8 +117,26 @@ static void t_java(FILE *o, const fja_pool_report *pr)
                "next line)\n");
 }
 
+/* What the threads' CPU clocks count of the interrupts taken on them, as
+ * far as the recording host said (docs/analyses.md, "Limit"). */
+static const char *clock_interrupts(const fja_host_facts *host)
+{
+    if (host->irq_time_accounting == FJA_HOST_NO)
+        return "interrupts on them included, as this kernel does not account them apart";
+    if (host->irq_time_accounting == FJA_HOST_YES)
+        return "interrupt time left out, accounted apart";
+    return "interrupts on them included unless it accounts them apart";
+}
+
+/* ... and of a hypervisor's steal time, said only when it counts. */
+static const char *clock_steal(const fja_host_facts *host)
+{
+    if (host->steal_time_accounting == FJA_HOST_NO) return "; on a virtual machine, steal time too";
+    return "";
+}
+
 /* Which clock the figures are in, and why (docs/analyses.md "Off-CPU time"). */
-static void t_offcpu(FILE *o, const fja_pool_report *pr)
+static void t_offcpu(FILE *o, const fja_pool_report *pr, const fja_host_facts *host)
 {
     char a[32], b[32];
     if (pr->offcpu == FJA_OFFCPU_RECORDED) {
@@ -135,9 +153,11 @@ static void t_offcpu(FILE *o, const fja_pool_report *pr)
                     "is missing\n",
                     pr->offcpu_lost);
         if (pr->oncpu_clock == FJA_ONCPU_THREAD_CLOCK)
-            fprintf(o, "  on-CPU time of each task: the threads' own CPU clocks (the kernel's "
-                       "count: interrupts on them included unless it accounts them apart), read "
-                       "after each switch, at pieces of 20 us or more and every 200 us\n");
+            fprintf(o,
+                    "  on-CPU time of each task: the threads' own CPU clocks (the kernel's "
+                    "count: %s%s), read after each switch, at pieces of 20 us or more and every "
+                    "200 us\n",
+                    clock_interrupts(host), clock_steal(host));
         else
             fprintf(o, "  on-CPU time of each task: perf's switch records (an upper bound: "
                        "some microseconds of each switch count as on the CPU)\n");
@@ -169,7 +189,8 @@ static void t_offcpu(FILE *o, const fja_pool_report *pr)
     }
 }
 
-static void t_totals(FILE *o, const fja_pool_report *pr, bool several_traces)
+static void t_totals(FILE *o, const fja_pool_report *pr, bool several_traces,
+                     const fja_host_facts *host)
 {
     const fja_pool_totals *p = &pr->totals;
     char a[32], b[32], c[32], label[96];
@@ -184,7 +205,7 @@ static void t_totals(FILE *o, const fja_pool_report *pr, bool several_traces)
                 "  parks %" PRIu64 "  submissions %" PRIu64 "\n",
                 pr->tasks, p->forks, p->steals, p->joins_waited, p->parks, p->submits);
     if (p->jvm) t_java(o, pr);
-    t_offcpu(o, pr);
+    t_offcpu(o, pr, host);
     if (!pr->ntrees || !pr->span_ns) {
         fprintf(o,
                 "  work %s  span n/a  parallelism n/a (no task ran)\n"
@@ -462,12 +483,11 @@ static void t_anomalies(FILE *o, const fja_report *r)
 
 int fja_report_text(FILE *o, const fja_report *r, const fja_run_info *info)
 {
-    (void)info;
     t_summary(o, r);
     bool several_traces = fja_report_several_traces(r);
     for (uint32_t i = 0; i < r->npools; i++) {
         const fja_pool_report *pr = &r->pools[i];
-        t_totals(o, pr, several_traces);
+        t_totals(o, pr, several_traces, &info->host);
         t_workers(o, pr);
         t_unfinished(o, pr);
         t_trees(o, pr);

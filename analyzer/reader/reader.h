@@ -102,6 +102,14 @@ typedef enum {
 reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink *sink,
                          fja_reader_stats *stats, char *err, size_t errlen);
 
+/* The facts fjtrace-record wrote of the recording host in trace folder
+ * dir (FJA_HOST_FILE, report.h): 0 with f filled (a fact it could not read
+ * stays not known), or -1 with every fact not known and why naming the file and
+ * what is wrong with it ("" when the folder has no such file: a trace
+ * recorded otherwise). A FIFO or a large file is refused, never waited
+ * on. */
+int reader_host_facts(const char *dir, fja_host_facts *f, char *why, size_t n);
+
 /* Following a live session (src.ctf.lttng-live) while it records. */
 typedef struct {
     /* Called after each batch of messages, and with idle = true when the

@@ -4,6 +4,7 @@ the analyzer's invariants on it. Skipped (TAP) without a usable lttng.
 
     test_live.py ANALYZER FJTRACE_RECORD FJ_FIB
 """
+import gzip
 import json
 import os
 import shutil
@@ -39,6 +40,32 @@ def record_and_analyze(tmp, n, p):
     return json.loads(a.stdout)
 
 
+def kernel_config(name):
+    """y or n as the running kernel was built with CONFIG_name, read here
+    independently of the recorder (None: no configuration to read)."""
+    try:
+        with gzip.open("/proc/config.gz", "rt") as f:
+            text = f.read()
+    except OSError:
+        try:
+            with open(f"/boot/config-{os.uname().release}") as f:
+                text = f.read()
+        except OSError:
+            return None
+    return f"CONFIG_{name}=y" in text.splitlines()
+
+
+def check_host(r, what):
+    """The report says of the recording host what its kernel says of
+    itself (docs/report-schema.md, trace.host)."""
+    host = r["trace"]["host"]
+    tap.is_eq(host["kernel"], os.uname().release, f"{what}: the report names the recording kernel")
+    tap.is_eq(host["irq_time_accounting"], kernel_config("IRQ_TIME_ACCOUNTING"),
+              f"{what}: whether interrupt time is accounted apart, as the kernel's configuration says")
+    tap.is_eq(host["steal_time_accounting"], kernel_config("PARAVIRT_TIME_ACCOUNTING"),
+              f"{what}: whether steal time is accounted apart, as the kernel's configuration says")
+
+
 if not shutil.which("lttng"):
     tap.plan_skip_all("no lttng on PATH")
 with tempfile.TemporaryDirectory() as tmp:
@@ -47,6 +74,7 @@ with tempfile.TemporaryDirectory() as tmp:
         pool = r["pools"][0]
         t = pool["trees"][0]
         what = f"fib({n}) P={p}"
+        check_host(r, what)
         tap.is_eq(pool["totals"]["forks"], fib(n + 1) - 1, f"{what}: F(n+1)-1 forks")
         ok(t["tasks"] == fib(n + 1) and t["depth"] == n // 2,
            f"{what}: the tree has F(n+1) tasks and is n/2 forks deep")

@@ -14,7 +14,10 @@ committed trace made at test time (a FIFO cannot be committed):
 - a trace cut short (read from a salvage copy) with $TMPDIR missing, a
   file or not writable: still exit 1 with the report, and the message
   blames the temporary folder, never the trace;
-- --timeline to a path that cannot be written: one error line, exit 6.
+- --timeline to a path that cannot be written: one error line, exit 6;
+- the recorder's host file (fjtrace-host.txt) read, and one that is a
+  FIFO, a device, too large or not the recorder's: a warning naming it,
+  the host not known, the report unchanged.
 
     special_files.py ANALYZER TRACE
 """
@@ -106,6 +109,50 @@ def special(base, tmpdir, whole):
             shutil.rmtree(os.path.join(tmpdir, x), ignore_errors=True)
 
 
+HOST = "fjtrace-host.txt"
+HOST_NONE = {"kernel": None, "irq_time_accounting": None, "steal_time_accounting": None}
+
+
+def host_of(out):
+    try:
+        return json.loads(out)["trace"]["host"]
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def host_file(base, whole):
+    """The recorder's fjtrace-host.txt beside the trace: read when it is
+    the recorder's, else named in a warning and not known; never a hang,
+    never a changed figure or exit status."""
+    good = ("# fjtrace-record: the recording host, for fjtrace-analyze\nkernel 6.1.0-test\n"
+            "CONFIG_IRQ_TIME_ACCOUNTING n\nCONFIG_PARAVIRT_TIME_ACCOUNTING y\n")
+    session, _ = copy(base, "host-good")
+    with open(os.path.join(session, HOST), "w") as f:
+        f.write(good)
+    rc, out, err = run(["--json", session])
+    tap.ok((rc, events(out)) == whole and HOST not in err and host_of(out) == {
+        "kernel": "6.1.0-test", "irq_time_accounting": False, "steal_time_accounting": True},
+        "the recorder's host file is read: kernel, interrupt and steal time accounting",
+        f"rc {rc}", host_of(out), err)
+    bad = [("a FIFO", "fifo", None, "not a regular file"),
+           ("a device", "device", None, "not a regular file"),
+           ("a foreign line", None, good + "CONFIG_OTHER y\n", "line 5 is not fjtrace-record's"),
+           ("over 4 KiB", None, good + "#" * 5000 + "\n", "over 4096 bytes"),
+           ("a NUL byte", None, good.replace("6.1.0", "6.1\0"), "NUL byte")]
+    for i, (what, how, text, why) in enumerate(bad):
+        session, _ = copy(base, f"host-bad-{i}")
+        path = os.path.join(session, HOST)
+        with open(path, "w") as f:
+            f.write(text or good)
+        if how:
+            replace_with_special(path, how)
+        rc, out, err = run(["--json", session])
+        tap.ok((rc, events(out)) == whole and host_of(out) == HOST_NONE and HOST in err
+               and why in err,
+               f"a host file that is {what}: a warning naming it, the host not known, the "
+               f"report and exit {whole[0]} unchanged", f"rc {rc}", host_of(out), err)
+
+
 def can_drop():
     if os.geteuid() != 0:
         return True  # not root: mode 000 is unreadable already
@@ -183,6 +230,7 @@ def main():
         if rc != 0 or not whole[1]:
             tap.bail_out(f"the committed trace does not read whole: rc {rc}, {err.strip()[:200]}")
         special(base, tmpdir, whole)
+        host_file(base, whole)
         if can_drop():
             mode_000(base)
         else:
