@@ -41,6 +41,10 @@ def main():
             os._exit(127)
     if blocked:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    # CMD's pid for the caller: "python3" may be a wrapper (a pyenv shim
+    # running helpers of its own before it execs), so its children are not
+    # only CMD
+    print(f"child {pid}", flush=True)
     late = 0
     for d in delays:
         wait = t0 + d - time.monotonic()
