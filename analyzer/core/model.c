@@ -67,8 +67,10 @@ void fja_model_keep_wall(fja_model *m)
 
 static void pool_free(fja_pool *p)
 {
-    for (uint32_t i = 0; i < p->nworkers; i++)
+    for (uint32_t i = 0; i < p->nworkers; i++) {
         free(p->workers[i].stack);
+        free(p->workers[i].bodies);
+    }
     free(p->client.stack);
     free(p->workers);
     free(p->trees);
@@ -182,6 +184,11 @@ static inline fja_task *task_at(fja_pool *p, uint32_t n)
     return fja_taskmap_get(&p->tasks, n);
 }
 
+static inline fja_task_wall *wall_at(fja_pool *p, uint32_t n)
+{
+    return fja_taskmap_wall(&p->tasks, n);
+}
+
 static fja_tree *tree_of(fja_pool *p, const fja_task *t)
 {
     return t->tree == FJA_TASK_NONE ? NULL : &p->trees[t->tree];
@@ -223,31 +230,98 @@ static uint64_t queued_at(const fja_pool *p, uint64_t ts)
     return p->queued_cum + (p->queued > 0 && ts > p->queued_ts ? ts - p->queued_ts : 0);
 }
 
-/* ------------------------------------------------------------ self time, span */
+/* ------------------------------------------------------------ bodies: self time */
 
-static fja_frame *top_frame(fja_worker *w)
+/* The body at level i of w's stack (as the tracker's frames are
+ * numbered), NULL if none. */
+static fja_body *body_at(fja_worker *w, uint32_t i)
 {
-    return w->depth ? &w->stack[w->depth - 1] : NULL;
+    return i < w->nbodies ? &w->bodies[i] : NULL;
 }
 
-/* Task n's frame while it is on top of its worker's stack (its body
- * under way, no nested task above it), else NULL. */
-static const fja_frame *top_frame_of(fja_pool *p, uint32_t n)
+static fja_body *top_body(fja_worker *w)
+{
+    return w->nbodies ? &w->bodies[w->nbodies - 1] : NULL;
+}
+
+/* Books a running body's segment as its task's own time; for the
+ * wall-clock twin (fja_model_keep_wall) a body off the CPU runs. */
+static void body_suspend(fja_pool *p, fja_body *b, uint64_t ts)
+{
+    if (p->tasks.wall && (b->running || b->off_cpu) && ts > b->wall_seg_start)
+        wall_at(p, b->task)->self_ns += ts - b->wall_seg_start;
+    if (b->running && ts > b->seg_start) task_at(p, b->task)->self_ns += ts - b->seg_start;
+    b->running = false;
+}
+
+/* The top body b stops or goes on running at ts (SETTLED). */
+static void body_run(fja_pool *p, fja_body *b, bool runs, uint64_t ts)
+{
+    if (!runs) {
+        body_suspend(p, b, ts);
+        return;
+    }
+    b->running = true;
+    b->seg_start = ts;
+    b->wall_seg_start = ts;
+}
+
+/* Task n's body starts (exec) or goes on (resume) on w at ts, above the
+ * one running there, which stops. -1 when memory ran out (the model is
+ * then out of memory, the replay abandoned: fja_model.oom). */
+static int body_push(fja_pool *p, fja_worker *w, uint32_t n, uint64_t ts)
+{
+    fja_body *b = top_body(w);
+    if (b) body_suspend(p, b, ts);
+    if (w->nbodies == w->cap_bodies) {
+        uint32_t cap = w->cap_bodies ? w->cap_bodies * 2 : 16;
+        fja_body *s = realloc(w->bodies, cap * sizeof *s);
+        if (!s) return -1;
+        w->bodies = s;
+        w->cap_bodies = cap;
+    }
+    w->bodies[w->nbodies++] =
+        (fja_body){.task = n, .running = true, .seg_start = ts, .wall_seg_start = ts};
+    return 0;
+}
+
+/* The top body ends or leaves the worker (executed, suspend, or popped
+ * without its executed) at ts. */
+static void body_pop(fja_pool *p, fja_worker *w, uint64_t ts)
+{
+    fja_body *b = top_body(w);
+    if (b) body_suspend(p, b, ts);
+    if (w->nbodies) w->nbodies--;
+}
+
+/* Task n's body while it is on top of its worker's stack (under way, no
+ * nested task above it), else NULL. */
+static const fja_body *top_body_of(fja_pool *p, uint32_t n)
 {
     const fja_task *t = task_at(p, n);
     if ((t->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) != FJA_TF_EXEC || t->worker < 0 ||
         (uint32_t)t->worker >= p->nworkers)
         return NULL;
-    const fja_frame *f = top_frame(&p->workers[t->worker]);
-    return f && f->task == n ? f : NULL;
+    const fja_body *b = top_body(&p->workers[t->worker]);
+    return b && b->task == n ? b : NULL;
 }
+
+/* The task whose body is under the top one of w (the top one nested in
+ * it), FJA_TASK_NONE if none. */
+static uint32_t task_below_top(fja_worker *w)
+{
+    const fja_body *b = w->nbodies >= 2 ? body_at(w, w->nbodies - 2) : NULL;
+    return b ? b->task : FJA_TASK_NONE;
+}
+
+/* ------------------------------------------------------------ span */
 
 /* Self time of task n so far, including the segment running now. */
 static uint64_t self_now(fja_pool *p, uint32_t n, uint64_t ts)
 {
     uint64_t s = task_at(p, n)->self_ns;
-    const fja_frame *f = top_frame_of(p, n);
-    if (f && f->running && ts > f->seg_start) s += ts - f->seg_start;
+    const fja_body *b = top_body_of(p, n);
+    if (b && b->running && ts > b->seg_start) s += ts - b->seg_start;
     return s;
 }
 
@@ -269,21 +343,21 @@ static uint64_t body_end(const fja_task *t)
     return path_end(t->sp_base, t->self_ns);
 }
 
-/* The frame of task n's parent waiting for it in a join (the tracker
- * says which), NULL if none. */
-static const fja_frame *join_frame(const fja_tracker *tk, fja_pool *p, uint32_t n)
+/* The body of task n's parent waiting for it in a join (the tracker says
+ * which), NULL if none. */
+static const fja_body *join_body(const fja_tracker *tk, fja_pool *p, uint32_t n)
 {
     uint32_t level = fja_tracker_join_level(tk, p, n);
     if (level == FJA_TASK_NONE) return NULL;
-    return &p->workers[task_at(p, task_at(p, n)->parent)->worker].stack[level];
+    return body_at(&p->workers[task_at(p, task_at(p, n)->parent)->worker], level);
 }
 
 /* How much later than its done-span the path through task n reaches its
  * parent, waiting for it in a join_stolen (stolen_join_shift). */
 static uint64_t join_shift_of(const fja_tracker *tk, fja_pool *p, uint32_t n)
 {
-    const fja_frame *f = join_frame(tk, p, n);
-    return f ? f->join_shift : 0;
+    const fja_body *b = join_body(tk, p, n);
+    return b ? b->join_shift : 0;
 }
 
 /* A path of length v joins running task n's at ts: n goes on from the
@@ -355,20 +429,15 @@ static void subtree_propagate(fja_pool *p, uint32_t n)
 /* ------------------------------------------------------------ wall-clock twins */
 
 /* The same figures as a model fed no off-CPU boundary has them
- * (fja_model_keep_wall): a frame off the CPU still runs, from the start of
- * its segment before it left (fja_frame.wall_seg_start). Only self time
+ * (fja_model_keep_wall): a body off the CPU still runs, from the start of
+ * its segment before it left (fja_body.wall_seg_start). Only self time
  * and span differ, and what is made of them: the work and span of trees. */
-
-static inline fja_task_wall *wall_at(fja_pool *p, uint32_t n)
-{
-    return fja_taskmap_wall(&p->tasks, n);
-}
 
 static uint64_t self_now_wall(fja_pool *p, uint32_t n, uint64_t ts)
 {
     uint64_t s = wall_at(p, n)->self_ns;
-    const fja_frame *f = top_frame_of(p, n);
-    if (f && (f->running || f->off_cpu) && ts > f->wall_seg_start) s += ts - f->wall_seg_start;
+    const fja_body *b = top_body_of(p, n);
+    if (b && (b->running || b->off_cpu) && ts > b->wall_seg_start) s += ts - b->wall_seg_start;
     return s;
 }
 
@@ -403,8 +472,8 @@ static void offer_to_parent_wall(const fja_tracker *tk, fja_pool *p, uint32_t n,
     const fja_task *t = task_at(p, n);
     if (t->parent == FJA_TASK_NONE) return;
     if (t->flags & FJA_TF_JOIN_SHIFT_WALL) {
-        const fja_frame *f = join_frame(tk, p, n);
-        v += f ? f->join_shift_wall : 0;
+        const fja_body *b = join_body(tk, p, n);
+        v += b ? b->join_shift_wall : 0;
     }
     const fja_task *par = task_at(p, t->parent);
     fja_task_wall *pw = wall_at(p, t->parent);
@@ -431,9 +500,9 @@ static uint64_t completion_span_wall(fja_pool *p, fja_worker *w, uint32_t n, uin
     uint64_t own =
         (task_at(p, n)->flags & FJA_TF_EXECUTED) ? body_end_wall(tw) : span_now_wall(p, n, ts);
     if (own > v) v = own;
-    fja_frame *f = w->index >= 0 ? top_frame(w) : NULL;
-    if (f) {
-        uint64_t strand = span_now_wall(p, f->task, ts);
+    const fja_body *b = w->index >= 0 ? top_body(w) : NULL;
+    if (b) {
+        uint64_t strand = span_now_wall(p, b->task, ts);
         if (strand > v) v = strand;
     }
     return v;
@@ -581,9 +650,9 @@ static uint64_t completion_span(fja_pool *p, fja_worker *w, uint32_t n, uint64_t
     uint64_t v = t->child_max;
     uint64_t own = (t->flags & FJA_TF_EXECUTED) ? body_end(t) : span_now(p, n, ts);
     if (own > v) v = own;
-    fja_frame *f = w->index >= 0 ? top_frame(w) : NULL;
-    if (f) {
-        uint64_t strand = span_now(p, f->task, ts);
+    const fja_body *b = w->index >= 0 ? top_body(w) : NULL;
+    if (b) {
+        uint64_t strand = span_now(p, b->task, ts);
         if (strand > v) v = strand;
     }
     return v;
@@ -618,10 +687,29 @@ static bool off_is_state(fja_wstate s, uint8_t kind)
     return s == FJA_WS_PARK || s == FJA_WS_LOCK;
 }
 
+/* Off the CPU: a running body stops accruing self time (its wall-clock
+ * twin runs on), and its worker holds its task up meanwhile. */
+static void on_offcpu_out(fja_pool *p, fja_worker *w, const fja_change *c)
+{
+    fja_body *b = top_body(w);
+    if (b && b->running) { /* body_suspend's on-CPU part */
+        if (c->ts > b->seg_start) task_at(p, b->task)->self_ns += c->ts - b->seg_start;
+        b->running = false;
+        b->off_cpu = true;
+    }
+    if (c->counted) holder_off_add(p, c->ts, 1);
+}
+
 /* Back from off the CPU (an interval within one state: a worker emits no
  * event, so changes no state, while away). */
 static void on_offcpu_in(fja_pool *p, fja_worker *w, const fja_change *c)
 {
+    fja_body *b = top_body(w);
+    if (b && b->off_cpu) { /* its body runs on, from here on the CPU */
+        b->off_cpu = false;
+        b->running = true;
+        b->seg_start = c->ts;
+    }
     if (c->counted) holder_off_add(p, c->ts, -1);
     uint32_t slot = w->off_recent_next++ % FJA_OFF_RECENT;
     w->off_recent[slot].out = c->since;
@@ -719,11 +807,10 @@ static uint64_t oncpu_ahead(const fja_worker *w, const fja_change *c)
  * the parent waited: it comes before the child on the path, not beside it
  * (a chain of empty tasks has span = work, not half of it). A sibling done
  * meanwhile is taken as joined at once, as everywhere (task_done). */
-static void joined_start(fja_pool *p, const fja_worker *w, const fja_change *c)
+static void joined_start(fja_pool *p, fja_worker *w, const fja_change *c)
 {
     fja_task *t = task_at(p, c->task);
-    if (!c->joined || t->parent == FJA_TASK_NONE || w->depth < 2) return;
-    if (w->stack[w->depth - 2].task != t->parent) return;
+    if (!c->joined || t->parent == FJA_TASK_NONE || task_below_top(w) != t->parent) return;
     uint64_t parent_span = span_now(p, t->parent, c->ts);
     uint64_t ahead = oncpu_ahead(w, c);
     /* A damaged trace may claim more code ahead than the parent's whole
@@ -735,11 +822,10 @@ static void joined_start(fja_pool *p, const fja_worker *w, const fja_change *c)
 
 /* joined_start's twin: c->ahead is all the parent's own code (a model fed
  * no boundary knows no stay off the CPU). */
-static void joined_start_wall(fja_pool *p, const fja_worker *w, const fja_change *c)
+static void joined_start_wall(fja_pool *p, fja_worker *w, const fja_change *c)
 {
     const fja_task *t = task_at(p, c->task);
-    if (!c->joined || t->parent == FJA_TASK_NONE || w->depth < 2) return;
-    if (w->stack[w->depth - 2].task != t->parent) return;
+    if (!c->joined || t->parent == FJA_TASK_NONE || task_below_top(w) != t->parent) return;
     uint64_t parent_span = span_now_wall(p, t->parent, c->ts);
     if (c->ahead > parent_span) return;
     int64_t base = (int64_t)(parent_span - c->ahead);
@@ -747,11 +833,11 @@ static void joined_start_wall(fja_pool *p, const fja_worker *w, const fja_change
     if (base > tw->sp_base) tw->sp_base = base;
 }
 
-void fja_model_task_begin(fja_pool *p, fja_worker *w, const fja_change *c)
+void fja_model_task_begin(const fja_tracker *tk, fja_pool *p, fja_worker *w, const fja_change *c)
 {
+    if (body_push(p, w, c->task, c->ts)) tk->model->oom = true;
     fja_task *t = task_at(p, c->task);
-    if (c->joined && t->parent != FJA_TASK_NONE && w->depth >= 2 &&
-        w->stack[w->depth - 2].task == t->parent)
+    if (c->joined && t->parent != FJA_TASK_NONE && task_below_top(w) == t->parent)
         t->flags |= FJA_TF_RUN_BY_JOIN;
     joined_start(p, w, c);
     if (p->tasks.wall) joined_start_wall(p, w, c);
@@ -830,12 +916,13 @@ static void on_dependence(fja_model *m, fja_pool *p, const fja_change *c)
     }
 }
 
-void fja_model_task_end(const fja_tracker *tk, fja_pool *p, const fja_worker *w, uint32_t n,
+void fja_model_task_end(const fja_tracker *tk, fja_pool *p, fja_worker *w, uint32_t n,
                         uint64_t since, uint64_t ts)
 {
+    body_pop(p, w, ts);
     fja_task *t = task_at(p, n);
     p->exec_to_executed_ns += ts - since;
-    if (w && w->depth == 0) p->outermost_bodies_ns += ts - since;
+    if (w->nbodies == 0) p->outermost_bodies_ns += ts - since;
     executed_account(p, n);
     task_done(tk, p, n, ts, fja_task_done_span(t));
     if (p->tasks.wall) task_done_wall(tk, p, n, ts, done_span_wall(wall_at(p, n)));
@@ -868,12 +955,12 @@ static void on_steal(fja_pool *p, fja_worker *w, const fja_change *c)
 
 /* The stolen child of a join_stolen whose strand is known (the last task
  * this worker forked, the waiting frame's child), else NULL. */
-static fja_task *stolen_join_child(fja_pool *p, const fja_worker *w, const fja_frame *f,
+static fja_task *stolen_join_child(fja_pool *p, const fja_worker *w, const fja_body *b,
                                    const fja_change *c)
 {
     if (!c->joined || c->task == FJA_TASK_NONE || c->task != w->last_fork_task) return NULL;
     fja_task *t = task_at(p, c->task);
-    return t->parent == f->task ? t : NULL;
+    return t->parent == b->task ? t : NULL;
 }
 
 /* The fork's and the join's cost: the parent's self time from the fork
@@ -899,10 +986,10 @@ static uint64_t stolen_join_cost(uint64_t self, uint64_t self_at_fork, uint64_t 
 static void stolen_join_shift(const fja_tracker *tk, fja_pool *p, fja_worker *w,
                               const fja_change *c)
 {
-    fja_frame *f = top_frame(w);
-    if (!f) return;
-    f->join_shift = 0;
-    fja_task *t = stolen_join_child(p, w, f, c);
+    fja_body *b = top_body(w);
+    if (!b) return;
+    b->join_shift = 0;
+    fja_task *t = stolen_join_child(p, w, b, c);
     if (!t) return;
     uint64_t cost =
         stolen_join_cost(self_now(p, t->parent, c->ts), w->last_fork_self, oncpu_ahead(w, c));
@@ -911,7 +998,7 @@ static void stolen_join_shift(const fja_tracker *tk, fja_pool *p, fja_worker *w,
         offer_to_parent(tk, p, c->task, c->ts, fja_task_done_span(t) + cost);
         return;
     }
-    f->join_shift = cost;
+    b->join_shift = cost;
     t->flags |= FJA_TF_JOIN_SHIFT;
 }
 
@@ -920,10 +1007,10 @@ static void stolen_join_shift(const fja_tracker *tk, fja_pool *p, fja_worker *w,
 static void stolen_join_shift_wall(const fja_tracker *tk, fja_pool *p, fja_worker *w,
                                    const fja_change *c)
 {
-    fja_frame *f = top_frame(w);
-    if (!f) return;
-    f->join_shift_wall = 0;
-    fja_task *t = stolen_join_child(p, w, f, c);
+    fja_body *b = top_body(w);
+    if (!b) return;
+    b->join_shift_wall = 0;
+    fja_task *t = stolen_join_child(p, w, b, c);
     if (!t) return;
     uint64_t cost =
         stolen_join_cost(self_now_wall(p, t->parent, c->ts), w->last_fork_self_wall, c->ahead);
@@ -932,7 +1019,7 @@ static void stolen_join_shift_wall(const fja_tracker *tk, fja_pool *p, fja_worke
         offer_to_parent_wall(tk, p, c->task, c->ts, done_span_wall(wall_at(p, c->task)) + cost);
         return;
     }
-    f->join_shift_wall = cost;
+    b->join_shift_wall = cost;
     t->flags |= FJA_TF_JOIN_SHIFT_WALL;
 }
 
@@ -950,7 +1037,9 @@ static void join_children(fja_pool *p, uint32_t n, uint64_t ts)
  * OpenMP taskwait that waited for nothing): every child done so far. */
 static void on_join_done(fja_pool *p, fja_worker *w, const fja_change *c)
 {
-    uint32_t parent = top_frame(w)->task;
+    const fja_body *b = top_body(w);
+    if (!b) return; /* not kept: memory ran out */
+    uint32_t parent = b->task;
     if (c->task == FJA_TASK_NONE) {
         join_children(p, parent, c->ts);
         return;
@@ -965,7 +1054,9 @@ static void on_join_begin(const fja_tracker *tk, fja_pool *p, fja_worker *w, con
     if (p->tasks.wall) stolen_join_shift_wall(tk, p, w, c);
     w->joins_waited++;
     p->joins_waited++;
-    uint32_t waiter = top_frame(w)->task;
+    const fja_body *b = top_body(w);
+    if (!b) return; /* not kept: memory ran out */
+    uint32_t waiter = b->task;
     fja_tree *tr = tree_at(p, waiter);
     if (tr) tr->joins_waited++;
     /* OpenMP: a barrier names the waiting implicit task itself, a taskwait
@@ -1040,8 +1131,12 @@ static void on_pool_end(fja_pool *p)
     }
 }
 
-void fja_model_settled(fja_pool *p, fja_worker *w, uint32_t task, uint64_t ts)
+void fja_model_settled(fja_pool *p, fja_worker *w, uint32_t task, bool runs, uint64_t ts)
 {
+    /* The tracker's frame stopped or went on at this event's time: its
+     * segment ends or begins now (a worker is on the CPU at its events). */
+    fja_body *b = top_body(w);
+    if (b && b->running != runs) body_run(p, b, runs, ts);
     tree_busy(p, w, task == FJA_TASK_NONE ? FJA_TASK_NONE : task_at(p, task)->tree, ts);
 }
 
@@ -1052,13 +1147,16 @@ static void on_worker_change(const fja_tracker *tk, fja_pool *p, fja_worker *w, 
         on_state(p, w, c);
         break;
     case FJA_CHANGE_SETTLED:
-        fja_model_settled(p, w, c->task, c->ts);
+        fja_model_settled(p, w, c->task, c->counted, c->ts);
         break;
     case FJA_CHANGE_QUEUE:
         fja_model_queue(p, w, c->delta, c->depth, c->counted, c->ts);
         break;
     case FJA_CHANGE_TASK_BEGIN:
-        fja_model_task_begin(p, w, c);
+        fja_model_task_begin(tk, p, w, c);
+        break;
+    case FJA_CHANGE_TASK_LOST:
+        body_pop(p, w, c->ts);
         break;
     case FJA_CHANGE_STEAL:
         on_steal(p, w, c);
@@ -1067,11 +1165,13 @@ static void on_worker_change(const fja_tracker *tk, fja_pool *p, fja_worker *w, 
         on_join_begin(tk, p, w, c);
         break;
     case FJA_CHANGE_TASK_SUSPEND:
+        body_pop(p, w, c->ts);
         p->suspends++;
         w->parted_task = c->task;
         w->parted_execs = w->tasks;
         break;
     case FJA_CHANGE_TASK_RESUME:
+        if (body_push(p, w, c->task, c->ts)) tk->model->oom = true;
         /* Taken back by its own worker before it ran anything else: the
          * task never left the thread (a part boundary, docs/openmp.md). */
         if (w->parted_task == c->task && w->parted_execs == w->tasks) p->suspends--;
@@ -1092,7 +1192,7 @@ static void on_worker_change(const fja_tracker *tk, fja_pool *p, fja_worker *w, 
         p->parks++;
         break;
     case FJA_CHANGE_OFFCPU_OUT:
-        if (c->counted) holder_off_add(p, c->ts, 1);
+        on_offcpu_out(p, w, c);
         break;
     case FJA_CHANGE_OFFCPU_IN:
         on_offcpu_in(p, w, c);

@@ -3,7 +3,8 @@
  * stacks, states, queue depths, task records) and the model's accounting,
  * its first listener (model.c), accumulates every measure that needs the
  * event order (self time, span, idle gaps, queue area, milestones) as the
- * changes arrive, so nothing but compact per-task records is kept. */
+ * changes arrive, in accumulators of its own (the bodies under way:
+ * fja_body), so nothing but compact per-task records is kept. */
 #ifndef FJA_MODEL_H
 #define FJA_MODEL_H
 
@@ -93,34 +94,49 @@ typedef struct {
     int32_t worker;
 } fja_anomaly;
 
+/* A frame of the tracker's replay (tracker.c): a task on a worker's stack. */
 typedef struct {
     uint32_t task; /* record number */
-    bool running;  /* false while a nested task runs or in a join */
+    /* its body runs (on the CPU or not): false while a nested task runs,
+     * or in a join or lock wait */
+    bool running;
     bool in_join;
     bool in_lock;
-    uint64_t seg_start;       /* start of the current running segment */
     uint32_t awaited;         /* record joined, FJA_TASK_NONE */
     uint64_t awaited_done_ts; /* 0 until the awaited task is done */
     uint64_t exec_ts;
     /* when it entered its current state (running, join wait, lock wait, or
      * under a nested task): what a killed program's report shows */
     uint64_t since;
-    bool off_cpu; /* running, but its worker is off the CPU (not self time) */
+} fja_frame;
+
+/* A task body under way on a worker as the model books it (model.c): a
+ * stack of its own per worker, pushed by the tracker's TASK_BEGIN and
+ * TASK_RESUME and popped by TASK_END, TASK_LOST and TASK_SUSPEND, so that
+ * its levels are those of the tracker's frames; whether the top one runs
+ * comes with SETTLED and OFFCPU_OUT/IN. */
+typedef struct {
+    uint32_t task;      /* record number */
+    bool running;       /* accruing self time: its body runs, its worker on the CPU */
+    bool off_cpu;       /* its body runs, but its worker is off the CPU (not self time) */
+    uint64_t seg_start; /* start of the current running segment */
+    /* start of the current segment as a model fed no off-CPU boundary has
+     * it (the wall-clock twins, fja_model_keep_wall): running or off_cpu */
+    uint64_t wall_seg_start;
     /* in a join_stolen: how much later the awaited task's path reaches us
      * (the fork's and the join's own cost, model.c stolen_join_shift) */
     uint64_t join_shift;
     uint64_t join_shift_wall; /* its wall-clock twin (fja_model_keep_wall) */
-    /* start of the current segment as a model fed no off-CPU boundary has
-     * it (the wall-clock twins, fja_model_keep_wall): running or off_cpu */
-    uint64_t wall_seg_start;
-} fja_frame;
+} fja_body;
 
 typedef struct {
     int32_t index;
     bool seen, begun, ended, parked;
     uint64_t begin_ts, end_ts, last_ts;
-    fja_frame *stack;
+    fja_frame *stack; /* the tracker's */
     uint32_t depth, cap;
+    fja_body *bodies; /* the model's */
+    uint32_t nbodies, cap_bodies;
     fja_wstate state;
     uint64_t state_ts;
     uint64_t state_ns[FJA_WS_COUNT];
@@ -348,7 +364,7 @@ void fja_model_recycle(fja_model *m);
  * keeps the work and span of every tree as a model fed none would have
  * them (fja_pool.tree_walls: the wall-clock figures), so one replay gives
  * both. Their twins of self time and span are kept beside each task record
- * (taskmap.h), the start of the running segment in each frame. */
+ * (taskmap.h), the start of the running segment in each body (fja_body). */
 void fja_model_keep_wall(fja_model *m);
 /* The pool (source, id), made on first use; NULL when out of memory. */
 fja_pool *fja_model_pool(fja_model *m, uint32_t source, uint32_t id);

@@ -30,7 +30,7 @@ enum {
     FJA_TF_SUSPENDED = 1 << 8,        /* an untied task between suspend and resume */
     FJA_TF_LISTED = 1 << 9,           /* recycling: in its parent's list of done children */
     FJA_TF_FREE = 1 << 10,            /* recycling: a free record, no task's */
-    FJA_TF_JOIN_SHIFT = 1 << 11,      /* its parent's join_stolen moved its path (fja_frame) */
+    FJA_TF_JOIN_SHIFT = 1 << 11,      /* its parent's join_stolen moved its path (fja_body) */
     FJA_TF_JOIN_SHIFT_WALL = 1 << 12, /* likewise for its wall-clock twin (fja_task_wall) */
     FJA_TF_RUN_BY_JOIN = 1 << 13,     /* run by its parent's own join (exec_joined) */
 };

@@ -218,7 +218,7 @@ static fja_wstate worker_state(fja_worker *w)
     if (w->parked) return FJA_WS_PARK;
     fja_frame *f = top_frame(w);
     if (!f) return FJA_WS_SEARCH;
-    if (f->running || f->off_cpu) return FJA_WS_RUN;
+    if (f->running) return FJA_WS_RUN; /* off the CPU or not: booked apart */
     return f->in_lock ? FJA_WS_LOCK : FJA_WS_JOIN;
 }
 
@@ -239,21 +239,23 @@ static void worker_switch(const fja_tracker *t, fja_pool *p, fja_worker *w, uint
     }
     fja_frame *f = top_frame(w);
     uint32_t running = now == FJA_WS_RUN ? f->task : FJA_TASK_NONE;
-    if (t->nlisteners == 1) /* the model alone: no change to build (tracker.h) */
-        fja_model_settled(p, w, running, ts);
-    else
-        tell_task(t, FJA_CHANGE_SETTLED, p, w, running, ts);
+    bool runs = f && f->running;
+    if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
+        fja_model_settled(p, w, running, runs, ts);
+    } else {
+        fja_change c = change_of(t, FJA_CHANGE_SETTLED, p, w, ts);
+        c.task = running;
+        c.counted = runs;
+        tell(t, &c);
+    }
 }
 
 /* ------------------------------------------------------------ frames */
 
-/* Books a running frame's segment as its task's own time; for the
- * wall-clock twin (model.h, fja_model_keep_wall) a frame off the CPU runs. */
-static void frame_suspend(fja_pool *p, fja_frame *f, uint64_t ts)
+/* The frame's body stops running (the model books its time as the
+ * changes tell it: fja_body). */
+static void frame_suspend(fja_frame *f)
 {
-    if (p->tasks.wall && (f->running || f->off_cpu) && ts > f->wall_seg_start)
-        fja_taskmap_wall(&p->tasks, f->task)->self_ns += ts - f->wall_seg_start;
-    if (f->running && ts > f->seg_start) task_at(p, f->task)->self_ns += ts - f->seg_start;
     f->running = false;
 }
 
@@ -261,8 +263,6 @@ static void frame_resume(fja_frame *f, uint64_t ts)
 {
     if (!f->in_join && !f->in_lock) {
         f->running = true;
-        f->seg_start = ts;
-        f->wall_seg_start = ts;
         f->since = ts;
     }
 }
@@ -286,13 +286,8 @@ static int frame_push(fja_worker *w, uint32_t n, uint64_t ts)
         w->stack = s;
         w->cap = cap;
     }
-    w->stack[w->depth++] = (fja_frame){.task = n,
-                                       .running = true,
-                                       .seg_start = ts,
-                                       .wall_seg_start = ts,
-                                       .exec_ts = ts,
-                                       .since = ts,
-                                       .awaited = FJA_TASK_NONE};
+    w->stack[w->depth++] = (fja_frame){
+        .task = n, .running = true, .exec_ts = ts, .since = ts, .awaited = FJA_TASK_NONE};
     return 0;
 }
 
@@ -306,7 +301,7 @@ static bool frame_pop_to(const fja_tracker *t, fja_pool *p, fja_worker *w, uint3
     if (i == 0) return false;
     while (w->depth > i) {
         fja_model_anomaly(t->model, FJA_AN_UNBALANCED_NESTING, ev);
-        frame_suspend(p, top_frame(w), ev->ts);
+        frame_suspend(top_frame(w));
         frame_drop(t, p, w);
         tell_task(t, FJA_CHANGE_TASK_LOST, p, w, w->stack[w->depth].task, ev->ts);
     }
@@ -612,7 +607,7 @@ static void on_exec(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_
     fja_frame *f = top_frame(w);
     if (f) {
         if (f->running) f->since = ev->ts; /* from running to under the nested task */
-        frame_suspend(p, f, ev->ts);
+        frame_suspend(f);
     }
     if (frame_push(w, n, ev->ts)) {
         fja_model_anomaly(t->model, FJA_AN_OUT_OF_MEMORY, ev);
@@ -621,7 +616,7 @@ static void on_exec(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_
     k->flags |= FJA_TF_EXEC;
     k->worker = (int16_t)self;
     if (t->nlisteners == 1) /* the model alone (tracker.h) */
-        fja_model_task_begin(p, w, &c);
+        fja_model_task_begin(t, p, w, &c);
     else
         tell(t, &c);
     if (w->stolen_task == n) w->stolen_task = FJA_TASK_NONE;
@@ -639,7 +634,7 @@ static void on_executed(const fja_tracker *t, fja_pool *p, fja_worker *w, const 
         return;
     }
     f = top_frame(w);
-    frame_suspend(p, f, ev->ts);
+    frame_suspend(f);
     frame_drop(t, p, w);
     task_at(p, n)->flags |= FJA_TF_EXECUTED;
     if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
@@ -665,7 +660,7 @@ static void on_suspend(const fja_tracker *t, fja_pool *p, fja_worker *w, const f
         return;
     }
     fja_frame *f = top_frame(w);
-    frame_suspend(p, f, ev->ts);
+    frame_suspend(f);
     frame_drop(t, p, w);
     task_at(p, n)->flags |= FJA_TF_SUSPENDED;
     tell_task(t, FJA_CHANGE_TASK_SUSPEND, p, w, n, ev->ts);
@@ -685,7 +680,7 @@ static void on_resume(const fja_tracker *t, fja_pool *p, fja_worker *w, const fj
     fja_frame *f = top_frame(w);
     if (f) {
         if (f->running) f->since = ev->ts;
-        frame_suspend(p, f, ev->ts);
+        frame_suspend(f);
     }
     if (frame_push(w, n, ev->ts)) {
         fja_model_anomaly(t->model, FJA_AN_OUT_OF_MEMORY, ev);
@@ -749,7 +744,7 @@ static void on_join(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_
         fja_model_anomaly(t->model, FJA_AN_JOIN_MISMATCH, ev);
         return;
     }
-    frame_suspend(p, f, ev->ts);
+    frame_suspend(f);
     replay_worker *rw = replay_worker_of(t, p, w->index);
     if (!f->in_join && rw) rw->in_joins++;
     f->in_join = true;
@@ -810,7 +805,7 @@ static void on_lock_wait(const fja_tracker *t, fja_pool *p, fja_worker *w, const
     c.lock = (uint32_t)ev->arg.lock;
     fja_frame *f = top_frame(w);
     if (f && f->running) {
-        frame_suspend(p, f, ev->ts);
+        frame_suspend(f);
         f->in_lock = true;
         f->since = ev->ts;
         w->lock_id = c.lock;
@@ -892,8 +887,9 @@ static void on_completed(const fja_tracker *t, fja_pool *p, const fja_event *ev)
 /* ------------------------------------------------------------ off the CPU */
 
 /* The worker left the CPU (a replayed boundary, offcpu.h): the task it was
- * running stops accruing self time, and while it is away it holds that
- * task up. Its state does not change: the time is booked apart. */
+ * running stops accruing self time (the model's), and while it is away it
+ * holds that task up. Its state does not change: the time is booked
+ * apart. */
 static void offcpu_out(const fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t ts, uint8_t kind)
 {
     if (!w->begun || w->ended || w->off) return;
@@ -902,11 +898,6 @@ static void offcpu_out(const fja_tracker *t, fja_pool *p, fja_worker *w, uint64_
     w->off_ts = ts;
     fja_frame *f = top_frame(w);
     w->holder_off = f && f->running;
-    if (w->holder_off) { /* frame_suspend's on-CPU part: the wall-clock twin runs on */
-        if (ts > f->seg_start) task_at(p, f->task)->self_ns += ts - f->seg_start;
-        f->running = false;
-        f->off_cpu = true;
-    }
     fja_change c = change_of(t, FJA_CHANGE_OFFCPU_OUT, p, w, ts);
     c.offcpu = w->off_kind;
     c.counted = w->holder_off;
@@ -920,12 +911,6 @@ static void offcpu_in(const fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t
     if (!w->off) return;
     w->off = false;
     if (ts > w->off_ts) w->off_all_ns += ts - w->off_ts;
-    fja_frame *f = top_frame(w);
-    if (f && f->off_cpu) {
-        f->off_cpu = false;
-        f->running = true;
-        f->seg_start = ts;
-    }
     fja_change c = change_of(t, FJA_CHANGE_OFFCPU_IN, p, w, ts);
     c.offcpu = w->off_kind;
     c.counted = w->holder_off;
@@ -1362,9 +1347,10 @@ static void worker_close(const fja_tracker *t, fja_pool *p, fja_worker *w, uint6
 {
     if (!w->begun || w->ended) return;
     offcpu_in(t, p, w, end);
-    /* Killed mid-run: book what ran up to the last event of the pool. */
-    for (uint32_t i = 0; i < w->depth; i++)
-        frame_suspend(p, &w->stack[i], end);
+    /* Killed mid-run: its body stops at the last event of the pool (the
+     * model books what ran up to there, told by the SETTLED below). */
+    fja_frame *f = top_frame(w);
+    if (f) frame_suspend(f);
     w->ended = true;
     w->end_ts = end;
     worker_switch(t, p, w, end);

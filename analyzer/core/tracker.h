@@ -12,7 +12,8 @@
  * workers (model.h), so a listener reads the task records it is told
  * about; which frames wait in a join a listener asks the tracker (the
  * queries below); the pools --recording leaves out are the tracker's own
- * (fja_tracker_recording). */
+ * (fja_tracker_recording). The tracker books no time: the model books
+ * self time in task bodies of its own (fja_body), from the changes. */
 #ifndef FJA_TRACKER_H
 #define FJA_TRACKER_H
 
@@ -81,7 +82,10 @@ typedef struct {
     bool stolen;         /* TASK_BEGIN: the task was stolen */
     bool counted;        /* QUEUE: the change was not clamped at 0 (a task forked before the
                             trace began); TASK_DONE: its completing was seen;
-                            PARK, UNPARK: the worker was not already so */
+                            PARK, UNPARK: the worker was not already so;
+                            SETTLED: the body of its top task runs (not nested, waiting
+                            nor stopped at the worker's close), whatever its state;
+                            OFFCPU_*: that body ran when it left the CPU */
     uint8_t offcpu;      /* OFFCPU_*: FJA_OFFCPU_PREEMPTED or _BLOCKED */
     bool joined;         /* TASK_BEGIN: run by its parent's own join (exec_joined);
                             JOIN_BEGIN: ahead is known (join_stolen) */
@@ -121,20 +125,20 @@ typedef struct {
 void fja_model_change(void *ctx, fja_model *m, const fja_change *c);
 
 /* The model's part of a SETTLED change (worker w of pool p runs task, or
- * FJA_TASK_NONE, at ts): the tracker calls it without building a change
- * when the model is the only listener, as that change comes with every
- * event. */
-void fja_model_settled(fja_pool *p, fja_worker *w, uint32_t task, uint64_t ts);
+ * FJA_TASK_NONE, at ts; runs: its top task's body runs, counted): the
+ * tracker calls it without building a change when the model is the only
+ * listener, as that change comes with every event. */
+void fja_model_settled(fja_pool *p, fja_worker *w, uint32_t task, bool runs, uint64_t ts);
 /* Likewise the model's part of a QUEUE change (two per forked task), of
  * the TASK_NEW of a fork (task n, the parent named by the event) and of a
  * TASK_END (since: when the body began). */
 void fja_model_queue(fja_pool *p, fja_worker *w, int64_t delta, int64_t depth, bool counted,
                      uint64_t ts);
 void fja_model_forked(fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id, uint64_t ts);
-void fja_model_task_end(const fja_tracker *t, fja_pool *p, const fja_worker *w, uint32_t n,
+void fja_model_task_end(const fja_tracker *t, fja_pool *p, fja_worker *w, uint32_t n,
                         uint64_t since, uint64_t ts);
 /* And a TASK_BEGIN's, without the dispatch on its kind. */
-void fja_model_task_begin(fja_pool *p, fja_worker *w, const fja_change *c);
+void fja_model_task_begin(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_change *c);
 
 /* A tracker replaying into m, with the model's own accounting as its first
  * listener: one per replay (every event of it goes through the same one,
