@@ -16,13 +16,20 @@ devenv() {
   env -u FJTRACE_OMP_TOOL -u FJTRACE_RECORD meson devenv -C "$build" -w "$tmp" "$@"
 }
 
-for t in fjtrace-record fjtrace-analyze fjtrace-top fjtrace-sweep fj-fib omp-fib; do
-  where=$(devenv bash -c "command -v $t" 2>/dev/null)
+# Where each tool and man page is found, asked in one devenv shell (a
+# meson devenv takes ~1 s to start): "path NAME WHERE" and "man NAME WHERE".
+tools=(fjtrace-record fjtrace-analyze fjtrace-top fjtrace-sweep fj-fib omp-fib)
+pages=(fjtrace-record fjtrace-analyze fjtrace-top fjtrace-sweep)
+# shellcheck disable=SC2016 # expanded by the devenv shell
+found=$(devenv bash -c 'for t in "$@"; do echo "path $t $(command -v "$t")"
+  echo "man $t $(man -w "$t" 2>/dev/null)"; done' - "${tools[@]}" 2>/dev/null)
+for t in "${tools[@]}"; do
+  where=$(awk -v t="$t" '$1 == "path" && $2 == t { print $3 }' <<<"$found")
   [[ $where == "$(cd "$build" && pwd -P)"/* ]]
   ok $? "meson devenv puts the build's $t on PATH ($where)"
 done
-for page in fjtrace-record fjtrace-analyze fjtrace-top fjtrace-sweep; do
-  devenv man -w "$page" 2>/dev/null | grep -q "/docs/man/man1/$page.1"
+for page in "${pages[@]}"; do
+  awk -v p="$page" '$1 == "man" && $2 == p { print $3 }' <<<"$found" | grep -q "/docs/man/man1/$page.1"
   ok $? "man $page finds the build's page in meson devenv"
 done
 v=$(devenv fjtrace-record --version 2>&1)
