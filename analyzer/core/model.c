@@ -714,7 +714,7 @@ static void on_offcpu_in(fja_pool *p, fja_worker *w, const fja_change *c)
     uint32_t slot = w->off_recent_next++ % FJA_OFF_RECENT;
     w->off_recent[slot].out = c->since;
     w->off_recent[slot].in = c->ts;
-    if (c->ts <= c->since || off_is_state(w->state, c->offcpu)) return;
+    if (c->ts <= c->since || off_is_state(c->to, c->offcpu)) return;
     uint64_t dt = c->ts - c->since;
     w->off_ns[c->offcpu] += dt;
     w->state_off_ns += dt;

@@ -915,6 +915,7 @@ static void offcpu_in(const fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t
     c.offcpu = w->off_kind;
     c.counted = w->holder_off;
     c.since = w->off_ts;
+    c.to = w->state;
     w->holder_off = false;
     tell(t, &c);
 }
@@ -996,7 +997,6 @@ static void worker_begin(fja_worker *w, uint64_t ts)
     w->begun = true;
     w->begin_ts = ts;
     w->state_ts = ts;
-    w->q_ts = ts;
 }
 
 static void on_park(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)

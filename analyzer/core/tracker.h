@@ -75,7 +75,7 @@ typedef struct {
     fja_change_kind kind;
     uint32_t pool_index; /* in fja_model.pools */
     uint32_t task;       /* record number, FJA_TASK_NONE when none */
-    fja_wstate from, to; /* STATE */
+    fja_wstate from, to; /* STATE; OFFCPU_IN: to, the state it was in meanwhile */
     int32_t other;       /* STEAL: the victim; TASK_BEGIN: the forker (-1: none/unknown) */
     uint32_t lock;       /* LOCK_*: the lock id */
     uint32_t source;     /* LOCK_NAME */
