@@ -30,14 +30,15 @@
 #define FJ__TASK_DONE 1u
 
 /* fj_frame.state: 0 = pending, joined inline when on top of the private
- * part. SLOW: pending, but its sync goes out of line (a traced task, or a
- * counted completer's proxy). DONE: the thief that stole it finished with it
- * (set by the thief only; a frame the owner pops is never marked).
- * A free frame (at or above head) is always pending: the out-of-line code
- * that pops or drops a frame whose state is not 0 (own_frame_run,
- * stolen_top_wait in runtime/src/sched.c) sets it back to 0, and the
- * deque's frames start zeroed, so that the inline spawn and fj_fork need
- * not store it. */
+ * part. SLOW: pending, but not the plain sync: a traced task (a typed
+ * frame's sync then emits its events around the direct call, fj_join's
+ * goes out of line) or a counted completer's proxy (out of line). DONE:
+ * the thief that stole it finished with it (set by the thief only; a
+ * frame the owner pops is never marked). A free frame (at or above head)
+ * is always pending: the code that pops or drops a frame whose state is
+ * not 0 (own_frame_run, stolen_top_wait in runtime/src/sched.c, the traced
+ * case of fj__sync_other) sets it back to 0, and the deque's frames start
+ * zeroed, so that the inline spawn and fj_fork need not store it. */
 #define FJ__FRAME_DONE 1u
 #define FJ__FRAME_SLOW 2u
 /* Bytes of arguments (and, after the task ran, result) a frame holds. */
@@ -115,6 +116,32 @@ FJ_API void fj__sync_slow(fj_ctx *w);
 /* The worker handle of the calling thread, NULL outside a worker: what a
  * task body given to fj_invoke passes to typed tasks (one TLS lookup). */
 FJ_API fj_ctx *fj_ctx_self(void);
+/* The recorded typed spawn and sync, inline but for their events: the
+ * spawn's fork event, returning the new task's id; the sync's exec_joined
+ * (or exec) of a traced frame popped from the private part, given the
+ * frame's id, its spawn's stamp and the sync's (0: not recording at the
+ * sync); and the end of that task (executed, join_done when its exec was
+ * not exec_joined). What fj__traced_begin returns goes back to
+ * fj__traced_end in two registers: no memory of the frame's is needed
+ * after the task's own spawns reused its slot. */
+typedef struct fj__traced {
+    uint64_t outer;     /* the task that was running before it (its exec) */
+    uint64_t join_done; /* id for join_done after its executed, 0: none */
+} fj__traced;
+FJ_API uint64_t fj__fork_event(fj_ctx *w, uint64_t size_hint);
+FJ_API fj__traced fj__traced_begin(fj_ctx *w, uint64_t id, uint64_t forked, uint64_t joined_at);
+FJ_API void fj__traced_end(fj_ctx *w, fj__traced t);
+
+/* The stamp of exec_joined's ahead (runtime/src/stamp.h): the time-stamp
+ * counter on x86-64, read inline; elsewhere CLOCK_MONOTONIC. */
+#if defined(__x86_64__)
+static inline uint64_t fj__stamp(void)
+{
+    return __builtin_ia32_rdtsc();
+}
+#else
+FJ_API uint64_t fj__stamp(void);
+#endif
 
 /* Compiled out (-DFJ_NOTRACE, set by the fj_notrace build) the gate is a
  * constant and the fast path has no tracing branch at all. */
@@ -236,8 +263,22 @@ static inline __attribute__((always_inline)) void fj__spawn_push(fj_ctx *w, fj_f
                                                                  uint64_t size)
 {
     if (__builtin_expect(f == w->dq.limit || FJ__RECORDING(w), 0)) {
-        w->dq.head = f;
-        fj__spawn_slow(w, size);
+        if (f == w->dq.limit) {
+            w->dq.head = f;
+            fj__spawn_slow(w, size);
+            return;
+        }
+        /* Recorded: the fork event (before the push, so that no steal of
+         * the frame precedes it), then the same push as below with the
+         * SLOW state that sends its sync to the traced case, then the
+         * stamp: what the fork cost is not the parent's own code. */
+        f->id = fj__fork_event(w, size);
+        /* Relaxed: a private frame; thieves see it after fj__publish. */
+        atomic_store_explicit(&f->state, FJ__FRAME_SLOW, memory_order_relaxed);
+        w->dq.head = f + 1;
+        fj__answer_need(w);
+        /* The owner's field even while the frame is stolen. */
+        f->forked_ns = fj__stamp();
         return;
     }
     /* The frame's state is pending already (a free frame, see
@@ -247,8 +288,7 @@ static inline __attribute__((always_inline)) void fj__spawn_push(fj_ctx *w, fj_f
 }
 
 /* Sync, common to every task: 1 if frame f (just below the head) can be
- * run here with a direct call; else the out-of-line sync ran or waited for
- * it, and its result is in the frame. */
+ * run here with a direct call; else 0 and fj__sync_other decides. */
 static inline __attribute__((always_inline)) int fj__sync_plain(fj_ctx *w, fj_frame *f)
 {
     /* Relaxed: a private frame; only this thread writes its state. */
@@ -258,6 +298,31 @@ static inline __attribute__((always_inline)) int fj__sync_plain(fj_ctx *w, fj_fr
                          1)) {
         w->dq.head = f;
         fj__count_inline_sync(f);
+        return 1;
+    }
+    return 0;
+}
+
+/* A sync that is not plain: 1 if frame f can be run here with a direct
+ * call all the same, but its fork was recorded (*traced says how, for
+ * fj__traced_end after the call); else 0: the out-of-line sync ran or
+ * waited for it, and its result is in the frame. */
+static inline __attribute__((always_inline)) int fj__sync_other(fj_ctx *w, fj_frame *f,
+                                                                fj__traced *traced)
+{
+    /* Relaxed: as in fj__sync_plain. */
+    if (f >= w->dq.split &&
+        atomic_load_explicit(&f->state, memory_order_relaxed) == FJ__FRAME_SLOW) {
+        /* A traced frame nobody stole (a typed frame is SLOW only when
+         * traced): stamped first, the join is now. Counted as an inline
+         * sync (forks, joins and tasks run, stats.c). The slot is free
+         * again, pending, before the task's own spawns reuse it; its id
+         * and stamp are read before that. */
+        const uint64_t joined_at = FJ__RECORDING(w) ? fj__stamp() : 0;
+        w->dq.head = f;
+        fj__count_inline_sync(f);
+        atomic_store_explicit(&f->state, FJ__TASK_PENDING, memory_order_relaxed);
+        *traced = fj__traced_begin(w, f->id, f->forked_ns, joined_at);
         return 1;
     }
     w->dq.head = f + 1;
@@ -319,6 +384,13 @@ static inline __attribute__((always_inline)) int fj__sync_plain(fj_ctx *w, fj_fr
             return CALL;                                                                           \
         }                                                                                          \
         RT fj__r;                                                                                  \
+        fj__traced fj__t;                                                                          \
+        if (fj__sync_other(fj__w, fj__h, &fj__t)) {                                                \
+            const struct fj__args_##name *fj__a = FJ__ARGS(name, fj__h);                           \
+            fj__r = CALL;                                                                          \
+            fj__traced_end(fj__w, fj__t);                                                          \
+            return fj__r;                                                                          \
+        }                                                                                          \
         memcpy(&fj__r, fj__h->payload.bytes, sizeof(fj__r));                                       \
         return fj__r;                                                                              \
     }                                                                                              \
@@ -351,9 +423,14 @@ static inline __attribute__((always_inline)) int fj__sync_plain(fj_ctx *w, fj_fr
     static inline __attribute__((always_inline, unused)) void fj__sync_##name(fj_ctx *fj__w,       \
                                                                               fj_frame *fj__h)     \
     {                                                                                              \
+        fj__traced fj__t;                                                                          \
         if (fj__sync_plain(fj__w, fj__h)) {                                                        \
             const struct fj__args_##name *fj__a = FJ__ARGS(name, fj__h);                           \
             CALL;                                                                                  \
+        } else if (fj__sync_other(fj__w, fj__h, &fj__t)) {                                         \
+            const struct fj__args_##name *fj__a = FJ__ARGS(name, fj__h);                           \
+            CALL;                                                                                  \
+            fj__traced_end(fj__w, fj__t);                                                          \
         }                                                                                          \
     }                                                                                              \
     static inline __attribute__((unused)) int fj__invoke_##name INVOKE_PARAMS                      \

@@ -515,6 +515,35 @@ void fj__spawn_slow(fj_ctx *fw, uint64_t size_hint)
     if (traced) f->forked_ns = fj_stamp();
 }
 
+uint64_t fj__fork_event(fj_ctx *fw, uint64_t size_hint)
+{
+    return fork_trace((fj_worker *)fw, size_hint, FJ_CALLER_SITE());
+}
+
+fj__traced fj__traced_begin(fj_ctx *fw, uint64_t id, uint64_t forked, uint64_t joined_at)
+{
+    bool by_join;
+    uint64_t outer = exec_begin((fj_worker *)fw, id, 1, forked, joined_at, &by_join);
+    /* Run here without exec_joined: its sync is now (as own_frame_run). */
+    return (fj__traced){outer, by_join ? 0 : id};
+}
+
+void fj__traced_end(fj_ctx *fw, fj__traced t)
+{
+    fj_worker *w = (fj_worker *)fw;
+    /* As exec_end, less its count: the inline sync counted the task. */
+    if (w->current_id) FJ_TRACE(executed, w->pool->id, w->index);
+    w->current_id = t.outer;
+    if (t.join_done) FJ_TRACE(join_done, w->pool->id, w->index, t.join_done);
+}
+
+#if !FJ_STAMP_TSC
+uint64_t fj__stamp(void)
+{
+    return fj_stamp();
+}
+#endif
+
 /* When the parent called a join that left the inline path, if a session
  * records (for exec_joined and join_stolen). */
 static uint64_t join_stamp(const fj_worker *w)
