@@ -14,7 +14,7 @@ usage: check_known.py RECORD ANALYZE SHAPE OMP_KNOWN...
            busy loops: work; the span against 2 ms, and against the span
            the program measures on its threads' CPU clocks
   producer one task making 400 children, each waiting for a 100 us
-           grandchild: its work, and its span against the one the program
+           grandchild: its work and its span against those the program
            measures on its threads' CPU clocks
 Each build records the shape's cases in one run, three times (preempt:
 five); a case's figures are the median.
@@ -132,13 +132,13 @@ def check_near(name, what, x, truth, above=0.10):
            f"answer ({x / MS:.3f} ms vs {truth / MS:.3f} ms)")
 
 
-def check_own_span(name, spans, truths):
-    """Each recording's on-CPU span against the span the program measured
-    on its threads' CPU clocks in the same recording (they vary with the
-    load): the median of the ratios within -2%..+10%."""
-    ratios = [x / t for x, t in zip(spans, truths)]
+def check_own(name, what, figures, truths):
+    """Each recording's on-CPU span (or work) against the one the program
+    measured on its threads' CPU clocks in the same recording (they vary
+    with the load): the median of the ratios within -2%..+10%."""
+    ratios = [x / t for x, t in zip(figures, truths)]
     ratio = statistics.median(ratios)
-    tap.ok(0.98 <= ratio <= 1.10, f"{name}: on-CPU span within -2%..+10% of the program's own "
+    tap.ok(0.98 <= ratio <= 1.10, f"{name}: on-CPU {what} within -2%..+10% of the program's own "
            f"on its CPU clocks in the same recording, median of {len(ratios)} "
            f"({ratio - 1:+.1%}; each {', '.join(f'{x - 1:+.1%}' for x in ratios)}; the "
            f"program's {', '.join(f'{t / MS:.3f}' for t in truths)} ms)")
@@ -278,8 +278,8 @@ def preempt(record, analyze, tmp, exes):
             # counting 63-84 us the program's measure leaves out (in one,
             # 63 us of the root's taskwait exit: docs/openmp.md)
             i = m.cases.index(TREE500)
-            check_own_span(m.name(TREE500), [r.trees[i]["span_ns"] for r in m.runs],
-                           [t[1] for t in truth])
+            check_own(m.name(TREE500), "span", [r.trees[i]["span_ns"] for r in m.runs],
+                      [t[1] for t in truth])
         # ... and the report says how much on-CPU time its clocks disagree on
         un = [r.pool["offcpu"]["unattributed_ns"] for r in m.runs]
         dis = [r.pool["offcpu"]["clock_disagreement_ns"] for r in m.runs]
@@ -308,7 +308,18 @@ def producer(record, analyze, tmp, exes):
         if not m.ok:
             continue
         m.diag()
-        check_near(m.name(PRODUCER), "work", m.fig(PRODUCER, "work_ns"), 40 * MS)
+        # The work: 400 x 100 us of leaves, and the tasks' own code around
+        # them, as the program measured it on its threads' CPU clocks (its
+        # clock readings are part of it: 1.4 us each where reading a
+        # thread's CPU clock is a system call of a virtual machine's, 5 a
+        # child and 2 a leaf: 46-48 ms), each recording against its own
+        work = [float(line.split()[-2]) for r in m.runs for line in r.out.splitlines()
+                if line.startswith("producer work on the CPU")]
+        tap.ok(len(work) == len(m.runs) and min(work) >= 40 * MS,
+               f"{m.name(PRODUCER)}: the program told its work, at least its leaves' 40 ms",
+               work, m.runs[0].out[-400:])
+        if len(work) == len(m.runs):
+            check_own(m.name(PRODUCER), "work", [r.trees[0]["work_ns"] for r in m.runs], work)
         # The span: the producer's strand up to its last child, then that
         # child and its grandchild (~0.4 ms here), as the program measured
         # it on its threads' CPU clocks; not the sum of the children (the
@@ -321,7 +332,7 @@ def producer(record, analyze, tmp, exes):
         if len(truth) == len(m.runs):
             # each recording against its own answer (they vary with the
             # load: 0.40-0.55 ms), the median of the ratios, as for the tree
-            check_own_span(m.name(PRODUCER), [r.trees[0]["span_ns"] for r in m.runs], truth)
+            check_own(m.name(PRODUCER), "span", [r.trees[0]["span_ns"] for r in m.runs], truth)
 
 
 def main():

@@ -15,8 +15,10 @@
  *                       (2N-1) x US
  *   producer N US       one task makes N children, each waits for one
  *                       grandchild of US; then one taskwait. Prints its
- *                       span on the threads' CPU clocks ("producer span
- *                       on the CPU NS ns")
+ *                       span and its work on the threads' CPU clocks
+ *                       ("producer span on the CPU NS ns", "producer
+ *                       work on the CPU NS ns": the tasks' own code, its
+ *                       clock readings included: at least N x US)
  *   tree DEPTH US       a binary tree of 2^DEPTH leaves of US each:
  *                       work 2^DEPTH x US, span US. Prints its span on
  *                       the threads' CPU clocks, the tasks' own code
@@ -223,12 +225,14 @@ static void producer(int n)
         const uint64_t waited = cpuburn_thread_ns();
         tail = cpuburn_thread_ns() - waited; /* the producer's code after its wait */
     }
-    uint64_t span = strand;
+    uint64_t span = strand, work = strand + tail;
     for (int i = 0; i < n; i++) {
         uint64_t through = path[i].made + path[i].before + path[i].leaf + path[i].after;
         if (through > span) span = through;
+        work += path[i].before + path[i].leaf + path[i].after;
     }
     printf("producer span on the CPU %llu ns\n", (unsigned long long)(span + tail));
+    printf("producer work on the CPU %llu ns\n", (unsigned long long)work);
     free(path);
 }
 
