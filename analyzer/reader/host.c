@@ -57,14 +57,13 @@ int reader_host_facts(const char *dir, fja_host_facts *f, char *why, size_t n)
     *why = '\0';
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, FJA_HOST_FILE);
-    if (fja_regular_check(path, why, n)) {
+    FILE *in = fja_regular_open(path, why, n);
+    if (!in) {
         /* a trace recorded otherwise (or a file given instead of a folder)
          * has none: not known, and nothing to say */
         if (errno == ENOENT || errno == ENOTDIR) *why = '\0';
         return -1;
     }
-    FILE *in = fja_regular_open(path, why, n);
-    if (!in) return -1;
     char text[HOST_FILE_MAX + 1];
     size_t len = fread(text, 1, sizeof text, in);
     int failed = ferror(in);
