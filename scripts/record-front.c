@@ -8,13 +8,27 @@
  * recorder (status 138) and left nothing. This front is what `fjtrace-record`
  * runs: its first act blocks SIGUSR1, SIGINT, SIGTERM and SIGHUP, which it
  * then reads with a signalfd; it starts the script as its child with those
- * signals unblocked and a pipe whose write end the script inherits
- * (FJTRACE_RECORD_READY_FD). The script writes "ready" on it once its
- * SIGUSR1 trap is set. A SIGUSR1 that comes before is held here (pending
- * standard signals coalesce: several before "ready" are one request, and
- * the script takes one snapshot for all requests made before its session
- * records anyway), then sent to the script; one that comes after is sent
- * at once. SIGINT, SIGTERM and SIGHUP are passed on at once (the script
+ * signals unblocked and two pipes (FJTRACE_RECORD_CTL_FD, the script's
+ * words to the front; FJTRACE_RECORD_REPLY_FD, the front's answers).
+ *
+ * SIGUSR1 is counted here, and the script learns the count by asking
+ * ("count": the front answers the number of requests since it was last
+ * asked). The script is sent a SIGUSR1 of its own only to wake it from its
+ * wait for CMD, between its "open" (said just before that wait) and its
+ * next "count": bash 5.2 can run a trap from inside the parser it re-enters
+ * to expand a $( ), and the trap's text is then parsed with that
+ * substitution's state ("trap: line 2: unexpected EOF while looking for
+ * matching `)'", the request lost and the script ended with status 2: seen
+ * once in about 100 SIGUSR1s sent as the script started). The script
+ * expands no $( ) between "open" and its wait, nor between that wait and
+ * "count"; the signal is sent before the answer to "count", so it reaches
+ * the script no later than in its read of that answer, where bash runs the
+ * trap itself. While the window is open and requests are unanswered the
+ * wake-up is sent again every WAKE_RETRY_MS: a trap that ran just before
+ * the wait began leaves the wait asleep otherwise. Pending standard
+ * signals coalesce: several SIGUSR1s sent at once may count as one.
+ *
+ * SIGINT, SIGTERM and SIGHUP are passed on at once (the script
  * traps them from its start, and before that their default action ends it
  * as it ended the recorder before), except one the kernel sent (a
  * terminal's Ctrl-C or hangup): that went to the whole foreground process
@@ -53,6 +67,10 @@
  * naming the call. Documented with the other codes in the script's --help
  * and the manual page. */
 #define EX_NO_SCRIPT 113
+/* How often the front wakes the script again while it may be woken and has
+ * not asked for its requests: short next to a snapshot's seconds, long
+ * next to the microseconds a wait takes to begin. */
+#define WAKE_RETRY_MS 20
 
 static const char prog[] = "fjtrace-record";
 
@@ -146,10 +164,21 @@ static int block_signals(sigset_t *inherited)
     return sfd;
 }
 
-/* start_script: forks the script (path) with argv, its write end of the
- * ready pipe and the caller's mask but for the signals read here; returns
- * its pid, or -1 with a message. */
-static pid_t start_script(const char *path, char **argv, const int ready[2],
+/* pass_fd: dups FD (the dup survives exec: close-on-exec off) and names it
+ * in the environment variable VAR; 0, or -1 with errno. */
+static int pass_fd(int fd, const char *var)
+{
+    char num[32];
+    int copy = dup(fd);
+    if (copy < 0) return -1;
+    snprintf(num, sizeof num, "%d", copy);
+    return setenv(var, num, 1);
+}
+
+/* start_script: forks the script (path) with argv, its ends of the control
+ * and reply pipes and the caller's mask but for the signals read here;
+ * returns its pid, or -1 with a message. */
+static pid_t start_script(const char *path, char **argv, const int ctl[2], const int reply[2],
                           const sigset_t *inherited)
 {
     pid_t front = getpid();
@@ -159,14 +188,11 @@ static pid_t start_script(const char *path, char **argv, const int ready[2],
         return -1;
     }
     if (child > 0) return child;
-    /* The script's write end survives exec (dup leaves close-on-exec off);
-     * the mask is the caller's but for the signals read here: those the
+    /* The mask is the caller's but for the signals read here: those the
      * script must get (bash cannot unblock a signal). */
-    char num[32];
-    int fd = dup(ready[1]);
-    snprintf(num, sizeof num, "%d", fd);
-    if (fd < 0 || setenv("FJTRACE_RECORD_READY_FD", num, 1) != 0) {
-        fprintf(stderr, "%s: error: cannot pass the ready pipe: %s\n", prog, strerror(errno));
+    if (pass_fd(ctl[1], "FJTRACE_RECORD_CTL_FD") != 0 ||
+        pass_fd(reply[0], "FJTRACE_RECORD_REPLY_FD") != 0) {
+        fprintf(stderr, "%s: error: cannot pass the pipes: %s\n", prog, strerror(errno));
         _exit(EX_NO_SCRIPT);
     }
     sigset_t mask = *inherited;
@@ -188,51 +214,98 @@ static pid_t start_script(const char *path, char **argv, const int ready[2],
     _exit(EX_NO_SCRIPT);
 }
 
-/* relay: passes the signals read on sfd to the script (child) until it
- * ends, then ends as it did. SIGUSR1 is held until the script writes its
- * line on ready_fd. */
-_Noreturn static void relay(int sfd, int ready_fd, pid_t child)
+/* The script's snapshot requests and whether it may be woken for them. */
+struct usr1_state {
+    unsigned requests; /* SIGUSR1s since the script last asked ("count") */
+    int open;          /* between the script's "open" and its next "count" */
+    int pass;          /* after "plain": no flight recorder, passed on at once */
+};
+
+/* wake: a SIGUSR1 to the script, when it may take one and has a request to
+ * learn of. */
+static void wake(const struct usr1_state *u, pid_t child)
 {
-    /* held: SIGUSR1s read before "ready" (0 or 1: a second one before
-     * "ready" is the same request, as the script counts requests made before
-     * its session records). */
-    int is_ready = 0, held = 0;
-    struct pollfd pf[2] = {{.fd = sfd, .events = POLLIN}, {.fd = ready_fd, .events = POLLIN}};
+    if ((u->open || u->pass) && u->requests > 0) kill(child, SIGUSR1);
+}
+
+/* on_word: one line the script said. "open": it waits for CMD and may be
+ * woken. "count": the window is closed, and the requests are its. "plain":
+ * no --snapshot, SIGUSR1 has its default action in the script (it ends the
+ * recorder), also for the requests held so far. */
+static void on_word(struct usr1_state *u, const char *word, int reply_fd, pid_t child)
+{
+    if (strcmp(word, "plain") == 0) {
+        u->pass = 1;
+        wake(u, child);
+    } else if (strcmp(word, "open") == 0) {
+        u->open = 1;
+        wake(u, child);
+    } else if (strcmp(word, "count") == 0) {
+        u->open = 0;
+        char line[32];
+        int len = snprintf(line, sizeof line, "%u\n", u->requests);
+        /* A short or failed write (the script gone): its read ends with EOF,
+         * taken for no request. */
+        if (write(reply_fd, line, (size_t)len) == len) u->requests = 0;
+    }
+}
+
+/* read_words: reads what the script said on ctl_fd and acts on each whole
+ * line (a line is a few bytes and written at once: a pipe never splits
+ * it). 0, or -1 at end of file (the script closed it, or ended). */
+static int read_words(struct usr1_state *u, int ctl_fd, int reply_fd, pid_t child)
+{
+    char buf[256];
+    ssize_t n = read(ctl_fd, buf, sizeof buf - 1);
+    if (n == 0) return -1;
+    if (n < 0) return errno == EINTR || errno == EAGAIN ? 0 : -1;
+    buf[n] = '\0';
+    for (char *save = NULL, *word = strtok_r(buf, "\n", &save); word;
+         word = strtok_r(NULL, "\n", &save))
+        on_word(u, word, reply_fd, child);
+    return 0;
+}
+
+/* reap: the script's end if it ended, as the front's own. */
+static void reap(pid_t child, int block)
+{
+    int status;
+    pid_t w;
+    while ((w = waitpid(child, &status, block ? 0 : WNOHANG)) < 0 && errno == EINTR) {
+    }
+    if (w == child) die_like(status);
+    if (block) exit(EX_NO_SCRIPT); /* no status to end with */
+}
+
+/* relay: passes the signals read on sfd to the script (child) until it
+ * ends, then ends as it did; SIGUSR1 as the script asks (above). */
+_Noreturn static void relay(int sfd, int ctl_fd, int reply_fd, pid_t child)
+{
+    struct usr1_state u = {0, 0, 0};
+    struct pollfd pf[2] = {{.fd = sfd, .events = POLLIN}, {.fd = ctl_fd, .events = POLLIN}};
     for (;;) {
-        if (poll(pf, is_ready ? 1 : 2, -1) < 0) {
+        int timeout = -1;
+        if (u.open && u.requests > 0) timeout = WAKE_RETRY_MS;
+        int ready = poll(pf, 2, timeout);
+        if (ready < 0) {
             if (errno == EINTR) continue;
             fprintf(stderr, "%s: error: poll: %s\n", prog, strerror(errno));
-            int status;
-            pid_t w;
-            while ((w = waitpid(child, &status, 0)) < 0 && errno == EINTR) {
-            }
-            if (w != child) exit(EX_NO_SCRIPT); /* no status to end with */
-            die_like(status);
+            reap(child, 1);
         }
-        if (!is_ready && pf[1].revents) {
-            char buf[16];
-            ssize_t n = read(ready_fd, buf, sizeof buf);
-            /* "ready\n": the script's trap is set. Closed without a word
-             * (n == 0): the script ended (its status comes with SIGCHLD) or
-             * never will say it; what is held is its at once. */
-            if (n == 0 || (n > 0 && memchr(buf, '\n', (size_t)n))) {
-                is_ready = 1;
-                if (held) kill(child, SIGUSR1);
-                held = 0;
-            }
-        }
+        if (ready == 0) wake(&u, child);
+        if (pf[1].revents && read_words(&u, ctl_fd, reply_fd, child) != 0)
+            pf[1].fd = -1; /* poll skips it from now on */
         if (!(pf[0].revents & POLLIN)) continue;
         struct signalfd_siginfo si;
         if (read(sfd, &si, sizeof si) != (ssize_t)sizeof si) continue;
         int sig = (int)si.ssi_signo;
         if (sig == SIGCHLD) {
-            int status;
-            pid_t w = waitpid(child, &status, WNOHANG);
-            if (w == child) die_like(status);
+            reap(child, 0);
             continue;
         }
-        if (sig == SIGUSR1 && !is_ready) {
-            held = 1;
+        if (sig == SIGUSR1) {
+            u.requests++;
+            wake(&u, child);
             continue;
         }
         /* The kernel sends a terminal's SIGINT to the whole foreground
@@ -257,8 +330,8 @@ int main(int argc, char **argv)
 
     char path[PATH_MAX], here[PATH_MAX];
     if (script_path(path, sizeof path, here, sizeof here) != 0) return EX_NO_SCRIPT;
-    int ready[2];
-    if (pipe2(ready, O_CLOEXEC) != 0) {
+    int ctl[2], reply[2];
+    if (pipe2(ctl, O_CLOEXEC) != 0 || pipe2(reply, O_CLOEXEC) != 0) {
         fprintf(stderr, "%s: error: pipe: %s\n", prog, strerror(errno));
         return EX_NO_SCRIPT;
     }
@@ -268,8 +341,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: error: setenv: %s\n", prog, strerror(errno));
         return EX_NO_SCRIPT;
     }
-    pid_t child = start_script(path, argv, ready, &inherited);
+    pid_t child = start_script(path, argv, ctl, reply, &inherited);
     if (child < 0) return EX_NO_SCRIPT;
-    close(ready[1]);
-    relay(sfd, ready[0], child);
+    close(ctl[1]);
+    close(reply[0]);
+    /* (the script gone, a write to it fails with EPIPE instead of ending
+     * the front before it could end as the script did) */
+    signal(SIGPIPE, SIG_IGN);
+    relay(sfd, ctl[0], reply[1], child);
 }
