@@ -383,7 +383,7 @@ static void u_set(const ucollect *c, fja_unfinished *u, fja_ustate s, int32_t wo
 }
 
 /* What a task's record alone tells: queued or stolen (never started), or
- * started, to be placed on a worker's stack by u_frames. */
+ * started, to be placed on a worker's stack by u_left. */
 static void u_record(const ucollect *c, uint32_t n, fja_unfinished *u)
 {
     const fja_pool *p = c->p;
@@ -425,30 +425,19 @@ static fja_unfinished *u_find(const ucollect *c, uint32_t n)
     return NULL;
 }
 
-/* The started tasks, from the workers' stacks as the trace left them: the
- * top one ran (or waited for a lock), the ones below waited at a join or
- * were under a task they ran inline. */
-static void u_frames(const ucollect *c, const fja_worker *w)
+/* The started tasks and the completions under way, as the replay left
+ * them (fja_pool.left: the top of a stack ran or waited for a lock, the
+ * frames below waited at a join or were under a task they ran inline; a
+ * completion, told after the frames, says more). */
+static void u_left(const ucollect *c)
 {
-    for (uint32_t i = 0; i < w->depth; i++) {
-        const fja_frame *f = &w->stack[i];
-        fja_unfinished *u = u_find(c, f->task);
+    for (uint32_t i = 0; i < c->p->nleft; i++) {
+        const fja_left *l = &c->p->left[i];
+        fja_unfinished *u = u_find(c, l->task);
         if (!u) continue;
-        fja_ustate s = f->in_lock          ? FJA_UT_LOCK_WAIT
-                       : f->in_join        ? FJA_UT_WAITING
-                       : i + 1 == w->depth ? FJA_UT_RUNNING
-                                           : FJA_UT_SUSPENDED;
-        u_set(c, u, s, w->index, f->since);
-        if (s == FJA_UT_WAITING) u->awaited = record_id(c->p, f->awaited);
+        u_set(c, u, l->state, l->worker, l->since);
+        if (l->state == FJA_UT_WAITING) u->awaited = l->awaited;
     }
-}
-
-/* A completion in progress on a thread (a worker or a client). */
-static void u_completing(const ucollect *c, const fja_worker *w)
-{
-    if (!w->completing) return;
-    fja_unfinished *u = u_find(c, fja_taskmap_find(&c->p->tasks, w->completing_task));
-    if (u) u_set(c, u, FJA_UT_COMPLETING, w->index, w->completing_ts);
 }
 
 static int u_cmp(const void *a, const void *b)
@@ -473,11 +462,7 @@ static int unfinished_collect(const fja_model *m, const fja_pool *p, fja_pool_re
     for (uint32_t n = 0; n < p->tasks.count && pr->nunfinished < p->unfinished; n++)
         if (!fja_task_finished(fja_taskmap_get(&p->tasks, n)) && !fja_taskmap_is_free(&p->tasks, n))
             u_record(&c, n, &pr->unfinished[pr->nunfinished++]);
-    for (uint32_t i = 0; i < p->nworkers; i++)
-        u_frames(&c, &p->workers[i]);
-    for (uint32_t i = 0; i < p->nworkers; i++)
-        u_completing(&c, &p->workers[i]);
-    u_completing(&c, &p->client);
+    u_left(&c);
     qsort(pr->unfinished, pr->nunfinished, sizeof *pr->unfinished, u_cmp);
     for (uint32_t i = 0; i < pr->nunfinished; i++)
         pr->unfinished_by_state[pr->unfinished[i].state]++;

@@ -46,20 +46,7 @@ typedef struct {
     char message[480];
 } fja_advice;
 
-/* Where an unfinished task was when the trace ended (a killed or crashed
- * program): the states the model tells apart, in report order. */
-typedef enum {
-    FJA_UT_RUNNING,    /* its body, on top of a worker's stack */
-    FJA_UT_LOCK_WAIT,  /* its body waits for an fj_mutex */
-    FJA_UT_COMPLETING, /* a counted completer in its completing..completed phase */
-    FJA_UT_WAITING,    /* its body waits at a join (helped tasks may run above it) */
-    FJA_UT_SUSPENDED,  /* its body is under a task it runs inline (not a waiting join) */
-    FJA_UT_STOLEN,     /* taken by a thief that has not started it */
-    FJA_UT_QUEUED,     /* forked or submitted, never taken */
-    FJA_UT_UNKNOWN,    /* an inconsistent event lost its frame (see the anomalies) */
-    FJA_UT_COUNT
-} fja_ustate;
-
+/* The report's name of where an unfinished task was (model.h). */
 const char *fja_ustate_name(fja_ustate s);
 
 /* One task the trace ended without: ids are 0 when there is none (a root's

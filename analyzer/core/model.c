@@ -67,12 +67,10 @@ void fja_model_keep_wall(fja_model *m)
 
 static void pool_free(fja_pool *p)
 {
-    for (uint32_t i = 0; i < p->nworkers; i++) {
-        free(p->workers[i].stack);
+    for (uint32_t i = 0; i < p->nworkers; i++)
         free(p->workers[i].bodies);
-    }
-    free(p->client.stack);
     free(p->workers);
+    free(p->left);
     free(p->trees);
     free(p->tree_walls);
     free(p->qsince);
@@ -1099,6 +1097,26 @@ static void on_lock_name(fja_model *m, const fja_change *c)
     if (c->name) fja_name_copy(l->name, sizeof l->name, c->name);
 }
 
+/* A task the replay left under way at the end: kept for the report. */
+static void on_unfinished(fja_model *m, fja_pool *p, const fja_change *c)
+{
+    if (p->nleft == p->cap_left) {
+        uint32_t cap = p->cap_left ? p->cap_left * 2 : 16;
+        fja_left *l = realloc(p->left, cap * sizeof *l);
+        if (!l) {
+            m->oom = true;
+            return;
+        }
+        p->left = l;
+        p->cap_left = cap;
+    }
+    p->left[p->nleft++] = (fja_left){.since = c->since,
+                                     .awaited = c->parent_id,
+                                     .task = c->task,
+                                     .worker = c->worker ? c->worker->index : -1,
+                                     .state = (fja_ustate)c->left};
+}
+
 static void on_result(fja_pool *p, const fja_change *c)
 {
     fja_tree *tr = tree_at(p, c->task);
@@ -1237,6 +1255,9 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
     case FJA_CHANGE_POOL_END:
         on_pool_end(p);
         break;
+    case FJA_CHANGE_UNFINISHED:
+        on_unfinished(m, p, c);
+        break;
     default:
         if (c->worker) on_worker_change(tk, p, c->worker, c);
     }
@@ -1310,7 +1331,8 @@ size_t fja_model_bytes(const fja_model *m)
         const fja_pool *p = &m->pools[i];
         b += fja_taskmap_bytes(&p->tasks) + p->cap_trees * sizeof(fja_tree) +
              p->nworkers * sizeof(fja_worker) + p->cap_qsince * sizeof *p->qsince +
-             fja_sites_bytes(&p->sites) + fja_depend_bytes(&p->deps);
+             fja_sites_bytes(&p->sites) + fja_depend_bytes(&p->deps) +
+             p->cap_left * sizeof *p->left;
     }
     return b;
 }

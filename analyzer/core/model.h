@@ -94,21 +94,32 @@ typedef struct {
     int32_t worker;
 } fja_anomaly;
 
-/* A frame of the tracker's replay (tracker.c): a task on a worker's stack. */
+/* Where an unfinished task was when the trace ended (a killed or crashed
+ * program): the states the model tells apart, in report order. */
+typedef enum {
+    FJA_UT_RUNNING,    /* its body, on top of a worker's stack */
+    FJA_UT_LOCK_WAIT,  /* its body waits for an fj_mutex */
+    FJA_UT_COMPLETING, /* a counted completer in its completing..completed phase */
+    FJA_UT_WAITING,    /* its body waits at a join (helped tasks may run above it) */
+    FJA_UT_SUSPENDED,  /* its body is under a task it runs inline (not a waiting join) */
+    FJA_UT_STOLEN,     /* taken by a thief that has not started it */
+    FJA_UT_QUEUED,     /* forked or submitted, never taken */
+    FJA_UT_UNKNOWN,    /* an inconsistent event lost its frame (see the anomalies) */
+    FJA_UT_COUNT
+} fja_ustate;
+
+/* A task the replay left under way at the end of the trace, as the
+ * tracker told it (FJA_CHANGE_UNFINISHED): the frames of its workers'
+ * stacks and the completions under way, kept for the report of a killed
+ * program in the order told (a later one says more: a completer's
+ * completion after its frame). */
 typedef struct {
-    uint32_t task; /* record number */
-    /* its body runs (on the CPU or not): false while a nested task runs,
-     * or in a join or lock wait */
-    bool running;
-    bool in_join;
-    bool in_lock;
-    uint32_t awaited;         /* record joined, FJA_TASK_NONE */
-    uint64_t awaited_done_ts; /* 0 until the awaited task is done */
-    uint64_t exec_ts;
-    /* when it entered its current state (running, join wait, lock wait, or
-     * under a nested task): what a killed program's report shows */
-    uint64_t since;
-} fja_frame;
+    uint64_t since;   /* when it came to be so */
+    uint64_t awaited; /* FJA_UT_WAITING: the task id it waits for (0: none named) */
+    uint32_t task;    /* record number */
+    int32_t worker;   /* -1: a client thread */
+    fja_ustate state;
+} fja_left;
 
 /* A task body under way on a worker as the model books it (model.c): a
  * stack of its own per worker, pushed by the tracker's TASK_BEGIN and
@@ -133,8 +144,6 @@ typedef struct {
     int32_t index;
     bool seen, begun, ended, parked;
     uint64_t begin_ts, end_ts, last_ts;
-    fja_frame *stack; /* the tracker's */
-    uint32_t depth, cap;
     fja_body *bodies; /* the model's */
     uint32_t nbodies, cap_bodies;
     fja_wstate state;
@@ -188,12 +197,9 @@ typedef struct {
     uint32_t lock_id;  /* the fj_mutex being waited for (lock_wait) */
     /* counts */
     uint64_t tasks, forks, steals, joins_waited, parks, wakes, lock_waits;
-    /* pending steal -> exec (when the task was queued, and by whom), and
-     * completing -> completed */
+    /* pending steal -> exec */
     uint32_t stolen_task;
     uint64_t steal_ts;
-    uint64_t completing_task, completing_ts;
-    bool completing;
     /* fork-cost estimate: the previous event on this worker */
     fja_kind last_kind;
     uint64_t last_fork_ts, last_fork_parent;
@@ -266,7 +272,7 @@ typedef struct {
     fja_worker *workers;
     uint32_t nworkers; /* allocated (max index seen + 1 or declared) */
     fja_taskmap tasks;
-    fja_worker client; /* completion slot of threads that are not workers */
+    fja_worker client; /* what the changes name of threads that are not workers */
     fja_tree *trees;
     uint32_t ntrees, cap_trees;
     /* fork/submit time of each task still queued, in slots reused once it
@@ -303,6 +309,8 @@ typedef struct {
     /* consecutive forks by one parent on one worker: a fork-cost estimate */
     fja_hist fork_interval;
     fja_sites sites; /* per creation site */
+    fja_left *left;  /* the tasks left under way at the end (FJA_CHANGE_UNFINISHED) */
+    uint32_t nleft, cap_left;
 } fja_pool;
 
 /* An fj_mutex seen in a trace (lock ids are unique per process, so per

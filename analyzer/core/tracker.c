@@ -64,8 +64,32 @@ void fja_tracker_recording(fja_tracker *t, uint64_t token)
 
 /* ------------------------------------------------------- the replay's own */
 
-/* What the replay keeps of a worker that no listener reads. */
+/* A frame of the replay: a task on a worker's stack. */
 typedef struct {
+    uint32_t task; /* record number */
+    /* its body runs (on the CPU or not): false while a nested task runs,
+     * or in a join or lock wait */
+    bool running;
+    bool in_join;
+    bool in_lock;
+    uint32_t awaited;         /* record joined, FJA_TASK_NONE */
+    uint64_t awaited_done_ts; /* 0 until the awaited task is done */
+    uint64_t exec_ts;
+    /* when it entered its current state (running, join wait, lock wait, or
+     * under a nested task): what a killed program's report shows (told as
+     * FJA_CHANGE_UNFINISHED at the end) */
+    uint64_t since;
+} fja_frame;
+
+/* What the replay keeps of a worker (or of the pool's client threads, for
+ * their completions) that no listener reads. */
+typedef struct {
+    fja_frame *stack; /* the tasks under way, innermost last */
+    uint32_t depth, cap;
+    /* a completion under way (completing -> completed): of which task id,
+     * since when */
+    bool completing;
+    uint64_t completing_task, completing_ts;
     uint64_t off_checked_end;  /* end of its last off-CPU record believed */
     uint64_t stolen_queued_ts; /* its pending steal's task: when it was queued, */
     int32_t stolen_from;       /* and by whom (-1: not known) */
@@ -89,6 +113,7 @@ typedef struct {
 typedef struct {
     replay_worker *workers;
     uint32_t nworkers;
+    replay_worker client; /* completions on threads that are not workers */
 } replay_pool;
 
 struct fja_replay {
@@ -96,23 +121,33 @@ struct fja_replay {
     uint32_t npools;
 };
 
-/* Worker `index` of pool p as the replay keeps it, made as needed; NULL
- * when memory ran out (the model says so). */
-static replay_worker *replay_worker_of(const fja_tracker *t, const fja_pool *p, int32_t index)
+/* Pool p as the replay keeps it, made as needed; NULL when memory ran
+ * out. */
+static replay_pool *replay_pool_of(const fja_tracker *t, const fja_pool *p)
 {
     struct fja_replay *r = t->replay;
     uint32_t pi = (uint32_t)(p - t->model->pools);
-    if (!r || index < 0) return NULL;
+    if (!r) return NULL;
     if (pi >= r->npools) {
         replay_pool *np = realloc(r->pools, (size_t)(pi + 1) * sizeof *np);
-        if (!np) goto oom;
+        if (!np) return NULL;
         memset(np + r->npools, 0, (size_t)(pi + 1 - r->npools) * sizeof *np);
         r->pools = np;
         r->npools = pi + 1;
     }
-    replay_pool *rp = &r->pools[pi];
+    return &r->pools[pi];
+}
+
+/* replay_worker_of's making: grows pool p's workers as the replay keeps
+ * them to every worker the model has so far, so that one held across the
+ * making of another of those never moves. */
+static replay_worker *replay_worker_make(const fja_tracker *t, const fja_pool *p, int32_t index)
+{
+    replay_pool *rp = replay_pool_of(t, p);
+    if (!rp) goto oom;
+    if (index < 0) return &rp->client;
     if ((uint32_t)index >= rp->nworkers) {
-        uint32_t n = (uint32_t)index + 1;
+        uint32_t n = (uint32_t)index + 1 > p->nworkers ? (uint32_t)index + 1 : p->nworkers;
         replay_worker *nw = realloc(rp->workers, (size_t)n * sizeof *nw);
         if (!nw) goto oom;
         for (uint32_t i = rp->nworkers; i < n; i++)
@@ -124,6 +159,19 @@ static replay_worker *replay_worker_of(const fja_tracker *t, const fja_pool *p, 
 oom:
     t->model->oom = true;
     return NULL;
+}
+
+/* Worker `index` of pool p as the replay keeps it (index -1: the pool's
+ * client threads), made as needed; NULL when memory ran out (the model
+ * says so). Once per worker event: the one already made is found inline. */
+static inline replay_worker *replay_worker_of(const fja_tracker *t, const fja_pool *p,
+                                              int32_t index)
+{
+    const struct fja_replay *r = t->replay;
+    uint32_t pi = (uint32_t)(p - t->model->pools);
+    if (r && pi < r->npools && index >= 0 && (uint32_t)index < r->pools[pi].nworkers)
+        return &r->pools[pi].workers[index];
+    return replay_worker_make(t, p, index);
 }
 
 /* Worker `index` of the pool numbered pi as the replay keeps it, NULL if
@@ -146,8 +194,13 @@ static uint64_t off_checked_end(const fja_tracker *t, const fja_pool *p, const f
 void fja_tracker_free(fja_tracker *t)
 {
     if (t->replay) {
-        for (uint32_t i = 0; i < t->replay->npools; i++)
-            free(t->replay->pools[i].workers);
+        for (uint32_t i = 0; i < t->replay->npools; i++) {
+            replay_pool *rp = &t->replay->pools[i];
+            for (uint32_t w = 0; w < rp->nworkers; w++)
+                free(rp->workers[w].stack);
+            free(rp->client.stack);
+            free(rp->workers);
+        }
         free(t->replay->pools);
         free(t->replay);
         t->replay = NULL;
@@ -196,27 +249,27 @@ static inline fja_task *task_at(fja_pool *p, uint32_t n)
     return fja_taskmap_get(&p->tasks, n);
 }
 
-static fja_frame *top_frame(fja_worker *w)
+static fja_frame *top_frame(const replay_worker *rw)
 {
-    return w->depth ? &w->stack[w->depth - 1] : NULL;
+    return rw->depth ? &rw->stack[rw->depth - 1] : NULL;
 }
 
 /* Record of task id, trying the worker's running task first: most events
  * name it (executed) or its parent (fork), and that saves a hash probe. */
-static uint32_t task_find_near(fja_pool *p, fja_worker *w, uint64_t id)
+static uint32_t task_find_near(fja_pool *p, const replay_worker *rw, uint64_t id)
 {
-    fja_frame *f = top_frame(w);
+    fja_frame *f = top_frame(rw);
     if (f && task_at(p, f->task)->id == id) return f->task;
     return fja_taskmap_find(&p->tasks, id);
 }
 
 /* ------------------------------------------------------------ the one state switch */
 
-static fja_wstate worker_state(fja_worker *w)
+static fja_wstate worker_state(const fja_worker *w, const replay_worker *rw)
 {
     if (!w->begun || w->ended) return FJA_WS_OFF;
     if (w->parked) return FJA_WS_PARK;
-    fja_frame *f = top_frame(w);
+    fja_frame *f = top_frame(rw);
     if (!f) return FJA_WS_SEARCH;
     if (f->running) return FJA_WS_RUN; /* off the CPU or not: booked apart */
     return f->in_lock ? FJA_WS_LOCK : FJA_WS_JOIN;
@@ -225,9 +278,10 @@ static fja_wstate worker_state(fja_worker *w)
 /* Every worker state change goes through here: after each event on w, its
  * state is derived again from the replay, and a switch is told to the
  * listeners with the time the old state began, before it is recorded. */
-static void worker_switch(const fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t ts)
+static void worker_switch(const fja_tracker *t, fja_pool *p, fja_worker *w, const replay_worker *rw,
+                          uint64_t ts)
 {
-    fja_wstate now = worker_state(w);
+    fja_wstate now = worker_state(w, rw);
     if (now != w->state) {
         fja_change c = change_of(t, FJA_CHANGE_STATE, p, w, ts);
         c.from = w->state;
@@ -237,7 +291,7 @@ static void worker_switch(const fja_tracker *t, fja_pool *p, fja_worker *w, uint
         w->state = now;
         w->state_ts = ts;
     }
-    fja_frame *f = top_frame(w);
+    fja_frame *f = top_frame(rw);
     uint32_t running = now == FJA_WS_RUN ? f->task : FJA_TASK_NONE;
     bool runs = f && f->running;
     if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
@@ -268,42 +322,39 @@ static void frame_resume(fja_frame *f, uint64_t ts)
 }
 
 /* The top frame goes. */
-static void frame_drop(const fja_tracker *t, fja_pool *p, fja_worker *w)
+static void frame_drop(replay_worker *rw)
 {
-    w->depth--;
-    if (w->stack[w->depth].in_join) {
-        replay_worker *rw = replay_worker_of(t, p, w->index);
-        if (rw) rw->in_joins--;
-    }
+    rw->depth--;
+    if (rw->stack[rw->depth].in_join) rw->in_joins--;
 }
 
-static int frame_push(fja_worker *w, uint32_t n, uint64_t ts)
+static int frame_push(replay_worker *rw, uint32_t n, uint64_t ts)
 {
-    if (w->depth == w->cap) {
-        uint32_t cap = w->cap ? w->cap * 2 : 16;
-        fja_frame *s = realloc(w->stack, cap * sizeof *s);
+    if (rw->depth == rw->cap) {
+        uint32_t cap = rw->cap ? rw->cap * 2 : 16;
+        fja_frame *s = realloc(rw->stack, cap * sizeof *s);
         if (!s) return -1;
-        w->stack = s;
-        w->cap = cap;
+        rw->stack = s;
+        rw->cap = cap;
     }
-    w->stack[w->depth++] = (fja_frame){
+    rw->stack[rw->depth++] = (fja_frame){
         .task = n, .running = true, .exec_ts = ts, .since = ts, .awaited = FJA_TASK_NONE};
     return 0;
 }
 
 /* Pops frames down to task n; frames above it never saw their executed. */
-static bool frame_pop_to(const fja_tracker *t, fja_pool *p, fja_worker *w, uint32_t n,
-                         const fja_event *ev)
+static bool frame_pop_to(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+                         uint32_t n, const fja_event *ev)
 {
-    uint32_t i = w->depth;
-    while (i > 0 && w->stack[i - 1].task != n)
+    uint32_t i = rw->depth;
+    while (i > 0 && rw->stack[i - 1].task != n)
         i--;
     if (i == 0) return false;
-    while (w->depth > i) {
+    while (rw->depth > i) {
         fja_model_anomaly(t->model, FJA_AN_UNBALANCED_NESTING, ev);
-        frame_suspend(top_frame(w));
-        frame_drop(t, p, w);
-        tell_task(t, FJA_CHANGE_TASK_LOST, p, w, w->stack[w->depth].task, ev->ts);
+        frame_suspend(top_frame(rw));
+        frame_drop(rw);
+        tell_task(t, FJA_CHANGE_TASK_LOST, p, w, rw->stack[rw->depth].task, ev->ts);
     }
     return true;
 }
@@ -409,10 +460,9 @@ static fja_frame *join_frame(const fja_tracker *t, const fja_pool *p, uint32_t n
     if (k->parent == FJA_TASK_NONE) return NULL;
     int32_t wi = fja_taskmap_get(&p->tasks, k->parent)->worker;
     const replay_worker *rw = replay_worker_at(t, (uint32_t)(p - t->model->pools), wi);
-    if (!rw || !rw->in_joins || (uint32_t)wi >= p->nworkers) return NULL;
-    const fja_worker *w = &p->workers[wi];
-    for (uint32_t i = w->depth; i-- > 0;)
-        if (w->stack[i].in_join && w->stack[i].awaited == n) return &w->stack[i];
+    if (!rw || !rw->in_joins) return NULL;
+    for (uint32_t i = rw->depth; i-- > 0;)
+        if (rw->stack[i].in_join && rw->stack[i].awaited == n) return &rw->stack[i];
     return NULL;
 }
 
@@ -439,17 +489,16 @@ uint32_t fja_tracker_join_level(const fja_tracker *t, const fja_pool *p, uint32_
     const fja_frame *f = join_frame(t, p, n);
     if (!f) return FJA_TASK_NONE;
     int32_t wi = fja_taskmap_get(&p->tasks, fja_taskmap_get(&p->tasks, n)->parent)->worker;
-    return (uint32_t)(f - p->workers[wi].stack);
+    return (uint32_t)(f - replay_worker_at(t, (uint32_t)(p - t->model->pools), wi)->stack);
 }
 
 bool fja_tracker_awaits(const fja_tracker *t, const fja_pool *p, uint32_t parent, uint32_t n)
 {
     int32_t wi = fja_taskmap_get(&p->tasks, parent)->worker;
     const replay_worker *rw = replay_worker_at(t, (uint32_t)(p - t->model->pools), wi);
-    if (!rw || !rw->in_joins || (uint32_t)wi >= p->nworkers) return false;
-    const fja_worker *w = &p->workers[wi];
-    for (uint32_t i = w->depth; i-- > 0;) {
-        const fja_frame *f = &w->stack[i];
+    if (!rw || !rw->in_joins) return false;
+    for (uint32_t i = rw->depth; i-- > 0;) {
+        const fja_frame *f = &rw->stack[i];
         if (f->task == parent)
             return f->in_join &&
                    (f->awaited == n || f->awaited == FJA_TASK_NONE || f->awaited == parent);
@@ -497,15 +546,16 @@ static void on_result(const fja_tracker *t, fja_pool *p, const fja_event *ev)
 /* The id of a fork's parent: the older layout names it (0: none); the
  * current one is the task of the worker's innermost open exec, of which
  * there is one (claims_fault refuses a fork on a worker running nothing). */
-static uint64_t fork_parent(fja_pool *p, fja_worker *w, const fja_event *ev)
+static uint64_t fork_parent(fja_pool *p, const replay_worker *rw, const fja_event *ev)
 {
-    return ev->named ? ev->arg.parent : task_at(p, top_frame(w)->task)->id;
+    return ev->named ? ev->arg.parent : task_at(p, top_frame(rw)->task)->id;
 }
 
 /* Links a forked task to its parent and the parent's tree. */
-static void fork_link(fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent, bool *unknown)
+static void fork_link(fja_pool *p, const replay_worker *rw, uint32_t n, uint64_t parent,
+                      bool *unknown)
 {
-    uint32_t pn = parent ? task_find_near(p, w, parent) : FJA_TASK_NONE;
+    uint32_t pn = parent ? task_find_near(p, rw, parent) : FJA_TASK_NONE;
     fja_task *k = task_at(p, n);
     *unknown = pn == FJA_TASK_NONE && parent;
     if (pn == FJA_TASK_NONE) return;
@@ -517,13 +567,14 @@ static void fork_link(fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent, b
     fja_recycle_child(p, pn);
 }
 
-static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, const replay_worker *rw,
+                    const fja_event *ev)
 {
     if (fja_taskmap_find(&p->tasks, ev->task) != FJA_TASK_NONE) {
         fja_model_anomaly(t->model, FJA_AN_DUPLICATE_ID, ev);
         return;
     }
-    uint64_t parent = fork_parent(p, w, ev);
+    uint64_t parent = fork_parent(p, rw, ev);
     /* A task that is its own parent would make the ancestor walks loop. */
     if (parent == ev->task) {
         fja_model_anomaly(t->model, FJA_AN_SELF_PARENT, ev);
@@ -538,7 +589,7 @@ static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_
     k->size_hint = ev->size_hint > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->size_hint;
     qslot_take(p, k, ev->ts);
     bool unknown;
-    fork_link(p, w, n, parent, &unknown);
+    fork_link(p, rw, n, parent, &unknown);
     if (unknown) fja_model_anomaly(t->model, FJA_AN_UNKNOWN_PARENT, ev);
     if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
         fja_model_forked(p, w, n, parent, ev->ts);
@@ -565,13 +616,12 @@ static uint32_t exec_unknown(const fja_tracker *t, fja_pool *p, const fja_event 
 
 /* Takes an exec'd task off the queue it was counted in; fills in when it
  * was queued and by whom. */
-static void exec_dequeue(const fja_tracker *t, fja_pool *p, fja_worker *w, fja_task *k,
-                         const fja_event *ev, fja_change *c)
+static void exec_dequeue(const fja_tracker *t, fja_pool *p, fja_worker *w, const replay_worker *rw,
+                         fja_task *k, const fja_event *ev, fja_change *c)
 {
     if (k->flags & FJA_TF_STOLEN) { /* the steal dequeued it */
         c->stolen = true;
-        const replay_worker *rw = replay_worker_of(t, p, w->index);
-        if (w->stolen_task == c->task && rw) {
+        if (w->stolen_task == c->task) {
             c->since = rw->stolen_queued_ts;
             c->other = rw->stolen_from;
         }
@@ -587,7 +637,8 @@ static void exec_dequeue(const fja_tracker *t, fja_pool *p, fja_worker *w, fja_t
     }
 }
 
-static void on_exec(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+static void on_exec(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+                    const fja_event *ev)
 {
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
     if (n == FJA_TASK_NONE && (n = exec_unknown(t, p, ev)) == FJA_TASK_NONE) return;
@@ -601,15 +652,15 @@ static void on_exec(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_
     c.task = n;
     c.joined = ev->kind == FJA_EV_EXEC_JOINED;
     c.ahead = c.joined ? ev->arg.ahead : 0;
-    exec_dequeue(t, p, w, k, ev, &c);
+    exec_dequeue(t, p, w, rw, k, ev, &c);
     w = &p->workers[self]; /* fja_pool_worker may have moved the array */
     c.worker = w;
-    fja_frame *f = top_frame(w);
+    fja_frame *f = top_frame(rw);
     if (f) {
         if (f->running) f->since = ev->ts; /* from running to under the nested task */
         frame_suspend(f);
     }
-    if (frame_push(w, n, ev->ts)) {
+    if (frame_push(rw, n, ev->ts)) {
         fja_model_anomaly(t->model, FJA_AN_OUT_OF_MEMORY, ev);
         return;
     }
@@ -622,20 +673,21 @@ static void on_exec(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_
     if (w->stolen_task == n) w->stolen_task = FJA_TASK_NONE;
 }
 
-static void on_executed(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+static void on_executed(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+                        const fja_event *ev)
 {
-    fja_frame *f = top_frame(w);
+    fja_frame *f = top_frame(rw);
     /* The current layout's executed closes the innermost open exec, of
      * which there is one (claims_fault); the older one names its task,
      * and frames above it never saw their executed. */
-    uint32_t n = ev->named ? task_find_near(p, w, ev->task) : f->task;
-    if (ev->named && (n == FJA_TASK_NONE || !frame_pop_to(t, p, w, n, ev))) {
+    uint32_t n = ev->named ? task_find_near(p, rw, ev->task) : f->task;
+    if (ev->named && (n == FJA_TASK_NONE || !frame_pop_to(t, p, w, rw, n, ev))) {
         fja_model_anomaly(t->model, FJA_AN_EXECUTED_WITHOUT_EXEC, ev);
         return;
     }
-    f = top_frame(w);
+    f = top_frame(rw);
     frame_suspend(f);
-    frame_drop(t, p, w);
+    frame_drop(rw);
     task_at(p, n)->flags |= FJA_TF_EXECUTED;
     if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
         fja_model_task_end(t, p, w, n, f->exec_ts, ev->ts);
@@ -647,29 +699,31 @@ static void on_executed(const fja_tracker *t, fja_pool *p, fja_worker *w, const 
     }
     join_notify(t, p, n, ev->ts);
     fja_recycle_settle(p, n);
-    if ((f = top_frame(w))) frame_resume(f, ev->ts);
+    if ((f = top_frame(rw))) frame_resume(f, ev->ts);
 }
 
 /* An untied OpenMP task leaves this worker unfinished: its frame goes, its
  * time so far stays its own, and it is on no worker until resumed. */
-static void on_suspend(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+static void on_suspend(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+                       const fja_event *ev)
 {
-    uint32_t n = task_find_near(p, w, ev->task);
-    if (n == FJA_TASK_NONE || !frame_pop_to(t, p, w, n, ev)) {
+    uint32_t n = task_find_near(p, rw, ev->task);
+    if (n == FJA_TASK_NONE || !frame_pop_to(t, p, w, rw, n, ev)) {
         fja_model_anomaly(t->model, FJA_AN_EXECUTED_WITHOUT_EXEC, ev);
         return;
     }
-    fja_frame *f = top_frame(w);
+    fja_frame *f = top_frame(rw);
     frame_suspend(f);
-    frame_drop(t, p, w);
+    frame_drop(rw);
     task_at(p, n)->flags |= FJA_TF_SUSPENDED;
     tell_task(t, FJA_CHANGE_TASK_SUSPEND, p, w, n, ev->ts);
-    if ((f = top_frame(w))) frame_resume(f, ev->ts);
+    if ((f = top_frame(rw))) frame_resume(f, ev->ts);
 }
 
 /* The suspended task goes on here, as a new frame (like an exec, but not a
  * new start: no queue, no steal). */
-static void on_resume(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+static void on_resume(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+                      const fja_event *ev)
 {
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
     fja_task *k = n == FJA_TASK_NONE ? NULL : task_at(p, n);
@@ -677,12 +731,12 @@ static void on_resume(const fja_tracker *t, fja_pool *p, fja_worker *w, const fj
         fja_model_anomaly(t->model, FJA_AN_UNKNOWN_TASK_EVENT, ev);
         return;
     }
-    fja_frame *f = top_frame(w);
+    fja_frame *f = top_frame(rw);
     if (f) {
         if (f->running) f->since = ev->ts;
         frame_suspend(f);
     }
-    if (frame_push(w, n, ev->ts)) {
+    if (frame_push(rw, n, ev->ts)) {
         fja_model_anomaly(t->model, FJA_AN_OUT_OF_MEMORY, ev);
         return;
     }
@@ -706,7 +760,8 @@ static void on_dependence(const fja_tracker *t, fja_pool *p, const fja_event *ev
     tell(t, &c);
 }
 
-static void on_steal(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+static void on_steal(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+                     const fja_event *ev)
 {
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
     if (n == FJA_TASK_NONE) {
@@ -721,12 +776,8 @@ static void on_steal(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja
         if (owner) worker_queue(t, p, owner, -1, ev->ts);
     }
     w = &p->workers[self]; /* fja_pool_worker may have moved the array */
-    uint64_t queued = qslot_release(p, k);
-    replay_worker *rw = replay_worker_of(t, p, self);
-    if (rw) {
-        rw->stolen_queued_ts = queued;
-        rw->stolen_from = owner_index;
-    }
+    rw->stolen_queued_ts = qslot_release(p, k);
+    rw->stolen_from = owner_index;
     k->flags |= FJA_TF_STOLEN;
     k->worker = (int16_t)self;
     w->stolen_task = n;
@@ -737,16 +788,16 @@ static void on_steal(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja
     tell(t, &c);
 }
 
-static void on_join(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+static void on_join(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+                    const fja_event *ev)
 {
-    fja_frame *f = top_frame(w);
+    fja_frame *f = top_frame(rw);
     if (!f) {
         fja_model_anomaly(t->model, FJA_AN_JOIN_MISMATCH, ev);
         return;
     }
     frame_suspend(f);
-    replay_worker *rw = replay_worker_of(t, p, w->index);
-    if (!f->in_join && rw) rw->in_joins++;
+    if (!f->in_join) rw->in_joins++;
     f->in_join = true;
     f->since = ev->ts;
     f->awaited = fja_taskmap_find(&p->tasks, ev->task);
@@ -760,9 +811,10 @@ static void on_join(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_
     tell(t, &c);
 }
 
-static void on_joined(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+static void on_joined(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+                      const fja_event *ev)
 {
-    fja_frame *f = top_frame(w);
+    fja_frame *f = top_frame(rw);
     if (!f || !f->in_join) {
         fja_model_anomaly(t->model, FJA_AN_JOIN_MISMATCH, ev);
         return;
@@ -774,8 +826,7 @@ static void on_joined(const fja_tracker *t, fja_pool *p, fja_worker *w, const fj
     else
         c.since = f->awaited_done_ts;
     f->in_join = false;
-    replay_worker *rw = replay_worker_of(t, p, w->index);
-    if (rw) rw->in_joins--;
+    rw->in_joins--;
     frame_resume(f, ev->ts);
     tell(t, &c);
 }
@@ -783,9 +834,10 @@ static void on_joined(const fja_tracker *t, fja_pool *p, fja_worker *w, const fj
 /* A join that found its child done (join_done): the child's path joins
  * its parent's here. The parent is the worker's running task. Task 0 (an
  * OpenMP taskwait that waited for nothing): every child done so far. */
-static void on_join_done(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+static void on_join_done(const fja_tracker *t, fja_pool *p, fja_worker *w, const replay_worker *rw,
+                         const fja_event *ev)
 {
-    fja_frame *f = top_frame(w);
+    fja_frame *f = top_frame(rw);
     uint32_t n = ev->task ? fja_taskmap_find(&p->tasks, ev->task) : FJA_TASK_NONE;
     bool all = ev->task == 0;
     if (!f || f->in_join ||
@@ -799,34 +851,34 @@ static void on_join_done(const fja_tracker *t, fja_pool *p, fja_worker *w, const
 
 /* A lock wait suspends the running task: waiting is not work, and it is
  * the serialisation the program cannot see (brief, experiment 3). */
-static void on_lock_wait(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+static void on_lock_wait(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+                         const fja_event *ev)
 {
     fja_change c = change_of(t, FJA_CHANGE_LOCK_BEGIN, p, w, ev->ts);
     c.lock = (uint32_t)ev->arg.lock;
-    fja_frame *f = top_frame(w);
+    fja_frame *f = top_frame(rw);
     if (f && f->running) {
         frame_suspend(f);
         f->in_lock = true;
         f->since = ev->ts;
         w->lock_id = c.lock;
-        replay_worker *rw = replay_worker_of(t, p, w->index);
-        if (rw) rw->lock_wait_ts = ev->ts;
+        rw->lock_wait_ts = ev->ts;
         c.task = f->task;
     }
     tell(t, &c);
 }
 
-static void on_lock_acquired(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+static void on_lock_acquired(const fja_tracker *t, fja_pool *p, fja_worker *w,
+                             const replay_worker *rw, const fja_event *ev)
 {
-    fja_frame *f = top_frame(w);
+    fja_frame *f = top_frame(rw);
     if (!f || !f->in_lock) return;
     f->in_lock = false;
     frame_resume(f, ev->ts);
     fja_change c = change_of(t, FJA_CHANGE_LOCK_END, p, w, ev->ts);
     c.task = f->task;
     c.lock = w->lock_id;
-    const replay_worker *rw = replay_worker_of(t, p, w->index);
-    if (rw) c.since = rw->lock_wait_ts;
+    c.since = rw->lock_wait_ts;
     tell(t, &c);
 }
 
@@ -842,36 +894,43 @@ static void on_lock_init(const fja_tracker *t, const fja_event *ev)
     tell(t, &c);
 }
 
-/* Completions run on workers or on client threads (p->client). */
-static fja_worker *completion_slot(fja_pool *p, const fja_event *ev)
+/* Completions run on workers or on client threads (p->client): the
+ * worker the changes name, NULL when memory ran out; rw: where the replay
+ * keeps the completion. */
+static fja_worker *completion_slot(const fja_tracker *t, fja_pool *p, const fja_event *ev,
+                                   replay_worker **rw)
 {
-    return ev->worker >= 0 ? fja_pool_worker(p, ev->worker) : &p->client;
+    fja_worker *w = ev->worker >= 0 ? fja_pool_worker(p, ev->worker) : &p->client;
+    *rw = w ? replay_worker_of(t, p, ev->worker) : NULL;
+    return *rw ? w : NULL;
 }
 
 static void on_completing(const fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
-    fja_worker *w = completion_slot(p, ev);
+    replay_worker *rw;
+    fja_worker *w = completion_slot(t, p, ev, &rw);
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
     if (!w) return;
     if (n == FJA_TASK_NONE)
         fja_model_anomaly(t->model, FJA_AN_UNKNOWN_TASK_EVENT, ev);
     else
         task_at(p, n)->flags |= FJA_TF_COMPLETER;
-    w->completing = true;
-    w->completing_task = ev->task;
-    w->completing_ts = ev->ts;
+    rw->completing = true;
+    rw->completing_task = ev->task;
+    rw->completing_ts = ev->ts;
     tell_task(t, FJA_CHANGE_COMPLETING, p, w->index >= 0 ? w : NULL, n, ev->ts);
 }
 
 static void on_completed(const fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
-    fja_worker *w = completion_slot(p, ev);
+    replay_worker *rw;
+    fja_worker *w = completion_slot(t, p, ev, &rw);
     if (!w) return;
     fja_change c = change_of(t, FJA_CHANGE_TASK_DONE, p, w, ev->ts);
-    c.counted = w->completing && w->completing_task == ev->task;
-    c.since = w->completing_ts;
+    c.counted = rw->completing && rw->completing_task == ev->task;
+    c.since = rw->completing_ts;
     if (!c.counted) fja_model_anomaly(t->model, FJA_AN_COMPLETED_WITHOUT_COMPLETING, ev);
-    w->completing = false;
+    rw->completing = false;
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
     if (n == FJA_TASK_NONE) {
         fja_model_anomaly(t->model, FJA_AN_UNKNOWN_TASK_EVENT, ev);
@@ -890,13 +949,14 @@ static void on_completed(const fja_tracker *t, fja_pool *p, const fja_event *ev)
  * running stops accruing self time (the model's), and while it is away it
  * holds that task up. Its state does not change: the time is booked
  * apart. */
-static void offcpu_out(const fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t ts, uint8_t kind)
+static void offcpu_out(const fja_tracker *t, fja_pool *p, fja_worker *w, const replay_worker *rw,
+                       uint64_t ts, uint8_t kind)
 {
     if (!w->begun || w->ended || w->off) return;
     w->off = true;
     w->off_kind = kind < FJA_OFFCPU_KINDS ? kind : FJA_OFFCPU_PREEMPTED;
     w->off_ts = ts;
-    fja_frame *f = top_frame(w);
+    fja_frame *f = top_frame(rw);
     w->holder_off = f && f->running;
     fja_change c = change_of(t, FJA_CHANGE_OFFCPU_OUT, p, w, ts);
     c.offcpu = w->off_kind;
@@ -947,10 +1007,11 @@ static void on_offcpu_edge(const fja_tracker *t, const fja_event *ev)
     if (!p || ev->worker < 0 || (uint32_t)ev->worker >= p->nworkers) return;
     fja_worker *w = &p->workers[ev->worker];
     replay_worker *rw = replay_worker_of(t, p, ev->worker);
-    if (rw && ev->kind == FJA_EV_OFFCPU_IN && !w->off) check_cut(t, p, rw, ev);
-    if (rw) rw->cut_ts = 0;
+    if (!rw) return; /* out of memory: the model says so */
+    if (ev->kind == FJA_EV_OFFCPU_IN && !w->off) check_cut(t, p, rw, ev);
+    rw->cut_ts = 0;
     if (ev->kind == FJA_EV_OFFCPU_OUT)
-        offcpu_out(t, p, w, ev->ts, (uint8_t)ev->arg.offcpu);
+        offcpu_out(t, p, w, rw, ev->ts, (uint8_t)ev->arg.offcpu);
     else
         offcpu_in(t, p, w, ev->ts);
 }
@@ -1008,7 +1069,8 @@ static void on_park(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_
     tell(t, &c);
 }
 
-static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+                            const fja_event *ev)
 {
     switch (ev->kind) {
     case FJA_EV_WORKER_END:
@@ -1016,43 +1078,43 @@ static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, co
         w->end_ts = ev->ts;
         break;
     case FJA_EV_FORK:
-        on_fork(t, p, w, ev);
+        on_fork(t, p, w, rw, ev);
         break;
     case FJA_EV_EXEC:
     case FJA_EV_EXEC_JOINED:
-        on_exec(t, p, w, ev);
+        on_exec(t, p, w, rw, ev);
         break;
     case FJA_EV_EXECUTED:
-        on_executed(t, p, w, ev);
+        on_executed(t, p, w, rw, ev);
         break;
     case FJA_EV_STEAL:
-        on_steal(t, p, w, ev);
+        on_steal(t, p, w, rw, ev);
         break;
     case FJA_EV_JOIN:
     case FJA_EV_JOIN_STOLEN:
-        on_join(t, p, w, ev);
+        on_join(t, p, w, rw, ev);
         break;
     case FJA_EV_JOINED:
-        on_joined(t, p, w, ev);
+        on_joined(t, p, w, rw, ev);
         break;
     case FJA_EV_JOIN_DONE:
-        on_join_done(t, p, w, ev);
+        on_join_done(t, p, w, rw, ev);
         break;
     case FJA_EV_PARK:
     case FJA_EV_UNPARK:
         on_park(t, p, w, ev);
         break;
     case FJA_EV_LOCK_WAIT:
-        on_lock_wait(t, p, w, ev);
+        on_lock_wait(t, p, w, rw, ev);
         break;
     case FJA_EV_LOCK_ACQUIRED:
-        on_lock_acquired(t, p, w, ev);
+        on_lock_acquired(t, p, w, rw, ev);
         break;
     case FJA_EV_SUSPEND:
-        on_suspend(t, p, w, ev);
+        on_suspend(t, p, w, rw, ev);
         break;
     case FJA_EV_RESUME:
-        on_resume(t, p, w, ev);
+        on_resume(t, p, w, rw, ev);
         break;
     case FJA_EV_OFFCPU:
         on_offcpu_status(w, ev);
@@ -1089,14 +1151,18 @@ static void on_worker_event(const fja_tracker *t, fja_pool *p, const fja_event *
         fja_model_anomaly(t->model, FJA_AN_NOT_ON_WORKER, ev);
         return;
     }
+    replay_worker *rw = replay_worker_of(t, p, ev->worker);
+    if (!rw) return; /* out of memory: the model says so */
     if (!w->begun && ev->kind != FJA_EV_WORKER_END)
         worker_begin(w, ev->ts); /* the trace began after worker_begin */
     w->seen = true;
     w->last_ts = ev->ts;
-    worker_dispatch(t, p, w, ev);
-    w = &p->workers[ev->worker]; /* handlers may have grown the array */
+    worker_dispatch(t, p, w, rw, ev);
+    /* handlers may have grown the model's array (not the replay's: made
+     * with every worker the model had) */
+    w = &p->workers[ev->worker];
     w->last_kind = ev->kind;
-    worker_switch(t, p, w, ev->ts);
+    worker_switch(t, p, w, rw, ev->ts);
 }
 
 static void on_pool_begin(fja_pool *p, const fja_event *ev)
@@ -1215,6 +1281,13 @@ static bool offcpu_kind(fja_kind k)
            k == FJA_EV_OFFCPU_TASK_CLOCK;
 }
 
+/* Does worker `index` of the pool numbered pi run a task? */
+static bool runs_task(const fja_tracker *t, uint32_t pi, int32_t index)
+{
+    const replay_worker *rw = replay_worker_at(t, pi, index);
+    return rw && rw->depth;
+}
+
 /* What an event claims about the pools, checked before the model
  * believes it (the reader checks times and layouts: validate.h): an
  * off-CPU record of a pool seen and a worker begun, its interval inside
@@ -1227,9 +1300,10 @@ static const char *claims_fault(const fja_tracker *t, const fja_event *ev, char 
 {
     fja_model *m = t->model;
     if (ev->kind == FJA_EV_LOCK_INIT || ev->kind >= FJA_EV_UNKNOWN) return NULL;
-    fja_pool *p = NULL;
-    for (uint32_t i = 0; i < m->npools && !p; i++)
-        if (m->pools[i].source == ev->source && m->pools[i].id == ev->pool) p = &m->pools[i];
+    uint32_t pi = 0;
+    while (pi < m->npools && (m->pools[pi].source != ev->source || m->pools[pi].id != ev->pool))
+        pi++;
+    fja_pool *p = pi < m->npools ? &m->pools[pi] : NULL;
     const fja_worker *w =
         p && ev->worker >= 0 && (uint32_t)ev->worker < p->nworkers ? &p->workers[ev->worker] : NULL;
     if (offcpu_kind(ev->kind)) {
@@ -1253,7 +1327,7 @@ static const char *claims_fault(const fja_tracker *t, const fja_event *ev, char 
     /* fork and executed of the current layout (not named): what they mean
      * is the worker's innermost open exec (docs/events.md) */
     if ((ev->kind == FJA_EV_FORK || ev->kind == FJA_EV_EXECUTED) && !ev->named &&
-        (!w || !w->depth)) {
+        (!w || !runs_task(t, pi, ev->worker))) {
         if (ev->kind == FJA_EV_FORK)
             snprintf(why, n,
                      "a fork of task %" PRIu64 " on worker %d of pool %u, which runs no task: "
@@ -1330,10 +1404,11 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
     }
     if (ev->kind == FJA_EV_WORKER_BEGIN) {
         fja_worker *w = fja_pool_worker(p, ev->worker);
-        if (w && !w->begun) {
+        const replay_worker *rw = w ? replay_worker_of(t, p, ev->worker) : NULL;
+        if (rw && !w->begun) {
             worker_begin(w, ev->ts);
             w->seen = true;
-            worker_switch(t, p, w, ev->ts);
+            worker_switch(t, p, w, rw, ev->ts);
             return 0;
         }
     }
@@ -1347,13 +1422,69 @@ static void worker_close(const fja_tracker *t, fja_pool *p, fja_worker *w, uint6
 {
     if (!w->begun || w->ended) return;
     offcpu_in(t, p, w, end);
+    const replay_worker *rw = replay_worker_of(t, p, w->index);
+    if (!rw) return; /* out of memory: the model says so */
     /* Killed mid-run: its body stops at the last event of the pool (the
      * model books what ran up to there, told by the SETTLED below). */
-    fja_frame *f = top_frame(w);
+    fja_frame *f = top_frame(rw);
     if (f) frame_suspend(f);
     w->ended = true;
     w->end_ts = end;
-    worker_switch(t, p, w, end);
+    worker_switch(t, p, w, rw, end);
+}
+
+/* Where a frame's task is as the trace ends: its body on top of the
+ * stack, or under a task it runs inline, or waiting. */
+static fja_ustate frame_left(const replay_worker *rw, const fja_frame *f)
+{
+    if (f->in_lock) return FJA_UT_LOCK_WAIT;
+    if (f->in_join) return FJA_UT_WAITING;
+    return f == top_frame(rw) ? FJA_UT_RUNNING : FJA_UT_SUSPENDED;
+}
+
+/* The tasks left under way on worker w's stack at the trace's end, bottom
+ * up: what a killed program's report shows. */
+static void tell_frames_left(const fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t end)
+{
+    const replay_worker *rw = replay_worker_at(t, (uint32_t)(p - t->model->pools), w->index);
+    for (uint32_t i = 0; rw && i < rw->depth; i++) {
+        const fja_frame *f = &rw->stack[i];
+        fja_change c = change_of(t, FJA_CHANGE_UNFINISHED, p, w, end);
+        c.task = f->task;
+        c.since = f->since;
+        c.left = (uint8_t)frame_left(rw, f);
+        if (c.left == FJA_UT_WAITING && f->awaited != FJA_TASK_NONE)
+            c.parent_id = task_at(p, f->awaited)->id;
+        tell(t, &c);
+    }
+}
+
+/* A completion left under way at the trace's end on worker w (NULL: on a
+ * client thread). */
+static void tell_completion_left(const fja_tracker *t, fja_pool *p, fja_worker *w,
+                                 const replay_worker *rw, uint64_t end)
+{
+    if (!rw || !rw->completing) return;
+    fja_change c = change_of(t, FJA_CHANGE_UNFINISHED, p, w, end);
+    c.task = fja_taskmap_find(&p->tasks, rw->completing_task);
+    if (c.task == FJA_TASK_NONE) return;
+    c.since = rw->completing_ts;
+    c.left = FJA_UT_COMPLETING;
+    tell(t, &c);
+}
+
+/* Everything the replay leaves under way in pool p at its end: the
+ * frames of every worker, then the completions (a completer's frame below
+ * is told first: its completion is where it is). */
+static void tell_left(const fja_tracker *t, fja_pool *p, uint64_t end)
+{
+    uint32_t pi = (uint32_t)(p - t->model->pools);
+    for (uint32_t w = 0; w < p->nworkers; w++)
+        tell_frames_left(t, p, &p->workers[w], end);
+    for (uint32_t w = 0; w < p->nworkers; w++)
+        tell_completion_left(t, p, &p->workers[w], replay_worker_at(t, pi, (int32_t)w), end);
+    const struct fja_replay *r = t->replay;
+    tell_completion_left(t, p, NULL, r && pi < r->npools ? &r->pools[pi].client : NULL, end);
 }
 
 /* A pool without pool_end was cut short with the trace: its workers ran
@@ -1370,6 +1501,7 @@ void fja_tracker_finish(fja_tracker *t)
         uint64_t end = p->has_end ? p->end_ts : m->last_ts;
         for (uint32_t w = 0; w < p->nworkers; w++)
             worker_close(t, p, &p->workers[w], end);
+        tell_left(t, p, end);
         tell_task(t, FJA_CHANGE_POOL_END, p, NULL, FJA_TASK_NONE, end);
     }
     m->finished = true;

@@ -8,12 +8,16 @@
  * (viz/collect.c) another. Like Perfetto's slice tracker, and cheetah's one
  * cilk_switch_timing(w, from, to) transition.
  *
- * Most of the replay state still lives in the fja_model's pools and
- * workers (model.h), so a listener reads the task records it is told
- * about; which frames wait in a join a listener asks the tracker (the
- * queries below); the pools --recording leaves out are the tracker's own
- * (fja_tracker_recording). The tracker books no time: the model books
- * self time in task bodies of its own (fja_body), from the changes. */
+ * The frame stacks and the completions under way are the tracker's own
+ * (struct fja_replay, private to tracker.c): which frames wait in a join
+ * a listener asks the tracker (the queries below), what they leave under
+ * way at the end it is told (FJA_CHANGE_UNFINISHED). Some of the replay's
+ * state still lives in the fja_model's pools and workers (model.h: worker
+ * states, deque depths, pending steals), so a listener reads the task
+ * records it is told about; the pools --recording leaves out are the
+ * tracker's own (fja_tracker_recording). The tracker books no time: the
+ * model books self time in task bodies of its own (fja_body), from the
+ * changes. */
 #ifndef FJA_TRACKER_H
 #define FJA_TRACKER_H
 
@@ -54,6 +58,10 @@ typedef enum {
     FJA_CHANGE_OFFCPU_REPORTED, /* worker reported, late (at its next drain), that it was off
                                    the CPU from since to ts (an offcpu record, believed: inside
                                    its life, after its last one); offcpu: why */
+    FJA_CHANGE_UNFINISHED,      /* at the end (before POOL_END), task was left under way on
+                                   worker (NULL: a client thread's completion): left says
+                                   where, since since when; WAITING: parent_id, the task id
+                                   awaited (0: none named) */
 } fja_change_kind;
 
 typedef struct {
@@ -89,6 +97,7 @@ typedef struct {
     uint8_t offcpu;      /* OFFCPU_*: FJA_OFFCPU_PREEMPTED or _BLOCKED */
     bool joined;         /* TASK_BEGIN: run by its parent's own join (exec_joined);
                             JOIN_BEGIN: ahead is known (join_stolen) */
+    uint8_t left;        /* UNFINISHED: an fja_ustate (in the tail padding: no bigger) */
 } fja_change;
 
 /* A consumer of the changes. model is the one being replayed into. */
@@ -105,7 +114,8 @@ typedef struct {
 } fja_pool_key;
 
 /* The replay's state that no listener reads (tracker.c), per pool and
- * worker: the tracker's alone, out of model.h's fja_worker. */
+ * worker: the tracker's alone (the frame stacks, the completions under
+ * way), out of model.h's fja_worker. */
 struct fja_replay;
 
 typedef struct {
@@ -162,7 +172,8 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev);
 void fja_tracker_finish(fja_tracker *t);
 
 /* Queries: what a listener asks the tracker about the replay as it is
- * now, during a change, instead of reading the tracker's frames. */
+ * now, during a change, instead of reading the tracker's frames (private
+ * to tracker.c). */
 /* The level, in its worker's frame stack, of the frame of task n's parent
  * waiting in a join for n; FJA_TASK_NONE when none waits for it now. */
 uint32_t fja_tracker_join_level(const fja_tracker *t, const fja_pool *p, uint32_t n);

@@ -42,6 +42,7 @@ static const char *const kinds[] = {
     [FJA_CHANGE_OFFCPU_OUT] = "offcpu_out",
     [FJA_CHANGE_OFFCPU_IN] = "offcpu_in",
     [FJA_CHANGE_OFFCPU_REPORTED] = "offcpu_reported",
+    [FJA_CHANGE_UNFINISHED] = "unfinished",
 };
 
 static const char *const states[] = {
@@ -96,6 +97,7 @@ static void dump(void *ctx, fja_model *m, const fja_change *c)
     else
         printf(" -");
     if (c->kind == FJA_CHANGE_STATE) printf(" %s>%s", state_name(c->from), state_name(c->to));
+    if (c->kind == FJA_CHANGE_UNFINISHED) printf(" %s", fja_ustate_name((fja_ustate)c->left));
     if (c->since) printf(" since=%" PRId64, rel(c->since));
     field_signed("delta", c->delta);
     field_signed("depth", c->depth);
