@@ -5,14 +5,15 @@
 # trace; a test run alone, or a stamp of another run, records its own.
 # shellcheck shell=bash
 
-# run_stamp: "PID START" of this process's parent (meson test)
+# run_stamp: "PID START" of meson test: this process's parent, or the
+# parent of tests/private-sessiond.sh when that runs the test (it says so).
 run_stamp() {
-    local stat
-    stat=$(cat "/proc/$PPID/stat" 2>/dev/null) || return 1
+    local stat ppid=${FJTRACE_TEST_PPID:-$PPID}
+    stat=$(cat "/proc/$ppid/stat" 2>/dev/null) || return 1
     stat=${stat##*) }
     # shellcheck disable=SC2086 # split into the fields after the name
     set -- $stat
-    printf '%s %s\n' "$PPID" "${20}"
+    printf '%s %s\n' "$ppid" "${20}"
 }
 
 # shared_fib18 DEST RECORD FIB: makes DEST the suite's fj-fib 18 -p 2 trace

@@ -118,12 +118,14 @@ def same_reports(name, trace, tmp):
 
 
 def run_stamp():
-    """"PID START" of meson test, this process's parent (as shared.sh)."""
+    """"PID START" of meson test, this process's parent or the parent of
+    tests/private-sessiond.sh running it (as shared.sh)."""
+    ppid = int(os.environ.get("FJTRACE_TEST_PPID", os.getppid()))
     try:
-        stat = open(f"/proc/{os.getppid()}/stat").read()
+        stat = open(f"/proc/{ppid}/stat").read()
     except OSError:
         return None
-    return f"{os.getppid()} {stat.rsplit(') ', 1)[1].split()[19]}"
+    return f"{ppid} {stat.rsplit(') ', 1)[1].split()[19]}"
 
 
 def record(tmp, name, cmd):
