@@ -224,7 +224,7 @@ static void on_settled(fjv_pool *p, fjv_lane *l, const fja_change *ch)
     l->state = lane_states[w->state];
     l->tree = ch->task == FJA_TASK_NONE ? FJA_TASK_NONE
                                         : fja_taskmap_get(&ch->pool->tasks, ch->task)->tree;
-    l->lock = w->lock_id;
+    l->lock = l->lock_told;
 }
 
 static void on_task_begin(fjv_collector *c, const fja_change *ch)
@@ -248,6 +248,9 @@ static void on_worker(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_chan
         break;
     case FJA_CHANGE_STEAL:
         steal_sample(c, ch->pool_index, ch);
+        break;
+    case FJA_CHANGE_LOCK_BEGIN:
+        if (ch->task != FJA_TASK_NONE) l->lock_told = ch->lock; /* a wait began */
         break;
     default:
         break;

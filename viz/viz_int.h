@@ -37,6 +37,9 @@ typedef struct {
     int state;     /* fjv_lstate, -1: off */
     uint32_t tree; /* the running task's tree */
     uint32_t lock; /* LS_LOCK: the lock id */
+    /* the lock its worker's last lock wait waits for (LOCK_BEGIN of a
+     * task), taken as lock when the event is applied (SETTLED) */
+    uint32_t lock_told;
     uint64_t state_ts;
 } fjv_lane;
 

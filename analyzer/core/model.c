@@ -118,7 +118,6 @@ static void worker_init(fja_worker *w, int32_t index)
     *w = (fja_worker){.index = index,
                       .cur_tree = FJA_TASK_NONE,
                       .stolen_task = FJA_TASK_NONE,
-                      .last_kind = FJA_EV_UNKNOWN,
                       .last_fork_task = FJA_TASK_NONE,
                       .parted_task = FJA_TASK_NONE};
 }
@@ -726,13 +725,15 @@ void fja_model_queue(fja_pool *p, fja_worker *w, int64_t delta, int64_t depth, b
     w->q_ts = ts;
     if (counted) queued_add(p, ts, delta);
     if (depth > w->qmax) w->qmax = depth;
+    w->qdepth = depth;
 }
 
 static void fork_interval(fja_pool *p, fja_worker *w, uint64_t parent_id, uint64_t ts)
 {
     /* Two forks in a row by one parent: the gap bounds one fork's cost. */
-    if (w->last_kind == FJA_EV_FORK && w->last_fork_parent == parent_id && parent_id)
+    if (w->fork_last && w->last_fork_parent == parent_id && parent_id)
         fja_hist_add(&p->fork_interval, ts - w->last_fork_ts);
+    w->forking = true;
     w->last_fork_ts = ts;
     w->last_fork_parent = parent_id;
 }
@@ -845,8 +846,10 @@ void fja_model_task_begin(const fja_tracker *tk, fja_pool *p, fja_worker *w, con
     }
     /* On the thief's CPU: a stay off it is no cost of the steal (and the
      * burdened bound's work and span are on-CPU time too). */
-    if (w->stolen_task == c->task)
+    if (w->stolen_task == c->task) {
         fja_hist_add(&p->steal_latency, oncpu_within(w, w->steal_ts, c->ts));
+        w->stolen_task = FJA_TASK_NONE;
+    }
     fja_tree *tr = tree_of(p, t);
     if (tr) {
         if (!tr->started) {
@@ -943,6 +946,8 @@ static void on_task_done(const fja_tracker *tk, fja_pool *p, fja_worker *w, cons
 static void on_steal(fja_pool *p, fja_worker *w, const fja_change *c)
 {
     fja_task *t = task_at(p, c->task);
+    w->stolen_task = c->task;
+    w->steal_ts = c->ts;
     w->steals++;
     p->steals++;
     fja_sites_on_steal(&p->sites, c->task);
@@ -1156,6 +1161,8 @@ void fja_model_settled(fja_pool *p, fja_worker *w, uint32_t task, bool runs, uin
     fja_body *b = top_body(w);
     if (b && b->running != runs) body_run(p, b, runs, ts);
     tree_busy(p, w, task == FJA_TASK_NONE ? FJA_TASK_NONE : task_at(p, task)->tree, ts);
+    w->fork_last = w->forking; /* every event of a worker ends with its SETTLED */
+    w->forking = false;
 }
 
 static void on_worker_change(const fja_tracker *tk, fja_pool *p, fja_worker *w, const fja_change *c)

@@ -189,19 +189,20 @@ typedef struct {
     uint64_t off_all_ns;
     int64_t unattributed_ns;
     uint64_t clock_disagree_ns;
-    /* queue (deque) depth */
+    /* queue (deque) depth, as the QUEUE changes tell it */
     int64_t qdepth, qmax;
     uint64_t q_ts;
     double q_area;     /* integral of depth over time, ns */
     uint32_t cur_tree; /* tree of the running top frame */
-    uint32_t lock_id;  /* the fj_mutex being waited for (lock_wait) */
     /* counts */
     uint64_t tasks, forks, steals, joins_waited, parks, wakes, lock_waits;
-    /* pending steal -> exec */
+    /* pending steal -> exec (STEAL, then TASK_BEGIN of that task) */
     uint32_t stolen_task;
     uint64_t steal_ts;
-    /* fork-cost estimate: the previous event on this worker */
-    fja_kind last_kind;
+    /* fork-cost estimate: the worker's previous event (its SETTLED) was a
+     * fork (fork_last), this one is (forking); the last fork's time and
+     * parent */
+    bool fork_last, forking;
     uint64_t last_fork_ts, last_fork_parent;
     /* the task this worker forked last, and its parent's self time then
      * (a join_stolen for it: the parent's strand from the fork) */

@@ -93,7 +93,11 @@ typedef struct {
     uint64_t off_checked_end;  /* end of its last off-CPU record believed */
     uint64_t stolen_queued_ts; /* its pending steal's task: when it was queued, */
     int32_t stolen_from;       /* and by whom (-1: not known) */
-    uint64_t lock_wait_ts;     /* when its lock wait (fja_worker.lock_id) began */
+    int64_t qdepth;            /* its deque's depth */
+    bool stolen;               /* a steal waits for its exec: */
+    uint64_t stolen_id;        /* of which task id */
+    uint32_t lock_id;          /* the fj_mutex its running task waits for (lock_wait), */
+    uint64_t lock_wait_ts;     /* since when */
     uint32_t in_joins; /* frames of its stack in a join: none, no join to tell of a task done */
     /* An event of the worker ended its stay off the CPU early: when (0:
      * none since the last edge) */
@@ -363,10 +367,10 @@ static bool frame_pop_to(const fja_tracker *t, fja_pool *p, fja_worker *w, repla
 
 /* The deque of w grew or shrank by delta. A pop or steal of a task forked
  * before the trace began would go below 0: clamped, and not counted. */
-static void worker_queue(const fja_tracker *t, fja_pool *p, fja_worker *w, int64_t delta,
-                         uint64_t ts)
+static void worker_queue(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+                         int64_t delta, uint64_t ts)
 {
-    int64_t depth = w->qdepth + delta;
+    int64_t depth = rw->qdepth + delta;
     bool counted = depth >= 0;
     if (!counted) depth = 0;
     if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
@@ -378,7 +382,17 @@ static void worker_queue(const fja_tracker *t, fja_pool *p, fja_worker *w, int64
         c.counted = counted;
         tell(t, &c);
     }
-    w->qdepth = depth;
+    rw->qdepth = depth;
+}
+
+/* The deque of worker `index` (who forked a task: a worker both the
+ * model and the replay have, so neither array moves) gives a task up,
+ * taken by its owner or a thief. */
+static void owner_dequeue(const fja_tracker *t, fja_pool *p, int32_t index, uint64_t ts)
+{
+    fja_worker *owner = index >= 0 ? fja_pool_worker(p, index) : NULL;
+    replay_worker *orw = owner ? replay_worker_of(t, p, index) : NULL;
+    if (orw) worker_queue(t, p, owner, orw, -1, ts);
 }
 
 /* Remembers when task t was queued (fork, submit), in a free slot. Without
@@ -567,7 +581,7 @@ static void fork_link(fja_pool *p, const replay_worker *rw, uint32_t n, uint64_t
     fja_recycle_child(p, pn);
 }
 
-static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, const replay_worker *rw,
+static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
                     const fja_event *ev)
 {
     if (fja_taskmap_find(&p->tasks, ev->task) != FJA_TASK_NONE) {
@@ -599,7 +613,7 @@ static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, const repl
         c.parent_id = parent;
         tell(t, &c);
     }
-    worker_queue(t, p, w, 1, ev->ts);
+    worker_queue(t, p, w, rw, 1, ev->ts);
 }
 
 /* exec of a task never forked nor submitted: the trace began after its
@@ -621,7 +635,7 @@ static void exec_dequeue(const fja_tracker *t, fja_pool *p, fja_worker *w, const
 {
     if (k->flags & FJA_TF_STOLEN) { /* the steal dequeued it */
         c->stolen = true;
-        if (w->stolen_task == c->task) {
+        if (rw->stolen && rw->stolen_id == ev->task) {
             c->since = rw->stolen_queued_ts;
             c->other = rw->stolen_from;
         }
@@ -631,8 +645,7 @@ static void exec_dequeue(const fja_tracker *t, fja_pool *p, fja_worker *w, const
     if (k->flags & FJA_TF_FORKED) {
         int32_t self = w->index;
         c->other = k->worker;
-        fja_worker *owner = k->worker >= 0 ? fja_pool_worker(p, k->worker) : NULL;
-        if (owner) worker_queue(t, p, owner, -1, ev->ts);
+        owner_dequeue(t, p, k->worker, ev->ts);
         if (k->worker != self) fja_model_anomaly(t->model, FJA_AN_EXEC_ELSEWHERE_WITHOUT_STEAL, ev);
     }
 }
@@ -670,7 +683,7 @@ static void on_exec(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wor
         fja_model_task_begin(t, p, w, &c);
     else
         tell(t, &c);
-    if (w->stolen_task == n) w->stolen_task = FJA_TASK_NONE;
+    if (rw->stolen && rw->stolen_id == ev->task) rw->stolen = false;
 }
 
 static void on_executed(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
@@ -771,17 +784,14 @@ static void on_steal(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wo
     fja_task *k = task_at(p, n);
     int32_t owner_index = k->flags & FJA_TF_FORKED ? k->worker : -1;
     int32_t self = w->index;
-    if (!(k->flags & FJA_TF_STOLEN) && owner_index >= 0) {
-        fja_worker *owner = fja_pool_worker(p, owner_index);
-        if (owner) worker_queue(t, p, owner, -1, ev->ts);
-    }
+    if (!(k->flags & FJA_TF_STOLEN)) owner_dequeue(t, p, owner_index, ev->ts);
     w = &p->workers[self]; /* fja_pool_worker may have moved the array */
     rw->stolen_queued_ts = qslot_release(p, k);
     rw->stolen_from = owner_index;
     k->flags |= FJA_TF_STOLEN;
     k->worker = (int16_t)self;
-    w->stolen_task = n;
-    w->steal_ts = ev->ts;
+    rw->stolen = true;
+    rw->stolen_id = ev->task;
     fja_change c = change_of(t, FJA_CHANGE_STEAL, p, w, ev->ts);
     c.task = n;
     c.other = (int32_t)ev->arg.victim;
@@ -861,7 +871,7 @@ static void on_lock_wait(const fja_tracker *t, fja_pool *p, fja_worker *w, repla
         frame_suspend(f);
         f->in_lock = true;
         f->since = ev->ts;
-        w->lock_id = c.lock;
+        rw->lock_id = c.lock;
         rw->lock_wait_ts = ev->ts;
         c.task = f->task;
     }
@@ -877,7 +887,7 @@ static void on_lock_acquired(const fja_tracker *t, fja_pool *p, fja_worker *w,
     frame_resume(f, ev->ts);
     fja_change c = change_of(t, FJA_CHANGE_LOCK_END, p, w, ev->ts);
     c.task = f->task;
-    c.lock = w->lock_id;
+    c.lock = rw->lock_id;
     c.since = rw->lock_wait_ts;
     tell(t, &c);
 }
@@ -1161,7 +1171,6 @@ static void on_worker_event(const fja_tracker *t, fja_pool *p, const fja_event *
     /* handlers may have grown the model's array (not the replay's: made
      * with every worker the model had) */
     w = &p->workers[ev->worker];
-    w->last_kind = ev->kind;
     worker_switch(t, p, w, rw, ev->ts);
 }
 

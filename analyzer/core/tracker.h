@@ -8,12 +8,13 @@
  * (viz/collect.c) another. Like Perfetto's slice tracker, and cheetah's one
  * cilk_switch_timing(w, from, to) transition.
  *
- * The frame stacks and the completions under way are the tracker's own
- * (struct fja_replay, private to tracker.c): which frames wait in a join
- * a listener asks the tracker (the queries below), what they leave under
+ * The frame stacks, the completions under way, the deque depths, the
+ * pending steals and the lock waits are the tracker's own (struct
+ * fja_replay, private to tracker.c): which frames wait in a join a
+ * listener asks the tracker (the queries below), what they leave under
  * way at the end it is told (FJA_CHANGE_UNFINISHED). Some of the replay's
  * state still lives in the fja_model's pools and workers (model.h: worker
- * states, deque depths, pending steals), so a listener reads the task
+ * states, parks, lives, stays off the CPU), so a listener reads the task
  * records it is told about; the pools --recording leaves out are the
  * tracker's own (fja_tracker_recording). The tracker books no time: the
  * model books self time in task bodies of its own (fja_body), from the
