@@ -630,7 +630,7 @@ static uint32_t exec_unknown(const fja_tracker *t, fja_pool *p, const fja_event 
 
 /* Takes an exec'd task off the queue it was counted in; fills in when it
  * was queued and by whom. */
-static void exec_dequeue(const fja_tracker *t, fja_pool *p, fja_worker *w, const replay_worker *rw,
+static void exec_dequeue(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
                          fja_task *k, const fja_event *ev, fja_change *c)
 {
     if (k->flags & FJA_TF_STOLEN) { /* the steal dequeued it */
@@ -645,8 +645,12 @@ static void exec_dequeue(const fja_tracker *t, fja_pool *p, fja_worker *w, const
     if (k->flags & FJA_TF_FORKED) {
         int32_t self = w->index;
         c->other = k->worker;
+        if (k->worker == self) { /* popped off its own deque: w's replay at hand */
+            worker_queue(t, p, w, rw, -1, ev->ts);
+            return;
+        }
         owner_dequeue(t, p, k->worker, ev->ts);
-        if (k->worker != self) fja_model_anomaly(t->model, FJA_AN_EXEC_ELSEWHERE_WITHOUT_STEAL, ev);
+        fja_model_anomaly(t->model, FJA_AN_EXEC_ELSEWHERE_WITHOUT_STEAL, ev);
     }
 }
 
