@@ -83,11 +83,8 @@ static bool traced(ompt_mutex_t kind)
            kind == ompt_mutex_ordered;
 }
 
-static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
-                             ompt_wait_id_t wait_id, const void *codeptr_ra)
+static void mutex_acquire(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
 {
-    (void)hint;
-    (void)impl;
     if (!traced(kind) || !fjomp_pool_open()) return;
     int32_t s = slot_of(wait_id, kind, codeptr_ra);
     if (s < 0) return;
@@ -103,7 +100,7 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int 
     }
 }
 
-static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
+static void mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
 {
     if (!traced(kind) || !fjomp_pool_open()) return;
     int32_t s = slot_of(wait_id, kind, codeptr_ra);
@@ -118,7 +115,7 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
     }
 }
 
-static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
+static void mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
 {
     if (!traced(kind) || !fjomp_pool_open()) return;
     int32_t s = slot_of(wait_id, kind, codeptr_ra);
@@ -129,6 +126,31 @@ static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
     int32_t mine = fjomp_self()->worker + 1;
     atomic_compare_exchange_strong_explicit(&holder[s], &mine, 0, memory_order_release,
                                             memory_order_relaxed);
+}
+
+/* The callbacks: each times itself (tool.h, fjomp_enter). */
+static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
+                             ompt_wait_id_t wait_id, const void *codeptr_ra)
+{
+    (void)hint;
+    (void)impl;
+    fjomp_thread *th = fjomp_enter();
+    mutex_acquire(kind, wait_id, codeptr_ra);
+    fjomp_leave(th);
+}
+
+static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
+{
+    fjomp_thread *th = fjomp_enter();
+    mutex_acquired(kind, wait_id, codeptr_ra);
+    fjomp_leave(th);
+}
+
+static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
+{
+    fjomp_thread *th = fjomp_enter();
+    mutex_released(kind, wait_id, codeptr_ra);
+    fjomp_leave(th);
 }
 
 bool fjomp_register_mutex(fjomp_set_cb set)

@@ -14,23 +14,26 @@
 #include "emit.h"
 #include "tool.h"
 
+/* The callbacks time themselves (tool.h, fjomp_enter). */
 static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
 {
     (void)type;
     (void)thread_data;
-    (void)fjomp_self(); /* numbers the threads in the order they start */
+    /* numbers the threads in the order they start (fjomp_self) */
+    fjomp_leave(fjomp_enter());
 }
 
 static void on_thread_end(ompt_data_t *thread_data)
 {
     (void)thread_data;
+    fjomp_thread *th = fjomp_enter();
     fjomp_thread_end();
+    fjomp_leave(th);
 }
 
-static void on_parallel_begin(ompt_data_t *encountering_task_data,
-                              const ompt_frame_t *encountering_task_frame,
-                              ompt_data_t *parallel_data, unsigned int requested_parallelism,
-                              int flags, const void *codeptr_ra)
+static void parallel_begin(ompt_data_t *encountering_task_data,
+                           const ompt_frame_t *encountering_task_frame, ompt_data_t *parallel_data,
+                           unsigned int requested_parallelism, int flags, const void *codeptr_ra)
 {
     (void)encountering_task_data;
     (void)encountering_task_frame;
@@ -39,6 +42,17 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
      * region's implicit tasks, which every thread of the team reads. */
     if (parallel_data) parallel_data->value = (uint64_t)(uintptr_t)codeptr_ra;
     fjomp_pool_begin(requested_parallelism);
+}
+
+static void on_parallel_begin(ompt_data_t *encountering_task_data,
+                              const ompt_frame_t *encountering_task_frame,
+                              ompt_data_t *parallel_data, unsigned int requested_parallelism,
+                              int flags, const void *codeptr_ra)
+{
+    fjomp_thread *th = fjomp_enter();
+    parallel_begin(encountering_task_data, encountering_task_frame, parallel_data,
+                   requested_parallelism, flags, codeptr_ra);
+    fjomp_leave(th);
 }
 
 static void implicit_begin(ompt_data_t *task_data, uint64_t site)
@@ -78,9 +92,9 @@ static void implicit_end(ompt_data_t *task_data)
     fjomp_task_complete(th, t);
 }
 
-static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
-                             ompt_data_t *task_data, unsigned int actual_parallelism,
-                             unsigned int index, int flags)
+static void implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                          ompt_data_t *task_data, unsigned int actual_parallelism,
+                          unsigned int index, int flags)
 {
     (void)actual_parallelism;
     (void)index;
@@ -102,6 +116,15 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         implicit_begin(task_data, parallel_data ? parallel_data->value : 0);
     else if (endpoint == ompt_scope_end)
         implicit_end(task_data);
+}
+
+static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                             ompt_data_t *task_data, unsigned int actual_parallelism,
+                             unsigned int index, int flags)
+{
+    fjomp_thread *th = fjomp_enter();
+    implicit_task(endpoint, parallel_data, task_data, actual_parallelism, index, flags);
+    fjomp_leave(th);
 }
 
 bool fjomp_register_parallel(fjomp_set_cb set)

@@ -93,14 +93,17 @@ static void wait_end(void)
         fjomp_implicit_emit_end(th, th->closing[th->wait_depth], false);
 }
 
+/* Times itself (tool.h, fjomp_enter). */
 static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                                 ompt_data_t *parallel_data, ompt_data_t *task_data,
                                 const void *codeptr_ra)
 {
+    fjomp_thread *th = fjomp_enter();
     if (endpoint == ompt_scope_begin)
         wait_begin(kind, parallel_data, task_data, codeptr_ra);
     else if (endpoint == ompt_scope_end)
         wait_end();
+    fjomp_leave(th);
 }
 
 bool fjomp_register_sync(fjomp_set_cb set)

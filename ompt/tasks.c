@@ -4,9 +4,9 @@
 #include "emit.h"
 #include "tool.h"
 
-static void on_task_create(ompt_data_t *encountering_task_data,
-                           const ompt_frame_t *encountering_task_frame, ompt_data_t *new_task_data,
-                           int flags, int has_dependences, const void *codeptr_ra)
+static void task_create(ompt_data_t *encountering_task_data,
+                        const ompt_frame_t *encountering_task_frame, ompt_data_t *new_task_data,
+                        int flags, int has_dependences, const void *codeptr_ra)
 {
     (void)encountering_task_frame;
     (void)has_dependences;
@@ -63,8 +63,8 @@ static bool finished(ompt_task_status_t status)
  *   taskwait, a task run at once when created, or in a taskyield): a
  *   nested task, as in libfj's helping joins. prior did not leave: an
  *   untied task waiting in a taskwait is a join, not a suspension. */
-static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
-                             ompt_data_t *next_task_data)
+static void task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
+                          ompt_data_t *next_task_data)
 {
     /* Fulfilling a detached task's event is no switch on this thread. */
     if (prior_task_status == ompt_task_early_fulfill || prior_task_status == ompt_task_late_fulfill)
@@ -95,13 +95,39 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
     if (next && next->emitted) take_up(next, below, w);
 }
 
-static void on_task_dependence(ompt_data_t *src_task_data, ompt_data_t *sink_task_data)
+static void task_dependence(ompt_data_t *src_task_data, ompt_data_t *sink_task_data)
 {
     fjomp_task *src = fjomp_task_of(src_task_data);
     fjomp_task *sink = fjomp_task_of(sink_task_data);
     if (!src || !sink || !sink->emitted) return;
     FJOMP_EMIT(dependence, FJOMP_POOL, fjomp_worker(fjomp_self()), sink->id,
                src->emitted ? src->id : 0);
+}
+
+/* The callbacks: each times itself (tool.h, fjomp_enter). */
+static void on_task_create(ompt_data_t *encountering_task_data,
+                           const ompt_frame_t *encountering_task_frame, ompt_data_t *new_task_data,
+                           int flags, int has_dependences, const void *codeptr_ra)
+{
+    fjomp_thread *th = fjomp_enter();
+    task_create(encountering_task_data, encountering_task_frame, new_task_data, flags,
+                has_dependences, codeptr_ra);
+    fjomp_leave(th);
+}
+
+static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
+                             ompt_data_t *next_task_data)
+{
+    fjomp_thread *th = fjomp_enter();
+    task_schedule(prior_task_data, prior_task_status, next_task_data);
+    fjomp_leave(th);
+}
+
+static void on_task_dependence(ompt_data_t *src_task_data, ompt_data_t *sink_task_data)
+{
+    fjomp_thread *th = fjomp_enter();
+    task_dependence(src_task_data, sink_task_data);
+    fjomp_leave(th);
 }
 
 bool fjomp_register_tasks(fjomp_set_cb set)

@@ -27,13 +27,19 @@ static fj_switches_for switches_of(const fjomp_thread *t)
     return (fj_switches_for){.pool = FJOMP_POOL, .worker = t->worker};
 }
 
+/* The tool's own time up to now, told with each clock reading. */
+static fj_switches_tool tool_of(const fjomp_thread *t)
+{
+    return (fj_switches_tool){.done = t->tool_ticks, .entry = t->entry};
+}
+
 /* Opens the thread's recording, with a first reading of its CPU clock as
  * offcpu_task_clock: the drains at its task boundaries read it only when
  * a switch happened (switches.h), the first span begins here. */
 static void open_switches(const fjomp_thread *t)
 {
     fj_switches_open(switches_of(t));
-    if (fj_switches_is_open()) fj_switches_task_clock(switches_of(t));
+    if (fj_switches_is_open()) fj_switches_task_clock(switches_of(t), tool_of(t));
 }
 
 /* The thread's off-CPU recording, as libfj's workers have it: opened once
@@ -64,14 +70,14 @@ void fjomp_offcpu_drain(fjomp_thread *t)
         open_switches(t);
         if (!fj_switches_is_open()) return;
     }
-    fj_switches_drain_task(switches_of(t));
+    fj_switches_drain_task(switches_of(t), tool_of(t));
 }
 
 void fjomp_thread_end(void)
 {
     if (atomic_load_explicit(&fjomp_stopped, memory_order_relaxed)) return; /* see emit.h */
     if (self.worker_begun && fjomp_pool_open()) {
-        if (fj_switches_is_open()) fj_switches_drain_task(switches_of(&self));
+        if (fj_switches_is_open()) fj_switches_drain_task(switches_of(&self), tool_of(&self));
         FJOMP_EMIT(worker_end, FJOMP_POOL, self.worker);
     }
     if (fj_switches_is_open()) fj_switches_close();

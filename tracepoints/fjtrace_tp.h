@@ -229,10 +229,7 @@ LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_lost,
  * two readings, the trace's clock less the intervals off the CPU is the
  * time perf's records put on the CPU; what the thread's clock did not count
  * of it is time the analyzer cannot give to any task (docs/events.md).
- * offcpu_task_clock: the same reading, at every point where the thread's
- * task changes or waits (the OMPT tool's task schedule points and waits):
- * the analyzer fits perf's intervals between two such readings to the
- * clock, so each task piece's on-CPU time is the kernel's own count. */
+ * offcpu_task_clock (below): the same reading where a task's piece ends. */
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(fjtrace, clock_event,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, cpu),
     LTTNG_UST_TP_FIELDS(
@@ -243,8 +240,22 @@ LTTNG_UST_TRACEPOINT_EVENT_CLASS(fjtrace, clock_event,
 )
 LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, clock_event, fjtrace, offcpu_clock,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, cpu))
-LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, clock_event, fjtrace, offcpu_task_clock,
-    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, cpu))
+/* The thread's CPU clock at a point where its task changes or waits (the
+ * OMPT tool's task schedule points and waits): the analyzer fits perf's
+ * intervals between two such readings to the clock, so each task piece's
+ * on-CPU time is the kernel's own count. tool: the tool's own time in its
+ * callbacks on this thread so far, ns (timed with the TSC from entry to
+ * exit, up to this reading): the CPU time between two readings that was
+ * the tool's, not the task's (docs/events.md). */
+LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_task_clock,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, cpu, uint64_t, tool),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
+        lttng_ust_field_integer(uint64_t, cpu, cpu)
+        lttng_ust_field_integer(uint64_t, tool, tool)
+    )
+)
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_unavailable,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, int32_t, error),
     LTTNG_UST_TP_FIELDS(

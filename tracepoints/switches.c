@@ -34,7 +34,7 @@ typedef struct {
     size_t map_bytes;
     uint64_t out_ts; /* the pending switch-out (0: none) */
     bool out_preempted;
-    /* Ticks (ticks()) at the last task point and at the last
+    /* Ticks (fj_switches_ticks) at the last task point and at the last
      * offcpu_task_clock: the readings without a switch (switches.h) */
     uint64_t point_at, read_at;
     /* The two periods in ticks: first as if a tick were a nanosecond (more
@@ -44,6 +44,12 @@ typedef struct {
     /* CLOCK_MONOTONIC and ticks at the open, until the periods are measured
      * (open_ns 0: measured) */
     uint64_t open_ns, open_ticks;
+    /* The caller's own time (fj_switches_tool): the ns per tick it is told
+     * with (calibrate; 1 until then), and the ticks and ns told so far.
+     * Each reading converts only what came since the last one, at the
+     * ratio known then: a ratio measured later never rewrites time told. */
+    double ns_per_tick;
+    uint64_t tool_ticks, tool_ns;
 } offcpu_state;
 
 static _Thread_local offcpu_state st;
@@ -89,33 +95,20 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* The time at a task point, read at every one of a recording thread
- * (280,000 in omp-fib 23), only to compare with the two periods: on x86
- * the TSC itself (12 ns in the test VM, against 26-39 ns for the vDSO's
- * CLOCK_MONOTONIC, which reads it and then scales it under a sequence
- * lock). The TSC is constant and synchronised across CPUs wherever the
- * kernel uses it as its clock; where it is not, a difference that went
- * backwards after a migration is huge unsigned: a reading, the safe side.
- * Elsewhere CLOCK_MONOTONIC, a tick being a nanosecond. */
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-static uint64_t ticks(void)
-{
-    return __rdtsc();
-}
-#else
-static uint64_t ticks(void)
-{
-    return now_ns();
-}
-#endif
+/* A provisional ratio of ns to ticks for the caller's own time from this
+ * long after the open: the two clocks are read some 50 ns apart, 0.5% of
+ * it. */
+#define CALIBRATE_EARLY_NS 10000u
 
 /* Measures the ticks of the two periods once 1 ms has passed since the
  * open (the ratio of two differences, good to 0.1% there), at a reading
- * (a system call already). */
+ * (a system call already); the ratio for the caller's own time is
+ * measured the same way from CALIBRATE_EARLY_NS on, until then. */
 static void calibrate(uint64_t at)
 {
     uint64_t ns = now_ns() - st.open_ns;
+    if (ns < CALIBRATE_EARLY_NS || at <= st.open_ticks) return;
+    st.ns_per_tick = (double)ns / (double)(at - st.open_ticks);
     if (ns < 1000000u) return;
     double per_ns = (double)(at - st.open_ticks) / (double)ns;
     st.piece_ticks = (uint64_t)(per_ns * FJ_SWITCHES_PIECE_READ_NS);
@@ -124,20 +117,34 @@ static void calibrate(uint64_t at)
 }
 
 /* The calling thread's CPU clock, told with the worker's intervals
- * (offcpu_clock, or offcpu_task_clock at a task's boundary: at `now`,
- * ticks()); client threads tell none. */
-static void tell_clock(fj_switches_for to, bool task_point, uint64_t now)
+ * (offcpu_clock); client threads tell none. */
+static void tell_clock(fj_switches_for to)
+{
+    struct timespec ts;
+    if (to.worker < 0 || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return;
+    FJ_TRACE(offcpu_clock, to.pool, to.worker,
+             (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+}
+
+/* The same at a task's boundary (offcpu_task_clock: at `now`, ticks), with
+ * the caller's own time up to the reading: its clock read included (a
+ * system call, 1.4 us measured on the test VM), which the clock
+ * counts partly before the reading and partly after: told here whole. */
+static void tell_task_clock(fj_switches_for to, fj_switches_tool tool, uint64_t now)
 {
     struct timespec ts;
     if (to.worker < 0 || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return;
     uint64_t cpu = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-    if (task_point) {
-        st.read_at = now;
-        if (st.open_ns) calibrate(now);
-        FJ_TRACE(offcpu_task_clock, to.pool, to.worker, cpu);
-    } else {
-        FJ_TRACE(offcpu_clock, to.pool, to.worker, cpu);
+    st.read_at = now;
+    if (st.open_ns) calibrate(now);
+    uint64_t back = fj_switches_ticks();
+    /* (a clock gone backwards after a migration: nothing more told) */
+    uint64_t ticks = tool.done + (back > tool.entry ? back - tool.entry : 0);
+    if (ticks > st.tool_ticks) {
+        st.tool_ns += (uint64_t)((double)(ticks - st.tool_ticks) * st.ns_per_tick);
+        st.tool_ticks = ticks;
     }
+    FJ_TRACE(offcpu_task_clock, to.pool, to.worker, cpu, st.tool_ns);
 }
 
 void fj_switches_prepare(void)
@@ -168,12 +175,14 @@ void fj_switches_open(fj_switches_for to)
     st.fd = fd;
     st.open = true;
     st.out_ts = 0;
-    st.point_at = st.read_at = st.open_ticks = ticks();
+    st.point_at = st.read_at = st.open_ticks = fj_switches_ticks();
     st.open_ns = now_ns();
+    st.ns_per_tick = 1;
+    st.tool_ticks = st.tool_ns = 0;
     st.piece_ticks = FJ_SWITCHES_PIECE_READ_NS;
     st.span_ticks = FJ_SWITCHES_SPAN_READ_NS;
     FJ_TRACE(offcpu_start, to.pool, to.worker);
-    tell_clock(to, false, 0);
+    tell_clock(to);
 }
 
 bool fj_switches_recorded(void)
@@ -267,26 +276,27 @@ static bool drain(fj_switches_for to)
     return true;
 }
 
-void fj_switches_drain_task(fj_switches_for to)
+void fj_switches_drain_task(fj_switches_for to, fj_switches_tool tool)
 {
     /* The thread's CPU clock is a system call (~0.2 us, and its event):
      * read at a switch drained, at the end of a long piece, and after a
      * long span without a reading (switches.h). */
-    uint64_t now = ticks();
+    uint64_t now = fj_switches_ticks();
     bool long_piece = now - st.point_at >= st.piece_ticks;
     st.point_at = now;
-    if (drain(to) || long_piece || now - st.read_at >= st.span_ticks) tell_clock(to, true, now);
+    if (drain(to) || long_piece || now - st.read_at >= st.span_ticks)
+        tell_task_clock(to, tool, now);
 }
 
 void fj_switches_drain(fj_switches_for to)
 {
     drain(to);
-    tell_clock(to, false, 0);
+    tell_clock(to);
 }
 
-void fj_switches_task_clock(fj_switches_for to)
+void fj_switches_task_clock(fj_switches_for to, fj_switches_tool tool)
 {
-    tell_clock(to, true, ticks());
+    tell_task_clock(to, tool, fj_switches_ticks());
 }
 
 void fj_switches_close(void)

@@ -498,15 +498,18 @@ static void offcpu_lost_reason(const fja_model *m, fja_pool_report *pr)
  * not be read. */
 static void offcpu_sum(const fja_model *m, const fja_pool *p, fja_pool_report *pr)
 {
-    uint32_t seen = 0, started = 0, refused = 0, clocked = 0, task_clocked = 0;
+    uint32_t seen = 0, started = 0, refused = 0, clocked = 0, task_clocked = 0, tool_told = 0;
     int64_t unattributed = 0;
-    uint64_t disagree = 0;
+    uint64_t disagree = 0, tool = 0, tool_taken = 0;
     for (uint32_t i = 0; i < p->nworkers; i++) {
         const fja_worker *w = &p->workers[i];
         if (!w->seen) continue;
         seen++;
         clocked += w->clock_read;
         task_clocked += w->task_clock;
+        tool_told += w->tool_told;
+        tool += w->tool_ns;
+        tool_taken += w->tool_taken_ns;
         unattributed += w->unattributed_ns;
         disagree += w->clock_disagree_ns;
         started += w->offcpu_started;
@@ -537,6 +540,9 @@ static void offcpu_sum(const fja_model *m, const fja_pool *p, fja_pool_report *p
     pr->oncpu_clock = !pr->oncpu                       ? FJA_ONCPU_NONE
                       : clocks && task_clocked == seen ? FJA_ONCPU_THREAD_CLOCK
                                                        : FJA_ONCPU_SWITCHES;
+    bool tool_known = pr->oncpu_clock == FJA_ONCPU_THREAD_CLOCK && tool_told == seen;
+    pr->tool_ns = tool_known ? (int64_t)tool : FJA_NULL_NS;
+    pr->tool_in_tasks_ns = tool_known ? (int64_t)tool_taken : FJA_NULL_NS;
 }
 
 /* The model's counts of the pool, copied into the report. */

@@ -191,6 +191,14 @@ typedef struct {
      * counted). FJA_NULL_NS when unknown: off-CPU time not recorded whole,
      * records lost, a worker's clock never read (traces of older recorders) */
     int64_t unattributed_ns, clock_disagree_ns;
+    /* The OMPT tool's own time in its callbacks, as it measured it and told
+     * it with its CPU clock readings (offcpu_task_clock's tool), summed over
+     * workers: tool_ns all of it between their first and last readings,
+     * tool_in_tasks_ns the part taken out of the tasks' self time (work,
+     * span): tracing overhead inside tasks. FJA_NULL_NS unless every
+     * worker's clock was read at its task boundaries with the tool's time
+     * told (libfj; traces of older tools) */
+    int64_t tool_ns, tool_in_tasks_ns;
     /* Where the on-CPU time of the tasks comes from: each worker's CPU
      * clock read at the task boundaries where time may have been lost
      * (after a switch, at long pieces, now and then: offcpu_task_clock),

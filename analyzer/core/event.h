@@ -105,6 +105,10 @@ typedef struct {
     const char *procname;
     int64_t pid;
     uint64_t recording; /* pool_begin: its FJTRACE_RECORDING token (0: none) */
+    /* offcpu_task_clock: the OMPT tool's own time in its callbacks on the
+     * thread so far, ns, when tool_told (traces recorded before the tool
+     * timed itself do not tell it) */
+    uint64_t tool;
     uint32_t pool;
     int32_t worker;  /* -1 on a thread that is not a worker */
     uint32_t source; /* index of the trace it came from: pool ids are per process */
@@ -114,6 +118,7 @@ typedef struct {
      * parent is the task of the worker's innermost open exec, which is what
      * executed closes (docs/events.md). */
     bool named;
+    bool tool_told;
 } fja_event;
 
 /* Stores the kind's argument, whatever the tracepoint calls it. */

@@ -718,6 +718,34 @@ static void on_offcpu_in(fja_pool *p, fja_worker *w, const fja_change *c)
     if (w->in_gap) w->gap_off_ns += dt;
 }
 
+/* The OMPT tool's own time since w's previous clock reading (TOOL_TIME):
+ * CPU time of its callbacks at the task boundaries and task creations
+ * since then, which the trace's clock put in the tasks' pieces. Taken out
+ * of the task running at this reading, the last piece's (every reading
+ * ends a piece), as the stays off the CPU between two readings are
+ * (offcpu.h): from its running segment, or, when it is off the CPU (a
+ * stay the seal made or moved ends at the reading), from its self time
+ * booked so far. Never more than that: a reading where no task runs (the
+ * worker waited) or a shorter piece leaves the rest in no task, or in the
+ * tasks' work (the report tells both figures). */
+static void on_tool_time(fja_pool *p, fja_worker *w, const fja_change *c)
+{
+    uint64_t d = (uint64_t)c->delta, take = 0;
+    w->tool_told = true;
+    w->tool_ns += d;
+    fja_body *b = top_body(w);
+    if (b && b->running) {
+        take = c->ts > b->seg_start ? c->ts - b->seg_start : 0;
+        take = d < take ? d : take;
+        b->seg_start += take;
+    } else if (b && b->off_cpu) {
+        fja_task *t = task_at(p, b->task);
+        take = d < t->self_ns ? d : t->self_ns;
+        t->self_ns -= take;
+    }
+    w->tool_taken_ns += take;
+}
+
 void fja_model_queue(fja_pool *p, fja_worker *w, int64_t delta, int64_t depth, bool counted,
                      uint64_t ts)
 {
@@ -1221,6 +1249,9 @@ static void on_worker_change(const fja_tracker *tk, fja_pool *p, fja_worker *w, 
         break;
     case FJA_CHANGE_OFFCPU_IN:
         on_offcpu_in(p, w, c);
+        break;
+    case FJA_CHANGE_TOOL_TIME:
+        on_tool_time(p, w, c);
         break;
     default:
         break;

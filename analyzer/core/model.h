@@ -189,6 +189,11 @@ typedef struct {
     uint64_t off_all_ns;
     int64_t unattributed_ns;
     uint64_t clock_disagree_ns;
+    /* The OMPT tool's own time its readings told (tool_told: they tell
+     * it), and the part of it taken out of the tasks' self time (model.c,
+     * on_tool_time) */
+    bool tool_told;
+    uint64_t tool_ns, tool_taken_ns;
     /* queue (deque) depth, as the QUEUE changes tell it */
     int64_t qdepth, qmax;
     uint64_t q_ts;

@@ -371,6 +371,8 @@ static void j_offcpu(fja_json *w, const fja_pool_report *pr)
     }
     j_ns(w, "unattributed_ns", pr->unattributed_ns);
     j_ns(w, "clock_disagreement_ns", pr->clock_disagree_ns);
+    j_ns(w, "tool_in_tasks_ns", pr->tool_in_tasks_ns);
+    j_ns(w, "tool_ns", pr->tool_ns);
     if (pr->oncpu_clock == FJA_ONCPU_NONE)
         fja_json_null(w, "oncpu_clock");
     else

@@ -173,6 +173,17 @@ static void t_offcpu(FILE *o, const fja_pool_report *pr, const fja_host_facts *h
                                         (double)(pr->unattributed_ns < 0 ? -pr->unattributed_ns
                                                                          : pr->unattributed_ns)),
                     fja_report_duration(b, sizeof b, (double)pr->clock_disagree_ns));
+        if (pr->tool_in_tasks_ns != FJA_NULL_NS)
+            fprintf(o,
+                    "  tracing overhead inside tasks %s (%.1f%% of the work): the OMPT tool's own "
+                    "time in its callbacks, measured by the tool, taken out of the work and "
+                    "span (its whole time %s)\n",
+                    fja_report_duration(a, sizeof a, (double)pr->tool_in_tasks_ns),
+                    pr->work_ns ? 100.0 * (double)pr->tool_in_tasks_ns / (double)pr->work_ns : 0,
+                    fja_report_duration(b, sizeof b, (double)pr->tool_ns));
+        else if (pr->oncpu_clock == FJA_ONCPU_THREAD_CLOCK)
+            fprintf(o, "  tracing overhead inside tasks n/a (the OMPT tool did not time itself): "
+                       "it is in the work\n");
     } else if (pr->offcpu == FJA_OFFCPU_LOST) {
         fprintf(o,
                 "  WARNING: off-CPU time lost (%s): the figures are wall-clock time, stretched "

@@ -102,6 +102,9 @@ typedef struct {
     /* An event of the worker ended its stay off the CPU early: when (0:
      * none since the last edge) */
     uint64_t cut_ts;
+    /* the OMPT tool's own time its last clock reading told (tool_read) */
+    bool tool_read;
+    uint64_t tool_last;
 } replay_worker;
 
 /* An event of a worker inside its own recorded off-CPU interval
@@ -1067,6 +1070,21 @@ static void on_offcpu_clock(fja_worker *w, const fja_event *ev)
     w->clock_off = w->off_all_ns;
 }
 
+/* A clock reading that tells the OMPT tool's own time on the thread so
+ * far: what came since the worker's previous one is the tool's, not its
+ * task's (the model takes it out of the task: model.c, on_tool_time). A
+ * count that went back (the thread's recording opened anew) starts over. */
+static void on_tool_time(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+{
+    replay_worker *rw = replay_worker_of(t, p, w->index);
+    if (!rw) return;
+    fja_change c = change_of(t, FJA_CHANGE_TOOL_TIME, p, w, ev->ts);
+    if (rw->tool_read && ev->tool >= rw->tool_last) c.delta = (int64_t)(ev->tool - rw->tool_last);
+    rw->tool_read = true;
+    rw->tool_last = ev->tool;
+    tell(t, &c);
+}
+
 static void worker_begin(fja_worker *w, uint64_t ts)
 {
     w->begun = true;
@@ -1151,6 +1169,7 @@ static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, re
     case FJA_EV_OFFCPU_TASK_CLOCK:
         w->task_clock = true; /* its intervals were fitted to it (offcpu.h) */
         on_offcpu_clock(w, ev);
+        if (ev->tool_told) on_tool_time(t, p, w, ev);
         break;
     default:
         break;

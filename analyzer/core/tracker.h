@@ -63,6 +63,8 @@ typedef enum {
                                    worker (NULL: a client thread's completion): left says
                                    where, since since when; WAITING: parent_id, the task id
                                    awaited (0: none named) */
+    FJA_CHANGE_TOOL_TIME,       /* worker's CPU clock reading told the OMPT tool's own time
+                                   since its previous reading: delta ns (0 at its first) */
 } fja_change_kind;
 
 typedef struct {
@@ -75,7 +77,7 @@ typedef struct {
                              unknown); JOIN_END: when the awaited task was done (0: unknown);
                              LOCK_END: when the wait began; TASK_DONE: when completing began
                              (if counted) */
-    int64_t delta, depth; /* QUEUE */
+    int64_t delta, depth; /* QUEUE; delta: TOOL_TIME's */
     uint64_t parent_id;   /* TASK_NEW of a fork: the parent named by the event (0: none);
                              DEPENDENCE: the predecessor's record number */
     const char *name;     /* LOCK_NAME, valid during the call */

@@ -82,7 +82,7 @@ static void site_name_class_resolve(class_info *ci, const bt_field_class *payloa
 static void fjtrace_class_resolve(class_info *ci, const bt_field_class *payload)
 {
     ci->pool = ci->worker = ci->task = ci->arg = ci->size_hint = ci->name = ci->site = ci->runtime =
-        ci->begin = ci->end = -1;
+        ci->begin = ci->end = ci->tool = -1;
     if (!payload || bt_field_class_get_type(payload) != BT_FIELD_CLASS_TYPE_STRUCTURE) return;
     ci->pool = member_index(payload, "pool");
     ci->worker = member_index(payload, "worker");
@@ -94,6 +94,7 @@ static void fjtrace_class_resolve(class_info *ci, const bt_field_class *payload)
     ci->runtime = member_index(payload, "runtime");
     ci->begin = member_index(payload, "begin");
     ci->end = member_index(payload, "end");
+    ci->tool = member_index(payload, "tool");
     /* the older layout's fork names its parent, its executed its task */
     ci->named = (ci->kind == FJA_EV_FORK && member_index(payload, "parent") >= 0) ||
                 (ci->kind == FJA_EV_EXECUTED && ci->task >= 0);
@@ -132,8 +133,10 @@ static void class_resolve(class_info *ci, const bt_event_class *cls)
     ci->invalid = validate_layout(name + 8, bt_event_class_borrow_payload_field_class_const(cls),
                                   why, sizeof why) != NULL;
     fjtrace_class_resolve(ci, bt_event_class_borrow_payload_field_class_const(cls));
+    /* (offcpu_task_clock's tool: rich, its readings being few, one per
+     * task piece of 20 us or more, per switch or per 200 us of a thread) */
     ci->rich = ci->name >= 0 || ci->runtime >= 0 || ci->kind == FJA_EV_POOL_BEGIN ||
-               ci->kind == FJA_EV_OFFCPU || ci->kind == FJA_EV_OFFCPU_CLIENT;
+               ci->kind == FJA_EV_OFFCPU || ci->kind == FJA_EV_OFFCPU_CLIENT || ci->tool >= 0;
 }
 
 static class_info *class_get(convert_ctx *c, const bt_event_class *cls)
@@ -371,6 +374,10 @@ static int convert_rich(const class_info *ci, const bt_event *e, const bt_field 
         if (ev.kind == FJA_EV_OFFCPU || ev.kind == FJA_EV_OFFCPU_CLIENT) {
             ev.begin = clock_ns(e, int_member(ci, payload, ci->begin, &ok));
             ev.end = clock_ns(e, int_member(ci, payload, ci->end, &ok));
+        }
+        if (ci->tool >= 0) {
+            ev.tool = int_member(ci, payload, ci->tool, &ok);
+            ev.tool_told = true;
         }
         if (!ok) ev.kind = FJA_EV_UNKNOWN; /* schema changed: do not guess */
     }

@@ -1955,6 +1955,93 @@ static void test_task_clock_stall(void)
     fit_sealed = false;
 }
 
+/* The OMPT tool's own time (offcpu_task_clock's tool) is booked apart
+ * from the tasks' work. Worker 0 reads its clock at 0, 100, 200 and 250 us
+ * (no time lost: the clock counts the trace's time), the tool's time so
+ * far 0.5, 3.5, 5.5 and 6.5 us. Task 1 runs 0..100 us: the 3 us told at
+ * its end are taken out of it (work and span 97 us); task 2 runs 100..200
+ * us: 2 us (98 us). The last 1 us comes at a reading where no task runs
+ * (the worker waited): in no task. Without the field (a trace of an older
+ * tool) the figures are unknown, not 0, and the work keeps the tool's. */
+static const uint64_t tool_at[] = {0, 100000, 200000, 250000},
+                      tool_so_far[] = {500, 3500, 5500, 6500};
+
+/* Reading i (told: with the tool's time) after the boundaries before it. */
+static void tool_reading(size_t i, bool told)
+{
+    fja_event r = {.ts = tool_at[i], .kind = FJA_EV_OFFCPU_TASK_CLOCK, .pool = 1};
+    fja_event_set_arg(&r, 1000000 + tool_at[i]);
+    r.tool = tool_so_far[i];
+    r.tool_told = told;
+    fja_offcpu_replay(&fit_o, r.ts, feed_model, NULL);
+    fja_tracker_feed(&T, &r);
+}
+
+static void tool_stream(bool told)
+{
+    fja_offcpu_init(&fit_o);
+    for (size_t i = 0; i < 4; i++) {
+        fja_event r = {.ts = tool_at[i], .kind = FJA_EV_OFFCPU_TASK_CLOCK, .pool = 1};
+        fja_event_set_arg(&r, 1000000 + tool_at[i]);
+        ok(fja_offcpu_collect(&fit_o, &r) == 0, "tool time: reading %zu collected", i);
+    }
+    fja_offcpu_seal(&fit_o);
+    fit_sealed = true;
+    start_offcpu(1);
+    tool_reading(0, told);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev_fit(0, FJA_EV_EXEC, 1, 0, 0, 0);
+    tool_reading(1, told);
+    ev_fit(100000, FJA_EV_EXECUTED, 1, 0, 0, 0);
+    ev(100000, FJA_EV_RESULT, -1, 1, 0);
+    ev(100000, FJA_EV_SUBMIT, -1, 2, 0);
+    ev_fit(100000, FJA_EV_EXEC, 2, 0, 0, 0);
+    tool_reading(2, told);
+    ev_fit(200000, FJA_EV_EXECUTED, 2, 0, 0, 0);
+    ev(200000, FJA_EV_RESULT, -1, 2, 0);
+    tool_reading(3, told);
+    fja_offcpu_replay(&fit_o, UINT64_MAX, feed_model, NULL);
+    stop(250001, 1);
+}
+
+static void test_task_clock_tool(void)
+{
+    tool_stream(true);
+    const fja_pool_report *p = analyze();
+    require(p->ntrees == 2);
+    ok_eq_i64(p->trees[0].work_ns, 97000, "tool time: task 1's work is its clock's less 3 us");
+    ok_eq_i64(p->trees[0].span_ns, 97000, "tool time: so is its span");
+    ok_eq_i64(p->trees[1].work_ns, 98000, "tool time: task 2's work is its clock's less 2 us");
+    ok_eq_i64(p->tool_in_tasks_ns, 5000, "tool time: 5 us of it inside tasks");
+    ok_eq_i64(p->tool_ns, 6000, "tool time: 6 us told in all");
+    ok_eq_i64(p->unattributed_ns, 0, "tool time: on the CPU, not unattributed");
+    char *text = report_text(), *json = report_json();
+    ok(text && strstr(text, "tracing overhead inside tasks 5.0 us (2.6% of the work): the OMPT "
+                            "tool's own time in its callbacks, measured by the tool"),
+       "tool time: the text report shows it");
+    ok(json && strstr(json, "\"tool_in_tasks_ns\": 5000") && strstr(json, "\"tool_ns\": 6000"),
+       "tool time: the JSON report has both figures");
+    free(text);
+    free(json);
+    done();
+    fja_offcpu_free(&fit_o);
+
+    tool_stream(false);
+    p = analyze();
+    require(p->ntrees == 2);
+    ok_eq_i64(p->trees[0].work_ns, 100000, "no tool time told: task 1's work is its clock's");
+    ok_eq_i64(p->tool_in_tasks_ns, FJA_NULL_NS, "no tool time told: unknown, not 0");
+    text = report_text();
+    json = report_json();
+    ok(text && strstr(text, "tracing overhead inside tasks n/a"), "no tool time told: n/a");
+    ok(json && strstr(json, "\"tool_in_tasks_ns\": null"), "no tool time told: null in JSON");
+    free(text);
+    free(json);
+    done();
+    fja_offcpu_free(&fit_o);
+    fit_sealed = false;
+}
+
 static void test_empty_pool_nulls(void)
 {
     start(2);
