@@ -23,7 +23,8 @@ Bounds (docs/testing.md, "Checks that hold on a loaded machine"): on-CPU
 work and span 2% below the CPU truth (the trace's clock at the tool's
 readings of the threads' CPU clocks, which perf's stays off the CPU are
 fitted to, comes a little after each reading) to 10% above it (the
-runtime's and the tool's own cost).
+runtime's and the tool's own cost); the producer's work to 6% above it
+(the tool's own time is booked apart: the runtime's cost is left).
 """
 import json
 import os
@@ -132,14 +133,14 @@ def check_near(name, what, x, truth, above=0.10):
            f"answer ({x / MS:.3f} ms vs {truth / MS:.3f} ms)")
 
 
-def check_own(name, what, figures, truths):
+def check_own(name, what, figures, truths, above=0.10):
     """Each recording's on-CPU span (or work) against the one the program
     measured on its threads' CPU clocks in the same recording (they vary
-    with the load): the median of the ratios within -2%..+10%."""
+    with the load): the median of the ratios within -2%..+above."""
     ratios = [x / t for x, t in zip(figures, truths)]
     ratio = statistics.median(ratios)
-    tap.ok(0.98 <= ratio <= 1.10, f"{name}: on-CPU {what} within -2%..+10% of the program's own "
-           f"on its CPU clocks in the same recording, median of {len(ratios)} "
+    tap.ok(0.98 <= ratio <= 1 + above, f"{name}: on-CPU {what} within -2%..+{above:.0%} of the "
+           f"program's own on its CPU clocks in the same recording, median of {len(ratios)} "
            f"({ratio - 1:+.1%}; each {', '.join(f'{x - 1:+.1%}' for x in ratios)}; the "
            f"program's {', '.join(f'{t / MS:.3f}' for t in truths)} ms)")
 
@@ -312,14 +313,20 @@ def producer(record, analyze, tmp, exes):
         # them, as the program measured it on its threads' CPU clocks (its
         # clock readings are part of it: 1.4 us each where reading a
         # thread's CPU clock is a system call of a virtual machine's, 5 a
-        # child and 2 a leaf: 46-48 ms), each recording against its own
+        # child and 2 a leaf: 46-48 ms), each recording against its own.
+        # The tool's own time at the task boundaries is booked apart
+        # (docs/analyses.md, "Tracing overhead inside tasks"): +7.9..+8.2%
+        # before (medians, both compilers), +2.3..+4.5% after (runs
+        # -2.8..+4.6%, load 10-16), libomp's dispatch between the bodies
+        # mostly; +6%, not +10%, leaves room for a loaded machine
         work = [float(line.split()[-2]) for r in m.runs for line in r.out.splitlines()
                 if line.startswith("producer work on the CPU")]
         tap.ok(len(work) == len(m.runs) and min(work) >= 40 * MS,
                f"{m.name(PRODUCER)}: the program told its work, at least its leaves' 40 ms",
                work, m.runs[0].out[-400:])
         if len(work) == len(m.runs):
-            check_own(m.name(PRODUCER), "work", [r.trees[0]["work_ns"] for r in m.runs], work)
+            check_own(m.name(PRODUCER), "work", [r.trees[0]["work_ns"] for r in m.runs], work,
+                      above=0.06)
         # The span: the producer's strand up to its last child, then that
         # child and its grandchild (~0.4 ms here), as the program measured
         # it on its threads' CPU clocks; not the sum of the children (the
