@@ -261,10 +261,20 @@ def check_baseline(tmp):
     if share and share["work_inflation"]:
         ok(share["work_inflation"]["ratio"] >= 2, "baseline: by at least 2x (4x by design)",
            share["work_inflation"])
-    check_steady(steady, steady_ratio(base_out, trace_out))
+    own = steady_ratio(base_out, trace_out)
+    check_steady(steady, own)
     adv = [a for a in r["pools"][0]["advice"] if a["kind"] == "site_work_inflation"]
-    ok(len(adv) == 1 and f"sites_prog.c:{line_of(src, 'SITE:share')}" in adv[0]["message"],
-       "baseline: one inflation advice, naming the line", adv)
+    named = [a for a in adv if f"sites_prog.c:{line_of(src, 'SITE:share')} " in a["message"]]
+    ok(len(named) == 1, "baseline: one inflation advice names the share site's line", adv)
+    # The steady site's own CPU time grows where a sibling hyperthread spins
+    # beside it (x1.6 once, in CI, measured by the program itself): an
+    # advice for it is then true, and only then
+    steady_grew = own is not None and own >= FLAG / 1.10
+    steady_line = f"sites_prog.c:{line_of(src, 'SITE:steady')} "
+    others = [a for a in adv if a not in named]
+    ok(all(steady_grew and steady_line in a["message"] for a in others),
+       "baseline: no other inflation advice, but the steady site's where its own time grew",
+       others, f"the program's own ratio: {own}")
     r1, _ = analyze(trace)
     ok(all(s["work_inflation"] is None for s in sites_of(r1)),
        "without --baseline: work_inflation is null")
