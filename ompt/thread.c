@@ -30,15 +30,17 @@ static fj_switches_for switches_of(const fjomp_thread *t)
 /* The tool's own time up to now, told with each clock reading. */
 static fj_switches_tool tool_of(const fjomp_thread *t)
 {
-    return (fj_switches_tool){.done = t->tool_ticks, .entry = t->entry};
+    return (fj_switches_tool){
+        .done = t->tool_ticks, .entry = t->entry, .entry_head = t->entry_head};
 }
 
 /* Opens the thread's recording, with a first reading of its CPU clock as
  * offcpu_task_clock: the drains at its task boundaries read it only when
  * a switch happened (switches.h), the first span begins here. */
-static void open_switches(const fjomp_thread *t)
+static void open_switches(fjomp_thread *t)
 {
     fj_switches_open(switches_of(t));
+    t->ring_head = fj_switches_ring_head();
     if (fj_switches_is_open()) fj_switches_task_clock(switches_of(t), tool_of(t));
 }
 
@@ -52,6 +54,7 @@ int32_t fjomp_worker(fjomp_thread *t)
         t->worker_begun = true;
         FJOMP_EMIT(worker_begin, FJOMP_POOL, t->worker);
         fj_switches_reset();
+        t->ring_head = NULL;
         /* (in a forked child: stopped, see emit.h; its worker_begin was not
          * written, so neither is its offcpu_start) */
         bool stopped = atomic_load_explicit(&fjomp_stopped, memory_order_relaxed);
@@ -81,6 +84,7 @@ void fjomp_thread_end(void)
         FJOMP_EMIT(worker_end, FJOMP_POOL, self.worker);
     }
     if (fj_switches_is_open()) fj_switches_close();
+    self.ring_head = NULL;
     self.worker_begun = false;
 }
 

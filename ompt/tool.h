@@ -41,8 +41,10 @@ typedef struct {
     uint32_t nfree; /* records on free_tasks */
     /* The tool's own time on the thread (fjomp_enter, fjomp_leave), in
      * ticks: its callbacks that returned, and the entry of the one under
-     * way */
-    uint64_t tool_ticks, entry;
+     * way, with the off-CPU ring's head then (ring_head: NULL while the
+     * thread's recording is not open) */
+    uint64_t tool_ticks, entry, entry_head;
+    const unsigned long long *ring_head;
 } fjomp_thread;
 
 fjomp_thread *fjomp_self(void);
@@ -52,17 +54,21 @@ fjomp_thread *fjomp_self(void);
  * tasks' work. Two TSC reads a callback (~12 ns each in the test VM),
  * against 1-4 us of the tool's own code at a task boundary where the
  * thread's clock is read. Not counted: libomp's call into the callback and
- * back. */
+ * back, and a callback during which the thread left the CPU (a switch
+ * record moved the ring's head: its ticks hold the time off the CPU, up to
+ * a second seen under load, and its CPU time is not known). */
 static inline fjomp_thread *fjomp_enter(void)
 {
     fjomp_thread *th = fjomp_self();
+    th->entry_head = fj_switches_head(th->ring_head);
     th->entry = fj_switches_ticks();
     return th;
 }
 static inline void fjomp_leave(fjomp_thread *th)
 {
     uint64_t now = fj_switches_ticks();
-    if (now > th->entry) th->tool_ticks += now - th->entry; /* (a TSC gone back: none) */
+    bool stayed = fj_switches_head(th->ring_head) == th->entry_head;
+    if (stayed && now > th->entry) th->tool_ticks += now - th->entry; /* (a TSC gone back: none) */
 }
 /* th's worker index, emitting worker_begin on first use. Callbacks look up
  * fjomp_self() once (a TLS access through __tls_get_addr in a dlopen'd

@@ -88,13 +88,6 @@ static int ring_map(int fd)
     return -1;
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* A provisional ratio of ns to ticks for the caller's own time from this
  * long after the open: the two clocks are read some 50 ns apart, 0.5% of
  * it. */
@@ -106,7 +99,7 @@ static uint64_t now_ns(void)
  * measured the same way from CALIBRATE_EARLY_NS on, until then. */
 static void calibrate(uint64_t at)
 {
-    uint64_t ns = now_ns() - st.open_ns;
+    uint64_t ns = fj_switches_monotonic_ns() - st.open_ns;
     if (ns < CALIBRATE_EARLY_NS || at <= st.open_ticks) return;
     st.ns_per_tick = (double)ns / (double)(at - st.open_ticks);
     if (ns < 1000000u) return;
@@ -116,14 +109,22 @@ static void calibrate(uint64_t at)
     st.open_ns = 0;
 }
 
-/* The calling thread's CPU clock, told with the worker's intervals
- * (offcpu_clock); client threads tell none. */
-static void tell_clock(fj_switches_for to)
+/* The calling worker's CPU clock in *ns; false for a client thread (which
+ * tells none) or a clock that cannot be read. */
+static bool worker_cpu_ns(fj_switches_for to, uint64_t *ns)
 {
     struct timespec ts;
-    if (to.worker < 0 || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return;
-    FJ_TRACE(offcpu_clock, to.pool, to.worker,
-             (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+    if (to.worker < 0 || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return false;
+    *ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return true;
+}
+
+/* The calling thread's CPU clock, told with the worker's intervals
+ * (offcpu_clock). */
+static void tell_clock(fj_switches_for to)
+{
+    uint64_t cpu;
+    if (worker_cpu_ns(to, &cpu)) FJ_TRACE(offcpu_clock, to.pool, to.worker, cpu);
 }
 
 /* The same at a task's boundary (offcpu_task_clock: at `now`, ticks), with
@@ -132,14 +133,15 @@ static void tell_clock(fj_switches_for to)
  * counts partly before the reading and partly after: told here whole. */
 static void tell_task_clock(fj_switches_for to, fj_switches_tool tool, uint64_t now)
 {
-    struct timespec ts;
-    if (to.worker < 0 || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return;
-    uint64_t cpu = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    uint64_t cpu;
+    if (!worker_cpu_ns(to, &cpu)) return;
     st.read_at = now;
     if (st.open_ns) calibrate(now);
     uint64_t back = fj_switches_ticks();
-    /* (a clock gone backwards after a migration: nothing more told) */
-    uint64_t ticks = tool.done + (back > tool.entry ? back - tool.entry : 0);
+    /* The code under way: none told if the thread left the CPU since its
+     * entry, nor for a clock gone backwards after a migration. */
+    bool stayed = tool.entry_head == fj_switches_head(fj_switches_ring_head());
+    uint64_t ticks = tool.done + (stayed && back > tool.entry ? back - tool.entry : 0);
     if (ticks > st.tool_ticks) {
         st.tool_ns += (uint64_t)((double)(ticks - st.tool_ticks) * st.ns_per_tick);
         st.tool_ticks = ticks;
@@ -176,7 +178,7 @@ void fj_switches_open(fj_switches_for to)
     st.open = true;
     st.out_ts = 0;
     st.point_at = st.read_at = st.open_ticks = fj_switches_ticks();
-    st.open_ns = now_ns();
+    st.open_ns = fj_switches_monotonic_ns();
     st.ns_per_tick = 1;
     st.tool_ticks = st.tool_ns = 0;
     st.piece_ticks = FJ_SWITCHES_PIECE_READ_NS;
@@ -193,6 +195,11 @@ bool fj_switches_recorded(void)
 bool fj_switches_is_open(void)
 {
     return st.open;
+}
+
+const unsigned long long *fj_switches_ring_head(void)
+{
+    return st.open ? &st.meta->data_head : NULL; /* (__u64: unsigned long long) */
 }
 
 bool fj_switches_refused(void)

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 /* Whom the intervals are told for: a worker (task 0), or a client thread
  * waiting for root `task` of pool `pool` (worker -1). */
@@ -25,6 +26,14 @@ typedef struct {
     int32_t worker;
     uint64_t task;
 } fj_switches_for;
+
+/* CLOCK_MONOTONIC in ns (0 if it cannot be read). */
+static inline uint64_t fj_switches_monotonic_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /* The time at a task point and at the OMPT tool's callbacks' entries and
  * exits, read often (280,000 task points in omp-fib 23), only to compare
@@ -43,23 +52,37 @@ static inline uint64_t fj_switches_ticks(void)
     return __rdtsc();
 }
 #else
-#include <time.h>
 static inline uint64_t fj_switches_ticks(void)
 {
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return fj_switches_monotonic_ns();
 }
 #endif
 
 /* The caller's own time up to a task point, in ticks (fj_switches_ticks):
  * `done` in its code that has returned (the OMPT tool's callbacks), and
- * the code under way since `entry`. Each offcpu_task_clock tells it in ns
- * (its `tool` field): the CPU time between two readings that was the
- * caller's, not its task's. */
+ * the code under way since `entry`, when the ring's head was `entry_head`
+ * (fj_switches_head). Each offcpu_task_clock tells it in ns (its `tool`
+ * field): the CPU time between two readings that was the caller's, not its
+ * task's. Ticks are not CPU time: a stretch of the caller's code during
+ * which the thread was switched out (the ring's head moved) is not told,
+ * its CPU time is not known. */
 typedef struct {
-    uint64_t done, entry;
+    uint64_t done, entry, entry_head;
 } fj_switches_tool;
+
+/* The calling thread's ring head (the kernel's data_head), or NULL while
+ * its event is not open. It moves with every switch record the kernel
+ * writes, so a caller reads it before and after a stretch of its own code
+ * to know whether the thread left the CPU meanwhile (fj_switches_head). */
+const unsigned long long *fj_switches_ring_head(void);
+
+/* The head at *ring_head now; 0 without a ring. Relaxed: the value is only
+ * compared with an earlier one (a switch happened or not); no record is
+ * read through it. */
+static inline uint64_t fj_switches_head(const unsigned long long *ring_head)
+{
+    return ring_head ? __atomic_load_n(ring_head, __ATOMIC_RELAXED) : 0;
+}
 
 /* A session records the offcpu event. */
 bool fj_switches_recorded(void);
