@@ -219,9 +219,8 @@ static const fjv_lstate lane_states[FJA_WS_COUNT] = {
 /* The worker's event is applied: book the old state, take the new one. */
 static void on_settled(fjv_pool *p, fjv_lane *l, const fja_change *ch)
 {
-    const fja_worker *w = ch->worker;
     lane_advance(p, l, ch->ts);
-    l->state = lane_states[w->state];
+    l->state = lane_states[ch->to];
     l->tree = ch->task == FJA_TASK_NONE ? FJA_TASK_NONE
                                         : fja_taskmap_get(&ch->pool->tasks, ch->task)->tree;
     l->lock = l->lock_told;

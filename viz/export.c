@@ -131,11 +131,10 @@ static void counter(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const char *nam
 /* The worker's event is applied: a worker that ended closes its slices. */
 static void on_settled(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja_change *ch)
 {
-    const fja_worker *w = ch->worker;
-    if (w->state != FJA_WS_OFF) return;
+    if (ch->to != FJA_WS_OFF) return;
     l->in_lock = false;
     while (l->open)
-        slice_end(c, p, l, w->index, ch->ts);
+        slice_end(c, p, l, ch->worker->index, ch->ts);
 }
 
 static void on_task_begin(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja_change *ch)

@@ -671,6 +671,9 @@ static void on_state(fja_pool *p, fja_worker *w, const fja_change *c)
     }
     w->state_off_ns = 0;
     gap_track(p, w, c->from, c->to, c->ts);
+    if (c->from == FJA_WS_OFF) w->begin_ts = c->since; /* its first state began with it */
+    w->state = c->to;
+    w->state_ts = c->ts;
 }
 
 /* Off the CPU, is the worker's time still its state's? Sleeping is what
@@ -1191,6 +1194,7 @@ void fja_model_settled(fja_pool *p, fja_worker *w, uint32_t task, bool runs, uin
     tree_busy(p, w, task == FJA_TASK_NONE ? FJA_TASK_NONE : task_at(p, task)->tree, ts);
     w->fork_last = w->forking; /* every event of a worker ends with its SETTLED */
     w->forking = false;
+    w->seen = true;
 }
 
 static void on_worker_change(const fja_tracker *tk, fja_pool *p, fja_worker *w, const fja_change *c)
@@ -1252,6 +1256,10 @@ static void on_worker_change(const fja_tracker *tk, fja_pool *p, fja_worker *w, 
         break;
     case FJA_CHANGE_TOOL_TIME:
         on_tool_time(p, w, c);
+        break;
+    case FJA_CHANGE_WORKER_END:
+        w->ended = true;
+        w->end_ts = c->ts;
         break;
     default:
         break;

@@ -142,11 +142,14 @@ typedef struct {
 
 typedef struct {
     int32_t index;
-    bool seen, begun, ended, parked;
-    uint64_t begin_ts, end_ts, last_ts;
+    /* its life as the changes tell it: seen (an event of its was
+     * replayed: SETTLED), ended (WORKER_END), from the first STATE out of
+     * FJA_WS_OFF (its since) to the last WORKER_END */
+    bool seen, ended;
+    uint64_t begin_ts, end_ts;
     fja_body *bodies; /* the model's */
     uint32_t nbodies, cap_bodies;
-    fja_wstate state;
+    fja_wstate state; /* the last STATE's to, since state_ts */
     uint64_t state_ts;
     uint64_t state_ns[FJA_WS_COUNT];
     /* current idle gap */
@@ -159,13 +162,9 @@ typedef struct {
     /* the current no-work gap's time with work queued somewhere else than
      * on this worker's own deque (up to gap_else_ts) */
     uint64_t gap_else_ns, gap_else_ts;
-    /* Off-CPU time (replayed FJA_EV_OFFCPU_OUT/IN): off the CPU now, why,
-     * whether that holds a running task up; time off the CPU outside parks
-     * by kind (a parked worker sleeps by design: that is park time). */
-    bool off, holder_off;
-    uint8_t off_kind;
+    /* Off-CPU time (OFFCPU_IN): time off the CPU outside parks by kind (a
+     * parked worker sleeps by design: that is park time). */
     uint64_t off_ns[FJA_OFFCPU_KINDS];
-    uint64_t off_ts;       /* when it left the CPU */
     uint64_t state_off_ns; /* off-CPU time booked apart within the current state */
     /* the worker's last FJA_OFF_RECENT stays off the CPU, a ring: an
      * exec_joined's or join_stolen's ahead is wall-clock time, and a
@@ -178,15 +177,12 @@ typedef struct {
     bool offcpu_started;
     int32_t offcpu_error;
     uint64_t offcpu_lost, offcpu_intervals;
-    /* Its CPU clock (offcpu_clock): the last reading (trace time, clock,
-     * off_all_ns then), all its replayed time off the CPU; over the spans
-     * between readings, the time perf's records put on the CPU less what
-     * the clock counted (unattributed: either sign, a switch record falls
-     * late or early), and the sum of its sizes span by span */
+    /* Its CPU clock (offcpu_clock): read at all; over the spans between
+     * readings, the time perf's records put on the CPU less what the clock
+     * counted (unattributed: either sign, a switch record falls late or
+     * early), and the sum of its sizes span by span */
     bool clock_read;
     bool task_clock; /* read at each task boundary (offcpu_task_clock) */
-    uint64_t clock_ts, clock_cpu, clock_off;
-    uint64_t off_all_ns;
     int64_t unattributed_ns;
     uint64_t clock_disagree_ns;
     /* The OMPT tool's own time its readings told (tool_told: they tell

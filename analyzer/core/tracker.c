@@ -105,6 +105,19 @@ typedef struct {
     /* the OMPT tool's own time its last clock reading told (tool_read) */
     bool tool_read;
     uint64_t tool_last;
+    /* its life and state: begun (its worker_begin or first event; when),
+     * ended, parked; the state worker_switch derived last, since when */
+    bool begun, ended, parked;
+    uint64_t begin_ts;
+    fja_wstate state;
+    uint64_t state_ts;
+    /* off the CPU now (a replayed stay): why, since when, whether its top
+     * body ran when it left; all its replayed time off the CPU */
+    bool off, holder_off;
+    uint8_t off_kind;
+    uint64_t off_ts, off_all_ns;
+    /* its last CPU-clock reading: when, the clock, off_all_ns then */
+    uint64_t clock_ts, clock_cpu, clock_off;
 } replay_worker;
 
 /* An event of a worker inside its own recorded off-CPU interval
@@ -190,12 +203,12 @@ static const replay_worker *replay_worker_at(const fja_tracker *t, uint32_t pi, 
     return &r->pools[pi].workers[index];
 }
 
-/* The end of worker w's last off-CPU record believed (0: none, or no
- * memory to keep one). */
-static uint64_t off_checked_end(const fja_tracker *t, const fja_pool *p, const fja_worker *w)
+/* Worker `index` of pool p as the replay keeps it, NULL when none was
+ * made yet (no event of that worker: it never began). */
+static inline replay_worker *replay_worker_found(const fja_tracker *t, const fja_pool *p,
+                                                 int32_t index)
 {
-    const replay_worker *rw = replay_worker_of(t, p, w->index);
-    return rw ? rw->off_checked_end : 0;
+    return (replay_worker *)replay_worker_at(t, (uint32_t)(p - t->model->pools), index);
 }
 
 void fja_tracker_free(fja_tracker *t)
@@ -272,10 +285,10 @@ static uint32_t task_find_near(fja_pool *p, const replay_worker *rw, uint64_t id
 
 /* ------------------------------------------------------------ the one state switch */
 
-static fja_wstate worker_state(const fja_worker *w, const replay_worker *rw)
+static fja_wstate worker_state(const replay_worker *rw)
 {
-    if (!w->begun || w->ended) return FJA_WS_OFF;
-    if (w->parked) return FJA_WS_PARK;
+    if (!rw->begun || rw->ended) return FJA_WS_OFF;
+    if (rw->parked) return FJA_WS_PARK;
     fja_frame *f = top_frame(rw);
     if (!f) return FJA_WS_SEARCH;
     if (f->running) return FJA_WS_RUN; /* off the CPU or not: booked apart */
@@ -285,18 +298,18 @@ static fja_wstate worker_state(const fja_worker *w, const replay_worker *rw)
 /* Every worker state change goes through here: after each event on w, its
  * state is derived again from the replay, and a switch is told to the
  * listeners with the time the old state began, before it is recorded. */
-static void worker_switch(const fja_tracker *t, fja_pool *p, fja_worker *w, const replay_worker *rw,
+static void worker_switch(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
                           uint64_t ts)
 {
-    fja_wstate now = worker_state(w, rw);
-    if (now != w->state) {
+    fja_wstate now = worker_state(rw);
+    if (now != rw->state) {
         fja_change c = change_of(t, FJA_CHANGE_STATE, p, w, ts);
-        c.from = w->state;
+        c.from = rw->state;
         c.to = now;
-        c.since = w->state_ts;
+        c.since = rw->state_ts;
         tell(t, &c);
-        w->state = now;
-        w->state_ts = ts;
+        rw->state = now;
+        rw->state_ts = ts;
     }
     fja_frame *f = top_frame(rw);
     uint32_t running = now == FJA_WS_RUN ? f->task : FJA_TASK_NONE;
@@ -307,6 +320,7 @@ static void worker_switch(const fja_tracker *t, fja_pool *p, fja_worker *w, cons
         fja_change c = change_of(t, FJA_CHANGE_SETTLED, p, w, ts);
         c.task = running;
         c.counted = runs;
+        c.to = now;
         tell(t, &c);
     }
 }
@@ -966,34 +980,35 @@ static void on_completed(const fja_tracker *t, fja_pool *p, const fja_event *ev)
  * running stops accruing self time (the model's), and while it is away it
  * holds that task up. Its state does not change: the time is booked
  * apart. */
-static void offcpu_out(const fja_tracker *t, fja_pool *p, fja_worker *w, const replay_worker *rw,
+static void offcpu_out(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
                        uint64_t ts, uint8_t kind)
 {
-    if (!w->begun || w->ended || w->off) return;
-    w->off = true;
-    w->off_kind = kind < FJA_OFFCPU_KINDS ? kind : FJA_OFFCPU_PREEMPTED;
-    w->off_ts = ts;
+    if (!rw->begun || rw->ended || rw->off) return;
+    rw->off = true;
+    rw->off_kind = kind < FJA_OFFCPU_KINDS ? kind : FJA_OFFCPU_PREEMPTED;
+    rw->off_ts = ts;
     fja_frame *f = top_frame(rw);
-    w->holder_off = f && f->running;
+    rw->holder_off = f && f->running;
     fja_change c = change_of(t, FJA_CHANGE_OFFCPU_OUT, p, w, ts);
-    c.offcpu = w->off_kind;
-    c.counted = w->holder_off;
+    c.offcpu = rw->off_kind;
+    c.counted = rw->holder_off;
     tell(t, &c);
 }
 
 /* Back on the CPU: the task it was running runs again. Also done before
  * any event of the worker (it emits events only on the CPU). */
-static void offcpu_in(const fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t ts)
+static void offcpu_in(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+                      uint64_t ts)
 {
-    if (!w->off) return;
-    w->off = false;
-    if (ts > w->off_ts) w->off_all_ns += ts - w->off_ts;
+    if (!rw->off) return;
+    rw->off = false;
+    if (ts > rw->off_ts) rw->off_all_ns += ts - rw->off_ts;
     fja_change c = change_of(t, FJA_CHANGE_OFFCPU_IN, p, w, ts);
-    c.offcpu = w->off_kind;
-    c.counted = w->holder_off;
-    c.since = w->off_ts;
-    c.to = w->state;
-    w->holder_off = false;
+    c.offcpu = rw->off_kind;
+    c.counted = rw->holder_off;
+    c.since = rw->off_ts;
+    c.to = rw->state;
+    rw->holder_off = false;
     tell(t, &c);
 }
 
@@ -1025,12 +1040,12 @@ static void on_offcpu_edge(const fja_tracker *t, const fja_event *ev)
     fja_worker *w = &p->workers[ev->worker];
     replay_worker *rw = replay_worker_of(t, p, ev->worker);
     if (!rw) return; /* out of memory: the model says so */
-    if (ev->kind == FJA_EV_OFFCPU_IN && !w->off) check_cut(t, p, rw, ev);
+    if (ev->kind == FJA_EV_OFFCPU_IN && !rw->off) check_cut(t, p, rw, ev);
     rw->cut_ts = 0;
     if (ev->kind == FJA_EV_OFFCPU_OUT)
         offcpu_out(t, p, w, rw, ev->ts, (uint8_t)ev->arg.offcpu);
     else
-        offcpu_in(t, p, w, ev->ts);
+        offcpu_in(t, p, w, rw, ev->ts);
 }
 
 /* The worker's off-CPU recording: started, refused, lossy; the late
@@ -1053,21 +1068,21 @@ static void on_offcpu_status(fja_worker *w, const fja_event *ev)
  * counts as on the CPU; the thread's clock counted more or less of it:
  * perf writes a switch record some way into the kernel's switch, after the
  * clock stopped or started (docs/analyses.md, "Off-CPU time"). */
-static void on_offcpu_clock(fja_worker *w, const fja_event *ev)
+static void on_offcpu_clock(fja_worker *w, replay_worker *rw, const fja_event *ev)
 {
     uint64_t cpu = ev->arg.cpu;
-    if (w->clock_read && ev->ts >= w->clock_ts && cpu >= w->clock_cpu &&
-        w->off_all_ns >= w->clock_off) {
-        uint64_t on = ev->ts - w->clock_ts;
-        uint64_t off = w->off_all_ns - w->clock_off;
-        int64_t d = (int64_t)(on > off ? on - off : 0) - (int64_t)(cpu - w->clock_cpu);
+    if (w->clock_read && ev->ts >= rw->clock_ts && cpu >= rw->clock_cpu &&
+        rw->off_all_ns >= rw->clock_off) {
+        uint64_t on = ev->ts - rw->clock_ts;
+        uint64_t off = rw->off_all_ns - rw->clock_off;
+        int64_t d = (int64_t)(on > off ? on - off : 0) - (int64_t)(cpu - rw->clock_cpu);
         w->unattributed_ns += d;
         w->clock_disagree_ns += (uint64_t)(d < 0 ? -d : d);
     }
     w->clock_read = true;
-    w->clock_ts = ev->ts;
-    w->clock_cpu = cpu;
-    w->clock_off = w->off_all_ns;
+    rw->clock_ts = ev->ts;
+    rw->clock_cpu = cpu;
+    rw->clock_off = rw->off_all_ns;
 }
 
 /* A clock reading that tells the OMPT tool's own time on the thread so
@@ -1085,19 +1100,33 @@ static void on_tool_time(const fja_tracker *t, fja_pool *p, fja_worker *w, const
     tell(t, &c);
 }
 
-static void worker_begin(fja_worker *w, uint64_t ts)
+/* Its state's time begins here (the first STATE change tells since when:
+ * the model's life of the worker). */
+static void worker_begin(replay_worker *rw, uint64_t ts)
 {
-    w->begun = true;
-    w->begin_ts = ts;
-    w->state_ts = ts;
+    rw->begun = true;
+    rw->begin_ts = ts;
+    rw->state_ts = ts;
 }
 
-static void on_park(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+/* Its life ends at ts (its worker_end, or the trace's end): told, as no
+ * change of state says when (a worker_end again, or of a worker that never
+ * began). */
+static void worker_end(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+                       uint64_t ts)
+{
+    rw->ended = true;
+    fja_change c = change_of(t, FJA_CHANGE_WORKER_END, p, w, ts);
+    tell(t, &c);
+}
+
+static void on_park(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+                    const fja_event *ev)
 {
     bool park = ev->kind == FJA_EV_PARK;
     fja_change c = change_of(t, park ? FJA_CHANGE_PARK : FJA_CHANGE_UNPARK, p, w, ev->ts);
-    c.counted = w->parked != park;
-    w->parked = park;
+    c.counted = rw->parked != park;
+    rw->parked = park;
     tell(t, &c);
 }
 
@@ -1106,8 +1135,7 @@ static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, re
 {
     switch (ev->kind) {
     case FJA_EV_WORKER_END:
-        w->ended = true;
-        w->end_ts = ev->ts;
+        worker_end(t, p, w, rw, ev->ts);
         break;
     case FJA_EV_FORK:
         on_fork(t, p, w, rw, ev);
@@ -1134,7 +1162,7 @@ static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, re
         break;
     case FJA_EV_PARK:
     case FJA_EV_UNPARK:
-        on_park(t, p, w, ev);
+        on_park(t, p, w, rw, ev);
         break;
     case FJA_EV_LOCK_WAIT:
         on_lock_wait(t, p, w, rw, ev);
@@ -1164,11 +1192,11 @@ static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, re
         on_offcpu_status(w, ev);
         break;
     case FJA_EV_OFFCPU_CLOCK:
-        on_offcpu_clock(w, ev);
+        on_offcpu_clock(w, rw, ev);
         break;
     case FJA_EV_OFFCPU_TASK_CLOCK:
         w->task_clock = true; /* its intervals were fitted to it (offcpu.h) */
-        on_offcpu_clock(w, ev);
+        on_offcpu_clock(w, rw, ev);
         if (ev->tool_told) on_tool_time(t, p, w, ev);
         break;
     default:
@@ -1176,20 +1204,20 @@ static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, re
     }
 }
 
-/* Events of one worker thread. */
-static void on_worker_event(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+/* Events of one worker thread; rw: the replay's worker, if made before
+ * (fja_tracker_feed found it). */
+static void on_worker_event(const fja_tracker *t, fja_pool *p, replay_worker *rw,
+                            const fja_event *ev)
 {
     fja_worker *w = fja_pool_worker(p, ev->worker);
     if (!w) {
         fja_model_anomaly(t->model, FJA_AN_NOT_ON_WORKER, ev);
         return;
     }
-    replay_worker *rw = replay_worker_of(t, p, ev->worker);
-    if (!rw) return; /* out of memory: the model says so */
-    if (!w->begun && ev->kind != FJA_EV_WORKER_END)
-        worker_begin(w, ev->ts); /* the trace began after worker_begin */
-    w->seen = true;
-    w->last_ts = ev->ts;
+    if (!rw && !(rw = replay_worker_of(t, p, ev->worker)))
+        return; /* out of memory: the model says so */
+    if (!rw->begun && ev->kind != FJA_EV_WORKER_END)
+        worker_begin(rw, ev->ts); /* the trace began after worker_begin */
     worker_dispatch(t, p, w, rw, ev);
     /* handlers may have grown the model's array (not the replay's: made
      * with every worker the model had) */
@@ -1245,7 +1273,7 @@ static bool on_client_offcpu_status(fja_pool *p, const fja_event *ev)
     return true;
 }
 
-static void on_pool_event(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+static void on_pool_event(const fja_tracker *t, fja_pool *p, replay_worker *rw, const fja_event *ev)
 {
     if (on_client_offcpu_status(p, ev)) return;
     switch (ev->kind) {
@@ -1285,7 +1313,7 @@ static void on_pool_event(const fja_tracker *t, fja_pool *p, const fja_event *ev
         break;
     default:
         if (ev->worker >= 0)
-            on_worker_event(t, p, ev);
+            on_worker_event(t, p, rw, ev);
         else
             fja_model_anomaly(t->model, FJA_AN_NOT_ON_WORKER, ev);
     }
@@ -1313,13 +1341,6 @@ static bool offcpu_kind(fja_kind k)
            k == FJA_EV_OFFCPU_TASK_CLOCK;
 }
 
-/* Does worker `index` of the pool numbered pi run a task? */
-static bool runs_task(const fja_tracker *t, uint32_t pi, int32_t index)
-{
-    const replay_worker *rw = replay_worker_at(t, pi, index);
-    return rw && rw->depth;
-}
-
 /* What an event claims about the pools, checked before the model
  * believes it (the reader checks times and layouts: validate.h): an
  * off-CPU record of a pool seen and a worker begun, its interval inside
@@ -1338,16 +1359,18 @@ static const char *claims_fault(const fja_tracker *t, const fja_event *ev, char 
     fja_pool *p = pi < m->npools ? &m->pools[pi] : NULL;
     const fja_worker *w =
         p && ev->worker >= 0 && (uint32_t)ev->worker < p->nworkers ? &p->workers[ev->worker] : NULL;
+    const replay_worker *rw = w ? replay_worker_at(t, pi, ev->worker) : NULL;
+    bool begun = rw && rw->begun;
     if (offcpu_kind(ev->kind)) {
         if (!p || !p->seen)
             snprintf(why, n, "an off-CPU record (%s) of pool %u, which no event began",
                      fja_event_kind_name(ev->kind), ev->pool);
-        else if (ev->worker >= 0 && (!w || !w->begun))
+        else if (ev->worker >= 0 && !begun)
             snprintf(why, n, "an off-CPU record (%s) of worker %d of pool %u, which never began",
                      fja_event_kind_name(ev->kind), ev->worker, ev->pool);
-        else if (ev->kind == FJA_EV_OFFCPU && w &&
-                 (ev->begin < w->begin_ts || ev->end < ev->begin || ev->end > ev->ts ||
-                  ev->begin < off_checked_end(t, p, w)))
+        else if (ev->kind == FJA_EV_OFFCPU && rw &&
+                 (ev->begin < rw->begin_ts || ev->end < ev->begin || ev->end > ev->ts ||
+                  ev->begin < rw->off_checked_end))
             snprintf(why, n,
                      "an off-CPU interval of worker %d of pool %u outside its life or "
                      "overlapping its last one",
@@ -1359,7 +1382,7 @@ static const char *claims_fault(const fja_tracker *t, const fja_event *ev, char 
     /* fork and executed of the current layout (not named): what they mean
      * is the worker's innermost open exec (docs/events.md) */
     if ((ev->kind == FJA_EV_FORK || ev->kind == FJA_EV_EXECUTED) && !ev->named &&
-        (!w || !runs_task(t, pi, ev->worker))) {
+        (!rw || !rw->depth)) {
         if (ev->kind == FJA_EV_FORK)
             snprintf(why, n,
                      "a fork of task %" PRIu64 " on worker %d of pool %u, which runs no task: "
@@ -1371,7 +1394,7 @@ static const char *claims_fault(const fja_tracker *t, const fja_event *ev, char 
         return why;
     }
     if (!p || !p->nworkers_declared || ev->worker < 0 ||
-        (uint32_t)ev->worker < p->nworkers_declared || (w && w->begun))
+        (uint32_t)ev->worker < p->nworkers_declared || begun)
         return NULL;
     if (ev->kind == FJA_EV_WORKER_BEGIN && (p->jvm || p->openmp)) return NULL;
     snprintf(why, n, "%s of worker %d of pool %u, which has %u workers and no such thread began",
@@ -1429,22 +1452,21 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
         p->first_ts = ev->ts;
     }
     if (ev->ts > p->last_ts) p->last_ts = ev->ts;
-    if (ev->worker >= 0 && (uint32_t)ev->worker < p->nworkers && p->workers[ev->worker].off) {
-        replay_worker *rw = replay_worker_of(t, p, ev->worker);
-        if (rw) rw->cut_ts = ev->ts;
-        offcpu_in(t, p, &p->workers[ev->worker], ev->ts);
+    replay_worker *rw = replay_worker_found(t, p, ev->worker);
+    if (rw && rw->off) { /* a worker emits events only on the CPU */
+        rw->cut_ts = ev->ts;
+        offcpu_in(t, p, &p->workers[ev->worker], rw, ev->ts);
     }
     if (ev->kind == FJA_EV_WORKER_BEGIN) {
         fja_worker *w = fja_pool_worker(p, ev->worker);
-        const replay_worker *rw = w ? replay_worker_of(t, p, ev->worker) : NULL;
-        if (rw && !w->begun) {
-            worker_begin(w, ev->ts);
-            w->seen = true;
+        rw = w ? replay_worker_of(t, p, ev->worker) : NULL;
+        if (rw && !rw->begun) {
+            worker_begin(rw, ev->ts);
             worker_switch(t, p, w, rw, ev->ts);
             return 0;
         }
     }
-    on_pool_event(t, p, ev);
+    on_pool_event(t, p, rw, ev);
     return m->oom ? -1 : 0;
 }
 
@@ -1452,16 +1474,14 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
 
 static void worker_close(const fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t end)
 {
-    if (!w->begun || w->ended) return;
-    offcpu_in(t, p, w, end);
-    const replay_worker *rw = replay_worker_of(t, p, w->index);
-    if (!rw) return; /* out of memory: the model says so */
+    replay_worker *rw = replay_worker_found(t, p, w->index);
+    if (!rw || !rw->begun || rw->ended) return;
+    offcpu_in(t, p, w, rw, end);
     /* Killed mid-run: its body stops at the last event of the pool (the
      * model books what ran up to there, told by the SETTLED below). */
     fja_frame *f = top_frame(rw);
     if (f) frame_suspend(f);
-    w->ended = true;
-    w->end_ts = end;
+    worker_end(t, p, w, rw, end);
     worker_switch(t, p, w, rw, end);
 }
 

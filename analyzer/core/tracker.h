@@ -9,16 +9,18 @@
  * cilk_switch_timing(w, from, to) transition.
  *
  * The frame stacks, the completions under way, the deque depths, the
- * pending steals and the lock waits are the tracker's own (struct
- * fja_replay, private to tracker.c): which frames wait in a join a
- * listener asks the tracker (the queries below), what they leave under
- * way at the end it is told (FJA_CHANGE_UNFINISHED). Some of the replay's
- * state still lives in the fja_model's pools and workers (model.h: worker
- * states, parks, lives, stays off the CPU), so a listener reads the task
- * records it is told about; the pools --recording leaves out are the
- * tracker's own (fja_tracker_recording). The tracker books no time: the
- * model books self time in task bodies of its own (fja_body), from the
- * changes. */
+ * pending steals, the lock waits, and each worker's life, state, parks,
+ * stays off the CPU and last CPU-clock reading are the tracker's own
+ * (struct fja_replay, private to tracker.c): which frames wait in a join
+ * a listener asks the tracker (the queries below), what they leave under
+ * way at the end it is told (FJA_CHANGE_UNFINISHED), a worker's life by
+ * STATE (its first, out of FJA_WS_OFF) and WORKER_END. Some of the
+ * replay's state still lives in the fja_model's pools and workers
+ * (model.h: the task records and trees, the CPU-clock figures and the
+ * off-CPU recording's status), so a listener reads the task records it is
+ * told about; the pools --recording leaves out are the tracker's own
+ * (fja_tracker_recording). The tracker books no time: the model books
+ * self time in task bodies of its own (fja_body), from the changes. */
 #ifndef FJA_TRACKER_H
 #define FJA_TRACKER_H
 
@@ -65,6 +67,8 @@ typedef enum {
                                    awaited (0: none named) */
     FJA_CHANGE_TOOL_TIME,       /* worker's CPU clock reading told the OMPT tool's own time
                                    since its previous reading: delta ns (0 at its first) */
+    FJA_CHANGE_WORKER_END,      /* worker's life ended (its worker_end, or the trace's end);
+                                   it began at its first STATE out of FJA_WS_OFF (since) */
 } fja_change_kind;
 
 typedef struct {
@@ -86,7 +90,8 @@ typedef struct {
     fja_change_kind kind;
     uint32_t pool_index; /* in fja_model.pools */
     uint32_t task;       /* record number, FJA_TASK_NONE when none */
-    fja_wstate from, to; /* STATE; OFFCPU_IN: to, the state it was in meanwhile */
+    fja_wstate from, to; /* STATE; OFFCPU_IN: to, the state it was in meanwhile; SETTLED:
+                            to, its state now */
     int32_t other;       /* STEAL: the victim; TASK_BEGIN: the forker (-1: none/unknown) */
     uint32_t lock;       /* LOCK_*: the lock id */
     uint32_t source;     /* LOCK_NAME */

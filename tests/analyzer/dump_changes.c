@@ -43,6 +43,7 @@ static const char *const kinds[] = {
     [FJA_CHANGE_OFFCPU_IN] = "offcpu_in",
     [FJA_CHANGE_OFFCPU_REPORTED] = "offcpu_reported",
     [FJA_CHANGE_UNFINISHED] = "unfinished",
+    [FJA_CHANGE_WORKER_END] = "worker_end",
 };
 
 static const char *const states[] = {
