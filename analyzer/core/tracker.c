@@ -1349,13 +1349,11 @@ static bool offcpu_kind(fja_kind k)
  * compensation threads, an OpenMP nested team's, begin beyond it). NULL,
  * or why not (into why). Off-CPU payloads read cleanly by babeltrace2
  * made pools 62, 257, 2049 and a worker 256 out of nothing (issue 24). */
-static const char *claims_fault(const fja_tracker *t, const fja_event *ev, char *why, size_t n)
+static const char *claims_fault(const fja_tracker *t, uint32_t pi, const fja_event *ev, char *why,
+                                size_t n)
 {
     fja_model *m = t->model;
     if (ev->kind == FJA_EV_LOCK_INIT || ev->kind >= FJA_EV_UNKNOWN) return NULL;
-    uint32_t pi = 0;
-    while (pi < m->npools && (m->pools[pi].source != ev->source || m->pools[pi].id != ev->pool))
-        pi++;
     fja_pool *p = pi < m->npools ? &m->pools[pi] : NULL;
     const fja_worker *w =
         p && ev->worker >= 0 && (uint32_t)ev->worker < p->nworkers ? &p->workers[ev->worker] : NULL;
@@ -1402,6 +1400,20 @@ static const char *claims_fault(const fja_tracker *t, const fja_event *ev, char 
     return why;
 }
 
+/* The number of ev's pool in the model, npools when it has none yet: the
+ * pool of the previous event first (most events are), then every one. */
+static uint32_t pool_number(fja_tracker *t, const fja_event *ev)
+{
+    const fja_model *m = t->model;
+    uint32_t pi = t->last_pool;
+    if (pi < m->npools && m->pools[pi].source == ev->source && m->pools[pi].id == ev->pool)
+        return pi;
+    for (pi = 0; pi < m->npools; pi++)
+        if (m->pools[pi].source == ev->source && m->pools[pi].id == ev->pool) break;
+    t->last_pool = pi;
+    return pi;
+}
+
 int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
 {
     fja_model *m = t->model;
@@ -1419,7 +1431,8 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
         return 0;
     }
     char why[256];
-    if (claims_fault(t, ev, why, sizeof why)) {
+    uint32_t pi = pool_number(t, ev);
+    if (claims_fault(t, pi, ev, why, sizeof why)) {
         fja_model_invalid(m, ev, why);
         return 0;
     }
@@ -1442,7 +1455,7 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
     }
     if (((ev->kind == FJA_EV_LOCK_WAIT || ev->kind == FJA_EV_LOCK_ACQUIRED) && ev->worker < 0))
         return 0;
-    fja_pool *p = fja_model_pool(m, ev->source, ev->pool);
+    fja_pool *p = pi < m->npools ? &m->pools[pi] : fja_model_pool(m, ev->source, ev->pool);
     if (!p) {
         m->oom = true;
         return -1;
@@ -1452,7 +1465,7 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
         p->first_ts = ev->ts;
     }
     if (ev->ts > p->last_ts) p->last_ts = ev->ts;
-    replay_worker *rw = replay_worker_found(t, p, ev->worker);
+    replay_worker *rw = (replay_worker *)replay_worker_at(t, pi, ev->worker);
     if (rw && rw->off) { /* a worker emits events only on the CPU */
         rw->cut_ts = ev->ts;
         offcpu_in(t, p, &p->workers[ev->worker], rw, ev->ts);

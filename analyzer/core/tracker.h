@@ -131,6 +131,7 @@ typedef struct {
     struct fja_replay *replay; /* made by the first event */
     fja_listener listeners[FJA_MAX_LISTENERS];
     uint32_t nlisteners;
+    uint32_t last_pool; /* the pool of the last event fed (its number), a lookup cache */
     /* --recording (fja_tracker_recording): the token, and the pools left
      * out as met (a pool_begin with another token) */
     bool recording_set;
