@@ -12,6 +12,12 @@
  *   stream N           the sum of x*x over a parallel LongStream (1..N)
  *   race T N           T threads, released at once, each the common pool's
  *                      first user: fib(N) each, by invoke
+ *   tree D US...       on a pool of 2, a binary tree of 2^D leaves burning
+ *                      0 us (a warm-up), then one per US: work 2^D x US,
+ *                      span US and the path's own code, which each tree
+ *                      prints as measured on its threads' CPU clocks ("tree
+ *                      span on the CPU NS ns"); and what a reading of that
+ *                      clock costs ("cpu clock reading NS ns")
  */
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -53,6 +59,40 @@ public final class JavaCases {
     static void burn(long ns) {
         long end = CPU.getCurrentThreadCpuTime() + ns;
         while (CPU.getCurrentThreadCpuTime() < end) Thread.onSpinWait();
+    }
+
+    /* A node of the tree; returns the CPU time (its threads' clocks) of the
+     * longest path through it: its own code up to the fork of a child, that
+     * child's path, its own code after its joins. The time inside the joins
+     * is not its own: b.join() runs b here (still in this worker's queue),
+     * a.join() runs a here too or, a stolen, helps the thief with a's
+     * subtasks or parks. The readings on the path are part of it. */
+    static final class Tree extends RecursiveTask<Long> {
+        private static final long serialVersionUID = 1L;
+        final int depth;
+        final long leaf;
+
+        Tree(int depth, long leaf) {
+            this.depth = depth;
+            this.leaf = leaf;
+        }
+
+        @Override
+        protected Long compute() {
+            final long t0 = CPU.getCurrentThreadCpuTime();
+            if (depth == 0) {
+                burn(leaf);
+                return CPU.getCurrentThreadCpuTime() - t0;
+            }
+            Tree a = new Tree(depth - 1, leaf), b = new Tree(depth - 1, leaf);
+            a.fork();
+            final long t1 = CPU.getCurrentThreadCpuTime();
+            b.fork();
+            final long t2 = CPU.getCurrentThreadCpuTime();
+            final long pb = b.join(), pa = a.join();
+            final long t3 = CPU.getCurrentThreadCpuTime();
+            return Math.max(t1 - t0 + pa, t2 - t0 + pb) + CPU.getCurrentThreadCpuTime() - t3;
+        }
     }
 
     static final class Sum extends CountedCompleter<Void> {
@@ -142,6 +182,25 @@ public final class JavaCases {
             long n = Long.parseLong(a[1]);
             System.out.println("stream sum = "
                     + java.util.stream.LongStream.rangeClosed(1, n).parallel().map(x -> x * x).sum());
+            break;
+        }
+        case "tree": {
+            int depth = Integer.parseInt(a[1]);
+            /* ThreadMXBean's reading is a call into the JVM, which calls
+             * clock_gettime(CLOCK_THREAD_CPUTIME_ID), a system call: 1.8 us
+             * a reading on the test VM (1.77-1.83 us, load 8-13), measured
+             * here on the same clock and told, so that the path's readings
+             * (5 per node, 2 per leaf) can be weighed against the leaf */
+            final int n = 10000;
+            long r0 = CPU.getCurrentThreadCpuTime();
+            for (int i = 1; i < n; i++) CPU.getCurrentThreadCpuTime();
+            System.out.println("cpu clock reading " + (CPU.getCurrentThreadCpuTime() - r0) / n + " ns");
+            ForkJoinPool p = new ForkJoinPool(2);
+            p.invoke(new Tree(depth, 0));
+            for (int i = 2; i < a.length; i++)
+                System.out.println("tree span on the CPU " + p.invoke(new Tree(depth, Long.parseLong(a[i]) * 1000)) + " ns");
+            p.shutdown();
+            p.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
             break;
         }
         case "race": {
