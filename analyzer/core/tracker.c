@@ -1349,15 +1349,12 @@ static bool offcpu_kind(fja_kind k)
  * compensation threads, an OpenMP nested team's, begin beyond it). NULL,
  * or why not (into why). Off-CPU payloads read cleanly by babeltrace2
  * made pools 62, 257, 2049 and a worker 256 out of nothing (issue 24). */
-static const char *claims_fault(const fja_tracker *t, uint32_t pi, const fja_event *ev, char *why,
-                                size_t n)
+static const char *claims_fault(const fja_tracker *t, uint32_t pi, const replay_worker *rw,
+                                const fja_event *ev, char *why, size_t n)
 {
     fja_model *m = t->model;
     if (ev->kind == FJA_EV_LOCK_INIT || ev->kind >= FJA_EV_UNKNOWN) return NULL;
     fja_pool *p = pi < m->npools ? &m->pools[pi] : NULL;
-    const fja_worker *w =
-        p && ev->worker >= 0 && (uint32_t)ev->worker < p->nworkers ? &p->workers[ev->worker] : NULL;
-    const replay_worker *rw = w ? replay_worker_at(t, pi, ev->worker) : NULL;
     bool begun = rw && rw->begun;
     if (offcpu_kind(ev->kind)) {
         if (!p || !p->seen)
@@ -1432,14 +1429,17 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
     }
     char why[256];
     uint32_t pi = pool_number(t, ev);
-    if (claims_fault(t, pi, ev, why, sizeof why)) {
+    /* the replay's worker of the event (NULL: none made yet, it never
+     * began), for the checks and the replay */
+    replay_worker *rw = (replay_worker *)replay_worker_at(t, pi, ev->worker);
+    if (claims_fault(t, pi, rw, ev, why, sizeof why)) {
         fja_model_invalid(m, ev, why);
         return 0;
     }
     if (ev->kind == FJA_EV_OFFCPU && ev->worker >= 0) { /* believed: the next one after it */
         fja_pool *p = fja_model_pool(m, ev->source, ev->pool);
         fja_worker *w = p ? fja_pool_worker(p, ev->worker) : NULL;
-        replay_worker *rw = w ? replay_worker_of(t, p, ev->worker) : NULL;
+        rw = w ? replay_worker_of(t, p, ev->worker) : NULL;
         if (rw && ev->end > rw->off_checked_end) rw->off_checked_end = ev->end;
     }
     event_count(m, ev);
@@ -1465,7 +1465,6 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
         p->first_ts = ev->ts;
     }
     if (ev->ts > p->last_ts) p->last_ts = ev->ts;
-    replay_worker *rw = (replay_worker *)replay_worker_at(t, pi, ev->worker);
     if (rw && rw->off) { /* a worker emits events only on the CPU */
         rw->cut_ts = ev->ts;
         offcpu_in(t, p, &p->workers[ev->worker], rw, ev->ts);
