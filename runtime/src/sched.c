@@ -92,7 +92,12 @@ static bool task_run(fj_worker *w, fj_task *t, uint64_t joined_at)
     const uint64_t id = t->id;
     const int completer = (t->flags & FJ_TASK_COMPLETER) != 0;
     bool by_join;
-    uint64_t outer = exec_begin(w, id, !completer, t->forked_ns, joined_at, &by_join);
+    /* forked_ns is the forking worker's field, written after the push
+     * (fj_fork_at), when a thief may already have t: only its own join
+     * (joined_at != 0) reads it. */
+    const int has_forked = !completer && joined_at;
+    const uint64_t forked = has_forked ? t->forked_ns : 0;
+    uint64_t outer = exec_begin(w, id, has_forked, forked, joined_at, &by_join);
     t->fn(t->arg);
     exec_end(w, outer);
     if (!completer) fj_task_mark_done(t);
@@ -117,7 +122,11 @@ static bool frame_run(fj_worker *w, fj_frame *f, uint32_t state, uint64_t joined
 {
     const uint64_t id = frame_id(f, state);
     bool by_join;
-    uint64_t outer = exec_begin(w, id, 1, f->forked_ns, joined_at, &by_join);
+    /* forked_ns is the owner's field: a recorded spawn writes it after the
+     * push, when a thief may already have taken the frame, so only the
+     * owner's sync (joined_at != 0) reads it; a thief's exec needs none. */
+    const uint64_t forked = joined_at ? f->forked_ns : 0;
+    uint64_t outer = exec_begin(w, id, joined_at != 0, forked, joined_at, &by_join);
     f->run(&w->fast, f);
     exec_end(w, outer);
     return by_join;
