@@ -334,7 +334,16 @@ static inline __attribute__((always_inline)) int fj__sync_other(fj_ctx *w, fj_fr
  * f1..fn; PARAMS, SPAWN_PARAMS and INVOKE_PARAMS are the parenthesised
  * parameter lists of the task function, its spawn and its root invocation;
  * SET stores the arguments into `fj__a`, CALL calls the task function with
- * handle fj__w, head fj__h and the arguments in `fj__a`. */
+ * handle fj__w, head fj__h and the arguments in `fj__a`.
+ *
+ * A task's spawn and sync (fj__spawn_##name, fj__sync_##name) are inline
+ * but not always_inline, as Lace's SPAWN and SYNC: gcc's early passes then
+ * see the task function with both still calls, small enough for its
+ * function splitting to split off what follows an early return (naive
+ * fib's `if (n < 2) return n`) as name.part.0, and its inliner puts the
+ * test into every caller, so that a call of a leaf is a compare and no call;
+ * spawn and sync are inlined afterwards. always_inline, they were inlined
+ * first and no split was made (docs/runtime.md, "Cost model"). */
 #define FJ__TASK_COMMON(RT, name, FIELDS, PARAMS, SPAWN_PARAMS, SET)                               \
     struct fj__args_##name {                                                                       \
         FIELDS                                                                                     \
@@ -344,7 +353,7 @@ static inline __attribute__((always_inline)) int fj__sync_other(fj_ctx *w, fj_fr
                    #name ": arguments or result larger than FJ_FRAME_PAYLOAD");                    \
     static RT name PARAMS;                                                                         \
     static void fj__run_##name(fj_ctx *, fj_frame *);                                              \
-    static inline __attribute__((always_inline, unused)) void fj__spawn_##name SPAWN_PARAMS        \
+    static inline __attribute__((unused)) void fj__spawn_##name SPAWN_PARAMS                       \
     {                                                                                              \
         struct fj__args_##name *fj__a = FJ__ARGS(name, fj__h);                                     \
         SET;                                                                                       \
@@ -376,8 +385,7 @@ static inline __attribute__((always_inline)) int fj__sync_other(fj_ctx *w, fj_fr
         RT fj__r = CALL;                                                                           \
         memcpy(fj__f->payload.bytes, &fj__r, sizeof(fj__r));                                       \
     }                                                                                              \
-    static inline __attribute__((always_inline, unused))                                           \
-    RT fj__sync_##name(fj_ctx *fj__w, fj_frame *fj__h)                                             \
+    static inline __attribute__((unused)) RT fj__sync_##name(fj_ctx *fj__w, fj_frame *fj__h)       \
     {                                                                                              \
         if (fj__sync_plain(fj__w, fj__h)) {                                                        \
             const struct fj__args_##name *fj__a = FJ__ARGS(name, fj__h);                           \
@@ -420,8 +428,7 @@ static inline __attribute__((always_inline)) int fj__sync_other(fj_ctx *w, fj_fr
         fj_frame *fj__h = fj__w->dq.head;                                                          \
         CALL;                                                                                      \
     }                                                                                              \
-    static inline __attribute__((always_inline, unused)) void fj__sync_##name(fj_ctx *fj__w,       \
-                                                                              fj_frame *fj__h)     \
+    static inline __attribute__((unused)) void fj__sync_##name(fj_ctx *fj__w, fj_frame *fj__h)     \
     {                                                                                              \
         fj__traced fj__t;                                                                          \
         if (fj__sync_plain(fj__w, fj__h)) {                                                        \
