@@ -88,6 +88,11 @@ void fjomp_thread_end(void)
     self.worker_begun = false;
 }
 
+void fjomp_thread_forked(void)
+{
+    self.ring_head = NULL;
+}
+
 /* ---- task records: recycled through the freeing thread's own list, never
  * returned to malloc. A thread that frees more than it makes (it runs
  * tasks others created) hands batches back to a shared stack, where a

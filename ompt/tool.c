@@ -22,6 +22,7 @@ _Atomic bool fjomp_stopped;
 static void on_fork_child(void)
 {
     atomic_store_explicit(&fjomp_stopped, true, memory_order_relaxed); /* see emit.h */
+    fjomp_thread_forked();
 }
 /* 0: not begun, 1: begun, 2: ended. Acq_rel/acquire: a thread that sees 1
  * emits after pool_begin in time (the analyzer drops events of a pool it

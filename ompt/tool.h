@@ -81,6 +81,10 @@ int32_t fjomp_worker(fjomp_thread *th);
 void fjomp_offcpu_drain(fjomp_thread *th);
 /* Last drain, worker_end, closes the off-CPU recording. */
 void fjomp_thread_end(void);
+/* In a child forked without exec: the forking thread's off-CPU ring is not
+ * mapped there (the kernel does not copy a perf mapping), so its callbacks
+ * must not load the ring's head. */
+void fjomp_thread_forked(void);
 
 /* ---- task records (ompt_data_t.ptr of each task) */
 typedef struct fjomp_task {
