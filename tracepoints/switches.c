@@ -41,8 +41,10 @@ typedef struct {
      * readings than asked for, never fewer, from any tick of 1 GHz or
      * faster), then measured (calibrate). */
     uint64_t piece_ticks, span_ticks;
-    /* CLOCK_MONOTONIC and ticks at the open, until the periods are measured
-     * (open_ns 0: measured) */
+    /* CLOCK_MONOTONIC and ticks read together (clocks_pair) at or after
+     * the open (based: they were), until the periods are measured
+     * (calibrated) */
+    bool based, calibrated;
     uint64_t open_ns, open_ticks;
     /* The caller's own time (fj_switches_tool): the ns per tick it is told
      * with (calibrate; 1 until then), and the ticks and ns told so far.
@@ -89,24 +91,53 @@ static int ring_map(int fd)
 }
 
 /* A provisional ratio of ns to ticks for the caller's own time from this
- * long after the open: the two clocks are read some 50 ns apart, 0.5% of
+ * long after the open: each pair of clocks is read within ~50 ns, 0.5% of
  * it. */
 #define CALIBRATE_EARLY_NS 10000u
+/* Two tick reads around a CLOCK_MONOTONIC read further apart than this:
+ * the thread was interrupted between them (a preemption, the hypervisor
+ * taking its vCPU). The vDSO's read takes ~100 ticks in the test VM. */
+#define PAIR_MAX_TICKS 4000u
+
+/* Reads CLOCK_MONOTONIC and the ticks at one moment; false when the
+ * thread was interrupted between the reads: a ratio measured with such a
+ * pair is off by the interruption (a worker preempted between its tick and
+ * its CLOCK_MONOTONIC reads once had its tool time told x5, 40 us of it
+ * in 3 us, for its whole life: work 126.7 ms for leaves of 128). */
+static bool clocks_pair(uint64_t *ticks, uint64_t *ns)
+{
+    uint64_t before = fj_switches_ticks();
+    uint64_t mono = fj_switches_monotonic_ns();
+    uint64_t after = fj_switches_ticks();
+    if (!mono || after < before || after - before > PAIR_MAX_TICKS) return false;
+    *ticks = before + (after - before) / 2;
+    *ns = mono;
+    return true;
+}
 
 /* Measures the ticks of the two periods once 1 ms has passed since the
- * open (the ratio of two differences, good to 0.1% there), at a reading
- * (a system call already); the ratio for the caller's own time is
- * measured the same way from CALIBRATE_EARLY_NS on, until then. */
-static void calibrate(uint64_t at)
+ * base pair (the ratio of two differences, good to 0.1% there), at a
+ * reading (a system call already); the ratio for the caller's own time is
+ * measured the same way from CALIBRATE_EARLY_NS on, until then. An
+ * interrupted pair is not used: the next reading tries again. */
+static void calibrate(void)
 {
-    uint64_t ns = fj_switches_monotonic_ns() - st.open_ns;
-    if (ns < CALIBRATE_EARLY_NS || at <= st.open_ticks) return;
-    st.ns_per_tick = (double)ns / (double)(at - st.open_ticks);
+    uint64_t ticks, now_ns;
+    if (!clocks_pair(&ticks, &now_ns)) return;
+    if (!st.based) {
+        st.open_ticks = ticks;
+        st.open_ns = now_ns;
+        st.based = true;
+        return;
+    }
+    if (now_ns < st.open_ns + CALIBRATE_EARLY_NS || ticks <= st.open_ticks) return;
+    uint64_t ns = now_ns - st.open_ns;
+    st.ns_per_tick = (double)ns / (double)(ticks - st.open_ticks);
     if (ns < 1000000u) return;
-    double per_ns = (double)(at - st.open_ticks) / (double)ns;
+    double per_ns = (double)(ticks - st.open_ticks) / (double)ns;
     st.piece_ticks = (uint64_t)(per_ns * FJ_SWITCHES_PIECE_READ_NS);
     st.span_ticks = (uint64_t)(per_ns * FJ_SWITCHES_SPAN_READ_NS);
-    st.open_ns = 0;
+    st.calibrated = true;
 }
 
 /* The calling worker's CPU clock in *ns; false for a client thread (which
@@ -136,7 +167,7 @@ static void tell_task_clock(fj_switches_for to, fj_switches_tool tool, uint64_t 
     uint64_t cpu;
     if (!worker_cpu_ns(to, &cpu)) return;
     st.read_at = now;
-    if (st.open_ns) calibrate(now);
+    if (!st.calibrated) calibrate();
     uint64_t back = fj_switches_ticks();
     /* The code under way: none told if the thread left the CPU since its
      * entry, nor for a clock gone backwards after a migration. */
@@ -177,8 +208,9 @@ void fj_switches_open(fj_switches_for to)
     st.fd = fd;
     st.open = true;
     st.out_ts = 0;
-    st.point_at = st.read_at = st.open_ticks = fj_switches_ticks();
-    st.open_ns = fj_switches_monotonic_ns();
+    st.point_at = st.read_at = fj_switches_ticks();
+    st.calibrated = false;
+    st.based = clocks_pair(&st.open_ticks, &st.open_ns);
     st.ns_per_tick = 1;
     st.tool_ticks = st.tool_ns = 0;
     st.piece_ticks = FJ_SWITCHES_PIECE_READ_NS;

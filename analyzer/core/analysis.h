@@ -197,8 +197,11 @@ typedef struct {
      * tool_in_tasks_ns the part taken out of the tasks' self time (work,
      * span): tracing overhead inside tasks. FJA_NULL_NS unless every
      * worker's clock was read at its task boundaries with the tool's time
-     * told (libfj; traces of older tools) */
-    int64_t tool_ns, tool_in_tasks_ns;
+     * told (libfj; traces of older tools). tool_beyond_clock_ns: what the
+     * tool told beyond its thread's CPU clock between two readings (not
+     * CPU time: a stall inside a callback, a tool that timed itself
+     * wrong), in neither */
+    int64_t tool_ns, tool_in_tasks_ns, tool_beyond_clock_ns;
     /* Where the on-CPU time of the tasks comes from: each worker's CPU
      * clock read at the task boundaries where time may have been lost
      * (after a switch, at long pieces, now and then: offcpu_task_clock),

@@ -187,9 +187,10 @@ typedef struct {
     uint64_t clock_disagree_ns;
     /* The OMPT tool's own time its readings told (tool_told: they tell
      * it), and the part of it taken out of the tasks' self time (model.c,
-     * on_tool_time) */
+     * on_tool_time); beyond: told beyond the thread's CPU clock between two
+     * readings, left out of tool_ns (tracker.c, on_tool_time) */
     bool tool_told;
-    uint64_t tool_ns, tool_taken_ns;
+    uint64_t tool_ns, tool_taken_ns, tool_beyond_ns;
     /* queue (deque) depth, as the QUEUE changes tell it */
     int64_t qdepth, qmax;
     uint64_t q_ts;

@@ -373,6 +373,7 @@ static void j_offcpu(fja_json *w, const fja_pool_report *pr)
     j_ns(w, "clock_disagreement_ns", pr->clock_disagree_ns);
     j_ns(w, "tool_in_tasks_ns", pr->tool_in_tasks_ns);
     j_ns(w, "tool_ns", pr->tool_ns);
+    j_ns(w, "tool_beyond_clock_ns", pr->tool_beyond_clock_ns);
     if (pr->oncpu_clock == FJA_ONCPU_NONE)
         fja_json_null(w, "oncpu_clock");
     else

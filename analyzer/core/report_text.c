@@ -181,7 +181,13 @@ static void t_offcpu(FILE *o, const fja_pool_report *pr, const fja_host_facts *h
                     fja_report_duration(a, sizeof a, (double)pr->tool_in_tasks_ns),
                     pr->work_ns ? 100.0 * (double)pr->tool_in_tasks_ns / (double)pr->work_ns : 0,
                     fja_report_duration(b, sizeof b, (double)pr->tool_ns));
-        else if (pr->oncpu_clock == FJA_ONCPU_THREAD_CLOCK)
+        if (pr->tool_beyond_clock_ns > 0)
+            fprintf(o,
+                    "  the OMPT tool told %s of its own time beyond its threads' CPU clocks "
+                    "between two readings: not CPU time (a stall inside a callback, or a tool "
+                    "that timed itself wrong), taken out of no task\n",
+                    fja_report_duration(a, sizeof a, (double)pr->tool_beyond_clock_ns));
+        if (pr->tool_in_tasks_ns == FJA_NULL_NS && pr->oncpu_clock == FJA_ONCPU_THREAD_CLOCK)
             fprintf(o, "  tracing overhead inside tasks n/a (the OMPT tool did not time itself): "
                        "it is in the work\n");
     } else if (pr->offcpu == FJA_OFFCPU_LOST) {

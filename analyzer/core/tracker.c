@@ -1088,13 +1088,24 @@ static void on_offcpu_clock(fja_worker *w, replay_worker *rw, const fja_event *e
 /* A clock reading that tells the OMPT tool's own time on the thread so
  * far: what came since the worker's previous one is the tool's, not its
  * task's (the model takes it out of the task: model.c, on_tool_time). A
- * count that went back (the thread's recording opened anew) starts over. */
+ * count that went back (the thread's recording opened anew) starts over.
+ * Called before the reading's clock is taken (on_offcpu_clock): the tool's
+ * CPU time since the previous reading is no more than the thread's, and
+ * what it told beyond that is not CPU time (its callbacks time themselves
+ * in wall time: a stall of the vCPU inside one, or a tool that timed
+ * itself wrong) and is not taken out of any task (the report tells it). */
 static void on_tool_time(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
 {
     replay_worker *rw = replay_worker_of(t, p, w->index);
     if (!rw) return;
     fja_change c = change_of(t, FJA_CHANGE_TOOL_TIME, p, w, ev->ts);
     if (rw->tool_read && ev->tool >= rw->tool_last) c.delta = (int64_t)(ev->tool - rw->tool_last);
+    bool clocked = w->clock_read && ev->arg.cpu >= rw->clock_cpu;
+    uint64_t cpu = clocked ? ev->arg.cpu - rw->clock_cpu : 0;
+    if (clocked && (uint64_t)c.delta > cpu) {
+        w->tool_beyond_ns += (uint64_t)c.delta - cpu;
+        c.delta = (int64_t)cpu;
+    }
     rw->tool_read = true;
     rw->tool_last = ev->tool;
     tell(t, &c);
@@ -1196,8 +1207,8 @@ static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, re
         break;
     case FJA_EV_OFFCPU_TASK_CLOCK:
         w->task_clock = true; /* its intervals were fitted to it (offcpu.h) */
-        on_offcpu_clock(w, rw, ev);
         if (ev->tool_told) on_tool_time(t, p, w, ev);
+        on_offcpu_clock(w, rw, ev);
         break;
     default:
         break;

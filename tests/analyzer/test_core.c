@@ -1965,13 +1965,17 @@ static void test_task_clock_stall(void)
  * tool) the figures are unknown, not 0, and the work keeps the tool's. */
 static const uint64_t tool_at[] = {0, 100000, 200000, 250000},
                       tool_so_far[] = {500, 3500, 5500, 6500};
+/* 102 us told by the reading at 200 us, where the thread's clock counted
+ * 100 us since the last */
+static const uint64_t tool_beyond[] = {500, 3500, 105500, 106500};
+static const uint64_t *tool_told = tool_so_far;
 
 /* Reading i (told: with the tool's time) after the boundaries before it. */
 static void tool_reading(size_t i, bool told)
 {
     fja_event r = {.ts = tool_at[i], .kind = FJA_EV_OFFCPU_TASK_CLOCK, .pool = 1};
     fja_event_set_arg(&r, 1000000 + tool_at[i]);
-    r.tool = tool_so_far[i];
+    r.tool = tool_told[i];
     r.tool_told = told;
     fja_offcpu_replay(&fit_o, r.ts, feed_model, NULL);
     fja_tracker_feed(&T, &r);
@@ -2021,6 +2025,32 @@ static void test_task_clock_tool(void)
        "tool time: the text report shows it");
     ok(json && strstr(json, "\"tool_in_tasks_ns\": 5000") && strstr(json, "\"tool_ns\": 6000"),
        "tool time: the JSON report has both figures");
+    ok_eq_i64(p->tool_beyond_clock_ns, 0, "tool time: none told beyond the thread's clock");
+    free(text);
+    free(json);
+    done();
+    fja_offcpu_free(&fit_o);
+
+    /* Told beyond the thread's clock (a tool that timed itself wrong: its
+     * ratio of ticks to ns once x5): the tool's CPU time between two
+     * readings is at most the thread's; the rest is told apart */
+    tool_told = tool_beyond;
+    tool_stream(true);
+    tool_told = tool_so_far;
+    p = analyze();
+    require(p->ntrees == 2);
+    ok_eq_i64(p->trees[0].work_ns, 97000, "tool time beyond the clock: task 1 as before");
+    ok_eq_i64(p->trees[1].work_ns, 0, "tool time beyond the clock: task 2's piece all the tool's");
+    ok_eq_i64(p->tool_beyond_clock_ns, 2000, "tool time beyond the clock: the 2 us beyond");
+    ok_eq_i64(p->tool_ns, 104000, "tool time beyond the clock: not in the tool's time");
+    ok_eq_i64(p->tool_in_tasks_ns, 103000, "tool time beyond the clock: nor in the tasks'");
+    text = report_text();
+    json = report_json();
+    ok(text && strstr(text, "the OMPT tool told 2.0 us of its own time beyond its threads' CPU "
+                            "clocks"),
+       "tool time beyond the clock: the text report says so");
+    ok(json && strstr(json, "\"tool_beyond_clock_ns\": 2000"),
+       "tool time beyond the clock: so does the JSON report");
     free(text);
     free(json);
     done();
