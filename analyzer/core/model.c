@@ -736,6 +736,7 @@ static void on_tool_time(fja_pool *p, fja_worker *w, const fja_change *c)
     uint64_t d = (uint64_t)c->delta, take = 0;
     w->tool_told = true;
     w->tool_ns += d;
+    w->tool_beyond_ns += c->beyond;
     fja_body *b = top_body(w);
     if (b && b->running) {
         take = c->ts > b->seg_start ? c->ts - b->seg_start : 0;
@@ -747,6 +748,33 @@ static void on_tool_time(fja_pool *p, fja_worker *w, const fja_change *c)
         t->self_ns -= take;
     }
     w->tool_taken_ns += take;
+}
+
+/* A reading of w's CPU clock (CLOCK_READ): the on-CPU time the trace's
+ * clock counted since the previous one less the thread's clock's. */
+static void on_clock_read(fja_worker *w, const fja_change *c)
+{
+    w->clock_read = true;
+    if (c->joined) w->task_clock = true; /* its intervals were fitted to it (offcpu.h) */
+    if (!c->counted) return;
+    w->unattributed_ns += c->delta;
+    w->clock_disagree_ns += (uint64_t)(c->delta < 0 ? -c->delta : c->delta);
+}
+
+/* The off-CPU recording of w, or of p's client threads (w NULL). */
+static void on_offcpu_recording(fja_pool *p, fja_worker *w, const fja_change *c)
+{
+    bool refused = c->offcpu == FJA_OFFREC_REFUSED;
+    int32_t error = c->delta > 0 && c->delta < INT32_MAX ? (int32_t)c->delta : -1;
+    if (!w) {
+        if (c->offcpu == FJA_OFFREC_STARTED) p->client_offcpu_started = true;
+        if (refused) p->client_offcpu_error = error;
+        return;
+    }
+    if (c->offcpu == FJA_OFFREC_STARTED) w->offcpu_started = true;
+    if (refused) w->offcpu_error = error;
+    if (c->offcpu == FJA_OFFREC_LOST) w->offcpu_lost += (uint64_t)c->delta;
+    if (c->offcpu == FJA_OFFREC_INTERVAL) w->offcpu_intervals++;
 }
 
 void fja_model_queue(fja_pool *p, fja_worker *w, int64_t delta, int64_t depth, bool counted,
@@ -1257,6 +1285,9 @@ static void on_worker_change(const fja_tracker *tk, fja_pool *p, fja_worker *w, 
     case FJA_CHANGE_TOOL_TIME:
         on_tool_time(p, w, c);
         break;
+    case FJA_CHANGE_CLOCK_READ:
+        on_clock_read(w, c);
+        break;
     case FJA_CHANGE_WORKER_END:
         w->ended = true;
         w->end_ts = c->ts;
@@ -1303,6 +1334,9 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
         break;
     case FJA_CHANGE_UNFINISHED:
         on_unfinished(m, p, c);
+        break;
+    case FJA_CHANGE_OFFCPU_RECORDING:
+        on_offcpu_recording(p, c->worker, c);
         break;
     default:
         if (c->worker) on_worker_change(tk, p, c->worker, c);

@@ -188,7 +188,7 @@ typedef struct {
     /* The OMPT tool's own time its readings told (tool_told: they tell
      * it), and the part of it taken out of the tasks' self time (model.c,
      * on_tool_time); beyond: told beyond the thread's CPU clock between two
-     * readings, left out of tool_ns (tracker.c, on_tool_time) */
+     * readings, left out of tool_ns (TOOL_TIME's beyond) */
     bool tool_told;
     uint64_t tool_ns, tool_taken_ns, tool_beyond_ns;
     /* queue (deque) depth, as the QUEUE changes tell it */

@@ -116,7 +116,9 @@ typedef struct {
     bool off, holder_off;
     uint8_t off_kind;
     uint64_t off_ts, off_all_ns;
-    /* its last CPU-clock reading: when, the clock, off_all_ns then */
+    /* its last CPU-clock reading (clock_read: there was one): when, the
+     * clock, off_all_ns then */
+    bool clock_read;
     uint64_t clock_ts, clock_cpu, clock_off;
 } replay_worker;
 
@@ -1048,18 +1050,25 @@ static void on_offcpu_edge(const fja_tracker *t, const fja_event *ev)
         offcpu_in(t, p, w, rw, ev->ts);
 }
 
-/* The worker's off-CPU recording: started, refused, lossy; the late
- * intervals themselves are only counted here (replayed in time order). */
-static void on_offcpu_status(fja_worker *w, const fja_event *ev)
+/* The off-CPU recording of worker w (NULL: a client thread): started,
+ * refused, lossy; the late intervals themselves are only counted here
+ * (replayed in time order). */
+static void on_offcpu_status(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
 {
-    if (ev->kind == FJA_EV_OFFCPU_START)
-        w->offcpu_started = true;
-    else if (ev->kind == FJA_EV_OFFCPU_UNAVAILABLE)
-        w->offcpu_error = ev->arg.error && ev->arg.error < INT32_MAX ? (int32_t)ev->arg.error : -1;
-    else if (ev->kind == FJA_EV_OFFCPU_LOST)
-        w->offcpu_lost += ev->arg.lost;
-    else
-        w->offcpu_intervals++;
+    fja_change c = change_of(t, FJA_CHANGE_OFFCPU_RECORDING, p, w, ev->ts);
+    if (ev->kind == FJA_EV_OFFCPU_START) {
+        c.offcpu = FJA_OFFREC_STARTED;
+    } else if (ev->kind == FJA_EV_OFFCPU_UNAVAILABLE) {
+        c.offcpu = FJA_OFFREC_REFUSED;
+        c.delta = ev->arg.error && ev->arg.error < INT32_MAX ? (int64_t)ev->arg.error : -1;
+    } else if (ev->kind == FJA_EV_OFFCPU_LOST) {
+        c.offcpu = FJA_OFFREC_LOST;
+        c.delta = ev->arg.lost < INT64_MAX ? (int64_t)ev->arg.lost : INT64_MAX;
+    } else {
+        c.offcpu = FJA_OFFREC_INTERVAL;
+        c.delta = 1;
+    }
+    tell(t, &c);
 }
 
 /* A reading of the worker's CPU clock, after the intervals drained with it
@@ -1068,18 +1077,21 @@ static void on_offcpu_status(fja_worker *w, const fja_event *ev)
  * counts as on the CPU; the thread's clock counted more or less of it:
  * perf writes a switch record some way into the kernel's switch, after the
  * clock stopped or started (docs/analyses.md, "Off-CPU time"). */
-static void on_offcpu_clock(fja_worker *w, replay_worker *rw, const fja_event *ev)
+static void on_offcpu_clock(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+                            const fja_event *ev)
 {
     uint64_t cpu = ev->arg.cpu;
-    if (w->clock_read && ev->ts >= rw->clock_ts && cpu >= rw->clock_cpu &&
+    fja_change c = change_of(t, FJA_CHANGE_CLOCK_READ, p, w, ev->ts);
+    c.joined = ev->kind == FJA_EV_OFFCPU_TASK_CLOCK;
+    if (rw->clock_read && ev->ts >= rw->clock_ts && cpu >= rw->clock_cpu &&
         rw->off_all_ns >= rw->clock_off) {
         uint64_t on = ev->ts - rw->clock_ts;
         uint64_t off = rw->off_all_ns - rw->clock_off;
-        int64_t d = (int64_t)(on > off ? on - off : 0) - (int64_t)(cpu - rw->clock_cpu);
-        w->unattributed_ns += d;
-        w->clock_disagree_ns += (uint64_t)(d < 0 ? -d : d);
+        c.delta = (int64_t)(on > off ? on - off : 0) - (int64_t)(cpu - rw->clock_cpu);
+        c.counted = true;
     }
-    w->clock_read = true;
+    tell(t, &c);
+    rw->clock_read = true;
     rw->clock_ts = ev->ts;
     rw->clock_cpu = cpu;
     rw->clock_off = rw->off_all_ns;
@@ -1100,10 +1112,10 @@ static void on_tool_time(const fja_tracker *t, fja_pool *p, fja_worker *w, const
     if (!rw) return;
     fja_change c = change_of(t, FJA_CHANGE_TOOL_TIME, p, w, ev->ts);
     if (rw->tool_read && ev->tool >= rw->tool_last) c.delta = (int64_t)(ev->tool - rw->tool_last);
-    bool clocked = w->clock_read && ev->arg.cpu >= rw->clock_cpu;
+    bool clocked = rw->clock_read && ev->arg.cpu >= rw->clock_cpu;
     uint64_t cpu = clocked ? ev->arg.cpu - rw->clock_cpu : 0;
     if (clocked && (uint64_t)c.delta > cpu) {
-        w->tool_beyond_ns += (uint64_t)c.delta - cpu;
+        c.beyond = (uint64_t)c.delta - cpu;
         c.delta = (int64_t)cpu;
     }
     rw->tool_read = true;
@@ -1188,7 +1200,7 @@ static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, re
         on_resume(t, p, w, rw, ev);
         break;
     case FJA_EV_OFFCPU:
-        on_offcpu_status(w, ev);
+        on_offcpu_status(t, p, w, ev);
         if (ev->end > ev->begin) { /* the live view's off-CPU time (top/frame.c) */
             fja_change c = change_of(t, FJA_CHANGE_OFFCPU_REPORTED, p, w, ev->end);
             c.since = ev->begin;
@@ -1200,15 +1212,14 @@ static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, re
     case FJA_EV_OFFCPU_START:
     case FJA_EV_OFFCPU_LOST:
     case FJA_EV_OFFCPU_UNAVAILABLE:
-        on_offcpu_status(w, ev);
+        on_offcpu_status(t, p, w, ev);
         break;
     case FJA_EV_OFFCPU_CLOCK:
-        on_offcpu_clock(w, rw, ev);
+        on_offcpu_clock(t, p, w, rw, ev);
         break;
     case FJA_EV_OFFCPU_TASK_CLOCK:
-        w->task_clock = true; /* its intervals were fitted to it (offcpu.h) */
         if (ev->tool_told) on_tool_time(t, p, w, ev);
-        on_offcpu_clock(w, rw, ev);
+        on_offcpu_clock(t, p, w, rw, ev);
         break;
     default:
         break;
@@ -1271,22 +1282,18 @@ static void on_client_offcpu(const fja_tracker *t, fja_pool *p, const fja_event 
 }
 
 /* offcpu_start / offcpu_unavailable of a client thread (worker -1). */
-static bool on_client_offcpu_status(fja_pool *p, const fja_event *ev)
+static bool on_client_offcpu_status(const fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
-    if (ev->worker >= 0) return false;
-    if (ev->kind == FJA_EV_OFFCPU_START)
-        p->client_offcpu_started = true;
-    else if (ev->kind == FJA_EV_OFFCPU_UNAVAILABLE)
-        p->client_offcpu_error =
-            ev->arg.error && ev->arg.error < INT32_MAX ? (int32_t)ev->arg.error : -1;
-    else
+    if (ev->worker >= 0 ||
+        (ev->kind != FJA_EV_OFFCPU_START && ev->kind != FJA_EV_OFFCPU_UNAVAILABLE))
         return false;
+    on_offcpu_status(t, p, NULL, ev);
     return true;
 }
 
 static void on_pool_event(const fja_tracker *t, fja_pool *p, replay_worker *rw, const fja_event *ev)
 {
-    if (on_client_offcpu_status(p, ev)) return;
+    if (on_client_offcpu_status(t, p, ev)) return;
     switch (ev->kind) {
     case FJA_EV_OFFCPU_CLIENT:
         on_client_offcpu(t, p, ev);

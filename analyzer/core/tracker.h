@@ -58,35 +58,55 @@ typedef enum {
     FJA_CHANGE_JOIN_DONE,    /* worker's top task joined its child task, done before (join_done);
                                 task NONE: every child done so far (an OpenMP taskwait) */
     FJA_CHANGE_DEPENDENCE,   /* task cannot start before record parent_id is done (depend) */
-    FJA_CHANGE_OFFCPU_REPORTED, /* worker reported, late (at its next drain), that it was off
-                                   the CPU from since to ts (an offcpu record, believed: inside
-                                   its life, after its last one); offcpu: why */
-    FJA_CHANGE_UNFINISHED,      /* at the end (before POOL_END), task was left under way on
-                                   worker (NULL: a client thread's completion): left says
-                                   where, since since when; WAITING: parent_id, the task id
-                                   awaited (0: none named) */
-    FJA_CHANGE_TOOL_TIME,       /* worker's CPU clock reading told the OMPT tool's own time
-                                   since its previous reading: delta ns (0 at its first) */
-    FJA_CHANGE_WORKER_END,      /* worker's life ended (its worker_end, or the trace's end);
-                                   it began at its first STATE out of FJA_WS_OFF (since) */
+    FJA_CHANGE_OFFCPU_REPORTED,  /* worker reported, late (at its next drain), that it was off
+                                    the CPU from since to ts (an offcpu record, believed: inside
+                                    its life, after its last one); offcpu: why */
+    FJA_CHANGE_UNFINISHED,       /* at the end (before POOL_END), task was left under way on
+                                    worker (NULL: a client thread's completion): left says
+                                    where, since since when; WAITING: parent_id, the task id
+                                    awaited (0: none named) */
+    FJA_CHANGE_TOOL_TIME,        /* worker's CPU clock reading told the OMPT tool's own time
+                                    since its previous reading: delta ns (0 at its first) */
+    FJA_CHANGE_WORKER_END,       /* worker's life ended (its worker_end, or the trace's end);
+                                    it began at its first STATE out of FJA_WS_OFF (since) */
+    FJA_CHANGE_CLOCK_READ,       /* worker's CPU clock was read (joined: at a task boundary,
+                                    offcpu_task_clock); counted: compared with its previous
+                                    reading, delta the trace's time on the CPU since then less
+                                    what the clock counted (either sign: docs/analyses.md) */
+    FJA_CHANGE_OFFCPU_RECORDING, /* worker's (NULL: a client thread's) off-CPU recording:
+                                    offcpu an fja_offcpu_recording, delta its count */
 } fja_change_kind;
+
+/* What an FJA_CHANGE_OFFCPU_RECORDING says: the recording started;
+ * refused (delta: the errno, -1 when not told); records lost (delta: how
+ * many); one interval reported. */
+typedef enum {
+    FJA_OFFREC_STARTED,
+    FJA_OFFREC_REFUSED,
+    FJA_OFFREC_LOST,
+    FJA_OFFREC_INTERVAL,
+} fja_offcpu_recording;
 
 typedef struct {
     /* Ordered by size, no padding: one is built (zeroed) per change, a few
      * per event, so its size is replay time (bench/RESULTS.md). */
     uint64_t ts;
     fja_pool *pool;
-    fja_worker *worker;   /* NULL: not on a worker (submit, result, a client's completion) */
-    uint64_t since;       /* STATE: when from began; TASK_BEGIN: when the task was queued (0:
-                             unknown); JOIN_END: when the awaited task was done (0: unknown);
-                             LOCK_END: when the wait began; TASK_DONE: when completing began
-                             (if counted) */
-    int64_t delta, depth; /* QUEUE; delta: TOOL_TIME's */
-    uint64_t parent_id;   /* TASK_NEW of a fork: the parent named by the event (0: none);
-                             DEPENDENCE: the predecessor's record number */
-    const char *name;     /* LOCK_NAME, valid during the call */
-    uint64_t ahead;       /* TASK_BEGIN, JOIN_BEGIN, joined: the parent's own code from fork to
-                             join (ns) */
+    fja_worker *worker; /* NULL: not on a worker (submit, result, a client's completion) */
+    uint64_t since;     /* STATE: when from began; TASK_BEGIN: when the task was queued (0:
+                           unknown); JOIN_END: when the awaited task was done (0: unknown);
+                           LOCK_END: when the wait began; TASK_DONE: when completing began
+                           (if counted) */
+    int64_t delta;      /* QUEUE; TOOL_TIME: the tool's time since the last reading */
+    union {
+        int64_t depth;   /* QUEUE */
+        uint64_t beyond; /* TOOL_TIME: what the tool told beyond the thread's clock */
+    };
+    uint64_t parent_id; /* TASK_NEW of a fork: the parent named by the event (0: none);
+                           DEPENDENCE: the predecessor's record number */
+    const char *name;   /* LOCK_NAME, valid during the call */
+    uint64_t ahead;     /* TASK_BEGIN, JOIN_BEGIN, joined: the parent's own code from fork to
+                           join (ns) */
     fja_change_kind kind;
     uint32_t pool_index; /* in fja_model.pools */
     uint32_t task;       /* record number, FJA_TASK_NONE when none */

@@ -44,6 +44,8 @@ static const char *const kinds[] = {
     [FJA_CHANGE_OFFCPU_REPORTED] = "offcpu_reported",
     [FJA_CHANGE_UNFINISHED] = "unfinished",
     [FJA_CHANGE_WORKER_END] = "worker_end",
+    [FJA_CHANGE_CLOCK_READ] = "clock_read",
+    [FJA_CHANGE_OFFCPU_RECORDING] = "offcpu_recording",
 };
 
 static const char *const states[] = {
@@ -101,7 +103,10 @@ static void dump(void *ctx, fja_model *m, const fja_change *c)
     if (c->kind == FJA_CHANGE_UNFINISHED) printf(" %s", fja_ustate_name((fja_ustate)c->left));
     if (c->since) printf(" since=%" PRId64, rel(c->since));
     field_signed("delta", c->delta);
-    field_signed("depth", c->depth);
+    if (c->kind == FJA_CHANGE_TOOL_TIME)
+        field("beyond", c->beyond);
+    else
+        field_signed("depth", c->depth);
     field("parent", c->parent_id);
     field("ahead", c->ahead);
     if (c->other != -1 && (c->kind == FJA_CHANGE_STEAL || c->kind == FJA_CHANGE_TASK_BEGIN))
