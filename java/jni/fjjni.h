@@ -83,6 +83,9 @@ typedef struct {
     /* The role this thread's off-CPU intervals are told for (pool 0:
      * none yet): its first, its own worker slot or a guest slot. */
     fj_switches_for offcpu;
+    /* The agent's own time in its drains since that recording opened, in
+     * ticks (fj_switches_tool's `done`; pools.c, fjj_offcpu_drain). */
+    uint64_t tool_ticks;
 } fjj_thread;
 
 fjj_thread *fjj_self(void);
@@ -97,8 +100,11 @@ int32_t fjj_worker_of(int64_t java_tid, uint32_t *pool);
 /* A new root task id of pool (0: no such pool). */
 uint64_t fjj_root_id(uint32_t pool);
 /* Emits this thread's off-CPU intervals completed since the last drain
- * (docs/java.md, "Off-CPU time"): called at its slow points (park, unpark,
- * a join that waits, the end of a guest's task). */
+ * and, where one was drained or a piece was long, its CPU clock
+ * (offcpu_task_clock; docs/java.md, "Off-CPU time"): called where its
+ * task changes or its self time stops or starts (exec, executed, a join
+ * that waits and its end, a managed block and its end, park, unpark),
+ * before that point's event, so that the reading ends the piece before. */
 void fjj_offcpu_drain(fjj_thread *t);
 
 #endif

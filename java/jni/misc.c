@@ -93,6 +93,7 @@ JNIEXPORT void JNICALL Java_fjtrace_boot_Hooks_blockBegin0(JNIEnv *env, jclass c
     if (!id) return;
     t->block = (fjj_role){.pool = f->pool, .worker = f->worker};
     t->block_lock = id;
+    fjj_offcpu_drain(t); /* the task's self time ends: its clock */
     FJJ_EMIT(lock_wait, f->pool, f->worker, id);
 }
 
@@ -101,7 +102,9 @@ JNIEXPORT void JNICALL Java_fjtrace_boot_Hooks_blockEnd0(JNIEnv *env, jclass cls
     UNUSED_JNI;
     fjj_thread *t = fjj_self();
     if (!t->block.pool) return;
-    if (fjj_pool_open(t->block.pool))
+    if (fjj_pool_open(t->block.pool)) {
+        fjj_offcpu_drain(t);
         FJJ_EMIT(lock_acquired, t->block.pool, t->block.worker, t->block_lock);
+    }
     t->block = (fjj_role){0};
 }

@@ -85,24 +85,52 @@ static void announce(fjj_pool *p, uint32_t pool)
 /* Off-CPU time: the thread's own context switches (tracepoints/switches.h),
  * as libfj's workers and the OMPT tool's threads record them, told for the
  * first role the thread takes. Opened with that role while a session
- * records fjtrace:offcpu, else at the first drain after one starts. */
+ * records fjtrace:offcpu, else at the first drain after one starts; with
+ * a first reading of the thread's CPU clock (offcpu_task_clock), as the
+ * OMPT tool's threads: the drains at its task boundaries read it only
+ * when a switch happened or a piece was long (switches.h), the first span
+ * begins here. It tells none of the agent's time (below): no code under
+ * way, an entry no reading comes after (switches.h counts the ticks since
+ * `entry` while the ring's head is still `entry_head`). */
+static void offcpu_open(fjj_thread *t)
+{
+    fj_switches_open(t->offcpu);
+    t->tool_ticks = 0;
+    if (fj_switches_is_open())
+        fj_switches_task_clock(t->offcpu, (fj_switches_tool){.entry = UINT64_MAX});
+}
+
 static void offcpu_begin(fjj_thread *t, uint32_t pool, int32_t worker)
 {
     if (t->offcpu.pool) return;
     t->offcpu = (fj_switches_for){.pool = pool, .worker = worker};
     fj_switches_reset();
-    if (fj_switches_recorded()) fj_switches_open(t->offcpu);
+    if (fj_switches_recorded()) offcpu_open(t);
 }
 
+/* The agent's own time (offcpu_task_clock's `tool`, docs/events.md) is
+ * its drains': each times itself (the clock's reading, a system call, and
+ * the events it writes), as the OMPT tool times its callbacks, and the
+ * drains the thread stayed on the CPU through (the ring's head did not
+ * move) are summed; the analyzer takes that time out of the task running
+ * at the next reading. The agent's other code (its hooks, their events)
+ * is not timed: it stays in the tasks'. */
 void fjj_offcpu_drain(fjj_thread *t)
 {
     if (!t->offcpu.pool || !fjj_pool_open(t->offcpu.pool)) return;
     if (!fj_switches_is_open()) {
         if (fj_switches_refused() || !fj_switches_recorded()) return;
-        fj_switches_open(t->offcpu);
+        offcpu_open(t);
         if (!fj_switches_is_open()) return;
     }
-    fj_switches_drain(t->offcpu);
+    const unsigned long long *ring = fj_switches_ring_head();
+    const fj_switches_tool tool = {
+        .done = t->tool_ticks, .entry = fj_switches_ticks(), .entry_head = fj_switches_head(ring)};
+    fj_switches_drain_task(t->offcpu, tool);
+    const uint64_t now = fj_switches_ticks();
+    /* (a time-stamp counter gone backwards after a migration: not told) */
+    if (fj_switches_head(ring) == tool.entry_head && now > tool.entry)
+        t->tool_ticks += now - tool.entry;
 }
 
 /* A new worker slot of pool, begun on this thread; -1 past the bound. */

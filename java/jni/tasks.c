@@ -63,6 +63,7 @@ JNIEXPORT void JNICALL Java_fjtrace_boot_Hooks_exec0(JNIEnv *env, jclass cls, jl
     t->stack[t->depth++] = (fjj_frame){.id = id, .pool = pool, .worker = w, .saved_site = t->site};
     t->site = 0;
     if (w < 0) return;
+    fjj_offcpu_drain(t); /* the piece before ends: the clock */
     /* A task forked by one worker and run by another was taken from the
      * forker's queue: JDK tasks never move between queues (docs/java.md). */
     int32_t creator = fjj_id_creator(id);
@@ -86,10 +87,10 @@ JNIEXPORT void JNICALL Java_fjtrace_boot_Hooks_executed0(JNIEnv *env, jclass cls
      * frame's own exec was emitted when its worker was known and its pool
      * open, whatever id this call names. */
     (void)jid;
-    if (f.worker >= 0 && fjj_pool_open(f.pool)) FJJ_EMIT(executed, f.pool, f.worker);
-    /* a guest's task is over: its one slow point (a worker drains at its
-     * parks and waits) */
-    if (t->depth == 0 && t->own.pool == 0) fjj_offcpu_drain(t);
+    if (f.worker >= 0 && fjj_pool_open(f.pool)) {
+        fjj_offcpu_drain(t); /* the task's last clock */
+        FJJ_EMIT(executed, f.pool, f.worker);
+    }
 }
 
 /* awaitDone is about to help or park: the join waits. Once per wait (a
