@@ -329,6 +329,15 @@ void fj_switches_drain_task(fj_switches_for to, fj_switches_tool tool)
 
 void fj_switches_drain(fj_switches_for to)
 {
+    uint64_t now = fj_switches_ticks();
+    if (drain(to) || now - st.read_at >= st.span_ticks) {
+        st.read_at = now;
+        tell_clock(to);
+    }
+}
+
+void fj_switches_drain_last(fj_switches_for to)
+{
     drain(to);
     tell_clock(to);
 }

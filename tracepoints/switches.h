@@ -103,8 +103,15 @@ void fj_switches_prepare(void);
  * with the errno when refused. */
 void fj_switches_open(fj_switches_for to);
 /* Emits the intervals completed since the last drain, then the thread's
- * CPU clock (offcpu_clock; a worker only). */
+ * CPU clock (offcpu_clock; a worker only) where a switch was drained or
+ * FJ_SWITCHES_SPAN_READ_NS after the last reading: between two readings
+ * every stay off the CPU then comes before the later one, as the analyzer
+ * needs (docs/events.md), and a worker idling through its slow points
+ * under load (one drain each: thousands in a fib(20) at P=4, 0.26 events
+ * a task) reads it no oftener than that. */
 void fj_switches_drain(fj_switches_for to);
+/* The same, the clock always read: the last drain before closing. */
+void fj_switches_drain_last(fj_switches_for to);
 /* The same at a point where the thread's task changes or waits, the clock
  * told as offcpu_task_clock: a producer that calls it at every such point
  * of a worker (and fj_switches_task_clock once, when the recording opens)

@@ -42,7 +42,7 @@ void fj_offcpu_drain(const fj_worker *w)
 void fj_offcpu_end(const fj_worker *w)
 {
     if (!fj_switches_is_open()) return;
-    fj_offcpu_drain(w);
+    fj_switches_drain_last(of_worker(w));
     fj_switches_close();
 }
 
