@@ -135,6 +135,34 @@ static const char *clock_steal(const fja_host_facts *host)
     return "";
 }
 
+/* The tracer's own time inside the tasks, where its clock readings tell
+ * it: only the OMPT tool's and the JVM agent's do (libfj's events carry no
+ * such field). */
+static void t_tool_time(FILE *o, const fja_pool_report *pr)
+{
+    char a[32], b[32];
+    const char *tracer = pr->totals.jvm ? "the JVM agent" : "the OMPT tool";
+    if (pr->tool_in_tasks_ns != FJA_NULL_NS)
+        fprintf(o,
+                "  tracing overhead inside tasks %s (%.1f%% of the work): %s's own time in its "
+                "callbacks, measured by the tool, taken out of the work and span (its whole "
+                "time %s)\n",
+                fja_report_duration(a, sizeof a, (double)pr->tool_in_tasks_ns),
+                pr->work_ns ? 100.0 * (double)pr->tool_in_tasks_ns / (double)pr->work_ns : 0,
+                tracer, fja_report_duration(b, sizeof b, (double)pr->tool_ns));
+    else if (pr->oncpu_clock == FJA_ONCPU_THREAD_CLOCK)
+        fprintf(o,
+                "  tracing overhead inside tasks n/a (%s did not time itself): it is in the "
+                "work\n",
+                tracer);
+    if (pr->tool_beyond_clock_ns > 0)
+        fprintf(o,
+                "  %s told %s of its own time beyond its threads' CPU clocks between two "
+                "readings: not CPU time (a stall inside a callback, or a tool that timed itself "
+                "wrong), taken out of no task\n",
+                tracer, fja_report_duration(a, sizeof a, (double)pr->tool_beyond_clock_ns));
+}
+
 /* Which clock the figures are in, and why (docs/analyses.md "Off-CPU time"). */
 static void t_offcpu(FILE *o, const fja_pool_report *pr, const fja_host_facts *host)
 {
@@ -173,23 +201,7 @@ static void t_offcpu(FILE *o, const fja_pool_report *pr, const fja_host_facts *h
                                         (double)(pr->unattributed_ns < 0 ? -pr->unattributed_ns
                                                                          : pr->unattributed_ns)),
                     fja_report_duration(b, sizeof b, (double)pr->clock_disagree_ns));
-        if (pr->tool_in_tasks_ns != FJA_NULL_NS)
-            fprintf(o,
-                    "  tracing overhead inside tasks %s (%.1f%% of the work): the OMPT tool's own "
-                    "time in its callbacks, measured by the tool, taken out of the work and "
-                    "span (its whole time %s)\n",
-                    fja_report_duration(a, sizeof a, (double)pr->tool_in_tasks_ns),
-                    pr->work_ns ? 100.0 * (double)pr->tool_in_tasks_ns / (double)pr->work_ns : 0,
-                    fja_report_duration(b, sizeof b, (double)pr->tool_ns));
-        if (pr->tool_beyond_clock_ns > 0)
-            fprintf(o,
-                    "  the OMPT tool told %s of its own time beyond its threads' CPU clocks "
-                    "between two readings: not CPU time (a stall inside a callback, or a tool "
-                    "that timed itself wrong), taken out of no task\n",
-                    fja_report_duration(a, sizeof a, (double)pr->tool_beyond_clock_ns));
-        if (pr->tool_in_tasks_ns == FJA_NULL_NS && pr->oncpu_clock == FJA_ONCPU_THREAD_CLOCK)
-            fprintf(o, "  tracing overhead inside tasks n/a (the OMPT tool did not time itself): "
-                       "it is in the work\n");
+        t_tool_time(o, pr);
     } else if (pr->offcpu == FJA_OFFCPU_LOST) {
         fprintf(o,
                 "  WARNING: off-CPU time lost (%s): the figures are wall-clock time, stretched "
