@@ -112,12 +112,11 @@ def main():
         # it lies CPU time of the path's threads that the program's
         # readings leave out: the JDK's and the agent's code at the path's
         # task starts and ends and in its joins (its joins may run other
-        # tasks), the JVM's own work on them (native wrappers of the
-        # agent's hooks, compile requests), and what the kernel charges to
-        # a thread's clock on the test VM around a preemption or a held
-        # vCPU (up to 2 ms for a 24 us piece), absorbed inside a leaf's
-        # burn loop but not after its last reading: +1.3..+22.4% in 18
-        # recordings, median of five +8.5%: no bound of +10% holds
+        # tasks), and what the kernel charges to a thread's clock on the
+        # test VM around a preemption or a held vCPU (up to 2 ms for a 24
+        # us piece), absorbed inside a leaf's burn loop but not after its
+        # last reading: +1.3..+43.6% in 28 recordings, medians of five
+        # +8.5%, +9.1%: no bound of +10% holds
         # (docs/java.md, "Known answers")
         ratios = [r.trees[k]["span_ns"] / r.own[k] for r in runs]
         ratio = statistics.median(ratios)
