@@ -58,10 +58,6 @@ struct fj_frame {
     fj__frame_fn run; /* NULL: a proxy for an fj_task (fj_fork, completers) */
     _Atomic uint32_t state;
     _Atomic int32_t thief; /* index + 1 of the worker that stole it; set by the thief */
-    /* Frames synced inline in this slot, for fj_pool_stats: a counter per
-     * slot and not per worker, so that successive syncs do not wait on one
-     * another's increment. Written by the owner only: relaxed. */
-    _Atomic uint64_t inline_syncs;
     union {
         fj_task *task; /* a proxy's task */
         _Alignas(8) unsigned char bytes[FJ_FRAME_PAYLOAD];
@@ -76,10 +72,17 @@ typedef struct fj_deque {
     /* Owner-private: only the owning worker reads or writes these. */
     fj_frame *head;  /* next free frame */
     fj_frame *split; /* the private part is [split, head) */
-    fj_frame *limit; /* spawns at head == limit go out of line (slow.c: raise it) */
+    fj_frame *limit; /* the guard: a spawn at head == limit goes out of line and aborts */
     fj_frame *end;   /* frames at or above end are never shared (overflow) */
     fj_frame *base;  /* frame 0 */
-    fj_frame *guard; /* the last frame reserved: limit never passes it */
+    fj_frame *guard; /* the last frame reserved */
+    /* Frames synced inline (typed syncs and fj_join's inline path), for
+     * fj_pool_stats. One counter per worker, on the line every sync writes
+     * (head): a counter in each frame, written where the spawn had just
+     * written the frame, cost naive fib 4-6% of its P=1 time more, for
+     * the same instructions (bench/RESULTS.md, 2026-12-06). Written by the
+     * owner only: relaxed. */
+    _Atomic uint64_t inline_syncs;
     /* Shared with thieves, on a cache line of its own. */
     _Alignas(64) _Atomic uint64_t ts; /* tail | split << 16 | generation << 32 */
     _Atomic uint64_t stolen;          /* frames thieves took from this deque */
@@ -167,11 +170,11 @@ static inline int fj__top_is_plain(const fj_ctx *w, const fj_frame *h)
            atomic_load_explicit(&h[-1].state, memory_order_relaxed) == FJ__TASK_PENDING;
 }
 
-static inline void fj__count_inline_sync(fj_frame *f)
+static inline void fj__count_inline_sync(fj_ctx *w)
 {
     /* Relaxed: see inline_syncs. */
-    atomic_store_explicit(&f->inline_syncs,
-                          atomic_load_explicit(&f->inline_syncs, memory_order_relaxed) + 1,
+    atomic_store_explicit(&w->dq.inline_syncs,
+                          atomic_load_explicit(&w->dq.inline_syncs, memory_order_relaxed) + 1,
                           memory_order_relaxed);
 }
 
@@ -205,7 +208,7 @@ static inline void fj_join(fj_task *t)
     fj_frame *h = w->dq.head;
     if (__builtin_expect(fj__top_is_plain(w, h) && h[-1].payload.task == t, 1)) {
         w->dq.head = h - 1;
-        fj__count_inline_sync(h - 1);
+        fj__count_inline_sync(w);
         t->fn(t->arg);
         /* Relaxed: t never left this thread; fj_task_done on this thread. */
         atomic_store_explicit(&t->state, FJ__TASK_DONE, memory_order_relaxed);
@@ -297,7 +300,7 @@ static inline __attribute__((always_inline)) int fj__sync_plain(fj_ctx *w, fj_fr
                                  FJ__TASK_PENDING,
                          1)) {
         w->dq.head = f;
-        fj__count_inline_sync(f);
+        fj__count_inline_sync(w);
         return 1;
     }
     return 0;
@@ -320,7 +323,7 @@ static inline __attribute__((always_inline)) int fj__sync_other(fj_ctx *w, fj_fr
          * and stamp are read before that. */
         const uint64_t joined_at = FJ__RECORDING(w) ? fj__stamp() : 0;
         w->dq.head = f;
-        fj__count_inline_sync(f);
+        fj__count_inline_sync(w);
         atomic_store_explicit(&f->state, FJ__TASK_PENDING, memory_order_relaxed);
         *traced = fj__traced_begin(w, f->id, f->forked_ns, joined_at);
         return 1;

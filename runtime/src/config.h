@@ -11,9 +11,6 @@
  * spawn deeper still aborts the process with a message: with 64-byte
  * frames this is far beyond what a thread's stack holds. */
 #define FJ_DEQUE_OVERFLOW (1u << 17)
-/* ...taken in steps of this many frames (a spawn reaching the limit goes
- * out of line once per step; statistics sum the frames below the limit). */
-#define FJ_DEQUE_LIMIT_STEP 64
 
 /* Idle workers try this many steal rounds before parking... */
 #define FJ_SPIN_ROUNDS 64

@@ -23,17 +23,16 @@ int fj_deque_init(fj_deque *dq, size_t capacity)
     if (frames == MAP_FAILED) return FJ_ENOMEM;
     dq->base = dq->head = dq->split = frames;
     dq->end = dq->base + capacity;
-    /* Raised in steps as spawns nest deeper (fj_deque_raise_limit), so that
-     * statistics read only the frames ever used. The guard frame is never
-     * pushed: a spawn writes its arguments into the frame at head before it
-     * checks head against limit. */
-    dq->limit = dq->end;
+    /* The guard frame is never pushed: a spawn writes its arguments into
+     * the frame at head before it checks head against limit. */
     dq->guard = dq->base + capacity + FJ_DEQUE_OVERFLOW - 1;
+    dq->limit = dq->guard;
     /* Relaxed: the deque reaches other threads through pthread_create (or,
      * in tests, a thread started after this), which synchronises. */
     atomic_init(&dq->ts, 0);
     atomic_init(&dq->need, 0);
     atomic_init(&dq->stolen, 0);
+    atomic_init(&dq->inline_syncs, 0);
     return FJ_OK;
 }
 
@@ -90,14 +89,6 @@ void fj_deque_drop_stolen(fj_deque *dq)
     /* Thieves took all we shared: they are hungry, so share the next push
      * at once (Lace's "all stolen"). Relaxed: a hint. */
     atomic_store_explicit(&dq->need, 1, memory_order_relaxed);
-}
-
-int fj_deque_raise_limit(fj_deque *dq)
-{
-    if (dq->limit == dq->guard) return -1;
-    size_t room = (size_t)(dq->guard - dq->limit);
-    dq->limit += room < FJ_DEQUE_LIMIT_STEP ? room : FJ_DEQUE_LIMIT_STEP;
-    return 0;
 }
 
 size_t fj_deque_publish(fj_deque *dq)

@@ -45,9 +45,6 @@ fj_top fj_deque_top(fj_deque *dq);
 /* Owner only, after fj_deque_top said STOLEN and the thief marked the frame
  * done: drops it; the deque restarts at that frame's slot. */
 void fj_deque_drop_stolen(fj_deque *dq);
-/* Owner only, head == limit: lets spawns nest FJ_DEQUE_LIMIT_STEP frames
- * deeper; -1 when the guard frame is reached. */
-int fj_deque_raise_limit(fj_deque *dq);
 /* Owner only: answers a thief's request by moving the whole private part
  * (below `end`) to the shared part, so that thieves find work even while
  * the owner is descheduled (the owner takes back what it reaches first).

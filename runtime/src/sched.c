@@ -461,7 +461,7 @@ static void nesting_overflow(const fj_worker *w)
 static void frame_push(fj_worker *w, uint32_t state)
 {
     fj_frame *f = w->fast.dq.head;
-    if (f == w->fast.dq.limit && fj_deque_raise_limit(&w->fast.dq) != 0) nesting_overflow(w);
+    if (f == w->fast.dq.limit) nesting_overflow(w);
     /* Relaxed: a private frame; thieves see it after fj__publish's release. */
     atomic_store_explicit(&f->state, state, memory_order_relaxed);
     w->fast.dq.head = f + 1;

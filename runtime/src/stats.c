@@ -9,12 +9,7 @@ static void stats_read(const fj_worker *w, fj_worker_stats *s)
 {
     fj_worker *mw = (fj_worker *)w; /* atomic_load wants a non-const pointer in C11 */
     /* Relaxed: counters, exact once the pool is quiescent. */
-    uint64_t inline_runs = 0;
-    /* Relaxed: counters. limit is the owner's field, read racily: it only
-     * grows, frames above the value read were never used, and a reader of
-     * a quiescent pool reads it after the pool's own synchronisation. */
-    for (const fj_frame *f = mw->fast.dq.base; f < mw->fast.dq.limit; f++)
-        inline_runs += atomic_load_explicit(&((fj_frame *)f)->inline_syncs, memory_order_relaxed);
+    uint64_t inline_runs = atomic_load_explicit(&mw->fast.dq.inline_syncs, memory_order_relaxed);
     uint64_t stolen = atomic_load_explicit(&mw->fast.dq.stolen, memory_order_relaxed);
     /* Derived (see internal.h): each forked task left this deque once. */
     s->forks = inline_runs + LOAD(mw, pops) + stolen;
@@ -56,8 +51,7 @@ void fj_pool_stats_reset(fj_pool *p)
     for (int i = 0; i < p->nworkers; i++) {
         fj_worker *w = &p->workers[i];
         fj_stat_counters *c = &w->stats;
-        for (fj_frame *f = w->fast.dq.base; f < w->fast.dq.limit; f++)
-            atomic_store_explicit(&f->inline_syncs, 0, memory_order_relaxed);
+        atomic_store_explicit(&w->fast.dq.inline_syncs, 0, memory_order_relaxed);
         atomic_store_explicit(&w->fast.dq.stolen, 0, memory_order_relaxed);
         atomic_store_explicit(&c->pops, 0, memory_order_relaxed);
         atomic_store_explicit(&c->joins_slow, 0, memory_order_relaxed);
