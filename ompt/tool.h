@@ -67,8 +67,7 @@ static inline fjomp_thread *fjomp_enter(void)
 static inline void fjomp_leave(fjomp_thread *th)
 {
     uint64_t now = fj_switches_ticks();
-    bool stayed = fj_switches_head(th->ring_head) == th->entry_head;
-    if (stayed && now > th->entry) th->tool_ticks += now - th->entry; /* (a TSC gone back: none) */
+    th->tool_ticks += fj_switches_stayed_ticks(th->ring_head, th->entry_head, th->entry, now);
 }
 /* th's worker index, emitting worker_begin on first use. Callbacks look up
  * fjomp_self() once (a TLS access through __tls_get_addr in a dlopen'd

@@ -171,8 +171,8 @@ static void tell_task_clock(fj_switches_for to, fj_switches_tool tool, uint64_t 
     uint64_t back = fj_switches_ticks();
     /* The code under way: none told if the thread left the CPU since its
      * entry, nor for a clock gone backwards after a migration. */
-    bool stayed = tool.entry_head == fj_switches_head(fj_switches_ring_head());
-    uint64_t ticks = tool.done + (stayed && back > tool.entry ? back - tool.entry : 0);
+    uint64_t ticks = tool.done + fj_switches_stayed_ticks(fj_switches_ring_head(), tool.entry_head,
+                                                          tool.entry, back);
     if (ticks > st.tool_ticks) {
         st.tool_ns += (uint64_t)((double)(ticks - st.tool_ticks) * st.ns_per_tick);
         st.tool_ticks = ticks;

@@ -84,6 +84,17 @@ static inline uint64_t fj_switches_head(const unsigned long long *ring_head)
     return ring_head ? __atomic_load_n(ring_head, __ATOMIC_RELAXED) : 0;
 }
 
+/* The ticks from `entry` to `now` (fj_switches_ticks) of a stretch of the
+ * caller's own code, if the thread stayed on the CPU throughout (the ring's
+ * head is still `entry_head`) and the ticks did not go back (a migration);
+ * else 0: its CPU time is not known (fj_switches_tool). */
+static inline uint64_t fj_switches_stayed_ticks(const unsigned long long *ring_head,
+                                                uint64_t entry_head, uint64_t entry, uint64_t now)
+{
+    bool stayed = fj_switches_head(ring_head) == entry_head;
+    return stayed && now > entry ? now - entry : 0;
+}
+
 /* A session records the offcpu event. */
 bool fj_switches_recorded(void);
 /* The calling thread's event is open. */

@@ -65,8 +65,9 @@ typedef enum {
                                     worker (NULL: a client thread's completion): left says
                                     where, since since when; WAITING: parent_id, the task id
                                     awaited (0: none named) */
-    FJA_CHANGE_TOOL_TIME,        /* worker's CPU clock reading told the OMPT tool's own time
-                                    since its previous reading: delta ns (0 at its first) */
+    FJA_CHANGE_TOOL_TIME,        /* worker's CPU clock reading told the tracer's own time (the
+                                    OMPT tool's, the JVM agent's) since its previous reading:
+                                    delta ns (0 at its first), beyond */
     FJA_CHANGE_WORKER_END,       /* worker's life ended (its worker_end, or the trace's end);
                                     it began at its first STATE out of FJA_WS_OFF (since) */
     FJA_CHANGE_CLOCK_READ,       /* worker's CPU clock was read (joined: at a task boundary,
@@ -97,7 +98,8 @@ typedef struct {
                            unknown); JOIN_END: when the awaited task was done (0: unknown);
                            LOCK_END: when the wait began; TASK_DONE: when completing began
                            (if counted) */
-    int64_t delta;      /* QUEUE; TOOL_TIME: the tool's time since the last reading */
+    int64_t delta;      /* QUEUE; TOOL_TIME: the tool's time since the last reading;
+                           CLOCK_READ, OFFCPU_RECORDING: as their kinds say */
     union {
         int64_t depth;   /* QUEUE */
         uint64_t beyond; /* TOOL_TIME: what the tool told beyond the thread's clock */

@@ -127,10 +127,8 @@ void fjj_offcpu_drain(fjj_thread *t)
     const fj_switches_tool tool = {
         .done = t->tool_ticks, .entry = fj_switches_ticks(), .entry_head = fj_switches_head(ring)};
     fj_switches_drain_task(t->offcpu, tool);
-    const uint64_t now = fj_switches_ticks();
-    /* (a time-stamp counter gone backwards after a migration: not told) */
-    if (fj_switches_head(ring) == tool.entry_head && now > tool.entry)
-        t->tool_ticks += now - tool.entry;
+    t->tool_ticks +=
+        fj_switches_stayed_ticks(ring, tool.entry_head, tool.entry, fj_switches_ticks());
 }
 
 /* A new worker slot of pool, begun on this thread; -1 past the bound. */
