@@ -142,14 +142,14 @@ static void t_tool_time(FILE *o, const fja_pool_report *pr)
 {
     char a[32], b[32];
     const char *tracer = pr->totals.jvm ? "the JVM agent" : "the OMPT tool";
+    const char *timed = pr->totals.jvm ? "drains" : "callbacks"; /* what times itself */
     if (pr->tool_in_tasks_ns != FJA_NULL_NS)
         fprintf(o,
                 "  tracing overhead inside tasks %s (%.1f%% of the work): %s's own time in its "
-                "callbacks, measured by the tool, taken out of the work and span (its whole "
-                "time %s)\n",
+                "%s, measured by the tool, taken out of the work and span (its whole time %s)\n",
                 fja_report_duration(a, sizeof a, (double)pr->tool_in_tasks_ns),
                 pr->work_ns ? 100.0 * (double)pr->tool_in_tasks_ns / (double)pr->work_ns : 0,
-                tracer, fja_report_duration(b, sizeof b, (double)pr->tool_ns));
+                tracer, timed, fja_report_duration(b, sizeof b, (double)pr->tool_ns));
     else if (pr->oncpu_clock == FJA_ONCPU_THREAD_CLOCK)
         fprintf(o,
                 "  tracing overhead inside tasks n/a (%s did not time itself): it is in the "
@@ -158,9 +158,9 @@ static void t_tool_time(FILE *o, const fja_pool_report *pr)
     if (pr->tool_beyond_clock_ns > 0)
         fprintf(o,
                 "  %s told %s of its own time beyond its threads' CPU clocks between two "
-                "readings: not CPU time (a stall inside a callback, or a tool that timed itself "
-                "wrong), taken out of no task\n",
-                tracer, fja_report_duration(a, sizeof a, (double)pr->tool_beyond_clock_ns));
+                "readings: not CPU time (a stall inside one of its %s, or a tool that timed "
+                "itself wrong), taken out of no task\n",
+                tracer, fja_report_duration(a, sizeof a, (double)pr->tool_beyond_clock_ns), timed);
 }
 
 /* Which clock the figures are in, and why (docs/analyses.md "Off-CPU time"). */
