@@ -2,7 +2,8 @@
 # A recorded program killed (SIGKILL) or crashing (SIGSEGV) mid-run: the
 # recorder exits 128+N in bounded time, the session is gone, and the trace
 # holds the events up to the death (LTTng flushes the last, partly filled
-# sub-buffers at 'lttng stop') and analyses: exit 1, every unfinished task
+# sub-buffers at 'lttng stop'; all but one a CPU it cannot close, when the
+# program died inside an event write, which the recorder warns of) and analyses: exit 1, every unfinished task
 # listed, at least one running (where the workers were).
 #   bash test-killed.sh FJTRACE_RECORD FJ_FIB FJTRACE_ANALYZE
 source "$(dirname "$0")/lib.sh"
@@ -75,12 +76,20 @@ killed_run() {
     err_has "events: [1-9][0-9]*$"
 
     # The events reach the kill on every worker: the sub-buffers being
-    # filled when the program died were flushed at 'lttng stop'.
-    local lag
+    # filled when the program died were flushed at 'lttng stop'. Unless it
+    # died inside an event write: LTTng then never delivers that CPU's
+    # sub-buffer ('lttng destroy' hangs on it), which the recorder says; a
+    # worker's last events may be there.
+    local lag hang=
+    grep -q "'lttng destroy' did not finish" "$TMP/err" && hang=", LTTng's destroy hang bounded"
     lag=$(workers_lag "$out" "$killed_at")
-    [[ $(wc -l <<<"$lag") -eq 2 ]]
-    check $? "SIG$sig: both workers have events in the last 100 ms before the kill" ||
-        diag "${lag//$'\n'/, }"
+    if [[ -z $hang ]]; then
+        [[ $(wc -l <<<"$lag") -eq 2 ]]
+        check $? "SIG$sig: both workers have events in the last 100 ms before the kill" ||
+            diag "${lag//$'\n'/, }"
+    else
+        err_has "its last events on some CPUs \(up to one sub-buffer each\) are missing"
+    fi
 
     local rc=0
     "$ANALYZE" --no-progress --json "$out" >"$TMP/r.json" 2>"$TMP/aerr" || rc=$?
@@ -117,8 +126,6 @@ EOF
     check $? "SIG$sig: the text report counts the $n unfinished tasks"
     grep -Eq "^ +running +task $id on worker $worker," "$TMP/r.txt"
     check $? "SIG$sig: the text report names running task $id on worker $worker"
-    local hang=
-    grep -q "'lttng destroy' did not finish" "$TMP/err" && hang=", LTTng's destroy hang bounded"
     diag "SIG$sig -> $want$hang, session gone; last events before the kill: ${lag//$'\n'/, }; $n unfinished ($states)"
 }
 
