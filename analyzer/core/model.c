@@ -1181,6 +1181,17 @@ static void on_unfinished(fja_model *m, fja_pool *p, const fja_change *c)
                                      .state = (fja_ustate)c->left};
 }
 
+/* A client thread's stay off the CPU while it waited for a tree: the
+ * part within the tree's round trip, and within its final hand-off (from
+ * done on). */
+static void on_client_offcpu(fja_pool *p, const fja_change *c)
+{
+    fja_tree *tr = tree_at(p, c->task);
+    if (!tr->has_submit) return;
+    tr->client_off_ns[c->offcpu] += fja_overlap_ns(c->since, c->ts, tr->submit_ts, c->ts);
+    if (tr->done) tr->client_wake_ns += fja_overlap_ns(c->since, c->ts, tr->done_ts, c->ts);
+}
+
 static void on_result(fja_pool *p, const fja_change *c)
 {
     fja_tree *tr = tree_at(p, c->task);
@@ -1337,6 +1348,9 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
         break;
     case FJA_CHANGE_OFFCPU_RECORDING:
         on_offcpu_recording(p, c->worker, c);
+        break;
+    case FJA_CHANGE_CLIENT_OFFCPU:
+        on_client_offcpu(p, c);
         break;
     default:
         if (c->worker) on_worker_change(tk, p, c->worker, c);

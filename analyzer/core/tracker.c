@@ -1268,17 +1268,19 @@ static void on_pool_runtime(fja_pool *p, const fja_event *ev)
 }
 
 /* A client thread's stay off the CPU, drained as its wait for root task
- * ended (before the result): the part within the tree's round trip, and
- * within its final hand-off (from done on). */
+ * ended (before the result): told up to the drain (the stay's end, or the
+ * drain's time if later than that), the model keeps the part within the
+ * tree's round trip and within its final hand-off. */
 static void on_client_offcpu(const fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     uint32_t n = client_root(t, p, ev);
-    if (n == FJA_TASK_NONE) return;
-    fja_tree *tr = &p->trees[task_at(p, n)->tree];
-    if (!tr->has_submit || ev->end <= ev->begin) return;
-    uint8_t kind = ev->arg.offcpu == FJA_OFFCPU_BLOCKED ? FJA_OFFCPU_BLOCKED : FJA_OFFCPU_PREEMPTED;
-    tr->client_off_ns[kind] += fja_overlap_ns(ev->begin, ev->end, tr->submit_ts, ev->ts);
-    if (tr->done) tr->client_wake_ns += fja_overlap_ns(ev->begin, ev->end, tr->done_ts, ev->ts);
+    if (n == FJA_TASK_NONE || ev->end <= ev->begin) return;
+    fja_change c =
+        change_of(t, FJA_CHANGE_CLIENT_OFFCPU, p, NULL, ev->end < ev->ts ? ev->end : ev->ts);
+    c.task = n;
+    c.since = ev->begin;
+    c.offcpu = ev->arg.offcpu == FJA_OFFCPU_BLOCKED ? FJA_OFFCPU_BLOCKED : FJA_OFFCPU_PREEMPTED;
+    tell(t, &c);
 }
 
 /* offcpu_start / offcpu_unavailable of a client thread (worker -1). */

@@ -15,9 +15,9 @@
  * a listener asks the tracker (the queries below), what they leave under
  * way at the end it is told (FJA_CHANGE_UNFINISHED), a worker's life by
  * STATE (its first, out of FJA_WS_OFF) and WORKER_END. Some of the
- * replay's state still lives in the fja_model's pools and workers
- * (model.h: the task records and trees, the CPU-clock figures and the
- * off-CPU recording's status), so a listener reads the task records it is
+ * replay's state still lives in the fja_model's pools (model.h: the
+ * task records, trees and queue slots, the pools' facts from pool_begin,
+ * pool_runtime and pool_end), so a listener reads the task records it is
  * told about; the pools --recording leaves out are the tracker's own
  * (fja_tracker_recording). The tracker books no time: the model books
  * self time in task bodies of its own (fja_body), from the changes. */
@@ -76,6 +76,9 @@ typedef enum {
                                     what the clock counted (either sign: docs/analyses.md) */
     FJA_CHANGE_OFFCPU_RECORDING, /* worker's (NULL: a client thread's) off-CPU recording:
                                     offcpu an fja_offcpu_recording, delta its count */
+    FJA_CHANGE_CLIENT_OFFCPU,    /* a client thread waiting for root task was off the CPU
+                                    from since to ts (its record's end, or the drain that
+                                    told it if earlier); offcpu: why */
 } fja_change_kind;
 
 /* What an FJA_CHANGE_OFFCPU_RECORDING says: the recording started;

@@ -46,6 +46,7 @@ static const char *const kinds[] = {
     [FJA_CHANGE_WORKER_END] = "worker_end",
     [FJA_CHANGE_CLOCK_READ] = "clock_read",
     [FJA_CHANGE_OFFCPU_RECORDING] = "offcpu_recording",
+    [FJA_CHANGE_CLIENT_OFFCPU] = "client_offcpu",
 };
 
 static const char *const states[] = {
