@@ -289,7 +289,8 @@ static void collect_change(void *ctx, fja_model *m, const fja_change *ch)
 {
     (void)m;
     fjv_collector *c = ctx;
-    if (!ch->pool) return; /* lock names: the model keeps them */
+    /* lock names and the pools' facts: the model keeps them */
+    if (!ch->pool || ch->kind == FJA_CHANGE_POOL_FACT) return;
     c->started = true;
     fjv_pool *p = pool_get(c, ch->pool, ch->pool_index, ch->ts);
     if (!p || ch->ts < p->t0) return; /* out of order before the pool's first event */
@@ -299,7 +300,7 @@ static void collect_change(void *ctx, fja_model *m, const fja_change *ch)
         return;
     }
     if (ch->kind == FJA_CHANGE_DEPENDENCE) {
-        dep_add(c, ch->pool_index, ch->task, (uint32_t)ch->parent_id);
+        if (ch->counted) dep_add(c, ch->pool_index, ch->task, (uint32_t)ch->parent_id);
         return;
     }
     bool client = fjv_change_is_client(ch);

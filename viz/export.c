@@ -240,7 +240,8 @@ static void on_pool_end(fjv_exporter *c, fjv_xpool *p, uint64_t end)
 static void export_change(void *ctx, fja_model *m, const fja_change *ch)
 {
     fjv_exporter *c = ctx;
-    if (!ch->pool) return; /* lock names: the model keeps them */
+    /* lock names and the pools' facts: the model keeps them */
+    if (!ch->pool || ch->kind == FJA_CHANGE_POOL_FACT) return;
     if (!c->started) {
         /* the trace's first event, as --window counts from it */
         c->started = true;

@@ -967,6 +967,8 @@ static void release_dependents(fja_pool *p, uint32_t n)
 
 static void on_dependence(fja_model *m, fja_pool *p, const fja_change *c)
 {
+    p->dependences++; /* every edge, followed or not */
+    if (!c->counted) return;
     uint32_t pred = (uint32_t)c->parent_id;
     const fja_task *t = task_at(p, pred);
     if (fja_task_finished(t)) {
@@ -1181,6 +1183,33 @@ static void on_unfinished(fja_model *m, fja_pool *p, const fja_change *c)
                                      .state = (fja_ustate)c->left};
 }
 
+/* What the pool's own events say of it. */
+static void on_pool_fact(fja_pool *p, const fja_change *c)
+{
+    switch ((fja_pool_fact)c->fact) {
+    case FJA_FACT_BEGIN:
+        p->has_begin = true;
+        p->begin_ts = c->ts;
+        p->nworkers_declared = (uint32_t)c->workers;
+        if (c->name) fja_name_copy(p->procname, sizeof p->procname, c->name);
+        if (c->counted) p->pid = c->delta;
+        break;
+    case FJA_FACT_RUNTIME: /* OpenMP pools have inferred steals and no parking */
+        if (c->name) fja_name_copy(p->runtime_model, sizeof p->runtime_model, c->name);
+        if (c->version) fja_name_copy(p->runtime_version, sizeof p->runtime_version, c->version);
+        p->openmp = c->name && strcmp(c->name, "openmp") == 0;
+        p->jvm = c->name && strcmp(c->name, "jvm") == 0;
+        break;
+    case FJA_FACT_END:
+        p->has_end = true;
+        p->end_ts = c->ts;
+        break;
+    case FJA_FACT_JOINS_TOLD:
+        p->joins_told = true;
+        break;
+    }
+}
+
 /* A client thread's stay off the CPU while it waited for a tree: the
  * part within the tree's round trip, and within its final hand-off (from
  * done on). */
@@ -1351,6 +1380,9 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
         break;
     case FJA_CHANGE_CLIENT_OFFCPU:
         on_client_offcpu(p, c);
+        break;
+    case FJA_CHANGE_POOL_FACT:
+        on_pool_fact(p, c);
         break;
     default:
         if (c->worker) on_worker_change(tk, p, c->worker, c);

@@ -136,6 +136,12 @@ typedef struct {
     replay_worker *workers;
     uint32_t nworkers;
     replay_worker client; /* completions on threads that are not workers */
+    /* what its pool_begin, pool_runtime and pool_end said that the replay
+     * needs (the checks, the end): workers declared (0: not told), made
+     * by OpenMP or a JVM, ended when */
+    uint32_t declared;
+    bool openmp, jvm, has_end;
+    uint64_t end_ts;
 } replay_pool;
 
 struct fja_replay {
@@ -158,6 +164,14 @@ static replay_pool *replay_pool_of(const fja_tracker *t, const fja_pool *p)
         r->npools = pi + 1;
     }
     return &r->pools[pi];
+}
+
+/* The pool numbered pi as the replay keeps it, NULL if it keeps nothing
+ * of it yet (nothing told: all zero). */
+static const replay_pool *replay_pool_at(const fja_tracker *t, uint32_t pi)
+{
+    const struct fja_replay *r = t->replay;
+    return r && pi < r->npools ? &r->pools[pi] : NULL;
 }
 
 /* replay_worker_of's making: grows pool p's workers as the replay keeps
@@ -786,13 +800,14 @@ static void on_resume(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_w
  * followed. */
 static void on_dependence(const fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
-    p->dependences++;
     uint32_t sink = fja_taskmap_find(&p->tasks, ev->task);
     uint32_t pred = ev->arg.pred ? fja_taskmap_find(&p->tasks, ev->arg.pred) : FJA_TASK_NONE;
-    if (sink == FJA_TASK_NONE || pred == FJA_TASK_NONE || sink == pred) return;
     fja_change c = change_of(t, FJA_CHANGE_DEPENDENCE, p, NULL, ev->ts);
-    c.task = sink;
-    c.parent_id = pred;
+    c.counted = sink != FJA_TASK_NONE && pred != FJA_TASK_NONE && sink != pred;
+    if (c.counted) {
+        c.task = sink;
+        c.parent_id = pred;
+    }
     tell(t, &c);
 }
 
@@ -1247,24 +1262,40 @@ static void on_worker_event(const fja_tracker *t, fja_pool *p, replay_worker *rw
     worker_switch(t, p, w, rw, ev->ts);
 }
 
-static void on_pool_begin(fja_pool *p, const fja_event *ev)
+/* What the pool's own event said of it, told. */
+static void tell_fact(const fja_tracker *t, fja_pool *p, fja_pool_fact fact, const fja_event *ev)
 {
-    p->has_begin = true;
-    p->begin_ts = ev->ts;
-    p->nworkers_declared = (uint32_t)ev->arg.workers;
-    if (ev->procname) fja_name_copy(p->procname, sizeof p->procname, ev->procname);
-    if (ev->procname || ev->pid > 0) p->pid = ev->pid;
-    if (ev->arg.workers && ev->arg.workers <= 32768)
-        fja_pool_worker(p, (int32_t)ev->arg.workers - 1);
+    fja_change c = change_of(t, FJA_CHANGE_POOL_FACT, p, NULL, ev->ts);
+    c.fact = (uint8_t)fact;
+    if (fact == FJA_FACT_BEGIN) {
+        c.name = ev->procname;
+        c.workers = ev->arg.workers;
+        c.delta = ev->pid;
+        c.counted = ev->procname || ev->pid > 0;
+    } else if (fact == FJA_FACT_RUNTIME) {
+        c.name = ev->name;
+        c.version = ev->runtime;
+    }
+    tell(t, &c);
 }
 
-/* Which runtime made the pool (none: libfj). */
-static void on_pool_runtime(fja_pool *p, const fja_event *ev)
+/* The replay's part of a pool fact (rp: NULL when memory ran out). */
+static void on_pool_fact(const fja_tracker *t, fja_pool *p, fja_pool_fact fact, const fja_event *ev)
 {
-    if (ev->name) fja_name_copy(p->runtime_model, sizeof p->runtime_model, ev->name);
-    if (ev->runtime) fja_name_copy(p->runtime_version, sizeof p->runtime_version, ev->runtime);
-    p->openmp = ev->name && strcmp(ev->name, "openmp") == 0;
-    p->jvm = ev->name && strcmp(ev->name, "jvm") == 0;
+    replay_pool *rp = replay_pool_of(t, p);
+    if (!rp) t->model->oom = true;
+    if (rp && fact == FJA_FACT_BEGIN) rp->declared = (uint32_t)ev->arg.workers;
+    if (rp && fact == FJA_FACT_RUNTIME) { /* which runtime made the pool (none: libfj) */
+        rp->openmp = ev->name && strcmp(ev->name, "openmp") == 0;
+        rp->jvm = ev->name && strcmp(ev->name, "jvm") == 0;
+    }
+    if (rp && fact == FJA_FACT_END) {
+        rp->has_end = true;
+        rp->end_ts = ev->ts;
+    }
+    tell_fact(t, p, fact, ev);
+    if (fact == FJA_FACT_BEGIN && ev->arg.workers && ev->arg.workers <= 32768)
+        fja_pool_worker(p, (int32_t)ev->arg.workers - 1);
 }
 
 /* A client thread's stay off the CPU, drained as its wait for root task
@@ -1301,11 +1332,10 @@ static void on_pool_event(const fja_tracker *t, fja_pool *p, replay_worker *rw, 
         on_client_offcpu(t, p, ev);
         break;
     case FJA_EV_POOL_BEGIN:
-        on_pool_begin(p, ev);
+        on_pool_fact(t, p, FJA_FACT_BEGIN, ev);
         break;
     case FJA_EV_POOL_END:
-        p->has_end = true;
-        p->end_ts = ev->ts;
+        on_pool_fact(t, p, FJA_FACT_END, ev);
         break;
     case FJA_EV_SUBMIT:
         on_submit(t, p, ev);
@@ -1323,10 +1353,10 @@ static void on_pool_event(const fja_tracker *t, fja_pool *p, replay_worker *rw, 
         on_completed(t, p, ev);
         break;
     case FJA_EV_POOL_RUNTIME:
-        on_pool_runtime(p, ev);
+        on_pool_fact(t, p, FJA_FACT_RUNTIME, ev);
         break;
     case FJA_EV_JOINS_TOLD:
-        p->joins_told = true;
+        on_pool_fact(t, p, FJA_FACT_JOINS_TOLD, ev);
         break;
     case FJA_EV_DEPENDENCE:
         on_dependence(t, p, ev);
@@ -1408,12 +1438,12 @@ static const char *claims_fault(const fja_tracker *t, uint32_t pi, const replay_
                      ev->pool);
         return why;
     }
-    if (!p || !p->nworkers_declared || ev->worker < 0 ||
-        (uint32_t)ev->worker < p->nworkers_declared || begun)
-        return NULL;
-    if (ev->kind == FJA_EV_WORKER_BEGIN && (p->jvm || p->openmp)) return NULL;
+    if (begun || ev->worker < 0) return NULL;
+    const replay_pool *rp = replay_pool_at(t, pi); /* its workers declared */
+    if (!rp || !rp->declared || (uint32_t)ev->worker < rp->declared) return NULL;
+    if (ev->kind == FJA_EV_WORKER_BEGIN && (rp->jvm || rp->openmp)) return NULL;
     snprintf(why, n, "%s of worker %d of pool %u, which has %u workers and no such thread began",
-             fja_event_kind_name(ev->kind), ev->worker, ev->pool, p->nworkers_declared);
+             fja_event_kind_name(ev->kind), ev->worker, ev->pool, rp->declared);
     return why;
 }
 
@@ -1582,7 +1612,8 @@ void fja_tracker_finish(fja_tracker *t)
         if (m->examples[i].ts < m->first_ts) m->examples[i].ts = m->first_ts;
     for (uint32_t i = 0; i < m->npools; i++) {
         fja_pool *p = &m->pools[i];
-        uint64_t end = p->has_end ? p->end_ts : m->last_ts;
+        const replay_pool *rp = replay_pool_at(t, i);
+        uint64_t end = rp && rp->has_end ? rp->end_ts : m->last_ts;
         for (uint32_t w = 0; w < p->nworkers; w++)
             worker_close(t, p, &p->workers[w], end);
         tell_left(t, p, end);

@@ -16,8 +16,8 @@
  * way at the end it is told (FJA_CHANGE_UNFINISHED), a worker's life by
  * STATE (its first, out of FJA_WS_OFF) and WORKER_END. Some of the
  * replay's state still lives in the fja_model's pools (model.h: the
- * task records, trees and queue slots, the pools' facts from pool_begin,
- * pool_runtime and pool_end), so a listener reads the task records it is
+ * task records, trees and queue slots, the first and last event of each
+ * pool), so a listener reads the task records it is
  * told about; the pools --recording leaves out are the tracker's own
  * (fja_tracker_recording). The tracker books no time: the model books
  * self time in task bodies of its own (fja_body), from the changes. */
@@ -57,7 +57,9 @@ typedef enum {
     FJA_CHANGE_OFFCPU_IN,    /* it is back (since: when it left; offcpu, counted: as at OUT) */
     FJA_CHANGE_JOIN_DONE,    /* worker's top task joined its child task, done before (join_done);
                                 task NONE: every child done so far (an OpenMP taskwait) */
-    FJA_CHANGE_DEPENDENCE,   /* task cannot start before record parent_id is done (depend) */
+    FJA_CHANGE_DEPENDENCE,   /* a dependence edge (depend); counted: both its tasks are in
+                                the trace, task cannot start before record parent_id is done
+                                (else task NONE, parent_id 0: an edge not followed) */
     FJA_CHANGE_OFFCPU_REPORTED,  /* worker reported, late (at its next drain), that it was off
                                     the CPU from since to ts (an offcpu record, believed: inside
                                     its life, after its last one); offcpu: why */
@@ -79,7 +81,20 @@ typedef enum {
     FJA_CHANGE_CLIENT_OFFCPU,    /* a client thread waiting for root task was off the CPU
                                     from since to ts (its record's end, or the drain that
                                     told it if earlier); offcpu: why */
+    FJA_CHANGE_POOL_FACT,        /* the pool's own event said fact (an fja_pool_fact) */
 } fja_change_kind;
+
+/* What an FJA_CHANGE_POOL_FACT says: the pool began (pool_begin: name
+ * the process's, NULL if not recorded; workers declared; delta the pid,
+ * counted: told); the runtime that made it (pool_runtime: name its
+ * model, NULL for libfj; version); the pool ended (pool_end); every join
+ * is in the trace (joins_told). */
+typedef enum {
+    FJA_FACT_BEGIN,
+    FJA_FACT_RUNTIME,
+    FJA_FACT_END,
+    FJA_FACT_JOINS_TOLD,
+} fja_pool_fact;
 
 /* What an FJA_CHANGE_OFFCPU_RECORDING says: the recording started;
  * refused (delta: the errno, -1 when not told); records lost (delta: how
@@ -102,16 +117,20 @@ typedef struct {
                            LOCK_END: when the wait began; TASK_DONE: when completing began
                            (if counted) */
     int64_t delta;      /* QUEUE; TOOL_TIME: the tool's time since the last reading;
-                           CLOCK_READ, OFFCPU_RECORDING: as their kinds say */
+                           CLOCK_READ, OFFCPU_RECORDING, POOL_FACT: as their kinds say */
     union {
-        int64_t depth;   /* QUEUE */
-        uint64_t beyond; /* TOOL_TIME: what the tool told beyond the thread's clock */
+        int64_t depth;    /* QUEUE */
+        uint64_t beyond;  /* TOOL_TIME: what the tool told beyond the thread's clock */
+        uint64_t workers; /* POOL_FACT, FJA_FACT_BEGIN: the workers declared */
     };
     uint64_t parent_id; /* TASK_NEW of a fork: the parent named by the event (0: none);
                            DEPENDENCE: the predecessor's record number */
-    const char *name;   /* LOCK_NAME, valid during the call */
-    uint64_t ahead;     /* TASK_BEGIN, JOIN_BEGIN, joined: the parent's own code from fork to
-                           join (ns) */
+    const char *name;   /* LOCK_NAME, POOL_FACT: valid during the call */
+    union {
+        uint64_t ahead;      /* TASK_BEGIN, JOIN_BEGIN, joined: the parent's own code from
+                                fork to join (ns) */
+        const char *version; /* POOL_FACT, FJA_FACT_RUNTIME: valid during the call */
+    };
     fja_change_kind kind;
     uint32_t pool_index; /* in fja_model.pools */
     uint32_t task;       /* record number, FJA_TASK_NONE when none */
@@ -131,6 +150,7 @@ typedef struct {
     bool joined;         /* TASK_BEGIN: run by its parent's own join (exec_joined);
                             JOIN_BEGIN: ahead is known (join_stolen) */
     uint8_t left;        /* UNFINISHED: an fja_ustate (in the tail padding: no bigger) */
+    uint8_t fact;        /* POOL_FACT: an fja_pool_fact (in the tail padding too) */
 } fja_change;
 
 /* A consumer of the changes. model is the one being replayed into. */

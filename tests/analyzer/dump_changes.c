@@ -4,13 +4,16 @@
  * the replay shows as a diff of lines, the first of them where the replay
  * went another way, before any figure of the report moves.
  *
- * A line: the time (ns since the first change), kind, pool index, worker
- * index (- when none), the task's id in hex (- when none), then only the
- * fields that are set, as name=value (since: ns since the first change). */
+ * A line: the time (ns since the first change that is not a pool's
+ * fact), kind, pool index, worker index (- when none), the task's id in
+ * hex (- when none), then only the fields that are set, as name=value
+ * (since: ns since that change). */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "find.h"
 #include "fja.h"
@@ -47,11 +50,22 @@ static const char *const kinds[] = {
     [FJA_CHANGE_CLOCK_READ] = "clock_read",
     [FJA_CHANGE_OFFCPU_RECORDING] = "offcpu_recording",
     [FJA_CHANGE_CLIENT_OFFCPU] = "client_offcpu",
+    [FJA_CHANGE_POOL_FACT] = "pool_fact",
 };
 
 static const char *const states[] = {
     [FJA_WS_OFF] = "off",       [FJA_WS_RUN] = "run",   [FJA_WS_JOIN] = "join",
     [FJA_WS_SEARCH] = "search", [FJA_WS_PARK] = "park", [FJA_WS_LOCK] = "lock"};
+
+static const char *const facts[] = {[FJA_FACT_BEGIN] = "begin",
+                                    [FJA_FACT_RUNTIME] = "runtime",
+                                    [FJA_FACT_END] = "end",
+                                    [FJA_FACT_JOINS_TOLD] = "joins_told"};
+
+static const char *fact_name(uint8_t f)
+{
+    return f < sizeof facts / sizeof *facts && facts[f] ? facts[f] : "unknown";
+}
 
 static const char *kind_name(fja_change_kind k)
 {
@@ -63,18 +77,35 @@ static const char *state_name(fja_wstate s)
     return (size_t)s < sizeof states / sizeof *states && states[s] ? states[s] : "unknown";
 }
 
+/* The rest of a line after its time, built before it is printed: a
+ * pool's facts told before the origin is known wait for it. */
+static char line[1024];
+static size_t line_len;
+
+static void put(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line + line_len, sizeof line - line_len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        line_len += (size_t)n < sizeof line - line_len ? (size_t)n : sizeof line - line_len - 1;
+}
+
 /* name=value when value is set */
 static void field(const char *name, uint64_t v)
 {
-    if (v) printf(" %s=%" PRIu64, name, v);
+    if (v) put(" %s=%" PRIu64, name, v);
 }
 
 static void field_signed(const char *name, int64_t v)
 {
-    if (v) printf(" %s=%" PRId64, name, v);
+    if (v) put(" %s=%" PRId64, name, v);
 }
 
-/* the first change's time: the origin of the times printed */
+/* The origin of the times printed: the first change that is not a pool's
+ * fact (a pool_begin comes before its workers' first events: the times
+ * stay those of the dumps made before facts were told). */
 static uint64_t origin;
 static bool origin_set;
 
@@ -83,43 +114,82 @@ static int64_t rel(uint64_t ts)
     return (int64_t)(ts - origin);
 }
 
+/* facts told before the origin, with their times, in the order told */
+#define PENDING_MAX 64
+static struct {
+    uint64_t ts;
+    char *rest;
+} pending[PENDING_MAX];
+static unsigned npending;
+
+static void flush_pending(void)
+{
+    for (unsigned i = 0; i < npending; i++) {
+        printf("%" PRId64 "%s", rel(pending[i].ts), pending[i].rest);
+        free(pending[i].rest);
+    }
+    npending = 0;
+}
+
 static void dump(void *ctx, fja_model *m, const fja_change *c)
 {
     (void)ctx;
     (void)m;
-    if (!origin_set) {
+    bool fact = c->kind == FJA_CHANGE_POOL_FACT;
+    bool wait = !origin_set && fact && npending < PENDING_MAX;
+    if (!origin_set && !wait) {
         origin = c->ts;
         origin_set = true;
     }
-    printf("%" PRId64 " %s %" PRIu32, rel(c->ts), kind_name(c->kind), c->pool_index);
+    line_len = 0;
+    put(" %s %" PRIu32, kind_name(c->kind), c->pool_index);
     if (c->worker)
-        printf(" w%" PRId32, c->worker->index);
+        put(" w%" PRId32, c->worker->index);
     else
-        printf(" -");
+        put(" -");
     if (c->pool && c->task != FJA_TASK_NONE)
-        printf(" t%" PRIx64, fja_taskmap_get(&c->pool->tasks, c->task)->id);
+        put(" t%" PRIx64, fja_taskmap_get(&c->pool->tasks, c->task)->id);
     else
-        printf(" -");
-    if (c->kind == FJA_CHANGE_STATE) printf(" %s>%s", state_name(c->from), state_name(c->to));
-    if (c->kind == FJA_CHANGE_UNFINISHED) printf(" %s", fja_ustate_name((fja_ustate)c->left));
-    if (c->since) printf(" since=%" PRId64, rel(c->since));
+        put(" -");
+    if (c->kind == FJA_CHANGE_STATE) put(" %s>%s", state_name(c->from), state_name(c->to));
+    if (c->kind == FJA_CHANGE_UNFINISHED) put(" %s", fja_ustate_name((fja_ustate)c->left));
+    if (fact) put(" %s", fact_name(c->fact));
+    if (c->since) put(" since=%" PRId64, rel(c->since));
     field_signed("delta", c->delta);
     if (c->kind == FJA_CHANGE_TOOL_TIME)
         field("beyond", c->beyond);
+    else if (fact)
+        field("workers", c->workers);
     else
         field_signed("depth", c->depth);
     field("parent", c->parent_id);
-    field("ahead", c->ahead);
+    if (fact && c->version)
+        put(" version=%s", c->version);
+    else if (!fact)
+        field("ahead", c->ahead);
     if (c->other != -1 && (c->kind == FJA_CHANGE_STEAL || c->kind == FJA_CHANGE_TASK_BEGIN))
-        printf(" other=%" PRId32, c->other);
+        put(" other=%" PRId32, c->other);
     field("lock", c->lock);
     field("source", c->source);
     field("stolen", c->stolen);
     field("counted", c->counted);
     field("offcpu", c->offcpu);
     field("joined", c->joined);
-    if (c->name) printf(" name=%s", c->name);
-    putchar('\n');
+    if (c->name) put(" name=%s", c->name);
+    put("\n");
+    char *rest = wait ? malloc(line_len + 1) : NULL;
+    if (rest) {
+        memcpy(rest, line, line_len + 1);
+        pending[npending].ts = c->ts;
+        pending[npending++].rest = rest;
+        return;
+    }
+    if (!origin_set) { /* no memory to wait: its own origin */
+        origin = c->ts;
+        origin_set = true;
+    }
+    flush_pending();
+    printf("%" PRId64 "%s", rel(c->ts), line);
 }
 
 static int feed(void *ctx, const fja_event *ev)
@@ -167,6 +237,10 @@ int main(int argc, char **argv)
         return 3;
     }
     fja_tracker_finish(&t);
+    if (npending) { /* facts alone: they are their own origin */
+        origin = pending[0].ts;
+        flush_pending();
+    }
     fja_tracker_free(&t);
     fja_model_free(&m);
     return 0;
