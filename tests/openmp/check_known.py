@@ -274,8 +274,14 @@ def preempt(record, analyze, tmp, exes):
         # thread's clock): the tool reads the thread's clock at every task
         # boundary and the analyzer fits perf's stays to it, so the span is
         # the clocks' (docs/openmp.md). Before, a 2 ms leaf switched out ~70
-        # times showed 2.99 ms and this bound was +50%
-        check_near(m.name(TREE), "median on-CPU span", m.fig(TREE, "span_ns"), 2 * MS)
+        # times showed 2.99 ms (+50% over the leaf). The span is checked
+        # against the program's own measure below, not against the leaf's
+        # 2 ms: the path's own code (its task creations and waits) is 5-8%
+        # of it on a quiet machine and grows with the load (the program's
+        # own 2.18-2.28 ms at a load of 5: the analyzer 2.21 ms, +1.2%
+        # over the program's, failed a bound of 2 ms +10%)
+        tap.diag(f"{m.name(TREE)}: median on-CPU span {m.fig(TREE, 'span_ns') / MS:.3f} ms, "
+                 f"the leaf 2 ms")
         truth = [[float(line.split()[-2]) for line in r.out.splitlines()
                   if line.startswith("tree span on the CPU")] for r in m.runs]
         tap.ok(all(len(t) == 2 for t in truth), f"{m.runs[0].name}: the program told its spans",
@@ -302,12 +308,12 @@ def preempt(record, analyze, tmp, exes):
             i = m.cases.index(TREE500)
             check_own(m.name(TREE500), "span", [r.trees[i]["span_ns"] for r in m.runs],
                       [t[1] for t in truth])
-            # The 2 ms tree against its own measure too: beside the flat 2 ms
-            # above, which a load beyond the two busy loops moves (the path's
-            # own code grows with it: 2.18-2.30 ms at a load of 8-16)
+            # The 2 ms tree against its own measure, within 5%: there the
+            # path's dispatch and events are a small share (+0.8..+1.3%
+            # medians, each -0.3..+1.8%, at loads of 2-6)
             i = m.cases.index(TREE)
             check_own(m.name(TREE), "span", [r.trees[i]["span_ns"] for r in m.runs],
-                      [t[0] for t in truth])
+                      [t[0] for t in truth], above=0.05)
         # ... and the report says how much on-CPU time its clocks disagree on
         un = [r.pool["offcpu"]["unattributed_ns"] for r in m.runs]
         dis = [r.pool["offcpu"]["clock_disagreement_ns"] for r in m.runs]
