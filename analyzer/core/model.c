@@ -797,8 +797,21 @@ static void fork_interval(fja_pool *p, fja_worker *w, uint64_t parent_id, uint64
     w->last_fork_parent = parent_id;
 }
 
-void fja_model_forked(fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id, uint64_t ts)
+/* Task record n, forked or submitted by worker (-1: a client) at ts, was
+ * made at site (sites.h). */
+static void site_on_task(fja_model *m, fja_pool *p, uint32_t n, uint64_t site, bool forked,
+                         int32_t worker, uint64_t ts)
 {
+    if (!fja_sites_on_task(&p->sites, n, site, forked)) return;
+    fja_event at = {.ts = ts, .task = task_at(p, n)->id, .pool = p->id, .worker = worker};
+    fja_model_anomaly(m, FJA_AN_OUT_OF_MEMORY, &at);
+    m->oom = true;
+}
+
+void fja_model_forked(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id,
+                      uint64_t site, uint64_t ts)
+{
+    site_on_task(m, p, n, site, true, w->index, ts);
     fja_task *t = task_at(p, n);
     if (t->size_hint) p->any_size_hint = true;
     w->last_fork_task = t->parent == FJA_TASK_NONE ? FJA_TASK_NONE : n;
@@ -824,12 +837,13 @@ void fja_model_forked(fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id
 }
 
 /* A root: submitted, or exec'd without a fork seen (a tree of its own). */
-static void on_root(fja_pool *p, const fja_change *c)
+static void on_root(fja_model *m, fja_pool *p, const fja_change *c)
 {
     fja_task *t = task_at(p, c->task);
     fja_tree *tr = tree_of(p, t);
     if (tr) tr->tasks = 1;
     if (!(t->flags & FJA_TF_SUBMITTED)) return;
+    site_on_task(m, p, c->task, c->site, false, -1, c->ts);
     if (tr) {
         tr->has_submit = true;
         tr->submit_ts = c->ts;
@@ -1350,9 +1364,9 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
         break;
     case FJA_CHANGE_TASK_NEW:
         if (task_at(p, c->task)->flags & FJA_TF_FORKED)
-            fja_model_forked(p, c->worker, c->task, c->parent_id, c->ts);
+            fja_model_forked(m, p, c->worker, c->task, c->parent_id, c->site, c->ts);
         else
-            on_root(p, c);
+            on_root(m, p, c);
         break;
     case FJA_CHANGE_TASK_END:
         fja_model_task_end(tk, p, c->worker, c->task, c->since, c->ts);

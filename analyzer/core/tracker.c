@@ -520,15 +520,6 @@ static void join_notify(const fja_tracker *t, fja_pool *p, uint32_t n, uint64_t 
     if (f && !f->awaited_done_ts) f->awaited_done_ts = ts;
 }
 
-/* The creation site of a forked or submitted task (sites.h). */
-static void site_of(fja_model *m, fja_pool *p, uint32_t n, const fja_event *ev)
-{
-    if (fja_sites_on_task(&p->sites, n, ev->site, ev->kind == FJA_EV_FORK)) {
-        fja_model_anomaly(m, FJA_AN_OUT_OF_MEMORY, ev);
-        m->oom = true;
-    }
-}
-
 /* ------------------------------------------------------------ queries */
 
 uint32_t fja_tracker_join_level(const fja_tracker *t, const fja_pool *p, uint32_t n)
@@ -563,13 +554,15 @@ static void on_submit(const fja_tracker *t, fja_pool *p, const fja_event *ev)
     }
     uint32_t n = task_new(t->model, p, ev);
     if (n == FJA_TASK_NONE) return;
-    site_of(t->model, p, n, ev);
     uint32_t tr = tree_new(t->model, p, n, ev);
     fja_task *k = task_at(p, n);
     k->flags = FJA_TF_SUBMITTED;
     k->tree = tr;
     qslot_take(p, k, ev->ts);
-    tell_task(t, FJA_CHANGE_TASK_NEW, p, NULL, n, ev->ts);
+    fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, NULL, ev->ts);
+    c.task = n;
+    c.site = ev->site;
+    tell(t, &c);
 }
 
 /* The root task an event of its client names (result, offcpu_client),
@@ -629,7 +622,6 @@ static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wor
     }
     uint32_t n = task_new(t->model, p, ev);
     if (n == FJA_TASK_NONE) return;
-    site_of(t->model, p, n, ev);
     fja_task *k = task_at(p, n);
     k->flags = FJA_TF_FORKED;
     k->worker = (int16_t)w->index;
@@ -639,11 +631,12 @@ static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wor
     fork_link(p, rw, n, parent, &unknown);
     if (unknown) fja_model_anomaly(t->model, FJA_AN_UNKNOWN_PARENT, ev);
     if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
-        fja_model_forked(p, w, n, parent, ev->ts);
+        fja_model_forked(t->model, p, w, n, parent, ev->site, ev->ts);
     } else {
         fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, w, ev->ts);
         c.task = n;
         c.parent_id = parent;
+        c.site = ev->site;
         tell(t, &c);
     }
     worker_queue(t, p, w, rw, 1, ev->ts);

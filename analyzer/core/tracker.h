@@ -130,6 +130,7 @@ typedef struct {
         uint64_t ahead;      /* TASK_BEGIN, JOIN_BEGIN, joined: the parent's own code from
                                 fork to join (ns) */
         const char *version; /* POOL_FACT, FJA_FACT_RUNTIME: valid during the call */
+        uint64_t site;       /* TASK_NEW of a fork or submit: its creation site (0: none) */
     };
     fja_change_kind kind;
     uint32_t pool_index; /* in fja_model.pools */
@@ -194,11 +195,13 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c);
  * listener, as that change comes with every event. */
 void fja_model_settled(fja_pool *p, fja_worker *w, uint32_t task, bool runs, uint64_t ts);
 /* Likewise the model's part of a QUEUE change (two per forked task), of
- * the TASK_NEW of a fork (task n, the parent named by the event) and of a
+ * the TASK_NEW of a fork (task n, the parent named by the event, its
+ * creation site) and of a
  * TASK_END (since: when the body began). */
 void fja_model_queue(fja_pool *p, fja_worker *w, int64_t delta, int64_t depth, bool counted,
                      uint64_t ts);
-void fja_model_forked(fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id, uint64_t ts);
+void fja_model_forked(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id,
+                      uint64_t site, uint64_t ts);
 void fja_model_task_end(const fja_tracker *t, fja_pool *p, fja_worker *w, uint32_t n,
                         uint64_t since, uint64_t ts);
 /* And a TASK_BEGIN's, without the dispatch on its kind. */

@@ -165,6 +165,8 @@ static void dump(void *ctx, fja_model *m, const fja_change *c)
     field("parent", c->parent_id);
     if (fact && c->version)
         put(" version=%s", c->version);
+    else if (c->kind == FJA_CHANGE_TASK_NEW)
+        field("site", c->site);
     else if (!fact)
         field("ahead", c->ahead);
     if (c->other != -1 && (c->kind == FJA_CHANGE_STEAL || c->kind == FJA_CHANGE_TASK_BEGIN))
