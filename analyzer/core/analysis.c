@@ -403,9 +403,9 @@ static void u_record(const ucollect *c, uint32_t n, fja_unfinished *u)
         bool pending = thief && thief->stolen_task == n;
         u_set(c, u, FJA_UT_STOLEN, t->worker, pending ? thief->steal_ts : TS_UNKNOWN);
     } else {
-        /* A submitted root is on no worker's deque (its record says 0). */
-        u_set(c, u, FJA_UT_QUEUED, t->flags & FJA_TF_FORKED ? t->worker : -1,
-              t->qslot != FJA_TASK_NONE ? p->qsince[t->qslot] : TS_UNKNOWN);
+        /* A submitted root is on no worker's deque (its record says 0);
+         * when it was queued the replay told, if it knew (u_left). */
+        u_set(c, u, FJA_UT_QUEUED, t->flags & FJA_TF_FORKED ? t->worker : -1, TS_UNKNOWN);
     }
 }
 

@@ -73,7 +73,6 @@ static void pool_free(fja_pool *p)
     free(p->left);
     free(p->trees);
     free(p->tree_walls);
-    free(p->qsince);
     fja_taskmap_free(&p->tasks);
     fja_sites_free(&p->sites);
     fja_depend_free(&p->deps);
@@ -124,7 +123,7 @@ static void worker_init(fja_worker *w, int32_t index)
 
 static void pool_init(fja_pool *p, uint32_t source, uint32_t id)
 {
-    *p = (fja_pool){.source = source, .id = id, .pid = -1, .qfree = FJA_TASK_NONE};
+    *p = (fja_pool){.source = source, .id = id, .pid = -1};
     fja_taskmap_init(&p->tasks);
     worker_init(&p->client, -1);
     fja_hist_init(&p->self_hist);
@@ -1470,9 +1469,8 @@ size_t fja_model_bytes(const fja_model *m)
     for (uint32_t i = 0; i < m->npools; i++) {
         const fja_pool *p = &m->pools[i];
         b += fja_taskmap_bytes(&p->tasks) + p->cap_trees * sizeof(fja_tree) +
-             p->nworkers * sizeof(fja_worker) + p->cap_qsince * sizeof *p->qsince +
-             fja_sites_bytes(&p->sites) + fja_depend_bytes(&p->deps) +
-             p->cap_left * sizeof *p->left;
+             p->nworkers * sizeof(fja_worker) + fja_sites_bytes(&p->sites) +
+             fja_depend_bytes(&p->deps) + p->cap_left * sizeof *p->left;
     }
     return b;
 }

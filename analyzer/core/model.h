@@ -278,12 +278,6 @@ typedef struct {
     fja_worker client; /* what the changes name of threads that are not workers */
     fja_tree *trees;
     uint32_t ntrees, cap_trees;
-    /* fork/submit time of each task still queued, in slots reused once it
-     * is taken (fja_task.qslot): the records have no room for a timestamp,
-     * and only the few tasks queued at a time need one. A free slot holds
-     * the next free one; qfree heads that list (FJA_TASK_NONE: empty). */
-    uint64_t *qsince;
-    uint32_t nqsince, cap_qsince, qfree;
     /* tasks queued anywhere: deques plus submitted roots not started */
     int64_t pending_roots, queued;
     uint32_t nowork_gaps;           /* workers in a searching/parked gap now */

@@ -49,7 +49,7 @@ typedef struct {
     uint16_t depth;      /* saturated */
     int16_t worker;      /* the forker until exec, then the executor */
     uint16_t flags;
-    uint32_t qslot; /* while queued: its slot in fja_pool.qsince, else FJA_TASK_NONE */
+    uint32_t qslot; /* while queued: its slot in the tracker's queue times, else FJA_TASK_NONE */
 } fja_task;
 
 /* The analyzer's memory budget is 64 bytes per task (bench/analyzer.sh):

@@ -142,6 +142,13 @@ typedef struct {
     uint32_t declared;
     bool openmp, jvm, has_end;
     uint64_t end_ts;
+    /* fork/submit time of each task still queued, in slots reused once it
+     * is taken (fja_task.qslot): the records have no room for a timestamp,
+     * and only the few tasks queued at a time need one. A free slot holds
+     * the next free one; qfree heads that list (FJA_TASK_NONE: empty). */
+    uint64_t *qsince;
+    uint32_t nqsince, cap_qsince, qfree;
+    uint32_t qtaken; /* slots in use: none, no task left queued to look for */
 } replay_pool;
 
 struct fja_replay {
@@ -159,7 +166,8 @@ static replay_pool *replay_pool_of(const fja_tracker *t, const fja_pool *p)
     if (pi >= r->npools) {
         replay_pool *np = realloc(r->pools, (size_t)(pi + 1) * sizeof *np);
         if (!np) return NULL;
-        memset(np + r->npools, 0, (size_t)(pi + 1 - r->npools) * sizeof *np);
+        for (uint32_t i = r->npools; i <= pi; i++)
+            np[i] = (replay_pool){.qfree = FJA_TASK_NONE};
         r->pools = np;
         r->npools = pi + 1;
     }
@@ -236,6 +244,7 @@ void fja_tracker_free(fja_tracker *t)
                 free(rp->workers[w].stack);
             free(rp->client.stack);
             free(rp->workers);
+            free(rp->qsince);
         }
         free(t->replay->pools);
         free(t->replay);
@@ -428,36 +437,52 @@ static void owner_dequeue(const fja_tracker *t, fja_pool *p, int32_t index, uint
     if (orw) worker_queue(t, p, owner, orw, -1, ts);
 }
 
-/* Remembers when task t was queued (fork, submit), in a free slot. Without
- * memory for a slot the time is just not known (the report says so). */
-static void qslot_take(fja_pool *p, fja_task *t, uint64_t ts)
+/* A new slot at the end of rp's queue times, FJA_TASK_NONE without
+ * memory (out of line: taken only while the most tasks are queued). */
+static uint32_t qslot_grow(replay_pool *rp)
 {
-    uint32_t s = p->qfree;
-    if (s != FJA_TASK_NONE) {
-        p->qfree = (uint32_t)p->qsince[s];
-    } else {
-        if (p->nqsince == p->cap_qsince) {
-            uint32_t cap = p->cap_qsince ? p->cap_qsince * 2 : 64;
-            uint64_t *q = cap > p->cap_qsince ? realloc(p->qsince, cap * sizeof *q) : NULL;
-            if (!q) return;
-            p->qsince = q;
-            p->cap_qsince = cap;
-        }
-        s = p->nqsince++;
+    if (rp->nqsince == rp->cap_qsince) {
+        uint32_t cap = rp->cap_qsince ? rp->cap_qsince * 2 : 64;
+        uint64_t *q = cap > rp->cap_qsince ? realloc(rp->qsince, cap * sizeof *q) : NULL;
+        if (!q) return FJA_TASK_NONE;
+        rp->qsince = q;
+        rp->cap_qsince = cap;
     }
-    p->qsince[s] = ts;
-    t->qslot = s;
+    return rp->nqsince++;
 }
 
-/* t left its queue (taken by its owner or a thief): its slot is free.
- * Returns when it was queued, 0 when unknown. */
-static uint64_t qslot_release(fja_pool *p, fja_task *t)
+/* Remembers when task k of pool p was queued (fork, submit), in a free
+ * slot. Without memory for a slot the time is just not known (the report
+ * says so). Once per task: the pool the replay already keeps is found
+ * inline. */
+static inline void qslot_take(const fja_tracker *t, fja_pool *p, fja_task *k, uint64_t ts)
 {
-    if (t->qslot == FJA_TASK_NONE) return 0;
-    uint64_t since = p->qsince[t->qslot];
-    p->qsince[t->qslot] = p->qfree;
-    p->qfree = t->qslot;
-    t->qslot = FJA_TASK_NONE;
+    const struct fja_replay *r = t->replay;
+    uint32_t pi = (uint32_t)(p - t->model->pools);
+    replay_pool *rp = pi < r->npools ? &r->pools[pi] : replay_pool_of(t, p);
+    if (!rp) return;
+    uint32_t s = rp->qfree;
+    if (s != FJA_TASK_NONE)
+        rp->qfree = (uint32_t)rp->qsince[s];
+    else if ((s = qslot_grow(rp)) == FJA_TASK_NONE)
+        return;
+    rp->qsince[s] = ts;
+    rp->qtaken++;
+    k->qslot = s;
+}
+
+/* Task k of pool p left its queue (taken by its owner or a thief): its
+ * slot is free. Returns when it was queued, 0 when unknown. */
+static uint64_t qslot_release(const fja_tracker *t, const fja_pool *p, fja_task *k)
+{
+    if (k->qslot == FJA_TASK_NONE) return 0;
+    /* a slot was taken: the replay keeps the pool */
+    replay_pool *rp = &t->replay->pools[p - t->model->pools];
+    uint64_t since = rp->qsince[k->qslot];
+    rp->qsince[k->qslot] = rp->qfree;
+    rp->qfree = k->qslot;
+    rp->qtaken--;
+    k->qslot = FJA_TASK_NONE;
     return since;
 }
 
@@ -558,7 +583,7 @@ static void on_submit(const fja_tracker *t, fja_pool *p, const fja_event *ev)
     fja_task *k = task_at(p, n);
     k->flags = FJA_TF_SUBMITTED;
     k->tree = tr;
-    qslot_take(p, k, ev->ts);
+    qslot_take(t, p, k, ev->ts);
     fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, NULL, ev->ts);
     c.task = n;
     c.site = ev->site;
@@ -626,7 +651,7 @@ static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wor
     k->flags = FJA_TF_FORKED;
     k->worker = (int16_t)w->index;
     k->size_hint = ev->size_hint > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->size_hint;
-    qslot_take(p, k, ev->ts);
+    qslot_take(t, p, k, ev->ts);
     bool unknown;
     fork_link(p, rw, n, parent, &unknown);
     if (unknown) fja_model_anomaly(t->model, FJA_AN_UNKNOWN_PARENT, ev);
@@ -667,7 +692,7 @@ static void exec_dequeue(const fja_tracker *t, fja_pool *p, fja_worker *w, repla
         }
         return;
     }
-    c->since = qslot_release(p, k);
+    c->since = qslot_release(t, p, k);
     if (k->flags & FJA_TF_FORKED) {
         int32_t self = w->index;
         c->other = k->worker;
@@ -817,7 +842,7 @@ static void on_steal(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wo
     int32_t self = w->index;
     if (!(k->flags & FJA_TF_STOLEN)) owner_dequeue(t, p, owner_index, ev->ts);
     w = &p->workers[self]; /* fja_pool_worker may have moved the array */
-    rw->stolen_queued_ts = qslot_release(p, k);
+    rw->stolen_queued_ts = qslot_release(t, p, k);
     rw->stolen_from = owner_index;
     k->flags |= FJA_TF_STOLEN;
     k->worker = (int16_t)self;
@@ -1580,9 +1605,27 @@ static void tell_completion_left(const fja_tracker *t, fja_pool *p, fja_worker *
     tell(t, &c);
 }
 
+/* The tasks left queued in pool p at its end (forked or submitted, never
+ * taken), with when they were queued, if known (a slot held it). */
+static void tell_queued_left(const fja_tracker *t, fja_pool *p, uint64_t end)
+{
+    const replay_pool *rp = replay_pool_at(t, (uint32_t)(p - t->model->pools));
+    for (uint32_t n = 0; rp && rp->qtaken && n < p->tasks.count; n++) {
+        const fja_task *k = task_at(p, n);
+        if (fja_taskmap_is_free(&p->tasks, n) || k->qslot == FJA_TASK_NONE) continue;
+        bool forked = (k->flags & FJA_TF_FORKED) && (uint32_t)k->worker < p->nworkers;
+        fja_change c =
+            change_of(t, FJA_CHANGE_UNFINISHED, p, forked ? &p->workers[k->worker] : NULL, end);
+        c.task = n;
+        c.since = rp->qsince[k->qslot];
+        c.left = FJA_UT_QUEUED;
+        tell(t, &c);
+    }
+}
+
 /* Everything the replay leaves under way in pool p at its end: the
  * frames of every worker, then the completions (a completer's frame below
- * is told first: its completion is where it is). */
+ * is told first: its completion is where it is), then the tasks queued. */
 static void tell_left(const fja_tracker *t, fja_pool *p, uint64_t end)
 {
     uint32_t pi = (uint32_t)(p - t->model->pools);
@@ -1592,6 +1635,7 @@ static void tell_left(const fja_tracker *t, fja_pool *p, uint64_t end)
         tell_completion_left(t, p, &p->workers[w], replay_worker_at(t, pi, (int32_t)w), end);
     const struct fja_replay *r = t->replay;
     tell_completion_left(t, p, NULL, r && pi < r->npools ? &r->pools[pi].client : NULL, end);
+    tell_queued_left(t, p, end);
 }
 
 /* A pool without pool_end was cut short with the trace: its workers ran

@@ -16,8 +16,8 @@
  * way at the end it is told (FJA_CHANGE_UNFINISHED), a worker's life by
  * STATE (its first, out of FJA_WS_OFF) and WORKER_END. Some of the
  * replay's state still lives in the fja_model's pools (model.h: the
- * task records, trees and queue slots, the first and last event of each
- * pool), so a listener reads the task records it is
+ * task records and trees, the first and last event of each pool), so a
+ * listener reads the task records it is
  * told about; the pools --recording leaves out are the tracker's own
  * (fja_tracker_recording). The tracker books no time: the model books
  * self time in task bodies of its own (fja_body), from the changes. */
