@@ -7,7 +7,10 @@
  * several in one run separated by "+", each in its own parallel region:
  *   untied-wait [tied]  one untied task makes one child (20 ms) and waits
  *   fib N LEAF_US [tied] fib(N) with untied tasks and taskwait, each leaf
- *                       (n < 2) burns LEAF_US: work F(N+1) x LEAF_US
+ *                       (n < 2) burns LEAF_US: work F(N+1) x LEAF_US.
+ *                       Prints its span on the threads' CPU clocks as
+ *                       tree does ("fib span on the CPU NS ns"; "n/a"
+ *                       where an untied task's parts changed threads)
  *   chain N US          N tasks of US in one depend(inout: x) chain:
  *                       work = span = N x US
  *   grid N US           an N x N wavefront made by one task: (i,j) depends
@@ -64,43 +67,101 @@ static void untied_wait(int untied)
     }
 }
 
-static long fib_untied(int n)
+/* fib's value and the CPU time of its longest path on its threads' clocks
+ * (as tree's: a node's code up to a child's fork, that child's path, its
+ * code after its taskwait), or SPAN_UNKNOWN when a task's parts ran on
+ * different threads: libomp's own ABI (clang) may resume an untied task
+ * on another thread, whose clock says nothing of this one's; gcc's ABI
+ * runs an untied task in one part. */
+typedef struct {
+    long value;
+    uint64_t span_ns;
+} fib_result;
+#define SPAN_UNKNOWN UINT64_MAX
+
+/* The readings of one node: at its start, after each child's creation,
+ * after its taskwait; moved when any was on another thread than the first. */
+typedef struct {
+    uint64_t at[4];
+    int thread;
+    bool moved;
+} fib_clock;
+
+static void fib_read(fib_clock *c, int i)
 {
-    if (n < 2) {
-        cpuburn(leaf_ns);
-        return n;
-    }
-    long a, b;
+    c->at[i] = cpuburn_thread_ns();
+    if (i == 0) c->thread = omp_get_thread_num();
+    c->moved = c->moved || omp_get_thread_num() != c->thread;
+}
+
+static fib_result fib_leaf(int n, fib_clock *c)
+{
+    cpuburn(leaf_ns);
+    fib_read(c, 1);
+    fib_result r = {n, c->moved ? SPAN_UNKNOWN : c->at[1] - c->at[0]};
+    return r;
+}
+
+static fib_result fib_node(fib_clock *c, fib_result a, fib_result b)
+{
+    fib_result r = {a.value + b.value, SPAN_UNKNOWN};
+    const uint64_t after_wait = cpuburn_thread_ns();
+    if (c->moved || omp_get_thread_num() != c->thread || a.span_ns == SPAN_UNKNOWN ||
+        b.span_ns == SPAN_UNKNOWN)
+        return r;
+    const uint64_t through_a = c->at[1] - c->at[0] + a.span_ns;
+    const uint64_t through_b = c->at[2] - c->at[0] + b.span_ns;
+    r.span_ns = (through_a > through_b ? through_a : through_b) + after_wait - c->at[3];
+    return r;
+}
+
+static fib_result fib_untied(int n)
+{
+    fib_clock c = {.moved = false};
+    fib_read(&c, 0);
+    if (n < 2) return fib_leaf(n, &c);
+    fib_result a, b;
 #pragma omp task untied shared(a)
     a = fib_untied(n - 1);
+    fib_read(&c, 1);
 #pragma omp task untied shared(b)
     b = fib_untied(n - 2);
+    fib_read(&c, 2);
 #pragma omp taskwait
-    return a + b;
+    fib_read(&c, 3);
+    return fib_node(&c, a, b);
 }
 
-static long fib_tied(int n)
+static fib_result fib_tied(int n)
 {
-    if (n < 2) {
-        cpuburn(leaf_ns);
-        return n;
-    }
-    long a, b;
+    fib_clock c = {.moved = false};
+    fib_read(&c, 0);
+    if (n < 2) return fib_leaf(n, &c);
+    fib_result a, b;
 #pragma omp task shared(a)
     a = fib_tied(n - 1);
+    fib_read(&c, 1);
 #pragma omp task shared(b)
     b = fib_tied(n - 2);
+    fib_read(&c, 2);
 #pragma omp taskwait
-    return a + b;
+    fib_read(&c, 3);
+    return fib_node(&c, a, b);
 }
 
+/* Prints the span ("fib span on the CPU NS ns", or "n/a" when a task's
+ * parts moved between threads) and returns fib(n). */
 static long fib(int n, int untied)
 {
-    long r = 0;
+    fib_result r = {0, SPAN_UNKNOWN};
 #pragma omp parallel shared(r)
 #pragma omp single
     r = untied ? fib_untied(n) : fib_tied(n);
-    return r;
+    if (r.span_ns == SPAN_UNKNOWN)
+        printf("fib span on the CPU n/a (a task's parts ran on different threads)\n");
+    else
+        printf("fib span on the CPU %llu ns\n", (unsigned long long)r.span_ns);
+    return r.value;
 }
 
 static void chain(int n)
