@@ -14,7 +14,19 @@ need() { command -v "$1" >/dev/null 2>&1 || bail_out "needs $1"; }
 need babeltrace2
 need python3
 
-forks() { babeltrace2 "$1" 2>/dev/null | grep -c ' fjtrace:fork: '; }
+# forks TRACE: its fork events, counted by babeltrace2; what babeltrace2
+# said (its exit status and stderr) and the trace's folders in
+# $TMP/forks.why, for a check that fails.
+forks() {
+    babeltrace2 "$1" 2>"$TMP/bt.err" | grep -c ' fjtrace:fork: '
+    local st=${PIPESTATUS[0]}
+    {
+        echo "babeltrace2 exit $st on $1; its stderr:"
+        tail -n 8 "$TMP/bt.err"
+        echo "the trace's folders:"
+        find "$1" -name metadata -printf '%h %s\n' | head -n 20
+    } >"$TMP/forks.why"
+}
 
 # The unrelated program: started here, outside any recording, before it
 # and running until after it.
@@ -85,5 +97,6 @@ run_rec 0 -o "$TMP/all" --all-processes -- "$TMP/run.sh" "$TMP/all.pids"
 runs_during=$(( $(wc -l <"$TMP/unrelated.runs") - runs_before ))
 n=$(forks "$TMP/all")
 [[ $runs_during -ge 2 && $n -ge $(( 2582 + 2583 )) ]]
-check $? "--all-processes: the unrelated program's runs are in too ($n forks >= 2582 + 2583; it ran $runs_during times)"
+check $? "--all-processes: the unrelated program's runs are in too ($n forks >= 2582 + 2583; it ran $runs_during times)" ||
+    diag "$(cat "$TMP/forks.why" "$TMP/err")"
 done_testing
