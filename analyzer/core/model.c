@@ -906,8 +906,10 @@ static void joined_start_wall(fja_pool *p, fja_worker *w, const fja_change *c)
 
 void fja_model_task_begin(const fja_tracker *tk, fja_pool *p, fja_worker *w, const fja_change *c)
 {
-    if (body_push(p, w, c->task, c->ts)) tk->model->oom = true;
     fja_task *t = task_at(p, c->task);
+    t->flags |= FJA_TF_EXEC;
+    t->worker = (int16_t)w->index; /* its executor from now on */
+    if (body_push(p, w, c->task, c->ts)) tk->model->oom = true;
     if (c->joined && t->parent != FJA_TASK_NONE && task_below_top(w) == t->parent)
         t->flags |= FJA_TF_RUN_BY_JOIN;
     joined_start(p, w, c);
@@ -994,8 +996,9 @@ static void on_dependence(fja_model *m, fja_pool *p, const fja_change *c)
 void fja_model_task_end(const fja_tracker *tk, fja_pool *p, fja_worker *w, uint32_t n,
                         uint64_t since, uint64_t ts)
 {
-    body_pop(p, w, ts);
     fja_task *t = task_at(p, n);
+    t->flags |= FJA_TF_EXECUTED;
+    body_pop(p, w, ts);
     p->exec_to_executed_ns += ts - since;
     if (w->nbodies == 0) p->outermost_bodies_ns += ts - since;
     executed_account(p, n);
@@ -1007,6 +1010,7 @@ void fja_model_task_end(const fja_tracker *tk, fja_pool *p, fja_worker *w, uint3
 
 static void on_task_done(const fja_tracker *tk, fja_pool *p, fja_worker *w, const fja_change *c)
 {
+    task_at(p, c->task)->flags |= FJA_TF_COMPLETER | FJA_TF_COMPLETED;
     if (c->counted) {
         p->completing_to_completed_ns += c->ts - c->since;
         p->completions++;
@@ -1020,6 +1024,8 @@ static void on_task_done(const fja_tracker *tk, fja_pool *p, fja_worker *w, cons
 static void on_steal(fja_pool *p, fja_worker *w, const fja_change *c)
 {
     fja_task *t = task_at(p, c->task);
+    t->flags |= FJA_TF_STOLEN;
+    t->worker = (int16_t)w->index; /* the thief, until its exec */
     w->stolen_task = c->task;
     w->steal_ts = c->ts;
     w->steals++;
@@ -1303,12 +1309,15 @@ static void on_worker_change(const fja_tracker *tk, fja_pool *p, fja_worker *w, 
         on_join_begin(tk, p, w, c);
         break;
     case FJA_CHANGE_TASK_SUSPEND:
+        task_at(p, c->task)->flags |= FJA_TF_SUSPENDED;
         body_pop(p, w, c->ts);
         p->suspends++;
         w->parted_task = c->task;
         w->parted_execs = w->tasks;
         break;
     case FJA_CHANGE_TASK_RESUME:
+        task_at(p, c->task)->flags &= (uint16_t)~FJA_TF_SUSPENDED;
+        task_at(p, c->task)->worker = (int16_t)w->index;
         if (body_push(p, w, c->task, c->ts)) tk->model->oom = true;
         /* Taken back by its own worker before it ran anything else: the
          * task never left the thread (a part boundary, docs/openmp.md). */
@@ -1372,6 +1381,9 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
         break;
     case FJA_CHANGE_TASK_DONE:
         on_task_done(tk, p, c->worker, c);
+        break;
+    case FJA_CHANGE_COMPLETING: /* on a worker or a client thread */
+        if (c->task != FJA_TASK_NONE) task_at(p, c->task)->flags |= FJA_TF_COMPLETER;
         break;
     case FJA_CHANGE_LOCK_END:
         on_lock_end(m, c);

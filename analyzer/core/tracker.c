@@ -732,8 +732,6 @@ static void on_exec(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wor
         fja_model_anomaly(t->model, FJA_AN_OUT_OF_MEMORY, ev);
         return;
     }
-    k->flags |= FJA_TF_EXEC;
-    k->worker = (int16_t)self;
     if (t->nlisteners == 1) /* the model alone (tracker.h) */
         fja_model_task_begin(t, p, w, &c);
     else
@@ -756,7 +754,6 @@ static void on_executed(const fja_tracker *t, fja_pool *p, fja_worker *w, replay
     f = top_frame(rw);
     frame_suspend(f);
     frame_drop(rw);
-    task_at(p, n)->flags |= FJA_TF_EXECUTED;
     if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
         fja_model_task_end(t, p, w, n, f->exec_ts, ev->ts);
     } else {
@@ -783,7 +780,6 @@ static void on_suspend(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_
     fja_frame *f = top_frame(rw);
     frame_suspend(f);
     frame_drop(rw);
-    task_at(p, n)->flags |= FJA_TF_SUSPENDED;
     tell_task(t, FJA_CHANGE_TASK_SUSPEND, p, w, n, ev->ts);
     if ((f = top_frame(rw))) frame_resume(f, ev->ts);
 }
@@ -808,8 +804,6 @@ static void on_resume(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_w
         fja_model_anomaly(t->model, FJA_AN_OUT_OF_MEMORY, ev);
         return;
     }
-    k->flags &= (uint16_t)~FJA_TF_SUSPENDED;
-    k->worker = (int16_t)w->index;
     tell_task(t, FJA_CHANGE_TASK_RESUME, p, w, n, ev->ts);
 }
 
@@ -844,8 +838,6 @@ static void on_steal(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wo
     w = &p->workers[self]; /* fja_pool_worker may have moved the array */
     rw->stolen_queued_ts = qslot_release(t, p, k);
     rw->stolen_from = owner_index;
-    k->flags |= FJA_TF_STOLEN;
-    k->worker = (int16_t)self;
     rw->stolen = true;
     rw->stolen_id = ev->task;
     fja_change c = change_of(t, FJA_CHANGE_STEAL, p, w, ev->ts);
@@ -977,10 +969,7 @@ static void on_completing(const fja_tracker *t, fja_pool *p, const fja_event *ev
     fja_worker *w = completion_slot(t, p, ev, &rw);
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
     if (!w) return;
-    if (n == FJA_TASK_NONE)
-        fja_model_anomaly(t->model, FJA_AN_UNKNOWN_TASK_EVENT, ev);
-    else
-        task_at(p, n)->flags |= FJA_TF_COMPLETER;
+    if (n == FJA_TASK_NONE) fja_model_anomaly(t->model, FJA_AN_UNKNOWN_TASK_EVENT, ev);
     rw->completing = true;
     rw->completing_task = ev->task;
     rw->completing_ts = ev->ts;
@@ -1002,7 +991,6 @@ static void on_completed(const fja_tracker *t, fja_pool *p, const fja_event *ev)
         fja_model_anomaly(t->model, FJA_AN_UNKNOWN_TASK_EVENT, ev);
         return;
     }
-    task_at(p, n)->flags |= FJA_TF_COMPLETER | FJA_TF_COMPLETED;
     c.task = n;
     tell(t, &c);
     join_notify(t, p, n, ev->ts);
