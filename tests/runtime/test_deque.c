@@ -10,8 +10,10 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../tap.h"
 #include "config.h"
@@ -27,6 +29,7 @@ static _Atomic int owner_done;
 static _Atomic uint64_t stolen_total;
 static _Atomic uint64_t stolen_unshareable; /* frames at or above `end` stolen: must stay 0 */
 static _Atomic int thieves_started;
+static _Atomic int stole_one; /* set at a thief's first steal */
 
 static void take_once(uint64_t i)
 {
@@ -56,7 +59,9 @@ static void *thief(void *arg)
             memcpy(f->payload.bytes, &result, sizeof(result));
             /* Release: the owner's acquire sees the result. */
             atomic_store_explicit(&f->state, FJ__FRAME_DONE, memory_order_release);
-            n++;
+            /* Relaxed: a flag that only ends the owner's wait (below); it
+             * publishes nothing. */
+            if (n++ == 0) atomic_store_explicit(&stole_one, 1, memory_order_relaxed);
         } else if (r == FJ_STEAL_EMPTY && atomic_load(&owner_done)) {
             break;
         }
@@ -92,6 +97,20 @@ static int owner_pop(void)
     return 1;
 }
 
+/* On a loaded machine the thieves can get no CPU time while the owner runs
+ * through all its tasks (a CI at a load of 18: no steal in 2M tasks):
+ * halfway, the owner stops popping until some thief has stolen a frame,
+ * answering the thieves' requests meanwhile, for at most 30 s. */
+static void wait_for_a_steal(void)
+{
+    const struct timespec ms = {0, 1000000};
+    /* Relaxed: the flag orders nothing; the deque's own protocol does. */
+    for (int i = 0; i < 30000 && !atomic_load_explicit(&stole_one, memory_order_relaxed); i++) {
+        if (atomic_load_explicit(&dq.need, memory_order_relaxed)) fj_deque_publish(&dq);
+        nanosleep(&ms, NULL);
+    }
+}
+
 int main(void)
 {
     plan_tests(6);
@@ -108,6 +127,7 @@ int main(void)
         sched_yield();
     /* Bursts of pushes then a few pops: the deque both fills and drains. */
     uint64_t next = 0, past_end = 0;
+    bool waited = false;
     unsigned rng = 12345;
     while (next < TASKS) {
         rng = rng * 1103515245u + 12345u;
@@ -123,6 +143,10 @@ int main(void)
             atomic_store_explicit(&f->state, 0, memory_order_relaxed);
             dq.head = f + 1;
             if (atomic_load_explicit(&dq.need, memory_order_relaxed)) fj_deque_publish(&dq);
+        }
+        if (next >= TASKS / 2 && !waited) {
+            wait_for_a_steal();
+            waited = true;
         }
         /* Mostly fewer pops than pushes; past twice the capacity, all. */
         size_t depth = (size_t)(dq.head - dq.base);
