@@ -1,6 +1,7 @@
 #include "model.h"
 
 #include "offcpu.h"
+#include "recycle.h"
 #include "tracker.h"
 
 #include <stdio.h>
@@ -807,9 +808,39 @@ static void site_on_task(fja_model *m, fja_pool *p, uint32_t n, uint64_t site, b
     m->oom = true;
 }
 
-void fja_model_forked(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id,
-                      uint64_t site, uint64_t ts)
+/* The record of task n, forked by w at ts, filled in: its parent (the
+ * record of parent_id, found first among the bodies under way on w, as
+ * most forks are by the running task) and the parent's tree. */
+static void fork_link(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id,
+                      uint32_t size_hint, uint64_t ts)
 {
+    fja_task *t = task_at(p, n);
+    t->flags = FJA_TF_FORKED;
+    t->worker = (int16_t)w->index; /* the forker, until a steal or exec */
+    t->size_hint = size_hint;
+    const fja_body *b = top_body(w);
+    uint32_t pn = !parent_id ? FJA_TASK_NONE
+                  : b && task_at(p, b->task)->id == parent_id
+                      ? b->task
+                      : fja_taskmap_find(&p->tasks, parent_id);
+    if (pn == FJA_TASK_NONE) {
+        if (!parent_id) return;
+        fja_event at = {.ts = ts, .task = t->id, .pool = p->id, .worker = w->index};
+        fja_model_anomaly(m, FJA_AN_UNKNOWN_PARENT, &at);
+        return;
+    }
+    fja_task *par = task_at(p, pn);
+    t->parent = pn;
+    t->depth = par->depth < UINT16_MAX ? par->depth + 1 : UINT16_MAX;
+    t->tree = par->tree;
+    if (par->nchildren < UINT16_MAX) par->nchildren++;
+    fja_recycle_child(p, pn);
+}
+
+void fja_model_forked(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id,
+                      uint32_t size_hint, uint64_t site, uint64_t ts)
+{
+    fork_link(m, p, w, n, parent_id, size_hint, ts);
     site_on_task(m, p, n, site, true, w->index, ts);
     fja_task *t = task_at(p, n);
     if (t->size_hint) p->any_size_hint = true;
@@ -835,10 +866,35 @@ void fja_model_forked(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, uint
     p->forks++;
 }
 
+/* A new tree whose root is record root, made at ts (by worker: -1 a
+ * client); FJA_TASK_NONE when out of memory (counted). */
+static uint32_t tree_new(fja_model *m, fja_pool *p, uint32_t root, int32_t worker, uint64_t ts)
+{
+    uint64_t root_id = task_at(p, root)->id;
+    if (p->ntrees == p->cap_trees) {
+        uint32_t cap = p->cap_trees ? p->cap_trees * 2 : 16;
+        fja_tree *nt = realloc(p->trees, cap * sizeof *nt);
+        fja_tree_wall *nw = nt && m->wall ? realloc(p->tree_walls, cap * sizeof *nw) : NULL;
+        if (nt) p->trees = nt;
+        if (nw) p->tree_walls = nw;
+        if (!nt || (m->wall && !nw)) {
+            fja_event at = {.ts = ts, .task = root_id, .pool = p->id, .worker = worker};
+            fja_model_anomaly(m, FJA_AN_OUT_OF_MEMORY, &at);
+            return FJA_TASK_NONE;
+        }
+        p->cap_trees = cap;
+    }
+    p->trees[p->ntrees] = (fja_tree){.root_id = root_id, .root = root};
+    if (m->wall) p->tree_walls[p->ntrees] = (fja_tree_wall){0};
+    return p->ntrees++;
+}
+
 /* A root: submitted, or exec'd without a fork seen (a tree of its own). */
 static void on_root(fja_model *m, fja_pool *p, const fja_change *c)
 {
     fja_task *t = task_at(p, c->task);
+    if (c->other < 0) t->flags = FJA_TF_SUBMITTED;
+    t->tree = tree_new(m, p, c->task, c->other, c->ts);
     fja_tree *tr = tree_of(p, t);
     if (tr) tr->tasks = 1;
     if (!(t->flags & FJA_TF_SUBMITTED)) return;
@@ -1371,8 +1427,9 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
         on_dependence(m, p, c);
         break;
     case FJA_CHANGE_TASK_NEW:
-        if (task_at(p, c->task)->flags & FJA_TF_FORKED)
-            fja_model_forked(m, p, c->worker, c->task, c->parent_id, c->site, c->ts);
+        if (c->worker) /* a fork's */
+            fja_model_forked(m, p, c->worker, c->task, c->parent_id, (uint32_t)c->size_hint,
+                             c->site, c->ts);
         else
             on_root(m, p, c);
         break;

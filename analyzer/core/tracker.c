@@ -488,25 +488,6 @@ static uint64_t qslot_release(const fja_tracker *t, const fja_pool *p, fja_task 
 
 /* ------------------------------------------------------------ tasks and trees */
 
-static uint32_t tree_new(fja_model *m, fja_pool *p, uint32_t root, const fja_event *ev)
-{
-    if (p->ntrees == p->cap_trees) {
-        uint32_t cap = p->cap_trees ? p->cap_trees * 2 : 16;
-        fja_tree *nt = realloc(p->trees, cap * sizeof *nt);
-        fja_tree_wall *nw = nt && m->wall ? realloc(p->tree_walls, cap * sizeof *nw) : NULL;
-        if (nt) p->trees = nt;
-        if (nw) p->tree_walls = nw;
-        if (!nt || (m->wall && !nw)) {
-            fja_model_anomaly(m, FJA_AN_OUT_OF_MEMORY, ev);
-            return FJA_TASK_NONE;
-        }
-        p->cap_trees = cap;
-    }
-    p->trees[p->ntrees] = (fja_tree){.root_id = ev->task, .root = root};
-    if (m->wall) p->tree_walls[p->ntrees] = (fja_tree_wall){0};
-    return p->ntrees++;
-}
-
 static uint32_t task_new(fja_model *m, fja_pool *p, const fja_event *ev)
 {
     uint32_t n = fja_taskmap_add(&p->tasks, ev->task);
@@ -579,11 +560,7 @@ static void on_submit(const fja_tracker *t, fja_pool *p, const fja_event *ev)
     }
     uint32_t n = task_new(t->model, p, ev);
     if (n == FJA_TASK_NONE) return;
-    uint32_t tr = tree_new(t->model, p, n, ev);
-    fja_task *k = task_at(p, n);
-    k->flags = FJA_TF_SUBMITTED;
-    k->tree = tr;
-    qslot_take(t, p, k, ev->ts);
+    qslot_take(t, p, task_at(p, n), ev->ts);
     fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, NULL, ev->ts);
     c.task = n;
     c.site = ev->site;
@@ -616,22 +593,6 @@ static uint64_t fork_parent(fja_pool *p, const replay_worker *rw, const fja_even
     return ev->named ? ev->arg.parent : task_at(p, top_frame(rw)->task)->id;
 }
 
-/* Links a forked task to its parent and the parent's tree. */
-static void fork_link(fja_pool *p, const replay_worker *rw, uint32_t n, uint64_t parent,
-                      bool *unknown)
-{
-    uint32_t pn = parent ? task_find_near(p, rw, parent) : FJA_TASK_NONE;
-    fja_task *k = task_at(p, n);
-    *unknown = pn == FJA_TASK_NONE && parent;
-    if (pn == FJA_TASK_NONE) return;
-    fja_task *par = task_at(p, pn);
-    k->parent = pn;
-    k->depth = par->depth < UINT16_MAX ? par->depth + 1 : UINT16_MAX;
-    k->tree = par->tree;
-    if (par->nchildren < UINT16_MAX) par->nchildren++;
-    fja_recycle_child(p, pn);
-}
-
 static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
                     const fja_event *ev)
 {
@@ -647,20 +608,15 @@ static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wor
     }
     uint32_t n = task_new(t->model, p, ev);
     if (n == FJA_TASK_NONE) return;
-    fja_task *k = task_at(p, n);
-    k->flags = FJA_TF_FORKED;
-    k->worker = (int16_t)w->index;
-    k->size_hint = ev->size_hint > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->size_hint;
-    qslot_take(t, p, k, ev->ts);
-    bool unknown;
-    fork_link(p, rw, n, parent, &unknown);
-    if (unknown) fja_model_anomaly(t->model, FJA_AN_UNKNOWN_PARENT, ev);
+    qslot_take(t, p, task_at(p, n), ev->ts);
+    uint32_t size_hint = ev->size_hint > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->size_hint;
     if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
-        fja_model_forked(t->model, p, w, n, parent, ev->site, ev->ts);
+        fja_model_forked(t->model, p, w, n, parent, size_hint, ev->site, ev->ts);
     } else {
         fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, w, ev->ts);
         c.task = n;
         c.parent_id = parent;
+        c.size_hint = size_hint;
         c.site = ev->site;
         tell(t, &c);
     }
@@ -674,8 +630,10 @@ static uint32_t exec_unknown(const fja_tracker *t, fja_pool *p, const fja_event 
     fja_model_anomaly(t->model, FJA_AN_EXEC_UNKNOWN_TASK, ev);
     uint32_t n = task_new(t->model, p, ev);
     if (n == FJA_TASK_NONE) return n;
-    task_at(p, n)->tree = tree_new(t->model, p, n, ev);
-    tell_task(t, FJA_CHANGE_TASK_NEW, p, NULL, n, ev->ts);
+    fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, NULL, ev->ts);
+    c.task = n;
+    c.other = ev->worker; /* not submitted: met by this worker's exec */
+    tell(t, &c);
     return n;
 }
 

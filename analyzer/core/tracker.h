@@ -1,7 +1,8 @@
 /* The tracker: the one replay of the event stream. It keeps, per pool and
  * worker, what is going on now (the frame stack of running, joining and
  * lock-waiting tasks, parked or not, the deque depth, the steal waiting for
- * its exec, the completion under way), makes the task records and trees,
+ * its exec, the completion under way), makes the task records (the model
+ * fills them in and makes the trees, from TASK_NEW and the changes after),
  * switches worker states through a single function, and tells every
  * listener what changed. Everything else consumes those changes: the model's
  * accounting (model.c) is one listener, the pictures' collector
@@ -16,9 +17,9 @@
  * way at the end it is told (FJA_CHANGE_UNFINISHED), a worker's life by
  * STATE (its first, out of FJA_WS_OFF) and WORKER_END. Some of the
  * replay's state still lives in the fja_model's pools (model.h: the
- * task records and trees, the first and last event of each pool), so a
- * listener reads the task records it is
- * told about; the pools --recording leaves out are the tracker's own
+ * task records, which the tracker reads, with their queue slots, and the
+ * first and last event of each pool), so a listener reads the task
+ * records it is told about; the pools --recording leaves out are the tracker's own
  * (fja_tracker_recording). The tracker books no time: the model books
  * self time in task bodies of its own (fja_body), from the changes. */
 #ifndef FJA_TRACKER_H
@@ -32,7 +33,8 @@
 
 typedef enum {
     FJA_CHANGE_STATE,      /* worker switched from -> to (state_since: when it entered from) */
-    FJA_CHANGE_TASK_NEW,   /* task record made: fork, submit, or exec of a task never seen */
+    FJA_CHANGE_TASK_NEW,   /* task record made: fork, submit, or exec of a task never seen (the
+                              model fills it in: its flags, forker, parent, tree, size hint) */
     FJA_CHANGE_TASK_BEGIN, /* worker started task's body (exec) */
     FJA_CHANGE_TASK_END,   /* task's body ended (executed); popped off worker */
     FJA_CHANGE_TASK_LOST,  /* task's frame popped without its executed (unbalanced nesting) */
@@ -119,9 +121,10 @@ typedef struct {
     int64_t delta;      /* QUEUE; TOOL_TIME: the tool's time since the last reading;
                            CLOCK_READ, OFFCPU_RECORDING, POOL_FACT: as their kinds say */
     union {
-        int64_t depth;    /* QUEUE */
-        uint64_t beyond;  /* TOOL_TIME: what the tool told beyond the thread's clock */
-        uint64_t workers; /* POOL_FACT, FJA_FACT_BEGIN: the workers declared */
+        int64_t depth;      /* QUEUE */
+        uint64_t beyond;    /* TOOL_TIME: what the tool told beyond the thread's clock */
+        uint64_t workers;   /* POOL_FACT, FJA_FACT_BEGIN: the workers declared */
+        uint64_t size_hint; /* TASK_NEW of a fork: its size hint (saturated at UINT32_MAX) */
     };
     uint64_t parent_id; /* TASK_NEW of a fork: the parent named by the event (0: none);
                            DEPENDENCE: the predecessor's record number */
@@ -137,7 +140,9 @@ typedef struct {
     uint32_t task;       /* record number, FJA_TASK_NONE when none */
     fja_wstate from, to; /* STATE; OFFCPU_IN: to, the state it was in meanwhile; SETTLED:
                             to, its state now */
-    int32_t other;       /* STEAL: the victim; TASK_BEGIN: the forker (-1: none/unknown) */
+    int32_t other;       /* STEAL: the victim; TASK_BEGIN: the forker (-1: none/unknown);
+                            TASK_NEW of a root: -1 submitted, else the worker whose exec met
+                            a task never seen */
     uint32_t lock;       /* LOCK_*: the lock id */
     uint32_t source;     /* LOCK_NAME */
     bool stolen;         /* TASK_BEGIN: the task was stolen */
@@ -195,13 +200,13 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c);
  * listener, as that change comes with every event. */
 void fja_model_settled(fja_pool *p, fja_worker *w, uint32_t task, bool runs, uint64_t ts);
 /* Likewise the model's part of a QUEUE change (two per forked task), of
- * the TASK_NEW of a fork (task n, the parent named by the event, its
- * creation site) and of a
- * TASK_END (since: when the body began). */
+ * the TASK_NEW of a fork (task n, the parent named by the event, its size
+ * hint and creation site) and of a TASK_END (since: when the body
+ * began). */
 void fja_model_queue(fja_pool *p, fja_worker *w, int64_t delta, int64_t depth, bool counted,
                      uint64_t ts);
 void fja_model_forked(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id,
-                      uint64_t site, uint64_t ts);
+                      uint32_t size_hint, uint64_t site, uint64_t ts);
 void fja_model_task_end(const fja_tracker *t, fja_pool *p, fja_worker *w, uint32_t n,
                         uint64_t since, uint64_t ts);
 /* And a TASK_BEGIN's, without the dispatch on its kind. */

@@ -160,7 +160,7 @@ static void dump(void *ctx, fja_model *m, const fja_change *c)
         field("beyond", c->beyond);
     else if (fact)
         field("workers", c->workers);
-    else
+    else if (c->kind != FJA_CHANGE_TASK_NEW) /* a fork's size hint: the --tasks list has it */
         field_signed("depth", c->depth);
     field("parent", c->parent_id);
     if (fact && c->version)
