@@ -289,8 +289,8 @@ static void collect_change(void *ctx, fja_model *m, const fja_change *ch)
 {
     (void)m;
     fjv_collector *c = ctx;
-    /* lock names and the pools' facts: the model keeps them */
-    if (!ch->pool || ch->kind == FJA_CHANGE_POOL_FACT) return;
+    /* lock names, the pools' facts and first and last events: the model keeps them */
+    if (!ch->pool || ch->kind == FJA_CHANGE_POOL_FACT || ch->kind == FJA_CHANGE_POOL_SPAN) return;
     c->started = true;
     fjv_pool *p = pool_get(c, ch->pool, ch->pool_index, ch->ts);
     if (!p || ch->ts < p->t0) return; /* out of order before the pool's first event */

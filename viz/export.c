@@ -240,8 +240,8 @@ static void on_pool_end(fjv_exporter *c, fjv_xpool *p, uint64_t end)
 static void export_change(void *ctx, fja_model *m, const fja_change *ch)
 {
     fjv_exporter *c = ctx;
-    /* lock names and the pools' facts: the model keeps them */
-    if (!ch->pool || ch->kind == FJA_CHANGE_POOL_FACT) return;
+    /* lock names, the pools' facts and first and last events: the model keeps them */
+    if (!ch->pool || ch->kind == FJA_CHANGE_POOL_FACT || ch->kind == FJA_CHANGE_POOL_SPAN) return;
     if (!c->started) {
         /* the trace's first event, as --window counts from it */
         c->started = true;

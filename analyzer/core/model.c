@@ -1451,6 +1451,10 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
     case FJA_CHANGE_WAKE:
         p->wakes++;
         break;
+    case FJA_CHANGE_POOL_SPAN:
+        p->first_ts = c->since;
+        p->last_ts = c->ts;
+        break;
     case FJA_CHANGE_POOL_END:
         on_pool_end(p);
         break;

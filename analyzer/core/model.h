@@ -266,8 +266,9 @@ typedef struct {
      * for a depth cutoff when tasks carry no size hint (OpenMP) */
     uint64_t depth_tasks[FJA_DEPTH_SLOTS], depth_subtree_ns[FJA_DEPTH_SLOTS];
     int64_t pid; /* -1 if unknown */
+    /* first_ts, last_ts: its first and last event (POOL_SPAN, at the end) */
     uint64_t begin_ts, end_ts, first_ts, last_ts;
-    bool has_begin, has_end, seen;
+    bool has_begin, has_end;
     /* joins_told: every join is in the trace (join_done too), so a child's
      * path joins its parent's at the join, not when the child is done */
     bool joins_told;

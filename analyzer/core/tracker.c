@@ -149,6 +149,10 @@ typedef struct {
     uint64_t *qsince;
     uint32_t nqsince, cap_qsince, qfree;
     uint32_t qtaken; /* slots in use: none, no task left queued to look for */
+    /* an event of it was replayed (seen): the first one's time, the
+     * latest (told at the end: POOL_SPAN) */
+    bool seen;
+    uint64_t first_ts, last_ts;
 } replay_pool;
 
 struct fja_replay {
@@ -1363,15 +1367,13 @@ static bool offcpu_kind(fja_kind k)
  * compensation threads, an OpenMP nested team's, begin beyond it). NULL,
  * or why not (into why). Off-CPU payloads read cleanly by babeltrace2
  * made pools 62, 257, 2049 and a worker 256 out of nothing (issue 24). */
-static const char *claims_fault(const fja_tracker *t, uint32_t pi, const replay_worker *rw,
-                                const fja_event *ev, char *why, size_t n)
+static const char *claims_fault(const replay_pool *rp, const replay_worker *rw, const fja_event *ev,
+                                char *why, size_t n)
 {
-    fja_model *m = t->model;
     if (ev->kind == FJA_EV_LOCK_INIT || ev->kind >= FJA_EV_UNKNOWN) return NULL;
-    fja_pool *p = pi < m->npools ? &m->pools[pi] : NULL;
     bool begun = rw && rw->begun;
     if (offcpu_kind(ev->kind)) {
-        if (!p || !p->seen)
+        if (!rp || !rp->seen)
             snprintf(why, n, "an off-CPU record (%s) of pool %u, which no event began",
                      fja_event_kind_name(ev->kind), ev->pool);
         else if (ev->worker >= 0 && !begun)
@@ -1403,7 +1405,6 @@ static const char *claims_fault(const fja_tracker *t, uint32_t pi, const replay_
         return why;
     }
     if (begun || ev->worker < 0) return NULL;
-    const replay_pool *rp = replay_pool_at(t, pi); /* its workers declared */
     if (!rp || !rp->declared || (uint32_t)ev->worker < rp->declared) return NULL;
     if (ev->kind == FJA_EV_WORKER_BEGIN && (rp->jvm || rp->openmp)) return NULL;
     snprintf(why, n, "%s of worker %d of pool %u, which has %u workers and no such thread began",
@@ -1443,10 +1444,14 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
     }
     char why[256];
     uint32_t pi = pool_number(t, ev);
-    /* the replay's worker of the event (NULL: none made yet, it never
-     * began), for the checks and the replay */
-    replay_worker *rw = (replay_worker *)replay_worker_at(t, pi, ev->worker);
-    if (claims_fault(t, pi, rw, ev, why, sizeof why)) {
+    /* the replay's pool and worker of the event (NULL: none made yet; a
+     * worker that never began), for the checks and the replay: nothing
+     * below grows the replay's pools while there is one, so rp stays */
+    replay_pool *rp = pi < t->replay->npools ? &t->replay->pools[pi] : NULL;
+    replay_worker *rw = rp && ev->worker >= 0 && (uint32_t)ev->worker < rp->nworkers
+                            ? &rp->workers[ev->worker]
+                            : NULL;
+    if (claims_fault(rp, rw, ev, why, sizeof why)) {
         fja_model_invalid(m, ev, why);
         return 0;
     }
@@ -1474,11 +1479,15 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
         m->oom = true;
         return -1;
     }
-    if (!p->seen) {
-        p->seen = true;
-        p->first_ts = ev->ts;
+    if (!rp && !(rp = replay_pool_of(t, p))) {
+        m->oom = true;
+        return -1;
     }
-    if (ev->ts > p->last_ts) p->last_ts = ev->ts;
+    if (!rp->seen) {
+        rp->seen = true;
+        rp->first_ts = ev->ts;
+    }
+    if (ev->ts > rp->last_ts) rp->last_ts = ev->ts;
     if (rw && rw->off) { /* a worker emits events only on the CPU */
         rw->cut_ts = ev->ts;
         offcpu_in(t, p, &p->workers[ev->worker], rw, ev->ts);
@@ -1600,6 +1609,11 @@ void fja_tracker_finish(fja_tracker *t)
         for (uint32_t w = 0; w < p->nworkers; w++)
             worker_close(t, p, &p->workers[w], end);
         tell_left(t, p, end);
+        if (rp && rp->seen) { /* its first and last event */
+            fja_change c = change_of(t, FJA_CHANGE_POOL_SPAN, p, NULL, rp->last_ts);
+            c.since = rp->first_ts;
+            tell(t, &c);
+        }
         tell_task(t, FJA_CHANGE_POOL_END, p, NULL, FJA_TASK_NONE, end);
     }
     m->finished = true;

@@ -17,8 +17,7 @@
  * way at the end it is told (FJA_CHANGE_UNFINISHED), a worker's life by
  * STATE (its first, out of FJA_WS_OFF) and WORKER_END. Some of the
  * replay's state still lives in the fja_model's pools (model.h: the
- * task records, which the tracker reads, with their queue slots, and the
- * first and last event of each pool), so a listener reads the task
+ * task records, which the tracker reads, with their queue slots), so a listener reads the task
  * records it is told about; the pools --recording leaves out are the tracker's own
  * (fja_tracker_recording). The tracker books no time: the model books
  * self time in task bodies of its own (fja_body), from the changes. */
@@ -84,6 +83,8 @@ typedef enum {
                                     from since to ts (its record's end, or the drain that
                                     told it if earlier); offcpu: why */
     FJA_CHANGE_POOL_FACT,        /* the pool's own event said fact (an fja_pool_fact) */
+    FJA_CHANGE_POOL_SPAN,        /* at the end (before POOL_END), of a pool an event of which
+                                    was replayed: its first event was at since, its last at ts */
 } fja_change_kind;
 
 /* What an FJA_CHANGE_POOL_FACT says: the pool began (pool_begin: name

@@ -40,6 +40,7 @@ static const char *const kinds[] = {
     [FJA_CHANGE_RESULT] = "result",
     [FJA_CHANGE_SETTLED] = "settled",
     [FJA_CHANGE_POOL_END] = "pool_end",
+    [FJA_CHANGE_POOL_SPAN] = "pool_span",
     [FJA_CHANGE_TASK_SUSPEND] = "task_suspend",
     [FJA_CHANGE_TASK_RESUME] = "task_resume",
     [FJA_CHANGE_OFFCPU_OUT] = "offcpu_out",
