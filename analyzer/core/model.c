@@ -1415,6 +1415,16 @@ static void on_worker_change(const fja_tracker *tk, fja_pool *p, fja_worker *w, 
     }
 }
 
+/* The trace's end: what --recording left out, and an invalid event met
+ * before the first believed one placed at it. */
+static void on_trace_end(fja_model *m, const fja_change *c)
+{
+    m->left_out_pools = c->pools;
+    m->left_out_events = (uint64_t)c->delta;
+    for (uint32_t i = 0; i < m->nexamples; i++)
+        if (m->examples[i].ts < m->first_ts) m->examples[i].ts = m->first_ts;
+}
+
 void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
 {
     const fja_tracker *tk = ctx; /* fja_tracker_init: asked about the replay */
@@ -1450,6 +1460,9 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
         break;
     case FJA_CHANGE_WAKE:
         p->wakes++;
+        break;
+    case FJA_CHANGE_TRACE_END:
+        on_trace_end(m, c);
         break;
     case FJA_CHANGE_POOL_SPAN:
         p->first_ts = c->since;

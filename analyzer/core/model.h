@@ -345,16 +345,16 @@ typedef struct {
     /* The trace begins mid-run (fja_model_window): events before it left out */
     uint64_t window_events;
     bool window_clipped;
-    bool finished;
     bool oom;
     /* fed the off-CPU boundaries (offcpu.h): self times, work, span, the
-     * time split and idle gaps are on-CPU time */
+     * time split and idle gaps are on-CPU time (the reading that feeds
+     * them says so: fja_reading_ahead, the CLI's second reading) */
     bool oncpu;
     bool recycle; /* fja_model_recycle */
     bool wall;    /* fja_model_keep_wall */
     /* --recording TOKEN (fja_tracker_recording): the pools whose
      * pool_begin carries another token were left out by the tracker, their
-     * events not replayed; how many of each */
+     * events not replayed; how many of each (TRACE_END) */
     bool recording_set;
     uint64_t recording;
     uint64_t left_out_pools, left_out_events;

@@ -283,11 +283,11 @@ static int foreign_event(fja_tracker *t, const fja_event *ev)
             t->cap_foreign = cap;
         }
         t->foreign[t->nforeign++] = (fja_pool_key){ev->source, ev->pool};
-        t->model->left_out_pools++;
+        t->left_out_pools++;
         foreign = true;
     }
     bool replayed = ev->kind == FJA_EV_OFFCPU_OUT || ev->kind == FJA_EV_OFFCPU_IN;
-    if (foreign && !replayed) t->model->left_out_events++;
+    if (foreign && !replayed) t->left_out_events++;
     return foreign;
 }
 
@@ -1016,8 +1016,7 @@ static void check_cut(const fja_tracker *t, fja_pool *p, replay_worker *rw, cons
 /* A replayed boundary, for a worker already known. */
 static void on_offcpu_edge(const fja_tracker *t, const fja_event *ev)
 {
-    fja_model *m = t->model;
-    m->oncpu = true;
+    const fja_model *m = t->model;
     fja_pool *p = NULL;
     for (uint32_t i = 0; i < m->npools && !p; i++)
         if (m->pools[i].source == ev->source && m->pools[i].id == ev->pool) p = &m->pools[i];
@@ -1597,11 +1596,8 @@ static void tell_left(const fja_tracker *t, fja_pool *p, uint64_t end)
  * until the last event of the trace. */
 void fja_tracker_finish(fja_tracker *t)
 {
-    fja_model *m = t->model;
-    if (m->finished) return;
-    /* an invalid event met before the first believed one is placed at it */
-    for (uint32_t i = 0; i < m->nexamples; i++)
-        if (m->examples[i].ts < m->first_ts) m->examples[i].ts = m->first_ts;
+    const fja_model *m = t->model;
+    if (t->finished) return;
     for (uint32_t i = 0; i < m->npools; i++) {
         fja_pool *p = &m->pools[i];
         const replay_pool *rp = replay_pool_at(t, i);
@@ -1616,5 +1612,12 @@ void fja_tracker_finish(fja_tracker *t)
         }
         tell_task(t, FJA_CHANGE_POOL_END, p, NULL, FJA_TASK_NONE, end);
     }
-    m->finished = true;
+    fja_change c = {.kind = FJA_CHANGE_TRACE_END,
+                    .ts = m->last_ts,
+                    .task = FJA_TASK_NONE,
+                    .other = -1,
+                    .delta = (int64_t)t->left_out_events,
+                    .pools = t->left_out_pools};
+    tell(t, &c);
+    t->finished = true;
 }

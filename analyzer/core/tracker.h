@@ -85,6 +85,8 @@ typedef enum {
     FJA_CHANGE_POOL_FACT,        /* the pool's own event said fact (an fja_pool_fact) */
     FJA_CHANGE_POOL_SPAN,        /* at the end (before POOL_END), of a pool an event of which
                                     was replayed: its first event was at since, its last at ts */
+    FJA_CHANGE_TRACE_END,        /* the trace's end, after every POOL_END (no pool): --recording
+                                    left out delta events of pools other pools (0: none) */
 } fja_change_kind;
 
 /* What an FJA_CHANGE_POOL_FACT says: the pool began (pool_begin: name
@@ -126,6 +128,7 @@ typedef struct {
         uint64_t beyond;    /* TOOL_TIME: what the tool told beyond the thread's clock */
         uint64_t workers;   /* POOL_FACT, FJA_FACT_BEGIN: the workers declared */
         uint64_t size_hint; /* TASK_NEW of a fork: its size hint (saturated at UINT32_MAX) */
+        uint64_t pools;     /* TRACE_END: the pools --recording left out */
     };
     uint64_t parent_id; /* TASK_NEW of a fork: the parent named by the event (0: none);
                            DEPENDENCE: the predecessor's record number */
@@ -190,6 +193,8 @@ typedef struct {
     uint64_t recording;
     fja_pool_key *foreign;
     uint32_t nforeign, cap_foreign;
+    uint64_t left_out_pools, left_out_events; /* told at the end (TRACE_END) */
+    bool finished;                            /* fja_tracker_finish ran */
 } fja_tracker;
 
 /* The model's own accounting (model.c), every tracker's first listener. */

@@ -41,6 +41,7 @@ static const char *const kinds[] = {
     [FJA_CHANGE_SETTLED] = "settled",
     [FJA_CHANGE_POOL_END] = "pool_end",
     [FJA_CHANGE_POOL_SPAN] = "pool_span",
+    [FJA_CHANGE_TRACE_END] = "trace_end",
     [FJA_CHANGE_TASK_SUSPEND] = "task_suspend",
     [FJA_CHANGE_TASK_RESUME] = "task_resume",
     [FJA_CHANGE_OFFCPU_OUT] = "offcpu_out",
@@ -161,6 +162,8 @@ static void dump(void *ctx, fja_model *m, const fja_change *c)
         field("beyond", c->beyond);
     else if (fact)
         field("workers", c->workers);
+    else if (c->kind == FJA_CHANGE_TRACE_END)
+        field("pools", c->pools);
     else if (c->kind != FJA_CHANGE_TASK_NEW) /* a fork's size hint: the --tasks list has it */
         field_signed("depth", c->depth);
     field("parent", c->parent_id);
