@@ -12,9 +12,10 @@
  * cannot touch it and the owner pushes and pops there with plain stores, no
  * fence and no atomic read-modify-write; the top part [tail, split) is
  * shared and thieves steal from it with a CAS on the packed word `ts`. A
- * thief that finds the shared part empty raises `need`; the owner looks at
- * `need` once per spawn and then moves its private part to the shared part
- * (runtime/src/deque.c). A stolen frame stays where it is: the thief runs
+ * thief that finds the shared part empty raises `need` and rings the
+ * owner's `gate`, the word the owner's spawn checks anyway for a recording
+ * session; that spawn's slow branch then moves the private part to the
+ * shared part (runtime/src/deque.c). A stolen frame stays where it is: the thief runs
  * it in place and writes its result there, and the owner's sync of that
  * frame waits for it (docs/runtime.md, "Typed tasks").
  */
@@ -86,19 +87,27 @@ typedef struct fj_deque {
     /* Shared with thieves, on a cache line of its own. */
     _Alignas(64) _Atomic uint64_t ts; /* tail | split << 16 | generation << 32 */
     _Atomic uint64_t stolen;          /* frames thieves took from this deque */
-    /* Read by the owner at every spawn, written by thieves only when they
-     * find nothing: its own line, so that steals (ts) do not evict it. */
-    _Alignas(64) _Atomic uint32_t need; /* a thief found the shared part empty */
+    /* The spawn's one check, on a line of its own (steals, on ts, do not
+     * evict it): the owner reads `gate` and the word it points to at every
+     * spawn and fj_fork, and takes the slow branch when that word is
+     * nonzero. `gate` is `trace_gate` (LTTng-UST's word: nonzero while a
+     * session records) or, while a request is open, a constant 1 that a
+     * thief finding the shared part empty puts there with `need`
+     * (fj_deque_ask); the slow branch then publishes, which puts
+     * `trace_gate` back. So a request costs the spawn no load of its own. */
+    _Alignas(64) _Atomic(const volatile int *) gate;
+    _Atomic uint32_t need; /* a thief found the shared part empty */
+    /* "Is anybody recording": nonzero while a tracing session has the
+     * fjtrace:fork event enabled (LTTng-UST's own state word of that
+     * tracepoint; a constant zero when libfj is built without tracing).
+     * Set at the deque's creation, read-only after it. */
+    const volatile int *trace_gate;
 } fj_deque;
 
 /* The worker handle of the typed API (fj_ctx): the part of a worker the
  * inline path touches. Private fields. */
 struct fj_worker_fast {
     fj_deque dq;
-    /* "Is anybody recording": nonzero while a tracing session has the
-     * fjtrace:fork event enabled (LTTng-UST's own state word of that
-     * tracepoint; a constant zero when libfj is built without tracing). */
-    const volatile int *trace_gate;
 };
 
 /* The worker running on this thread (fj_fork/fj_join only; typed tasks get
@@ -146,19 +155,28 @@ static inline uint64_t fj__stamp(void)
 FJ_API uint64_t fj__stamp(void);
 #endif
 
-/* Compiled out (-DFJ_NOTRACE, set by the fj_notrace build) the gate is a
- * constant and the fast path has no tracing branch at all. */
+/* Compiled out (-DFJ_NOTRACE, set by the fj_notrace build) the recording
+ * state is a constant and the slow branch has no recorded case. */
 #ifdef FJ_NOTRACE
 #define FJ__RECORDING(w) 0
 #else
-#define FJ__RECORDING(w) (*(w)->trace_gate)
+#define FJ__RECORDING(w) (*(w)->dq.trace_gate)
 #endif
+/* The spawn's one check (fj_deque.gate): recording, or a thief's request.
+ * Relaxed: a request raised just after this look is seen at the next
+ * spawn; the word it points to is LTTng's (read as LTTng-UST's own
+ * tracepoints read it) or a constant. */
+#define FJ__GATE(w) (*atomic_load_explicit(&(w)->dq.gate, memory_order_relaxed))
 
-/* After a push: a thief asked for work. Relaxed: a request, not a hand-over
- * of data; a request raised just after this look is seen at the next one. */
+/* After a push in the slow branch: a thief asked for work (need, or the
+ * gate still rung: fj_deque_ask's two stores can be seen in either order
+ * here). fj__publish puts the gate back. Relaxed: see FJ__GATE. */
 static inline void fj__answer_need(fj_ctx *w)
 {
-    if (__builtin_expect(atomic_load_explicit(&w->dq.need, memory_order_relaxed) != 0, 0))
+    if (__builtin_expect(atomic_load_explicit(&w->dq.need, memory_order_relaxed) != 0 ||
+                             atomic_load_explicit(&w->dq.gate, memory_order_relaxed) !=
+                                 w->dq.trace_gate,
+                         0))
         fj__publish(w);
 }
 
@@ -186,7 +204,8 @@ static inline int fj_fork(fj_task *t)
 {
     fj_ctx *w = fj__self;
     fj_frame *h = w->dq.head;
-    if (__builtin_expect(h == w->dq.limit || FJ__RECORDING(w), 0)) return fj__fork_slow(t);
+    /* Recording, a thief's request, or a deque nested to its limit. */
+    if (__builtin_expect(h == w->dq.limit || FJ__GATE(w), 0)) return fj__fork_slow(t);
     /* A proxy frame: the task is the user's; fj_task_init left id 0 (not
      * traced) and state pending. The frame's state is pending already (a
      * free frame, see FJ__FRAME_SLOW). Thieves read it only after
@@ -194,7 +213,6 @@ static inline int fj_fork(fj_task *t)
     h->run = NULL;
     h->payload.task = t;
     w->dq.head = h + 1;
-    fj__answer_need(w);
     return FJ_OK;
 }
 
@@ -265,10 +283,16 @@ static inline fj_frame *fj_head(fj_ctx *w)
 static inline __attribute__((always_inline)) void fj__spawn_push(fj_ctx *w, fj_frame *f,
                                                                  uint64_t size)
 {
-    if (__builtin_expect(f == w->dq.limit || FJ__RECORDING(w), 0)) {
+    if (__builtin_expect(f == w->dq.limit || FJ__GATE(w), 0)) {
         if (f == w->dq.limit) {
             w->dq.head = f;
             fj__spawn_slow(w, size);
+            return;
+        }
+        if (!FJ__RECORDING(w)) {
+            /* A thief's request: the plain push, then the answer. */
+            w->dq.head = f + 1;
+            fj__answer_need(w);
             return;
         }
         /* Recorded: the fork event (before the push, so that no steal of
@@ -287,7 +311,6 @@ static inline __attribute__((always_inline)) void fj__spawn_push(fj_ctx *w, fj_f
     /* The frame's state is pending already (a free frame, see
      * FJ__FRAME_SLOW); thieves see the frame after fj__publish. */
     w->dq.head = f + 1;
-    fj__answer_need(w);
 }
 
 /* Sync, common to every task: 1 if frame f (just below the head) can be

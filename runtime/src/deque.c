@@ -5,6 +5,12 @@
 #include <sys/mman.h>
 
 #include "config.h"
+#include "trace.h"
+
+/* Here, not with the pool, so that the deque links alone (test_deque). */
+const int fj_trace_gate_off = 0;
+/* What fj_deque_ask puts in `gate`: "take the slow branch". */
+static const int gate_request = 1;
 
 #define TS_TAIL(ts) ((uint32_t)((ts)&0xffffu))
 #define TS_SPLIT(ts) ((uint32_t)(((ts) >> 16) & 0xffffu))
@@ -31,6 +37,8 @@ int fj_deque_init(fj_deque *dq, size_t capacity)
      * in tests, a thread started after this), which synchronises. */
     atomic_init(&dq->ts, 0);
     atomic_init(&dq->need, 0);
+    dq->trace_gate = &fj_trace_gate_off;
+    atomic_init(&dq->gate, dq->trace_gate);
     atomic_init(&dq->stolen, 0);
     atomic_init(&dq->inline_syncs, 0);
     return FJ_OK;
@@ -87,15 +95,41 @@ void fj_deque_drop_stolen(fj_deque *dq)
      * published here (fj_deque_publish's release does that). */
     atomic_store_explicit(&dq->ts, TS_PACK(top, top, TS_GEN(ts) + 1), memory_order_relaxed);
     /* Thieves took all we shared: they are hungry, so share the next push
-     * at once (Lace's "all stolen"). Relaxed: a hint. */
-    atomic_store_explicit(&dq->need, 1, memory_order_relaxed);
+     * at once (Lace's "all stolen"). */
+    fj_deque_ask(dq);
+}
+
+void fj_deque_set_trace_gate(fj_deque *dq, const volatile int *trace_gate)
+{
+    dq->trace_gate = trace_gate;
+    /* Relaxed: before the deque reaches other threads (fj_deque_init). */
+    atomic_store_explicit(&dq->gate, trace_gate, memory_order_relaxed);
+}
+
+void fj_deque_ask(fj_deque *dq)
+{
+    /* Writing only when `need` is clear keeps idle thieves from bouncing
+     * the line (relaxed look: a request already raised is answered by a
+     * publish that starts after it was raised, see fj_deque_publish).
+     * Seq_cst stores: with fj_deque_publish's two (the gate put back,
+     * then `need` cleared) these make the 2+2W shape, whose one outcome
+     * that matters, `need` raised while the gate is put back, would leave
+     * the request unanswered for good (later thieves see `need` raised
+     * and ring no more). Relaxed or release stores allow that outcome;
+     * seq_cst ones are in one total order that agrees with each thread's
+     * program order, which excludes it. Rare: once per request. */
+    if (atomic_load_explicit(&dq->need, memory_order_relaxed)) return;
+    atomic_store_explicit(&dq->need, 1, memory_order_seq_cst);
+    atomic_store_explicit(&dq->gate, &gate_request, memory_order_seq_cst);
 }
 
 size_t fj_deque_publish(fj_deque *dq)
 {
-    /* Relaxed: clearing the request before moving the split means a request
+    /* Clearing the request (the gate, then `need`: fj_deque_ask says why
+     * seq_cst, in this order) before moving the split means a request
      * raised after this point is seen at a later spawn, never lost. */
-    atomic_store_explicit(&dq->need, 0, memory_order_relaxed);
+    atomic_store_explicit(&dq->gate, dq->trace_gate, memory_order_seq_cst);
+    atomic_store_explicit(&dq->need, 0, memory_order_seq_cst);
     fj_frame *top = dq->head < dq->end ? dq->head : dq->end; /* overflow frames stay private */
     if (top <= dq->split) return 0;
     size_t n = (size_t)(top - dq->split);
@@ -116,10 +150,7 @@ fj_steal_result fj_deque_steal(fj_deque *dq, fj_frame **out)
     uint64_t ts = atomic_load_explicit(&dq->ts, memory_order_acquire);
     uint32_t tail = TS_TAIL(ts);
     if (tail >= TS_SPLIT(ts)) {
-        /* Ask the owner to share more. Relaxed: a hint; writing only when
-         * it is clear keeps idle thieves from bouncing the cache line. */
-        if (!atomic_load_explicit(&dq->need, memory_order_relaxed))
-            atomic_store_explicit(&dq->need, 1, memory_order_relaxed);
+        fj_deque_ask(dq); /* ask the owner to share more */
         return FJ_STEAL_EMPTY;
     }
     /* Relaxed on success and failure: the frame's contents were acquired

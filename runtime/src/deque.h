@@ -50,9 +50,15 @@ void fj_deque_drop_stolen(fj_deque *dq);
  * the owner is descheduled (the owner takes back what it reaches first).
  * Returns the number of frames moved. */
 size_t fj_deque_publish(fj_deque *dq);
+/* Any thread: asks the owner to share its private part: raises `need` and
+ * rings its gate, so that its next spawn or fj_fork publishes. */
+void fj_deque_ask(fj_deque *dq);
+/* Before the deque is shared: the recording state word its spawns check
+ * (fj_trace_gate_off until then). */
+void fj_deque_set_trace_gate(fj_deque *dq, const volatile int *trace_gate);
 /* Any thread: takes the oldest shared frame, which stays in the owner's
- * array (the thief reads it only after winning it). EMPTY also raises
- * `need`. */
+ * array (the thief reads it only after winning it). EMPTY also asks the
+ * owner to share (fj_deque_ask). */
 fj_steal_result fj_deque_steal(fj_deque *dq, fj_frame **out);
 /* Any thread; a racy snapshot of the shared part's size (idle checks). */
 int64_t fj_deque_size_hint(fj_deque *dq);

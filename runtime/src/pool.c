@@ -10,8 +10,6 @@
 #include "fence.h"
 #include "stamp.h"
 
-const int fj_trace_gate_off = 0;
-
 /* Pool ids for traces; relaxed: only uniqueness matters. */
 static _Atomic uint32_t next_pool_id = 1;
 
@@ -60,7 +58,7 @@ static int workers_init(fj_pool *p, size_t deque_initial)
         fj_worker *w = &p->workers[i];
         memset(w, 0, sizeof(*w));
         if (fj_deque_init(&w->fast.dq, deque_initial) != FJ_OK) return i;
-        w->fast.trace_gate = FJ_TRACE_GATE;
+        fj_deque_set_trace_gate(&w->fast.dq, FJ_TRACE_GATE);
         w->pool = p;
         w->index = i;
         w->rng = 0x9E3779B97F4A7C15ull * (uint64_t)(i + 1) ^ ((uint64_t)p->id << 32);

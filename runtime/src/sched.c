@@ -12,7 +12,7 @@
 #include "stamp.h"
 
 /* head == end == split == NULL: both inline paths fall through. */
-fj_ctx fj_outside = {.trace_gate = &fj_trace_gate_off};
+fj_ctx fj_outside = {.dq = {.gate = &fj_trace_gate_off, .trace_gate = &fj_trace_gate_off}};
 __attribute__((tls_model("initial-exec"))) _Thread_local fj_ctx *fj__self = &fj_outside;
 
 void fj_task_mark_done(fj_task *t)
@@ -438,8 +438,8 @@ void fj__publish(fj_ctx *fast)
     /* Relaxed: ordered by the fence above (the protocol in sleep.c). */
     if (atomic_load_explicit(&p->sleepers, memory_order_relaxed) <= 0) return;
     fj_sleep_wake_one(p, w->index);
-    /* Relaxed: a hint to ourselves, read at our next fork. */
-    atomic_store_explicit(&w->fast.dq.need, 1, memory_order_relaxed);
+    /* A request to ourselves, answered at our next fork. */
+    fj_deque_ask(&w->fast.dq);
 }
 
 /* Everything fj_fork's inline path leaves to us: a thread that is not a

@@ -42,19 +42,16 @@ static int work_visible(fj_pool *p)
  * it, and one that came after our last look at that deque left nothing to
  * ask for us: the owner then kept forking with `need` clear and its new
  * frames private while we slept (a stolen sibling's frame never shared: the
- * typed_out_of_order case waited 5 s). Relaxed: a request, seen at the
- * owner's next fork; writing only when clear keeps the lines quiet. Cold:
+ * typed_out_of_order case waited 5 s). A request, seen at the owner's next
+ * fork (fj_deque_ask writes only when `need` is clear). Cold:
  * it runs once per park, and placed among the hot code it shifted the
  * fork and join paths' alignment (bench-runtime naive fib P=1 +10%, the
  * same instruction count). */
 __attribute__((cold)) static void ask_all_owners(fj_worker *w)
 {
     fj_pool *p = w->pool;
-    for (int i = 0; i < p->nworkers; i++) {
-        _Atomic uint32_t *need = &p->workers[i].fast.dq.need;
-        if (i != w->index && !atomic_load_explicit(need, memory_order_relaxed))
-            atomic_store_explicit(need, 1, memory_order_relaxed);
-    }
+    for (int i = 0; i < p->nworkers; i++)
+        if (i != w->index) fj_deque_ask(&p->workers[i].fast.dq);
 }
 
 void fj_sleep_park(fj_worker *w)
