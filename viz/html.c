@@ -3,6 +3,7 @@
  * diagrams, the timeline, the charts and the advice. Everything that comes
  * from the trace or the command line is escaped. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,10 +128,16 @@ static void workers(fjv_str *s, const fja_report *r)
     for (uint32_t i = 0; i < r->npools; i++) {
         const fja_pool_report *pr = &r->pools[i];
         pool_heading(s, r, &pr->totals);
-        fjv_str_printf(s, ": %u workers, %s, work %s, span %s, parallelism %.2f</h3>\n",
-                       pr->workers, fja_report_duration(a, sizeof a, (double)pr->duration_ns),
-                       fja_report_duration(b, sizeof b, (double)pr->work_ns),
-                       fja_report_duration(c, sizeof c, (double)pr->span_ns), pr->parallelism);
+        fjv_str_printf(s, ": %u workers, %s, ", pr->workers,
+                       fja_report_duration(a, sizeof a, (double)pr->duration_ns));
+        /* As the text report: no span where no task ran or every tree began
+         * before the trace. */
+        if (!pr->ntrees || !pr->span_ns || pr->partial_trees == pr->ntrees)
+            fjv_str_printf(s, "span n/a, parallelism n/a</h3>\n");
+        else
+            fjv_str_printf(s, "work %s, span %s, parallelism %.2f</h3>\n",
+                           fja_report_duration(b, sizeof b, (double)pr->work_ns),
+                           fja_report_duration(c, sizeof c, (double)pr->span_ns), pr->parallelism);
         fjv_str_printf(s, "<table><tr><th>worker</th><th>tasks</th><th>forks</th><th>steals</th>"
                           "<th>joins waited</th><th>parks</th><th>busy</th><th>join wait</th>"
                           "<th>searching</th><th>parked</th><th>lock wait</th>"
@@ -168,24 +175,26 @@ static const char *ms(char *b, size_t n, int64_t v)
 
 static void trees_table(fjv_str *s, const fja_pool_report *pr)
 {
-    char a[32], b[32], c[32], d[32], e[32], f[32];
+    char a[32], c[32], d[32], e[32], f[32];
     fjv_str_printf(s, "<table><tr><th>root</th><th>tasks</th><th>steals</th><th>work</th>"
                       "<th>span</th><th>parallelism</th><th>first task</th>"
                       "<th>full parallelism</th><th>final hand-off</th><th>latency</th>"
                       "<th>complete</th></tr>\n");
     for (uint32_t k = 0; k < pr->ntrees && k < HTML_TREES; k++) {
         const fja_tree_report *tr = &pr->trees[k];
-        const fja_tree_report *t = tr;
-        fjv_str_printf(
-            s,
-            "<tr><td>#%u</td><td>%llu</td><td>%llu</td><td>%s</td><td>%s</td>"
-            "<td>%.2f</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-            k + 1, (unsigned long long)t->tasks, (unsigned long long)t->steals,
-            fja_report_duration(a, sizeof a, (double)t->work_ns),
-            fja_report_duration(b, sizeof b, (double)t->span_ns), tr->parallelism,
-            ms(c, sizeof c, tr->first_task_ns), ms(d, sizeof d, tr->full_parallelism_ns),
-            ms(e, sizeof e, tr->final_handoff_ns), ms(f, sizeof f, tr->latency_ns),
-            tr->complete ? "yes" : "<b>no</b>");
+        char span[32] = "n/a", par[32] = "n/a"; /* a tree begun before the trace: no span */
+        if (!tr->partial) {
+            fja_report_duration(span, sizeof span, (double)tr->span_ns);
+            snprintf(par, sizeof par, "%.2f", tr->parallelism);
+        }
+        fjv_str_printf(s,
+                       "<tr><td>#%u</td><td>%llu</td><td>%llu</td><td>%s</td><td>%s</td>"
+                       "<td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+                       k + 1, (unsigned long long)tr->tasks, (unsigned long long)tr->steals,
+                       fja_report_duration(a, sizeof a, (double)tr->work_ns), span, par,
+                       ms(c, sizeof c, tr->first_task_ns), ms(d, sizeof d, tr->full_parallelism_ns),
+                       ms(e, sizeof e, tr->final_handoff_ns), ms(f, sizeof f, tr->latency_ns),
+                       tr->complete ? "yes" : "<b>no</b>");
     }
     fjv_str_printf(s, "</table>\n");
     if (pr->ntrees > HTML_TREES)

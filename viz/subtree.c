@@ -515,14 +515,19 @@ static void title(builder *b, const fja_pool *p, uint32_t root, bool subtree)
     else
         fjv_str_printf(&s, " · %s 0x%llx", subtree ? "subtree of task" : "tree of root",
                        (unsigned long long)t->id);
-    fjv_str_printf(&s, " · %s tasks · work %s", fjv_count(cnt, sizeof cnt, b->f->tp->cnt[root]),
+    bool partial = !subtree && b->tr && b->tr->partial;
+    fjv_str_printf(&s, " · %s tasks · work %s%s", fjv_count(cnt, sizeof cnt, b->f->tp->cnt[root]),
+                   partial ? "in the trace " : "",
                    fja_report_duration(w, sizeof w, (double)t->subtree_ns));
-    if (!subtree && b->tr) {
+    /* A tree begun before the trace has no known span (the report says
+     * n/a for it too); a number here would be a made-up one. */
+    if (partial)
+        fjv_str_printf(&s, " · span n/a · parallelism n/a · PARTIAL (began before the trace)");
+    else if (!subtree && b->tr)
         fjv_str_printf(&s, " · span %s · parallelism %.1f",
                        fja_report_duration(sp, sizeof sp, (double)b->tr->span_ns),
                        b->tr->parallelism);
-        if (!b->tr->complete) fjv_str_printf(&s, " · INCOMPLETE");
-    }
+    if (!subtree && b->tr && !b->tr->complete) fjv_str_printf(&s, " · INCOMPLETE");
     if (b->f->total < b->f->tp->cnt[root])
         fjv_str_printf(&s, "\\n(folded to %u nodes; --max-nodes to change)", b->f->total);
     fjv_str_printf(&s, "%s", fjv_discard_note(&b->r->trace, note, sizeof note));
