@@ -26,17 +26,35 @@ exec "$real" "\$@"
 FAKE
 chmod +x "$TMP/bin/lttng"
 
-# stop_case CASE: records 1000 events with the fake's stop doing CASE; the
-# recorder's wall time (s) in $took.
-took=
+# stop_case CASE: records 1000 events with the fake's stop doing CASE;
+# the recorder's output in $TMP/CASE.out, .err, its exit status in
+# $TMP/CASE.st and its wall time (s) in $TMP/CASE.took. Both cases mostly
+# wait (15 s of a silent stop, 18 s of a slow one): they run side by side,
+# each recording its own session into its own folder.
 stop_case() {
-    local start=$EPOCHREALTIME
+    local start=$EPOCHREALTIME st=0
     STOP_CASE=$1 STOP_DIR=$TMP/$1 PATH=$TMP/bin:$PATH \
-        run_rec 0 -o "$TMP/$1" --count --cmd-only -- "$EMIT" 1000
-    took=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f\n", b - a }')
+        "$REC" -o "$TMP/$1" --count --cmd-only -- "$EMIT" 1000 \
+        >"$TMP/$1.out" 2>"$TMP/$1.err" </dev/null || st=$?
+    echo "$st" >"$TMP/$1.st"
+    awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f\n", b - a }' >"$TMP/$1.took"
 }
+# judge_case CASE: its recorder's run as the last one (err_has reads
+# $TMP/err): one check, it exited 0; its wall time in $took.
+took=
+judge_case() {
+    local st
+    st=$(cat "$TMP/$1.st")
+    took=$(cat "$TMP/$1.took")
+    cp "$TMP/$1.out" "$TMP/out" && cp "$TMP/$1.err" "$TMP/err"
+    check $((st != 0)) "fjtrace-record -o \$TMP/$1 --count --cmd-only -- $(basename "$EMIT") 1000 exits 0 (the fake's stop: $1)" "$TMP/err" ||
+        diag "it exited $st"
+}
+stop_case hang &
+stop_case slow &
+wait
 
-stop_case hang
+judge_case hang
 (( took < 60 ))
 check $? "a stop that never returns: the recorder ends $took s later, within 60 s (cap: 120 s)" "$TMP/err"
 err_has "warning: 'lttng stop' wrote nothing for 15 s"
@@ -45,7 +63,7 @@ session=$(sed -n 's/.*: session \([^ ]*\) recording to .*/\1/p' "$TMP/err")
 ! lttng --no-sessiond list 2>/dev/null | grep -Fq -- "${session:-no session}"
 check $? "session ${session:-?} is destroyed all the same"
 
-stop_case slow
+judge_case slow
 (( took >= 18 ))
 check $? "a stop that writes for 18 s is waited for ($took s)" "$TMP/err"
 ! grep -q "warning: 'lttng stop'" "$TMP/err"
