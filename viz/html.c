@@ -130,9 +130,7 @@ static void workers(fjv_str *s, const fja_report *r)
         pool_heading(s, r, &pr->totals);
         fjv_str_printf(s, ": %u workers, %s, ", pr->workers,
                        fja_report_duration(a, sizeof a, (double)pr->duration_ns));
-        /* As the text report: no span where no task ran or every tree began
-         * before the trace. */
-        if (!pr->ntrees || !pr->span_ns || pr->partial_trees == pr->ntrees)
+        if (pr->span_state != FJA_SPAN_KNOWN)
             fjv_str_printf(s, "span n/a, parallelism n/a</h3>\n");
         else
             fjv_str_printf(s, "work %s, span %s, parallelism %.2f</h3>\n",
@@ -182,8 +180,8 @@ static void trees_table(fjv_str *s, const fja_pool_report *pr)
                       "<th>complete</th></tr>\n");
     for (uint32_t k = 0; k < pr->ntrees && k < HTML_TREES; k++) {
         const fja_tree_report *tr = &pr->trees[k];
-        char span[32] = "n/a", par[32] = "n/a"; /* a tree begun before the trace: no span */
-        if (!tr->partial) {
+        char span[32] = "n/a", par[32] = "n/a";
+        if (tr->span_known) {
             fja_report_duration(span, sizeof span, (double)tr->span_ns);
             snprintf(par, sizeof par, "%.2f", tr->parallelism);
         }

@@ -523,6 +523,8 @@ static void title(builder *b, const fja_pool *p, uint32_t root, bool subtree)
      * n/a for it too); a number here would be a made-up one. */
     if (partial)
         fjv_str_printf(&s, " · span n/a · parallelism n/a · PARTIAL (began before the trace)");
+    else if (!subtree && b->tr && !b->tr->span_known)
+        fjv_str_printf(&s, " · span n/a · parallelism n/a (no task ran)");
     else if (!subtree && b->tr)
         fjv_str_printf(&s, " · span %s · parallelism %.1f",
                        fja_report_duration(sp, sizeof sp, (double)b->tr->span_ns),

@@ -85,7 +85,7 @@ static void advise_dry(fja_pool_report *pr)
 {
     double idle = frac(pr->gap_ns[FJA_GAP_NO_WORK], pr->lifetime_ns);
     double join = frac(pr->gap_ns[FJA_GAP_JOIN], pr->lifetime_ns);
-    if (pr->parallelism >= pr->workers || pr->parallelism <= 0) return;
+    if (pr->span_state != FJA_SPAN_KNOWN || pr->parallelism >= pr->workers) return;
     bool dry = pr->mean_queue_depth < 0.5 && idle + join >= 0.15;
     if (idle < 0.2 && !dry) return;
     if (pr->totals.jvm)
@@ -182,8 +182,8 @@ static void advise_completion(fja_pool_report *pr)
 static void advise_preempted(fja_pool_report *pr)
 {
     double off = frac(pr->offcpu_ns[FJA_OFFCPU_PREEMPTED], pr->lifetime_ns);
-    /* No span (no task ran): nothing stretched, nothing to compare. */
-    if (pr->offcpu != FJA_OFFCPU_RECORDED || off < 0.1 || !pr->span_ns) return;
+    /* No span: nothing stretched, nothing to compare. */
+    if (pr->offcpu != FJA_OFFCPU_RECORDED || off < 0.1 || pr->span_state != FJA_SPAN_KNOWN) return;
     fja_advise(pr, "preempted",
                "workers were preempted %.0f%% of their time (other threads took the cores): "
                "wall-clock span %.2f ms vs %.2f ms on the CPU, parallelism %.1f vs %.1f; the "

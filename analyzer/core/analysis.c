@@ -68,7 +68,8 @@ static void tree_report(const fja_tree *t, fja_tree_report *r)
     r->workers_used = (uint32_t)__builtin_popcountll(t->workers_mask);
     r->complete = t->has_submit && t->has_result && t->done && !t->lossy && !t->unfinished;
     r->partial = !t->has_submit;
-    r->parallelism = t->span_ns && !r->partial ? (double)t->work_ns / (double)t->span_ns : 0;
+    r->span_known = t->span_ns && !r->partial;
+    r->parallelism = r->span_known ? (double)t->work_ns / (double)t->span_ns : 0;
     r->first_task_ns = since(t->submit_ts, t->first_exec_ts, t->has_submit && t->started);
     r->full_parallelism_ns = since(t->submit_ts, t->full_par_ts, t->has_submit && t->full_par);
     /* From the moment the tree was done: its root's `executed`, or for a
@@ -142,6 +143,15 @@ static void tree_wall(const fja_model *m, const fja_pool *p, uint32_t i, fja_tre
     r->span_wall_ns = m->wall ? p->tree_walls[i].span_ns : p->trees[i].span_ns;
 }
 
+/* Partial trees stay out of the pool's span: with every tree partial the
+ * span is 0 although tasks ran, so that reason is told first. */
+static fja_span_state span_state(const fja_pool_report *pr)
+{
+    if (pr->ntrees && pr->partial_trees == pr->ntrees) return FJA_SPAN_ALL_PARTIAL;
+    if (!pr->ntrees || !pr->span_ns) return FJA_SPAN_NO_TASK_RAN;
+    return FJA_SPAN_KNOWN;
+}
+
 static int trees_analyze(const fja_model *m, const fja_pool *p, const fja_filter *f,
                          fja_pool_report *pr)
 {
@@ -168,6 +178,7 @@ static int trees_analyze(const fja_model *m, const fja_pool *p, const fja_filter
         span_group_add(pr, &g, &p->trees[i], r->span_wall_ns);
     }
     span_group_close(pr, &g);
+    pr->span_state = span_state(pr);
     milestone_pcts(pr, buf, offsetof(fja_tree_report, latency_ns), &pr->latency);
     milestone_pcts(pr, buf, offsetof(fja_tree_report, first_task_ns), &pr->first_task);
     milestone_pcts(pr, buf, offsetof(fja_tree_report, final_handoff_ns), &pr->handoff);

@@ -17,6 +17,10 @@ typedef struct {
     uint64_t n, min, p50, p90, p99, max;
 } fja_pcts;
 
+/* Whether a pool's span is known: not when no task ran (nothing to
+ * measure) or when every tree began before the trace (none is whole). */
+typedef enum { FJA_SPAN_KNOWN, FJA_SPAN_NO_TASK_RAN, FJA_SPAN_ALL_PARTIAL } fja_span_state;
+
 /* One tree of a pool, as the report shows it (a copy of the model's
  * figures: the report holds no pointer into the model). */
 typedef struct {
@@ -32,6 +36,9 @@ typedef struct {
      * trace holds of it, its span and parallelism are unknown, and it is
      * left out of the pool's work, span, parallelism and speedup. */
     bool partial;
+    /* Its span and parallelism mean something: whole (not partial) and
+     * some task of it ran. Every writer shows n/a where this is false. */
+    bool span_known;
     double parallelism;
     uint64_t work_wall_ns, span_wall_ns; /* wall-clock twins (fja_analysis_wall) */
     int64_t first_task_ns, full_parallelism_ns, final_handoff_ns, latency_ns;
@@ -166,7 +173,10 @@ typedef struct {
     fja_tree_report *trees;
     uint32_t ntrees; /* after --root / --window */
     uint32_t incomplete_trees;
-    uint32_t partial_trees;    /* begun before the trace; not in work_ns .. speedup */
+    uint32_t partial_trees; /* begun before the trace; not in work_ns .. speedup */
+    /* Whether the pool's span (and so its parallelism and speedup bounds)
+     * is known, and if not why: decided once here, read by every writer. */
+    fja_span_state span_state;
     uint64_t work_ns, span_ns; /* summed over the selected trees */
     double parallelism;
     double speedup_bound[FJA_SPEEDUP_PS], speedup_burdened[FJA_SPEEDUP_PS];

@@ -257,7 +257,7 @@ static void j_tree(fja_json *w, const fja_tree_report *t)
     fja_json_u64(w, "workers_used", tr->workers_used);
     fja_json_u64(w, "unfinished_tasks", tr->unfinished);
     fja_json_u64(w, "work_ns", tr->work_ns);
-    if (t->partial || !tr->span_ns) { /* began before the trace, or never ran: unknown */
+    if (!t->span_known) {
         fja_json_null(w, "span_ns");
         fja_json_null(w, "parallelism");
     } else {
@@ -387,8 +387,7 @@ static void j_speedup(fja_json *w, const fja_pool_report *pr)
 {
     fja_json_str(w, "figures", pr->oncpu ? "on_cpu" : "wall_clock");
     j_offcpu(w, pr);
-    /* every tree began before the trace: nothing whole to measure */
-    bool unknown = pr->partial_trees == pr->ntrees || !pr->span_ns; /* no whole tree, or no work */
+    bool unknown = pr->span_state != FJA_SPAN_KNOWN;
     if (unknown) {
         fja_json_null(w, "work_ns");
         fja_json_null(w, "span_ns");

@@ -235,12 +235,12 @@ static void t_totals(FILE *o, const fja_pool_report *pr, bool several_traces,
                 pr->tasks, p->forks, p->steals, p->joins_waited, p->parks, p->submits);
     if (p->jvm) t_java(o, pr);
     t_offcpu(o, pr, host);
-    if (!pr->ntrees || !pr->span_ns) {
+    if (pr->span_state == FJA_SPAN_NO_TASK_RAN) {
         fprintf(o,
                 "  work %s  span n/a  parallelism n/a (no task ran)\n"
                 "  speedup bound (burdened): n/a",
                 fja_report_duration(a, sizeof a, (double)pr->work_ns));
-    } else if (pr->partial_trees == pr->ntrees) {
+    } else if (pr->span_state == FJA_SPAN_ALL_PARTIAL) {
         fprintf(o, "  work n/a  span n/a  parallelism n/a (every tree began before the trace)\n"
                    "  speedup bound (burdened): n/a");
     } else {
@@ -360,13 +360,17 @@ static void t_trees(FILE *o, const fja_pool_report *pr)
                     fja_report_duration(a, sizeof a, (double)tr->work_ns));
             continue;
         }
+        char span[32] = "n/a", par[32] = "n/a"; /* no task of it ran: no span */
+        if (t->span_known) {
+            fja_report_duration(span, sizeof span, (double)tr->span_ns);
+            snprintf(par, sizeof par, "%.2f", t->parallelism);
+        }
         fprintf(o,
                 "  root #%u%s: %" PRIu64 " tasks, depth %u, %u workers, work %s, span %s, "
-                "parallelism %.2f\n    first task %s, full parallelism %s, hand-off %s, "
+                "parallelism %s\n    first task %s, full parallelism %s, hand-off %s, "
                 "latency %s\n",
                 i + 1, t->complete ? "" : " (INCOMPLETE)", tr->tasks, tr->max_depth,
-                tr->workers_used, fja_report_duration(a, sizeof a, (double)tr->work_ns),
-                fja_report_duration(b, sizeof b, (double)tr->span_ns), t->parallelism,
+                tr->workers_used, fja_report_duration(a, sizeof a, (double)tr->work_ns), span, par,
                 ms(c, sizeof c, t->first_task_ns), ms(d, sizeof d, t->full_parallelism_ns),
                 ms(e, sizeof e, t->final_handoff_ns), ms(f, sizeof f, t->latency_ns));
         if (t->final_handoff_offcpu_ns != FJA_NULL_NS)

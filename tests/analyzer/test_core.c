@@ -513,9 +513,49 @@ static void test_partial_tree(void)
     ok(t7->partial && !t7->complete, "mid-run: tree 7 is partial and not complete");
     ok(!t9->partial && t9->complete, "mid-run: tree 9, submitted in the trace, is whole");
     ok(t7->parallelism == 0, "mid-run: no parallelism is computed for the partial tree");
+    ok(!t7->span_known && t9->span_known, "mid-run: only the whole tree's span is known");
+    ok(p->span_state == FJA_SPAN_KNOWN, "mid-run: the pool's span (the whole tree's) is known");
     ok_eq_i64(p->work_ns, 20, "mid-run: the pool's work is the whole tree's alone (20 ns)");
     ok_eq_i64(p->span_ns, 20, "mid-run: the pool's span is the whole tree's alone (20 ns)");
     ok(M.window_clipped && M.window_events == 5, "mid-run: the model says the trace was cut");
+    done();
+}
+
+/* A snapshot whose only tree began before it: tasks ran, yet no tree is
+ * whole, so the pool's span is unknown for that reason (its sum over
+ * whole trees is 0), not because no task ran. */
+static void test_all_trees_partial(void)
+{
+    start(1);
+    ev(10, FJA_EV_EXEC, 0, 7, 0);
+    ev(40, FJA_EV_EXECUTED, 0, 7, 0);
+    stop(200, 1);
+    fja_model_window(&M, 2);
+    const fja_pool_report *p = analyze();
+    ok(p->span_state == FJA_SPAN_ALL_PARTIAL,
+       "all partial: the pool's span is unknown, no whole tree");
+    char *text = report_text();
+    ok(text && strstr(text, "span n/a  parallelism n/a (every tree began before the trace)"),
+       "all partial: the text report says every tree began before the trace");
+    ok(text && !strstr(text, "no task ran"),
+       "all partial: the text report does not say no task ran");
+    free(text);
+    done();
+}
+
+/* A tree submitted but never run: its span is not 0 but unknown. */
+static void test_tree_never_ran(void)
+{
+    start(1);
+    ev(10, FJA_EV_SUBMIT, -1, 7, 0);
+    stop(200, 1);
+    const fja_pool_report *p = analyze();
+    ok(p->ntrees == 1 && !p->trees[0].span_known, "never ran: the tree's span is unknown");
+    char *text = report_text();
+    ok(text && strstr(text, "span n/a, parallelism n/a"),
+       "never ran: the text report's tree says n/a");
+    ok(text && !strstr(text, "span 0 ns"), "never ran: the text report gives no span of 0");
+    free(text);
     done();
 }
 
@@ -1588,8 +1628,6 @@ static void test_concurrent_trees_span(void)
     done();
 }
 
-/* A pool where no task ran: no span, no parallelism, no bounds, no
- * milestones: null in JSON, never 0. */
 /* A producer loop: the root forks children that finish before it joins
  * them; a child done early is not on the path of its later forks. Two
  * workers: child 2 is stolen (100 ns), child 3 runs at once inside its
@@ -2072,11 +2110,15 @@ static void test_task_clock_tool(void)
     fit_sealed = false;
 }
 
+/* A pool where no task ran: no span, no parallelism, no bounds, no
+ * milestones: null in JSON, never 0. */
 static void test_empty_pool_nulls(void)
 {
     start(2);
     stop(10, 2);
     analyze();
+    ok(R.pools[0].span_state == FJA_SPAN_NO_TASK_RAN,
+       "empty pool: its span is unknown, no task ran");
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
