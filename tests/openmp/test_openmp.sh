@@ -14,21 +14,45 @@ here=$(dirname "$0")
 tmp=$(mktemp -d /tmp/fjtrace-omp-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-# run NAME CHECK-ARGS -- CMD...: records CMD, then checks; the checker's TAP
-# is folded into this stream as one check.
+# run NAME CHECK-ARGS -- CMD...: records CMD, then checks, in the
+# background: the recorder's status in $tmp/NAME.st (empty when it was not
+# checked), the checker's TAP in $tmp/NAME.tap and its status in
+# $tmp/NAME.cst. A recording mostly waits on LTTng's daemons (session,
+# channels, the consumer's flush): two at a time, each its own session and
+# folder. judge NAME reads them back in order: two checks.
+running=0
 run() {
-    local name=$1 st=0 args=()
+    local name=$1 args=()
     shift
     while [ "$1" != -- ]; do args+=("$1"); shift; done
     shift
-    "$RECORD" --openmp --cmd-only --context vtid -o "$tmp/$name" -- "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || st=$?
-    ok "$st" "fjtrace-record --openmp records $(basename "$1") ${*:2}" || { cat "$tmp/$name.err"; return; }
-    st=0
-    python3 "$here/check_omp.py" "$tmp/$name" "${args[@]}" >"$tmp/$name.tap" 2>&1 || st=$?
-    ok "$st" "$name: every check of check_omp.py ${args[*]} holds ($(grep -c '^ok' "$tmp/$name.tap") checks)" ||
+    if [ "$running" -ge 2 ]; then
+        wait -n
+        running=$((running - 1))
+    fi
+    echo "$name" >>"$tmp/order"
+    printf '%s\n' "$(basename "$1") ${*:2}" >"$tmp/$name.what"
+    (
+        st=0
+        "$RECORD" --openmp --cmd-only --context vtid -o "$tmp/$name" -- "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || st=$?
+        echo "$st" >"$tmp/$name.st"
+        [ "$st" = 0 ] || exit 0
+        st=0
+        python3 "$here/check_omp.py" "$tmp/$name" "${args[@]}" >"$tmp/$name.tap" 2>&1 || st=$?
+        echo "$st" >"$tmp/$name.cst"
+    ) &
+    running=$((running + 1))
+    printf '%s\n' "${args[*]}" >"$tmp/$name.args"
+}
+judge() {
+    local name=$1
+    ok "$(cat "$tmp/$name.st" 2>/dev/null || echo 1)" "fjtrace-record --openmp records $(cat "$tmp/$name.what")" ||
+        { cat "$tmp/$name.err"; return; }
+    ok "$(cat "$tmp/$name.cst" 2>/dev/null || echo 1)" "$name: every check of check_omp.py $(cat "$tmp/$name.args") holds ($(grep -c '^ok' "$tmp/$name.tap") checks)" ||
         grep -v '^ok' "$tmp/$name.tap"
 }
 
+: >"$tmp/order"
 while [ $# -ge 2 ]; do
     fib=$1 cases=$2
     shift 2
@@ -40,6 +64,8 @@ while [ $# -ge 2 ]; do
         run "$tag-$c" "$c" "${extra[@]}" -- "$cases" "$c"
     done
 done
+wait
+while read -r name; do judge "$name"; done <"$tmp/order"
 # The gcc build runs on libomp, and the recorder says so.
 if [ -n "${fib:-}" ] && grep -q libgomp "$tmp/$tag-fib.err"; then
     grep -q "running it on LLVM's libomp" "$tmp/$tag-fib.err"
