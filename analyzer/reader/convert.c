@@ -444,6 +444,21 @@ static int convert_fjtrace(const class_info *ci, const bt_event *e, reader_rec *
     return 0;
 }
 
+/* An fjtrace event not believed: its time (bad_time: validate_time says
+ * why, finding what validate_time_ok found, the stream's state being
+ * unchanged) or its class. Apart from convert_event, whose every call
+ * would otherwise set up the reason's buffer. -1: no memory. */
+static __attribute__((noinline, cold)) int convert_unbelieved(convert_ctx *c, const class_info *ci,
+                                                              const bt_event *e, uint64_t cycles,
+                                                              bool bad_time, reader_rec *rec)
+{
+    char why[1024];
+    const char *bad = bad_time ? validate_time(&c->valid, bt_event_borrow_stream_const(e), cycles,
+                                               why, sizeof why)
+                               : NULL;
+    return convert_invalid(c, ci, e, bad, rec);
+}
+
 static int convert_event(convert_ctx *c, const bt_message *msg, reader_rec *rec)
 {
     const bt_event *e = bt_message_event_borrow_event_const(msg);
@@ -452,11 +467,10 @@ static int convert_event(convert_ctx *c, const bt_message *msg, reader_rec *rec)
     const bt_clock_snapshot *cs =
         ci && ci->clock ? bt_message_event_borrow_default_clock_snapshot_const(msg) : NULL;
     rec->head = cs ? (int64_t)msg_ns(cs) : 0;
-    char why[1024];
-    const char *bad = cs ? validate_time(&c->valid, bt_event_borrow_stream_const(e),
-                                         bt_clock_snapshot_get_value(cs), why, sizeof why)
-                         : NULL;
-    if (ci && ci->fjtrace && (bad || ci->invalid)) return convert_invalid(c, ci, e, bad, rec);
+    uint64_t cycles = cs ? bt_clock_snapshot_get_value(cs) : 0;
+    bool bad = cs && !validate_time_ok(&c->valid, bt_event_borrow_stream_const(e), cycles);
+    if (ci && ci->fjtrace && (bad || ci->invalid))
+        return convert_unbelieved(c, ci, e, cycles, bad, rec);
     if (ci && ci->fjtrace) return convert_fjtrace(ci, e, rec);
     rec->type = REC_OTHER;
     return ci && ci->map ? convert_map(ci, e, rec) : 0;

@@ -117,13 +117,14 @@ static const stream_file *file_of(const bt_stream *s)
 
 static validate_slot *slot_of(validate_ctx *c, const bt_stream *s)
 {
+    if (c->last && c->last->stream == s) return c->last; /* (slots never move) */
     size_t h = ((uintptr_t)s >> 4) % VALIDATE_SLOTS;
     for (size_t i = 0; i < VALIDATE_SLOTS; i++, h = (h + 1) % VALIDATE_SLOTS) {
         validate_slot *v = &c->slots[h];
-        if (v->stream == s) return v;
+        if (v->stream == s) return c->last = v;
         if (!v->stream) {
             *v = (validate_slot){.stream = s, .file = file_of(s)};
-            return v;
+            return c->last = v;
         }
     }
     return NULL; /* more streams than slots: not checked */
@@ -140,6 +141,20 @@ void validate_where(validate_ctx *c, const bt_stream *s, char *where, size_t n)
     const validate_slot *v = slot_of(c, s);
     const char *name = bt_stream_get_name(s);
     snprintf(where, n, "%s: packet %" PRIu64, name ? name : "a stream", v ? v->packet : 0);
+}
+
+bool validate_time_ok(validate_ctx *c, const bt_stream *s, uint64_t cycles)
+{
+    validate_slot *v = slot_of(c, s);
+    if (!v || !v->file) return true;
+    const stream_file *f = v->file;
+    if (v->packet && v->packet <= f->n) {
+        const uint64_t *b = f->bounds[v->packet - 1];
+        if (b[1] > b[0] && (cycles < b[0] || cycles > b[1])) return false; /* as below */
+    }
+    if (cycles < v->last) return false;
+    v->last = cycles;
+    return true;
 }
 
 const char *validate_time(validate_ctx *c, const bt_stream *s, uint64_t cycles, char *why, size_t n)

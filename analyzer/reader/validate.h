@@ -49,10 +49,20 @@ typedef struct {
 
 typedef struct {
     validate_slot slots[VALIDATE_SLOTS];
+    /* the slot found last: a decoding process converts a run of one
+     * stream's messages (pread.c's PUSH_BUDGET), so that one lookup in the
+     * table per event was all misses of this one */
+    validate_slot *last;
 } validate_ctx;
 
 /* A packet of stream s begins. */
 void validate_packet(validate_ctx *c, const bt_stream *s);
+
+/* Whether an event of stream s at clock value cycles may be believed:
+ * true, and its clock value is the stream's last, or false (the stream's
+ * state unchanged: validate_time then says why). The check of every
+ * event, without validate_time's buffers for the reason. */
+bool validate_time_ok(validate_ctx *c, const bt_stream *s, uint64_t cycles);
 
 /* Whether an event of stream s at clock value cycles may be believed:
  * NULL, or why not ("FILE: packet K: ...", written into why). */
