@@ -132,20 +132,24 @@ static int stream_note_event(deliver_ctx *d, uintptr_t s)
     return map_put(&d->big_had_events, s, 1);
 }
 
-/* The event of a compact record (convert.h). */
-static fja_event event_of(const reader_rec *rec)
+/* The event of a compact record (convert.h), written in place: returned
+ * by value, the 136-byte event was built and then copied once more for
+ * each of millions of records. */
+static void event_of(const reader_rec *rec, fja_event *ev)
 {
-    if (rec->extra) return rec->extra->ev;
-    fja_event ev = {.kind = (fja_kind)rec->kind,
-                    .ts = (uint64_t)rec->head,
-                    .task = rec->task,
-                    .size_hint = rec->size_hint,
-                    .site = rec->site,
-                    .pool = rec->pool,
-                    .worker = rec->worker,
-                    .named = rec->named};
-    fja_event_set_arg(&ev, rec->arg);
-    return ev;
+    if (rec->extra) {
+        *ev = rec->extra->ev;
+        return;
+    }
+    *ev = (fja_event){.kind = (fja_kind)rec->kind,
+                      .ts = (uint64_t)rec->head,
+                      .task = rec->task,
+                      .size_hint = rec->size_hint,
+                      .site = rec->site,
+                      .pool = rec->pool,
+                      .worker = rec->worker,
+                      .named = rec->named};
+    fja_event_set_arg(ev, rec->arg);
 }
 
 static int deliver_event(deliver_ctx *d, const reader_rec *rec, uintptr_t stream, uintptr_t trace)
@@ -166,7 +170,8 @@ static int deliver_event(deliver_ctx *d, const reader_rec *rec, uintptr_t stream
         return 0;
     }
     d->stats->fjtrace_events++;
-    fja_event ev = event_of(rec);
+    fja_event ev;
+    event_of(rec, &ev);
     ev.source = (uint32_t)src;
     if (d->sink->event(d->sink->ctx, &ev)) d->stopped = true;
     return 0;
