@@ -103,7 +103,8 @@ void fja_model_restart(fja_model *m)
     if (recycle) fja_model_recycle(m);
 }
 
-void fja_model_anomaly(fja_model *m, fja_anomaly_kind k, const fja_event *ev)
+/* Counts an inconsistent event (and keeps the first few as examples). */
+static void anomaly(fja_model *m, fja_anomaly_kind k, const fja_event *ev)
 {
     m->anomalies[k]++;
     if (m->nexamples < FJA_ANOMALY_EXAMPLES)
@@ -804,7 +805,7 @@ static void site_on_task(fja_model *m, fja_pool *p, uint32_t n, uint64_t site, b
 {
     if (!fja_sites_on_task(&p->sites, n, site, forked)) return;
     fja_event at = {.ts = ts, .task = task_at(p, n)->id, .pool = p->id, .worker = worker};
-    fja_model_anomaly(m, FJA_AN_OUT_OF_MEMORY, &at);
+    anomaly(m, FJA_AN_OUT_OF_MEMORY, &at);
     m->oom = true;
 }
 
@@ -826,7 +827,7 @@ static void fork_link(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, uint
     if (pn == FJA_TASK_NONE) {
         if (!parent_id) return;
         fja_event at = {.ts = ts, .task = t->id, .pool = p->id, .worker = w->index};
-        fja_model_anomaly(m, FJA_AN_UNKNOWN_PARENT, &at);
+        anomaly(m, FJA_AN_UNKNOWN_PARENT, &at);
         return;
     }
     fja_task *par = task_at(p, pn);
@@ -879,7 +880,7 @@ static uint32_t tree_new(fja_model *m, fja_pool *p, uint32_t root, int32_t worke
         if (nw) p->tree_walls = nw;
         if (!nt || (m->wall && !nw)) {
             fja_event at = {.ts = ts, .task = root_id, .pool = p->id, .worker = worker};
-            fja_model_anomaly(m, FJA_AN_OUT_OF_MEMORY, &at);
+            anomaly(m, FJA_AN_OUT_OF_MEMORY, &at);
             return FJA_TASK_NONE;
         }
         p->cap_trees = cap;
@@ -1415,6 +1416,31 @@ static void on_worker_change(const fja_tracker *tk, fja_pool *p, fja_worker *w, 
     }
 }
 
+/* What the events claim contradicts itself (why), found at ev: an
+ * invalid_event anomaly, the first reason kept. */
+static void contradiction(fja_model *m, const fja_event *ev, const char *why)
+{
+    if (!*m->invalid_first)
+        snprintf(m->invalid_first, sizeof m->invalid_first, "%s", why && *why ? why : "invalid");
+    /* its time is what may be wrong: the example is placed at the last
+     * time believed */
+    fja_event at = *ev;
+    at.ts = m->last_ts > m->first_ts ? m->last_ts : m->first_ts;
+    anomaly(m, FJA_AN_INVALID_EVENT, &at);
+}
+
+/* An event the tracker found inconsistent; one it does not believe (a
+ * reason told) is counted as read unless it was a replayed edge. */
+static void on_anomaly(fja_model *m, const fja_change *c)
+{
+    if (!c->name) {
+        anomaly(m, (fja_anomaly_kind)c->anomaly, c->event);
+        return;
+    }
+    if (c->counted) m->events++;
+    contradiction(m, c->event, c->name);
+}
+
 /* The trace's end: what --recording left out, and an invalid event met
  * before the first believed one placed at it. */
 static void on_trace_end(fja_model *m, const fja_change *c)
@@ -1463,6 +1489,9 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
         break;
     case FJA_CHANGE_TRACE_END:
         on_trace_end(m, c);
+        break;
+    case FJA_CHANGE_ANOMALY:
+        on_anomaly(m, c);
         break;
     case FJA_CHANGE_POOL_SPAN:
         p->first_ts = c->since;
@@ -1518,18 +1547,7 @@ void fja_model_offcpu_unread(fja_model *m, const char *why)
 void fja_model_invalid(fja_model *m, const fja_event *ev, const char *why)
 {
     m->events++;
-    fja_model_contradiction(m, ev, why);
-}
-
-void fja_model_contradiction(fja_model *m, const fja_event *ev, const char *why)
-{
-    if (!*m->invalid_first)
-        snprintf(m->invalid_first, sizeof m->invalid_first, "%s", why && *why ? why : "invalid");
-    /* its time is what may be wrong: the example is placed at the last
-     * time believed */
-    fja_event at = *ev;
-    at.ts = m->last_ts > m->first_ts ? m->last_ts : m->first_ts;
-    fja_model_anomaly(m, FJA_AN_INVALID_EVENT, &at);
+    contradiction(m, ev, why);
 }
 
 void fja_model_offcpu_lost(fja_model *m, uint64_t count, uint64_t begin_ts, uint64_t end_ts,

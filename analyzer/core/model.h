@@ -378,8 +378,6 @@ fja_pool *fja_model_pool(fja_model *m, uint32_t source, uint32_t id);
  * Beware: growing moves the workers, so callers hold no fja_worker pointer
  * across a call. */
 fja_worker *fja_pool_worker(fja_pool *p, int32_t index);
-/* Counts an inconsistent event (and keeps the first few as examples). */
-void fja_model_anomaly(fja_model *m, fja_anomaly_kind k, const fja_event *ev);
 /* Copies a name from the trace, control characters replaced by '?'. */
 void fja_name_copy(char *dst, size_t n, const char *src);
 void fja_model_free(fja_model *m);
@@ -405,14 +403,11 @@ void fja_model_offcpu_unread(fja_model *m, const char *why);
  * some off-CPU intervals are missing, so every pool's off-CPU time is
  * `lost`, its figures wall-clock time, and the report is not whole. The
  * task events are all there: no tree is made incomplete by it. */
-/* An event read but not believed (validate.h, or the tracker's checks):
- * counted as read and as an anomaly (invalid_event), never fed; the first
- * reason (naming the file and packet, or the pool and worker) is kept. */
+/* An event read but not believed by the reader (validate.h): counted as
+ * read and as an anomaly (invalid_event), never fed; the first reason
+ * (naming the file and packet) is kept. The tracker's own checks tell
+ * theirs as FJA_CHANGE_ANOMALY (tracker.h). */
 void fja_model_invalid(fja_model *m, const fja_event *ev, const char *why);
-/* What the events claim contradicts itself (why), found at ev, which is no
- * event of the trace (a replayed off-CPU edge): the same anomaly as an
- * invalid event, without counting an event. */
-void fja_model_contradiction(fja_model *m, const fja_event *ev, const char *why);
 void fja_model_offcpu_lost(fja_model *m, uint64_t count, uint64_t begin_ts, uint64_t end_ts,
                            const char *stream);
 /* Records that the trace begins mid-run (its buffers' beginnings were

@@ -40,6 +40,34 @@ static void tell_task(const fja_tracker *t, fja_change_kind k, fja_pool *p, fja_
     tell(t, &c);
 }
 
+/* Event ev is inconsistent (k): the model counts it. About the event, not
+ * a pool: the pictures' listeners skip it. */
+static void tell_anomaly(const fja_tracker *t, fja_anomaly_kind k, const fja_event *ev)
+{
+    fja_change c = {.kind = FJA_CHANGE_ANOMALY,
+                    .ts = ev->ts,
+                    .task = FJA_TASK_NONE,
+                    .other = -1,
+                    .event = ev,
+                    .anomaly = (uint8_t)k};
+    tell(t, &c);
+}
+
+/* Event ev is not believed (why): an invalid_event anomaly, and counted
+ * as read if it is an event of the trace (not a replayed edge). */
+static void tell_invalid(const fja_tracker *t, const fja_event *ev, const char *why, bool read)
+{
+    fja_change c = {.kind = FJA_CHANGE_ANOMALY,
+                    .ts = ev->ts,
+                    .task = FJA_TASK_NONE,
+                    .other = -1,
+                    .event = ev,
+                    .name = why,
+                    .counted = read,
+                    .anomaly = FJA_AN_INVALID_EVENT};
+    tell(t, &c);
+}
+
 void fja_tracker_init(fja_tracker *t, fja_model *m)
 {
     *t = (fja_tracker){.model = m};
@@ -401,7 +429,7 @@ static bool frame_pop_to(const fja_tracker *t, fja_pool *p, fja_worker *w, repla
         i--;
     if (i == 0) return false;
     while (rw->depth > i) {
-        fja_model_anomaly(t->model, FJA_AN_UNBALANCED_NESTING, ev);
+        tell_anomaly(t, FJA_AN_UNBALANCED_NESTING, ev);
         frame_suspend(top_frame(rw));
         frame_drop(rw);
         tell_task(t, FJA_CHANGE_TASK_LOST, p, w, rw->stack[rw->depth].task, ev->ts);
@@ -492,12 +520,12 @@ static uint64_t qslot_release(const fja_tracker *t, const fja_pool *p, fja_task 
 
 /* ------------------------------------------------------------ tasks and trees */
 
-static uint32_t task_new(fja_model *m, fja_pool *p, const fja_event *ev)
+static uint32_t task_new(const fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     uint32_t n = fja_taskmap_add(&p->tasks, ev->task);
     if (n == FJA_TASK_NONE) {
-        fja_model_anomaly(m, FJA_AN_OUT_OF_MEMORY, ev);
-        m->oom = true;
+        tell_anomaly(t, FJA_AN_OUT_OF_MEMORY, ev);
+        t->model->oom = true;
     } else {
         task_at(p, n)->qslot = FJA_TASK_NONE;
     }
@@ -559,10 +587,10 @@ bool fja_tracker_awaits(const fja_tracker *t, const fja_pool *p, uint32_t parent
 static void on_submit(const fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     if (fja_taskmap_find(&p->tasks, ev->task) != FJA_TASK_NONE) {
-        fja_model_anomaly(t->model, FJA_AN_DUPLICATE_ID, ev);
+        tell_anomaly(t, FJA_AN_DUPLICATE_ID, ev);
         return;
     }
-    uint32_t n = task_new(t->model, p, ev);
+    uint32_t n = task_new(t, p, ev);
     if (n == FJA_TASK_NONE) return;
     qslot_take(t, p, task_at(p, n), ev->ts);
     fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, NULL, ev->ts);
@@ -578,7 +606,7 @@ static uint32_t client_root(const fja_tracker *t, fja_pool *p, const fja_event *
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
     const fja_task *k = n == FJA_TASK_NONE ? NULL : task_at(p, n);
     if (k && k->tree != FJA_TASK_NONE && p->trees[k->tree].root == n) return n;
-    fja_model_anomaly(t->model, FJA_AN_RESULT_WITHOUT_SUBMIT, ev);
+    tell_anomaly(t, FJA_AN_RESULT_WITHOUT_SUBMIT, ev);
     return FJA_TASK_NONE;
 }
 
@@ -601,16 +629,16 @@ static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wor
                     const fja_event *ev)
 {
     if (fja_taskmap_find(&p->tasks, ev->task) != FJA_TASK_NONE) {
-        fja_model_anomaly(t->model, FJA_AN_DUPLICATE_ID, ev);
+        tell_anomaly(t, FJA_AN_DUPLICATE_ID, ev);
         return;
     }
     uint64_t parent = fork_parent(p, rw, ev);
     /* A task that is its own parent would make the ancestor walks loop. */
     if (parent == ev->task) {
-        fja_model_anomaly(t->model, FJA_AN_SELF_PARENT, ev);
+        tell_anomaly(t, FJA_AN_SELF_PARENT, ev);
         return;
     }
-    uint32_t n = task_new(t->model, p, ev);
+    uint32_t n = task_new(t, p, ev);
     if (n == FJA_TASK_NONE) return;
     qslot_take(t, p, task_at(p, n), ev->ts);
     uint32_t size_hint = ev->size_hint > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->size_hint;
@@ -631,8 +659,8 @@ static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wor
  * fork. It becomes the root of a tree without a submission. */
 static uint32_t exec_unknown(const fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
-    fja_model_anomaly(t->model, FJA_AN_EXEC_UNKNOWN_TASK, ev);
-    uint32_t n = task_new(t->model, p, ev);
+    tell_anomaly(t, FJA_AN_EXEC_UNKNOWN_TASK, ev);
+    uint32_t n = task_new(t, p, ev);
     if (n == FJA_TASK_NONE) return n;
     fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, NULL, ev->ts);
     c.task = n;
@@ -663,7 +691,7 @@ static void exec_dequeue(const fja_tracker *t, fja_pool *p, fja_worker *w, repla
             return;
         }
         owner_dequeue(t, p, k->worker, ev->ts);
-        fja_model_anomaly(t->model, FJA_AN_EXEC_ELSEWHERE_WITHOUT_STEAL, ev);
+        tell_anomaly(t, FJA_AN_EXEC_ELSEWHERE_WITHOUT_STEAL, ev);
     }
 }
 
@@ -674,7 +702,7 @@ static void on_exec(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wor
     if (n == FJA_TASK_NONE && (n = exec_unknown(t, p, ev)) == FJA_TASK_NONE) return;
     fja_task *k = task_at(p, n);
     if (k->flags & FJA_TF_EXEC) {
-        fja_model_anomaly(t->model, FJA_AN_DUPLICATE_EXEC, ev);
+        tell_anomaly(t, FJA_AN_DUPLICATE_EXEC, ev);
         return;
     }
     int32_t self = w->index;
@@ -691,7 +719,7 @@ static void on_exec(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wor
         frame_suspend(f);
     }
     if (frame_push(rw, n, ev->ts)) {
-        fja_model_anomaly(t->model, FJA_AN_OUT_OF_MEMORY, ev);
+        tell_anomaly(t, FJA_AN_OUT_OF_MEMORY, ev);
         return;
     }
     if (t->nlisteners == 1) /* the model alone (tracker.h) */
@@ -710,7 +738,7 @@ static void on_executed(const fja_tracker *t, fja_pool *p, fja_worker *w, replay
      * and frames above it never saw their executed. */
     uint32_t n = ev->named ? task_find_near(p, rw, ev->task) : f->task;
     if (ev->named && (n == FJA_TASK_NONE || !frame_pop_to(t, p, w, rw, n, ev))) {
-        fja_model_anomaly(t->model, FJA_AN_EXECUTED_WITHOUT_EXEC, ev);
+        tell_anomaly(t, FJA_AN_EXECUTED_WITHOUT_EXEC, ev);
         return;
     }
     f = top_frame(rw);
@@ -736,7 +764,7 @@ static void on_suspend(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_
 {
     uint32_t n = task_find_near(p, rw, ev->task);
     if (n == FJA_TASK_NONE || !frame_pop_to(t, p, w, rw, n, ev)) {
-        fja_model_anomaly(t->model, FJA_AN_EXECUTED_WITHOUT_EXEC, ev);
+        tell_anomaly(t, FJA_AN_EXECUTED_WITHOUT_EXEC, ev);
         return;
     }
     fja_frame *f = top_frame(rw);
@@ -754,7 +782,7 @@ static void on_resume(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_w
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
     fja_task *k = n == FJA_TASK_NONE ? NULL : task_at(p, n);
     if (!k || !(k->flags & FJA_TF_SUSPENDED)) {
-        fja_model_anomaly(t->model, FJA_AN_UNKNOWN_TASK_EVENT, ev);
+        tell_anomaly(t, FJA_AN_UNKNOWN_TASK_EVENT, ev);
         return;
     }
     fja_frame *f = top_frame(rw);
@@ -763,7 +791,7 @@ static void on_resume(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_w
         frame_suspend(f);
     }
     if (frame_push(rw, n, ev->ts)) {
-        fja_model_anomaly(t->model, FJA_AN_OUT_OF_MEMORY, ev);
+        tell_anomaly(t, FJA_AN_OUT_OF_MEMORY, ev);
         return;
     }
     tell_task(t, FJA_CHANGE_TASK_RESUME, p, w, n, ev->ts);
@@ -790,7 +818,7 @@ static void on_steal(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wo
 {
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
     if (n == FJA_TASK_NONE) {
-        fja_model_anomaly(t->model, FJA_AN_STEAL_UNKNOWN_TASK, ev);
+        tell_anomaly(t, FJA_AN_STEAL_UNKNOWN_TASK, ev);
         return;
     }
     fja_task *k = task_at(p, n);
@@ -813,7 +841,7 @@ static void on_join(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wor
 {
     fja_frame *f = top_frame(rw);
     if (!f) {
-        fja_model_anomaly(t->model, FJA_AN_JOIN_MISMATCH, ev);
+        tell_anomaly(t, FJA_AN_JOIN_MISMATCH, ev);
         return;
     }
     frame_suspend(f);
@@ -836,13 +864,13 @@ static void on_joined(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_w
 {
     fja_frame *f = top_frame(rw);
     if (!f || !f->in_join) {
-        fja_model_anomaly(t->model, FJA_AN_JOIN_MISMATCH, ev);
+        tell_anomaly(t, FJA_AN_JOIN_MISMATCH, ev);
         return;
     }
     fja_change c = change_of(t, FJA_CHANGE_JOIN_END, p, w, ev->ts);
     c.task = f->awaited;
     if (f->awaited != fja_taskmap_find(&p->tasks, ev->task))
-        fja_model_anomaly(t->model, FJA_AN_JOIN_MISMATCH, ev);
+        tell_anomaly(t, FJA_AN_JOIN_MISMATCH, ev);
     else
         c.since = f->awaited_done_ts;
     f->in_join = false;
@@ -863,7 +891,7 @@ static void on_join_done(const fja_tracker *t, fja_pool *p, fja_worker *w, const
     if (!f || f->in_join ||
         (!all && (n == FJA_TASK_NONE || task_at(p, n)->parent != f->task ||
                   !task_is_done(task_at(p, n))))) {
-        fja_model_anomaly(t->model, FJA_AN_JOIN_MISMATCH, ev);
+        tell_anomaly(t, FJA_AN_JOIN_MISMATCH, ev);
         return;
     }
     tell_task(t, FJA_CHANGE_JOIN_DONE, p, w, n, ev->ts);
@@ -931,7 +959,7 @@ static void on_completing(const fja_tracker *t, fja_pool *p, const fja_event *ev
     fja_worker *w = completion_slot(t, p, ev, &rw);
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
     if (!w) return;
-    if (n == FJA_TASK_NONE) fja_model_anomaly(t->model, FJA_AN_UNKNOWN_TASK_EVENT, ev);
+    if (n == FJA_TASK_NONE) tell_anomaly(t, FJA_AN_UNKNOWN_TASK_EVENT, ev);
     rw->completing = true;
     rw->completing_task = ev->task;
     rw->completing_ts = ev->ts;
@@ -946,11 +974,11 @@ static void on_completed(const fja_tracker *t, fja_pool *p, const fja_event *ev)
     fja_change c = change_of(t, FJA_CHANGE_TASK_DONE, p, w, ev->ts);
     c.counted = rw->completing && rw->completing_task == ev->task;
     c.since = rw->completing_ts;
-    if (!c.counted) fja_model_anomaly(t->model, FJA_AN_COMPLETED_WITHOUT_COMPLETING, ev);
+    if (!c.counted) tell_anomaly(t, FJA_AN_COMPLETED_WITHOUT_COMPLETING, ev);
     rw->completing = false;
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
     if (n == FJA_TASK_NONE) {
-        fja_model_anomaly(t->model, FJA_AN_UNKNOWN_TASK_EVENT, ev);
+        tell_anomaly(t, FJA_AN_UNKNOWN_TASK_EVENT, ev);
         return;
     }
     c.task = n;
@@ -1010,7 +1038,7 @@ static void check_cut(const fja_tracker *t, fja_pool *p, replay_worker *rw, cons
              "an off-CPU interval of worker %d of pool %u holding an event of that worker %.1f us "
              "before its end",
              ev->worker, p->id, (double)(ev->ts - rw->cut_ts) / 1e3);
-    fja_model_contradiction(t->model, ev, why);
+    tell_invalid(t, ev, why, false);
 }
 
 /* A replayed boundary, for a worker already known. */
@@ -1215,7 +1243,7 @@ static void on_worker_event(const fja_tracker *t, fja_pool *p, replay_worker *rw
 {
     fja_worker *w = fja_pool_worker(p, ev->worker);
     if (!w) {
-        fja_model_anomaly(t->model, FJA_AN_NOT_ON_WORKER, ev);
+        tell_anomaly(t, FJA_AN_NOT_ON_WORKER, ev);
         return;
     }
     if (!rw && !(rw = replay_worker_of(t, p, ev->worker)))
@@ -1332,7 +1360,7 @@ static void on_pool_event(const fja_tracker *t, fja_pool *p, replay_worker *rw, 
         if (ev->worker >= 0)
             on_worker_event(t, p, rw, ev);
         else
-            fja_model_anomaly(t->model, FJA_AN_NOT_ON_WORKER, ev);
+            tell_anomaly(t, FJA_AN_NOT_ON_WORKER, ev);
     }
 }
 
@@ -1451,7 +1479,7 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
                             ? &rp->workers[ev->worker]
                             : NULL;
     if (claims_fault(rp, rw, ev, why, sizeof why)) {
-        fja_model_invalid(m, ev, why);
+        tell_invalid(t, ev, why, true);
         return 0;
     }
     if (ev->kind == FJA_EV_OFFCPU && ev->worker >= 0) { /* believed: the next one after it */

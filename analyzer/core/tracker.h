@@ -87,6 +87,9 @@ typedef enum {
                                     was replayed: its first event was at since, its last at ts */
     FJA_CHANGE_TRACE_END,        /* the trace's end, after every POOL_END (no pool): --recording
                                     left out delta events of pools other pools (0: none) */
+    FJA_CHANGE_ANOMALY,          /* event (no pool: about the event) is inconsistent, an
+                                    anomaly; with name, why it is not believed (invalid_event;
+                                    counted: an event of the trace, not a replayed edge) */
 } fja_change_kind;
 
 /* What an FJA_CHANGE_POOL_FACT says: the pool began (pool_begin: name
@@ -132,12 +135,13 @@ typedef struct {
     };
     uint64_t parent_id; /* TASK_NEW of a fork: the parent named by the event (0: none);
                            DEPENDENCE: the predecessor's record number */
-    const char *name;   /* LOCK_NAME, POOL_FACT: valid during the call */
+    const char *name;   /* LOCK_NAME, POOL_FACT, ANOMALY: valid during the call */
     union {
-        uint64_t ahead;      /* TASK_BEGIN, JOIN_BEGIN, joined: the parent's own code from
-                                fork to join (ns) */
-        const char *version; /* POOL_FACT, FJA_FACT_RUNTIME: valid during the call */
-        uint64_t site;       /* TASK_NEW of a fork or submit: its creation site (0: none) */
+        uint64_t ahead;         /* TASK_BEGIN, JOIN_BEGIN, joined: the parent's own code from
+                                   fork to join (ns) */
+        const char *version;    /* POOL_FACT, FJA_FACT_RUNTIME: valid during the call */
+        uint64_t site;          /* TASK_NEW of a fork or submit: its creation site (0: none) */
+        const fja_event *event; /* ANOMALY: valid during the call */
     };
     fja_change_kind kind;
     uint32_t pool_index; /* in fja_model.pools */
@@ -155,12 +159,14 @@ typedef struct {
                             PARK, UNPARK: the worker was not already so;
                             SETTLED: the body of its top task runs (not nested, waiting
                             nor stopped at the worker's close), whatever its state;
-                            OFFCPU_*: that body ran when it left the CPU */
+                            OFFCPU_*: that body ran when it left the CPU;
+                            ANOMALY: as its kind says */
     uint8_t offcpu;      /* OFFCPU_*: FJA_OFFCPU_PREEMPTED or _BLOCKED */
     bool joined;         /* TASK_BEGIN: run by its parent's own join (exec_joined);
                             JOIN_BEGIN: ahead is known (join_stolen) */
     uint8_t left;        /* UNFINISHED: an fja_ustate (in the tail padding: no bigger) */
     uint8_t fact;        /* POOL_FACT: an fja_pool_fact (in the tail padding too) */
+    uint8_t anomaly;     /* ANOMALY: an fja_anomaly_kind (in the tail padding too) */
 } fja_change;
 
 /* A consumer of the changes. model is the one being replayed into. */

@@ -53,6 +53,7 @@ static const char *const kinds[] = {
     [FJA_CHANGE_OFFCPU_RECORDING] = "offcpu_recording",
     [FJA_CHANGE_CLIENT_OFFCPU] = "client_offcpu",
     [FJA_CHANGE_POOL_FACT] = "pool_fact",
+    [FJA_CHANGE_ANOMALY] = "anomaly",
 };
 
 static const char *const states[] = {
@@ -138,7 +139,10 @@ static void dump(void *ctx, fja_model *m, const fja_change *c)
     (void)ctx;
     (void)m;
     bool fact = c->kind == FJA_CHANGE_POOL_FACT;
-    bool wait = !origin_set && fact && npending < PENDING_MAX;
+    /* an anomaly at an event before the first replayed one (an invalid
+     * one's time may be anything) waits for the origin too */
+    bool anomaly = c->kind == FJA_CHANGE_ANOMALY;
+    bool wait = !origin_set && (fact || anomaly) && npending < PENDING_MAX;
     if (!origin_set && !wait) {
         origin = c->ts;
         origin_set = true;
@@ -156,6 +160,7 @@ static void dump(void *ctx, fja_model *m, const fja_change *c)
     if (c->kind == FJA_CHANGE_STATE) put(" %s>%s", state_name(c->from), state_name(c->to));
     if (c->kind == FJA_CHANGE_UNFINISHED) put(" %s", fja_ustate_name((fja_ustate)c->left));
     if (fact) put(" %s", fact_name(c->fact));
+    if (anomaly) put(" %s", fja_anomaly_kind_name((fja_anomaly_kind)c->anomaly));
     if (c->since) put(" since=%" PRId64, rel(c->since));
     field_signed("delta", c->delta);
     if (c->kind == FJA_CHANGE_TOOL_TIME)
@@ -171,7 +176,7 @@ static void dump(void *ctx, fja_model *m, const fja_change *c)
         put(" version=%s", c->version);
     else if (c->kind == FJA_CHANGE_TASK_NEW)
         field("site", c->site);
-    else if (!fact)
+    else if (!fact && !anomaly)
         field("ahead", c->ahead);
     if (c->other != -1 && (c->kind == FJA_CHANGE_STEAL || c->kind == FJA_CHANGE_TASK_BEGIN))
         put(" other=%" PRId32, c->other);
