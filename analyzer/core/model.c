@@ -1441,10 +1441,12 @@ static void on_anomaly(fja_model *m, const fja_change *c)
     contradiction(m, c->event, c->name);
 }
 
-/* The trace's end: what --recording left out, and an invalid event met
- * before the first believed one placed at it. */
+/* The trace's end: the --recording token and what it left out, and an
+ * invalid event met before the first believed one placed at it. */
 static void on_trace_end(fja_model *m, const fja_change *c)
 {
+    m->recording_set = c->counted;
+    m->recording = c->recording;
     m->left_out_pools = c->pools;
     m->left_out_events = (uint64_t)c->delta;
     for (uint32_t i = 0; i < m->nexamples; i++)

@@ -352,9 +352,10 @@ typedef struct {
     bool oncpu;
     bool recycle; /* fja_model_recycle */
     bool wall;    /* fja_model_keep_wall */
-    /* --recording TOKEN (fja_tracker_recording): the pools whose
-     * pool_begin carries another token were left out by the tracker, their
-     * events not replayed; how many of each (TRACE_END) */
+    /* --recording TOKEN (fja_tracker_recording; told at the end,
+     * TRACE_END): the pools whose pool_begin carries another token were
+     * left out by the tracker, their events not replayed; how many of
+     * each */
     bool recording_set;
     uint64_t recording;
     uint64_t left_out_pools, left_out_events;

@@ -86,8 +86,6 @@ void fja_tracker_recording(fja_tracker *t, uint64_t token)
 {
     t->recording_set = true;
     t->recording = token;
-    t->model->recording_set = true;
-    t->model->recording = token;
 }
 
 /* ------------------------------------------------------- the replay's own */
@@ -1645,7 +1643,9 @@ void fja_tracker_finish(fja_tracker *t)
                     .task = FJA_TASK_NONE,
                     .other = -1,
                     .delta = (int64_t)t->left_out_events,
-                    .pools = t->left_out_pools};
+                    .pools = t->left_out_pools,
+                    .counted = t->recording_set,
+                    .recording = t->recording};
     tell(t, &c);
     t->finished = true;
 }

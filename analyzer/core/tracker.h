@@ -86,7 +86,8 @@ typedef enum {
     FJA_CHANGE_POOL_SPAN,        /* at the end (before POOL_END), of a pool an event of which
                                     was replayed: its first event was at since, its last at ts */
     FJA_CHANGE_TRACE_END,        /* the trace's end, after every POOL_END (no pool): --recording
-                                    left out delta events of pools other pools (0: none) */
+                                    left out delta events of pools other pools (0: none);
+                                    counted: a token was chosen (recording) */
     FJA_CHANGE_ANOMALY,          /* event (no pool: about the event) is inconsistent, an
                                     anomaly; with name, why it is not believed (invalid_event;
                                     counted: an event of the trace, not a replayed edge) */
@@ -142,6 +143,7 @@ typedef struct {
         const char *version;    /* POOL_FACT, FJA_FACT_RUNTIME: valid during the call */
         uint64_t site;          /* TASK_NEW of a fork or submit: its creation site (0: none) */
         const fja_event *event; /* ANOMALY: valid during the call */
+        uint64_t recording;     /* TRACE_END: the --recording token (if counted) */
     };
     fja_change_kind kind;
     uint32_t pool_index; /* in fja_model.pools */
@@ -232,8 +234,8 @@ void fja_tracker_init(fja_tracker *t, fja_model *m);
 int fja_tracker_listen(fja_tracker *t, fja_listener l);
 /* Before the first event: replay only the pools of the recording whose
  * token (FJTRACE_RECORDING, pool_begin's `recording`) is `token`; the
- * others are left out, their pools and events counted in the model
- * (left_out_pools, left_out_events), which is told the token. */
+ * others are left out, their pools and events counted, and told to the
+ * model with the token at the end (TRACE_END). */
 void fja_tracker_recording(fja_tracker *t, uint64_t token);
 /* Frees what the replay kept of its own (the pools left out); the model
  * and the listeners stay. */

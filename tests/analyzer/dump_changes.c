@@ -176,6 +176,8 @@ static void dump(void *ctx, fja_model *m, const fja_change *c)
         put(" version=%s", c->version);
     else if (c->kind == FJA_CHANGE_TASK_NEW)
         field("site", c->site);
+    else if (c->kind == FJA_CHANGE_TRACE_END)
+        field("recording", c->recording);
     else if (!fact && !anomaly)
         field("ahead", c->ahead);
     if (c->other != -1 && (c->kind == FJA_CHANGE_STEAL || c->kind == FJA_CHANGE_TASK_BEGIN))
