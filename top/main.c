@@ -190,7 +190,7 @@ static int watch(top_run *t, const char *url, bool wait_for_session)
     }
     if (t->screen) top_screen_close();
     t->screen = false;
-    if (st == READER_NO_MEMORY || t->model.oom) {
+    if (st == READER_NO_MEMORY || fja_tracker_oom(&t->tracker)) {
         fprintf(stderr, "%s: out of memory\n", TOP_PROG);
         return TOP_EXIT_INTERNAL;
     }

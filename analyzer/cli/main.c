@@ -86,7 +86,7 @@ static int traces_read(const cli_options *o, const find_list *dirs, readings *rd
                 "report covers the trace up to there and is marked incomplete\n",
                 (unsigned long long)stats.fjtrace_events);
         fja_model_decode_stopped(m, err);
-    } else if (st != READER_OK || m->oom) {
+    } else if (st != READER_OK || fja_tracker_oom(rd->r.tracker)) {
         fprintf(stderr, "fjtrace-analyze: out of memory after %llu events\n",
                 (unsigned long long)m->events);
         return EXIT_INTERNAL;
@@ -308,7 +308,7 @@ static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_mod
     fja_reader_stats stats;
     m->oncpu = true;
     reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
-    if ((st != READER_OK && st != READER_UNREADABLE) || m->oom) {
+    if ((st != READER_OK && st != READER_UNREADABLE) || fja_tracker_oom(&t)) {
         fja_tracker_free(&t);
         return -1;
     }
@@ -396,7 +396,7 @@ static int wall_read(const cli_options *o, const find_list *dirs, fja_tracker *t
     fja_reader_sink sink = reading_sink(o, &rd, fja_reading_event);
     fja_reader_stats stats;
     reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
-    if ((st != READER_OK && st != READER_UNREADABLE) || m->oom) {
+    if ((st != READER_OK && st != READER_UNREADABLE) || fja_tracker_oom(t)) {
         fprintf(stderr, "fjtrace-analyze: out of memory after %llu events\n",
                 (unsigned long long)m->events);
         fja_tracker_free(&ot);

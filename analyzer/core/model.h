@@ -345,7 +345,7 @@ typedef struct {
     /* The trace begins mid-run (fja_model_window): events before it left out */
     uint64_t window_events;
     bool window_clipped;
-    bool oom;
+    bool oom; /* memory ran out in the model (the replay's: fja_tracker_oom) */
     /* fed the off-CPU boundaries (offcpu.h): self times, work, span, the
      * time split and idle gaps are on-CPU time (the reading that feeds
      * them says so: fja_reading_ahead, the CLI's second reading) */

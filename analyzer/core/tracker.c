@@ -188,7 +188,7 @@ struct fja_replay {
 
 /* Pool p as the replay keeps it, made as needed; NULL when memory ran
  * out. */
-static replay_pool *replay_pool_of(const fja_tracker *t, const fja_pool *p)
+static replay_pool *replay_pool_of(fja_tracker *t, const fja_pool *p)
 {
     struct fja_replay *r = t->replay;
     uint32_t pi = (uint32_t)(p - t->model->pools);
@@ -215,7 +215,7 @@ static const replay_pool *replay_pool_at(const fja_tracker *t, uint32_t pi)
 /* replay_worker_of's making: grows pool p's workers as the replay keeps
  * them to every worker the model has so far, so that one held across the
  * making of another of those never moves. */
-static replay_worker *replay_worker_make(const fja_tracker *t, const fja_pool *p, int32_t index)
+static replay_worker *replay_worker_make(fja_tracker *t, const fja_pool *p, int32_t index)
 {
     replay_pool *rp = replay_pool_of(t, p);
     if (!rp) goto oom;
@@ -231,15 +231,14 @@ static replay_worker *replay_worker_make(const fja_tracker *t, const fja_pool *p
     }
     return &rp->workers[index];
 oom:
-    t->model->oom = true;
+    t->oom = true;
     return NULL;
 }
 
 /* Worker `index` of pool p as the replay keeps it (index -1: the pool's
  * client threads), made as needed; NULL when memory ran out (the model
  * says so). Once per worker event: the one already made is found inline. */
-static inline replay_worker *replay_worker_of(const fja_tracker *t, const fja_pool *p,
-                                              int32_t index)
+static inline replay_worker *replay_worker_of(fja_tracker *t, const fja_pool *p, int32_t index)
 {
     const struct fja_replay *r = t->replay;
     uint32_t pi = (uint32_t)(p - t->model->pools);
@@ -353,7 +352,7 @@ static fja_wstate worker_state(const replay_worker *rw)
 /* Every worker state change goes through here: after each event on w, its
  * state is derived again from the replay, and a switch is told to the
  * listeners with the time the old state began, before it is recorded. */
-static void worker_switch(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void worker_switch(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
                           uint64_t ts)
 {
     fja_wstate now = worker_state(rw);
@@ -419,8 +418,8 @@ static int frame_push(replay_worker *rw, uint32_t n, uint64_t ts)
 }
 
 /* Pops frames down to task n; frames above it never saw their executed. */
-static bool frame_pop_to(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
-                         uint32_t n, const fja_event *ev)
+static bool frame_pop_to(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw, uint32_t n,
+                         const fja_event *ev)
 {
     uint32_t i = rw->depth;
     while (i > 0 && rw->stack[i - 1].task != n)
@@ -439,7 +438,7 @@ static bool frame_pop_to(const fja_tracker *t, fja_pool *p, fja_worker *w, repla
 
 /* The deque of w grew or shrank by delta. A pop or steal of a task forked
  * before the trace began would go below 0: clamped, and not counted. */
-static void worker_queue(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void worker_queue(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
                          int64_t delta, uint64_t ts)
 {
     int64_t depth = rw->qdepth + delta;
@@ -460,7 +459,7 @@ static void worker_queue(const fja_tracker *t, fja_pool *p, fja_worker *w, repla
 /* The deque of worker `index` (who forked a task: a worker both the
  * model and the replay have, so neither array moves) gives a task up,
  * taken by its owner or a thief. */
-static void owner_dequeue(const fja_tracker *t, fja_pool *p, int32_t index, uint64_t ts)
+static void owner_dequeue(fja_tracker *t, fja_pool *p, int32_t index, uint64_t ts)
 {
     fja_worker *owner = index >= 0 ? fja_pool_worker(p, index) : NULL;
     replay_worker *orw = owner ? replay_worker_of(t, p, index) : NULL;
@@ -485,7 +484,7 @@ static uint32_t qslot_grow(replay_pool *rp)
  * slot. Without memory for a slot the time is just not known (the report
  * says so). Once per task: the pool the replay already keeps is found
  * inline. */
-static inline void qslot_take(const fja_tracker *t, fja_pool *p, fja_task *k, uint64_t ts)
+static inline void qslot_take(fja_tracker *t, fja_pool *p, fja_task *k, uint64_t ts)
 {
     const struct fja_replay *r = t->replay;
     uint32_t pi = (uint32_t)(p - t->model->pools);
@@ -503,7 +502,7 @@ static inline void qslot_take(const fja_tracker *t, fja_pool *p, fja_task *k, ui
 
 /* Task k of pool p left its queue (taken by its owner or a thief): its
  * slot is free. Returns when it was queued, 0 when unknown. */
-static uint64_t qslot_release(const fja_tracker *t, const fja_pool *p, fja_task *k)
+static uint64_t qslot_release(fja_tracker *t, const fja_pool *p, fja_task *k)
 {
     if (k->qslot == FJA_TASK_NONE) return 0;
     /* a slot was taken: the replay keeps the pool */
@@ -518,12 +517,12 @@ static uint64_t qslot_release(const fja_tracker *t, const fja_pool *p, fja_task 
 
 /* ------------------------------------------------------------ tasks and trees */
 
-static uint32_t task_new(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+static uint32_t task_new(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     uint32_t n = fja_taskmap_add(&p->tasks, ev->task);
     if (n == FJA_TASK_NONE) {
         tell_anomaly(t, FJA_AN_OUT_OF_MEMORY, ev);
-        t->model->oom = true;
+        t->oom = true;
     } else {
         task_at(p, n)->qslot = FJA_TASK_NONE;
     }
@@ -550,7 +549,7 @@ static fja_frame *join_frame(const fja_tracker *t, const fja_pool *p, uint32_t n
 }
 
 /* Task n is done at ts: a parent blocked in a join on it learns when. */
-static void join_notify(const fja_tracker *t, fja_pool *p, uint32_t n, uint64_t ts)
+static void join_notify(fja_tracker *t, fja_pool *p, uint32_t n, uint64_t ts)
 {
     fja_frame *f = join_frame(t, p, n);
     if (f && !f->awaited_done_ts) f->awaited_done_ts = ts;
@@ -582,7 +581,7 @@ bool fja_tracker_awaits(const fja_tracker *t, const fja_pool *p, uint32_t parent
 
 /* ------------------------------------------------------------ event handlers */
 
-static void on_submit(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+static void on_submit(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     if (fja_taskmap_find(&p->tasks, ev->task) != FJA_TASK_NONE) {
         tell_anomaly(t, FJA_AN_DUPLICATE_ID, ev);
@@ -599,7 +598,7 @@ static void on_submit(const fja_tracker *t, fja_pool *p, const fja_event *ev)
 
 /* The root task an event of its client names (result, offcpu_client),
  * FJA_TASK_NONE (an anomaly told) if it names no tree's root. */
-static uint32_t client_root(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+static uint32_t client_root(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
     const fja_task *k = n == FJA_TASK_NONE ? NULL : task_at(p, n);
@@ -608,7 +607,7 @@ static uint32_t client_root(const fja_tracker *t, fja_pool *p, const fja_event *
     return FJA_TASK_NONE;
 }
 
-static void on_result(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+static void on_result(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     uint32_t n = client_root(t, p, ev);
     if (n == FJA_TASK_NONE) return;
@@ -623,7 +622,7 @@ static uint64_t fork_parent(fja_pool *p, const replay_worker *rw, const fja_even
     return ev->named ? ev->arg.parent : task_at(p, top_frame(rw)->task)->id;
 }
 
-static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void on_fork(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
                     const fja_event *ev)
 {
     if (fja_taskmap_find(&p->tasks, ev->task) != FJA_TASK_NONE) {
@@ -655,7 +654,7 @@ static void on_fork(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wor
 
 /* exec of a task never forked nor submitted: the trace began after its
  * fork. It becomes the root of a tree without a submission. */
-static uint32_t exec_unknown(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+static uint32_t exec_unknown(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     tell_anomaly(t, FJA_AN_EXEC_UNKNOWN_TASK, ev);
     uint32_t n = task_new(t, p, ev);
@@ -669,8 +668,8 @@ static uint32_t exec_unknown(const fja_tracker *t, fja_pool *p, const fja_event 
 
 /* Takes an exec'd task off the queue it was counted in; fills in when it
  * was queued and by whom. */
-static void exec_dequeue(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
-                         fja_task *k, const fja_event *ev, fja_change *c)
+static void exec_dequeue(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw, fja_task *k,
+                         const fja_event *ev, fja_change *c)
 {
     if (k->flags & FJA_TF_STOLEN) { /* the steal dequeued it */
         c->stolen = true;
@@ -693,7 +692,7 @@ static void exec_dequeue(const fja_tracker *t, fja_pool *p, fja_worker *w, repla
     }
 }
 
-static void on_exec(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void on_exec(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
                     const fja_event *ev)
 {
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
@@ -727,7 +726,7 @@ static void on_exec(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wor
     if (rw->stolen && rw->stolen_id == ev->task) rw->stolen = false;
 }
 
-static void on_executed(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void on_executed(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
                         const fja_event *ev)
 {
     fja_frame *f = top_frame(rw);
@@ -757,7 +756,7 @@ static void on_executed(const fja_tracker *t, fja_pool *p, fja_worker *w, replay
 
 /* An untied OpenMP task leaves this worker unfinished: its frame goes, its
  * time so far stays its own, and it is on no worker until resumed. */
-static void on_suspend(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void on_suspend(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
                        const fja_event *ev)
 {
     uint32_t n = task_find_near(p, rw, ev->task);
@@ -774,7 +773,7 @@ static void on_suspend(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_
 
 /* The suspended task goes on here, as a new frame (like an exec, but not a
  * new start: no queue, no steal). */
-static void on_resume(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void on_resume(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
                       const fja_event *ev)
 {
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
@@ -798,7 +797,7 @@ static void on_resume(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_w
 /* A dependence edge between two tasks of the trace; an edge naming a task
  * the trace does not hold (created before it began) is counted, not
  * followed. */
-static void on_dependence(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+static void on_dependence(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     uint32_t sink = fja_taskmap_find(&p->tasks, ev->task);
     uint32_t pred = ev->arg.pred ? fja_taskmap_find(&p->tasks, ev->arg.pred) : FJA_TASK_NONE;
@@ -811,7 +810,7 @@ static void on_dependence(const fja_tracker *t, fja_pool *p, const fja_event *ev
     tell(t, &c);
 }
 
-static void on_steal(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void on_steal(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
                      const fja_event *ev)
 {
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
@@ -834,7 +833,7 @@ static void on_steal(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wo
     tell(t, &c);
 }
 
-static void on_join(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void on_join(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
                     const fja_event *ev)
 {
     fja_frame *f = top_frame(rw);
@@ -857,7 +856,7 @@ static void on_join(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wor
     tell(t, &c);
 }
 
-static void on_joined(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void on_joined(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
                       const fja_event *ev)
 {
     fja_frame *f = top_frame(rw);
@@ -880,7 +879,7 @@ static void on_joined(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_w
 /* A join that found its child done (join_done): the child's path joins
  * its parent's here. The parent is the worker's running task. Task 0 (an
  * OpenMP taskwait that waited for nothing): every child done so far. */
-static void on_join_done(const fja_tracker *t, fja_pool *p, fja_worker *w, const replay_worker *rw,
+static void on_join_done(fja_tracker *t, fja_pool *p, fja_worker *w, const replay_worker *rw,
                          const fja_event *ev)
 {
     fja_frame *f = top_frame(rw);
@@ -897,7 +896,7 @@ static void on_join_done(const fja_tracker *t, fja_pool *p, fja_worker *w, const
 
 /* A lock wait suspends the running task: waiting is not work, and it is
  * the serialisation the program cannot see (brief, experiment 3). */
-static void on_lock_wait(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void on_lock_wait(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
                          const fja_event *ev)
 {
     fja_change c = change_of(t, FJA_CHANGE_LOCK_BEGIN, p, w, ev->ts);
@@ -914,8 +913,8 @@ static void on_lock_wait(const fja_tracker *t, fja_pool *p, fja_worker *w, repla
     tell(t, &c);
 }
 
-static void on_lock_acquired(const fja_tracker *t, fja_pool *p, fja_worker *w,
-                             const replay_worker *rw, const fja_event *ev)
+static void on_lock_acquired(fja_tracker *t, fja_pool *p, fja_worker *w, const replay_worker *rw,
+                             const fja_event *ev)
 {
     fja_frame *f = top_frame(rw);
     if (!f || !f->in_lock) return;
@@ -928,7 +927,7 @@ static void on_lock_acquired(const fja_tracker *t, fja_pool *p, fja_worker *w,
     tell(t, &c);
 }
 
-static void on_lock_init(const fja_tracker *t, const fja_event *ev)
+static void on_lock_init(fja_tracker *t, const fja_event *ev)
 {
     fja_change c = {.kind = FJA_CHANGE_LOCK_NAME,
                     .ts = ev->ts,
@@ -943,7 +942,7 @@ static void on_lock_init(const fja_tracker *t, const fja_event *ev)
 /* Completions run on workers or on client threads (p->client): the
  * worker the changes name, NULL when memory ran out; rw: where the replay
  * keeps the completion. */
-static fja_worker *completion_slot(const fja_tracker *t, fja_pool *p, const fja_event *ev,
+static fja_worker *completion_slot(fja_tracker *t, fja_pool *p, const fja_event *ev,
                                    replay_worker **rw)
 {
     fja_worker *w = ev->worker >= 0 ? fja_pool_worker(p, ev->worker) : &p->client;
@@ -951,7 +950,7 @@ static fja_worker *completion_slot(const fja_tracker *t, fja_pool *p, const fja_
     return *rw ? w : NULL;
 }
 
-static void on_completing(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+static void on_completing(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     replay_worker *rw;
     fja_worker *w = completion_slot(t, p, ev, &rw);
@@ -964,7 +963,7 @@ static void on_completing(const fja_tracker *t, fja_pool *p, const fja_event *ev
     tell_task(t, FJA_CHANGE_COMPLETING, p, w->index >= 0 ? w : NULL, n, ev->ts);
 }
 
-static void on_completed(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+static void on_completed(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     replay_worker *rw;
     fja_worker *w = completion_slot(t, p, ev, &rw);
@@ -991,8 +990,8 @@ static void on_completed(const fja_tracker *t, fja_pool *p, const fja_event *ev)
  * running stops accruing self time (the model's), and while it is away it
  * holds that task up. Its state does not change: the time is booked
  * apart. */
-static void offcpu_out(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
-                       uint64_t ts, uint8_t kind)
+static void offcpu_out(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw, uint64_t ts,
+                       uint8_t kind)
 {
     if (!rw->begun || rw->ended || rw->off) return;
     rw->off = true;
@@ -1008,8 +1007,7 @@ static void offcpu_out(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_
 
 /* Back on the CPU: the task it was running runs again. Also done before
  * any event of the worker (it emits events only on the CPU). */
-static void offcpu_in(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
-                      uint64_t ts)
+static void offcpu_in(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw, uint64_t ts)
 {
     if (!rw->off) return;
     rw->off = false;
@@ -1028,7 +1026,7 @@ static void offcpu_in(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_w
  * which babeltrace2 reads cleanly: an invalid event, not a silent loss of
  * the rest of the stay (issue 24: a begin moved 13.8 us earlier cut a
  * 100 ms blocked stay to microseconds, exit 0). */
-static void check_cut(const fja_tracker *t, fja_pool *p, replay_worker *rw, const fja_event *ev)
+static void check_cut(fja_tracker *t, fja_pool *p, replay_worker *rw, const fja_event *ev)
 {
     if (!rw->cut_ts || !ev->end || ev->ts <= rw->cut_ts + OFFCPU_CUT_TOLERANCE_NS) return;
     char why[256];
@@ -1040,7 +1038,7 @@ static void check_cut(const fja_tracker *t, fja_pool *p, replay_worker *rw, cons
 }
 
 /* A replayed boundary, for a worker already known. */
-static void on_offcpu_edge(const fja_tracker *t, const fja_event *ev)
+static void on_offcpu_edge(fja_tracker *t, const fja_event *ev)
 {
     const fja_model *m = t->model;
     fja_pool *p = NULL;
@@ -1061,7 +1059,7 @@ static void on_offcpu_edge(const fja_tracker *t, const fja_event *ev)
 /* The off-CPU recording of worker w (NULL: a client thread): started,
  * refused, lossy; the late intervals themselves are only counted here
  * (replayed in time order). */
-static void on_offcpu_status(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+static void on_offcpu_status(fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
 {
     fja_change c = change_of(t, FJA_CHANGE_OFFCPU_RECORDING, p, w, ev->ts);
     if (ev->kind == FJA_EV_OFFCPU_START) {
@@ -1085,7 +1083,7 @@ static void on_offcpu_status(const fja_tracker *t, fja_pool *p, fja_worker *w, c
  * counts as on the CPU; the thread's clock counted more or less of it:
  * perf writes a switch record some way into the kernel's switch, after the
  * clock stopped or started (docs/analyses.md, "Off-CPU time"). */
-static void on_offcpu_clock(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void on_offcpu_clock(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
                             const fja_event *ev)
 {
     uint64_t cpu = ev->arg.cpu;
@@ -1114,7 +1112,7 @@ static void on_offcpu_clock(const fja_tracker *t, fja_pool *p, fja_worker *w, re
  * what it told beyond that is not CPU time (its callbacks time themselves
  * in wall time: a stall of the vCPU inside one, or a tool that timed
  * itself wrong) and is not taken out of any task (the report tells it). */
-static void on_tool_time(const fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+static void on_tool_time(fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
 {
     replay_worker *rw = replay_worker_of(t, p, w->index);
     if (!rw) return;
@@ -1143,15 +1141,14 @@ static void worker_begin(replay_worker *rw, uint64_t ts)
 /* Its life ends at ts (its worker_end, or the trace's end): told, as no
  * change of state says when (a worker_end again, or of a worker that never
  * began). */
-static void worker_end(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
-                       uint64_t ts)
+static void worker_end(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw, uint64_t ts)
 {
     rw->ended = true;
     fja_change c = change_of(t, FJA_CHANGE_WORKER_END, p, w, ts);
     tell(t, &c);
 }
 
-static void on_park(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void on_park(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
                     const fja_event *ev)
 {
     bool park = ev->kind == FJA_EV_PARK;
@@ -1161,7 +1158,7 @@ static void on_park(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_wor
     tell(t, &c);
 }
 
-static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void worker_dispatch(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
                             const fja_event *ev)
 {
     switch (ev->kind) {
@@ -1236,8 +1233,7 @@ static void worker_dispatch(const fja_tracker *t, fja_pool *p, fja_worker *w, re
 
 /* Events of one worker thread; rw: the replay's worker, if made before
  * (fja_tracker_feed found it). */
-static void on_worker_event(const fja_tracker *t, fja_pool *p, replay_worker *rw,
-                            const fja_event *ev)
+static void on_worker_event(fja_tracker *t, fja_pool *p, replay_worker *rw, const fja_event *ev)
 {
     fja_worker *w = fja_pool_worker(p, ev->worker);
     if (!w) {
@@ -1273,10 +1269,10 @@ static void tell_fact(const fja_tracker *t, fja_pool *p, fja_pool_fact fact, con
 }
 
 /* The replay's part of a pool fact (rp: NULL when memory ran out). */
-static void on_pool_fact(const fja_tracker *t, fja_pool *p, fja_pool_fact fact, const fja_event *ev)
+static void on_pool_fact(fja_tracker *t, fja_pool *p, fja_pool_fact fact, const fja_event *ev)
 {
     replay_pool *rp = replay_pool_of(t, p);
-    if (!rp) t->model->oom = true;
+    if (!rp) t->oom = true;
     if (rp && fact == FJA_FACT_BEGIN) rp->declared = (uint32_t)ev->arg.workers;
     if (rp && fact == FJA_FACT_RUNTIME) { /* which runtime made the pool (none: libfj) */
         rp->openmp = ev->name && strcmp(ev->name, "openmp") == 0;
@@ -1295,7 +1291,7 @@ static void on_pool_fact(const fja_tracker *t, fja_pool *p, fja_pool_fact fact, 
  * ended (before the result): told up to the drain (the stay's end, or the
  * drain's time if later than that), the model keeps the part within the
  * tree's round trip and within its final hand-off. */
-static void on_client_offcpu(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+static void on_client_offcpu(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     uint32_t n = client_root(t, p, ev);
     if (n == FJA_TASK_NONE || ev->end <= ev->begin) return;
@@ -1308,7 +1304,7 @@ static void on_client_offcpu(const fja_tracker *t, fja_pool *p, const fja_event 
 }
 
 /* offcpu_start / offcpu_unavailable of a client thread (worker -1). */
-static bool on_client_offcpu_status(const fja_tracker *t, fja_pool *p, const fja_event *ev)
+static bool on_client_offcpu_status(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     if (ev->worker >= 0 ||
         (ev->kind != FJA_EV_OFFCPU_START && ev->kind != FJA_EV_OFFCPU_UNAVAILABLE))
@@ -1317,7 +1313,7 @@ static bool on_client_offcpu_status(const fja_tracker *t, fja_pool *p, const fja
     return true;
 }
 
-static void on_pool_event(const fja_tracker *t, fja_pool *p, replay_worker *rw, const fja_event *ev)
+static void on_pool_event(fja_tracker *t, fja_pool *p, replay_worker *rw, const fja_event *ev)
 {
     if (on_client_offcpu_status(t, p, ev)) return;
     switch (ev->kind) {
@@ -1455,12 +1451,12 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
 {
     fja_model *m = t->model;
     if (!t->replay && !(t->replay = calloc(1, sizeof *t->replay))) {
-        m->oom = true;
+        t->oom = true;
         return -1;
     }
     int foreign = foreign_event(t, ev); /* another recording's pool */
     if (foreign) {
-        if (foreign < 0) m->oom = true;
+        if (foreign < 0) t->oom = true;
         return foreign < 0 ? -1 : 0;
     }
     if (ev->kind == FJA_EV_OFFCPU_OUT || ev->kind == FJA_EV_OFFCPU_IN) {
@@ -1495,17 +1491,17 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
      * pool time */
     if (ev->kind == FJA_EV_LOCK_INIT) {
         on_lock_init(t, ev);
-        return m->oom ? -1 : 0;
+        return fja_tracker_oom(t) ? -1 : 0;
     }
     if (((ev->kind == FJA_EV_LOCK_WAIT || ev->kind == FJA_EV_LOCK_ACQUIRED) && ev->worker < 0))
         return 0;
     fja_pool *p = pi < m->npools ? &m->pools[pi] : fja_model_pool(m, ev->source, ev->pool);
     if (!p) {
-        m->oom = true;
+        t->oom = true;
         return -1;
     }
     if (!rp && !(rp = replay_pool_of(t, p))) {
-        m->oom = true;
+        t->oom = true;
         return -1;
     }
     if (!rp->seen) {
@@ -1527,12 +1523,17 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
         }
     }
     on_pool_event(t, p, rw, ev);
-    return m->oom ? -1 : 0;
+    return fja_tracker_oom(t) ? -1 : 0;
+}
+
+bool fja_tracker_oom(const fja_tracker *t)
+{
+    return t->oom || t->model->oom;
 }
 
 /* ------------------------------------------------------------ end of trace */
 
-static void worker_close(const fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t end)
+static void worker_close(fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t end)
 {
     replay_worker *rw = replay_worker_found(t, p, w->index);
     if (!rw || !rw->begun || rw->ended) return;
@@ -1556,7 +1557,7 @@ static fja_ustate frame_left(const replay_worker *rw, const fja_frame *f)
 
 /* The tasks left under way on worker w's stack at the trace's end, bottom
  * up: what a killed program's report shows. */
-static void tell_frames_left(const fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t end)
+static void tell_frames_left(fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t end)
 {
     const replay_worker *rw = replay_worker_at(t, (uint32_t)(p - t->model->pools), w->index);
     for (uint32_t i = 0; rw && i < rw->depth; i++) {
@@ -1573,7 +1574,7 @@ static void tell_frames_left(const fja_tracker *t, fja_pool *p, fja_worker *w, u
 
 /* A completion left under way at the trace's end on worker w (NULL: on a
  * client thread). */
-static void tell_completion_left(const fja_tracker *t, fja_pool *p, fja_worker *w,
+static void tell_completion_left(fja_tracker *t, fja_pool *p, fja_worker *w,
                                  const replay_worker *rw, uint64_t end)
 {
     if (!rw || !rw->completing) return;
@@ -1587,7 +1588,7 @@ static void tell_completion_left(const fja_tracker *t, fja_pool *p, fja_worker *
 
 /* The tasks left queued in pool p at its end (forked or submitted, never
  * taken), with when they were queued, if known (a slot held it). */
-static void tell_queued_left(const fja_tracker *t, fja_pool *p, uint64_t end)
+static void tell_queued_left(fja_tracker *t, fja_pool *p, uint64_t end)
 {
     const replay_pool *rp = replay_pool_at(t, (uint32_t)(p - t->model->pools));
     for (uint32_t n = 0; rp && rp->qtaken && n < p->tasks.count; n++) {
@@ -1606,7 +1607,7 @@ static void tell_queued_left(const fja_tracker *t, fja_pool *p, uint64_t end)
 /* Everything the replay leaves under way in pool p at its end: the
  * frames of every worker, then the completions (a completer's frame below
  * is told first: its completion is where it is), then the tasks queued. */
-static void tell_left(const fja_tracker *t, fja_pool *p, uint64_t end)
+static void tell_left(fja_tracker *t, fja_pool *p, uint64_t end)
 {
     uint32_t pi = (uint32_t)(p - t->model->pools);
     for (uint32_t w = 0; w < p->nworkers; w++)

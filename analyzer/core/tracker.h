@@ -203,6 +203,7 @@ typedef struct {
     uint32_t nforeign, cap_foreign;
     uint64_t left_out_pools, left_out_events; /* told at the end (TRACE_END) */
     bool finished;                            /* fja_tracker_finish ran */
+    bool oom;                                 /* memory ran out in the replay */
 } fja_tracker;
 
 /* The model's own accounting (model.c), every tracker's first listener. */
@@ -243,6 +244,9 @@ void fja_tracker_free(fja_tracker *t);
 /* Replays one event (timestamp order, ties in any order). Returns 0, or -1
  * when memory ran out (the model stays usable). */
 int fja_tracker_feed(fja_tracker *t, const fja_event *ev);
+/* Did memory run out, in the replay or in its model? Then the replay was
+ * abandoned and its figures are not to be reported. */
+bool fja_tracker_oom(const fja_tracker *t);
 /* End of the trace: closes every worker still running (at its pool's end,
  * or the trace's last event) and sends POOL_END for each pool. */
 void fja_tracker_finish(fja_tracker *t);
