@@ -28,6 +28,30 @@ forks() {
     } >"$TMP/forks.why"
 }
 
+# forks_each TRACE: its fork events, counted by babeltrace2 folder by
+# folder (per-process buffers: one folder a process), and how many folders
+# it could not open in $TMP/unreadable. With --all-processes a process of
+# the unrelated loop may end as the session begins: LTTng then leaves its
+# folder with its metadata cut short (seen: 4096 bytes, a stream class
+# missing), which babeltrace2 refuses, and with it the whole trace when
+# given the top folder. Such a folder is listed in $TMP/forks.why.
+forks_each() {
+    local total=0 bad=0 dir n
+    : >"$TMP/forks.why"
+    while IFS= read -r dir; do
+        if ! babeltrace2 "$dir" >"$TMP/bt.out" 2>"$TMP/bt.err"; then
+            bad=$((bad + 1))
+            { echo "babeltrace2 cannot open $dir ($(stat -c %s "$dir/metadata") bytes of metadata):"
+              tail -n 4 "$TMP/bt.err"; } >>"$TMP/forks.why"
+            continue
+        fi
+        n=$(grep -c ' fjtrace:fork: ' "$TMP/bt.out")
+        total=$((total + n))
+    done < <(find "$1" -name metadata -printf '%h\n')
+    echo "$bad" >"$TMP/unreadable"
+    echo "$total"
+}
+
 # The unrelated program: started here, outside any recording, before it
 # and running until after it.
 ( while [[ ! -e $TMP/stop ]]; do "$FIB" 17 -p 1 >/dev/null; echo run >>"$TMP/unrelated.runs"; done ) &
@@ -95,8 +119,11 @@ err_has "warning: CMD itself emitted no fjtrace event"
 runs_before=$(wc -l <"$TMP/unrelated.runs")
 run_rec 0 -o "$TMP/all" --all-processes -- "$TMP/run.sh" "$TMP/all.pids"
 runs_during=$(( $(wc -l <"$TMP/unrelated.runs") - runs_before ))
-n=$(forks "$TMP/all")
+n=$(forks_each "$TMP/all")
 [[ $runs_during -ge 2 && $n -ge $(( 2582 + 2583 )) ]]
-check $? "--all-processes: the unrelated program's runs are in too ($n forks >= 2582 + 2583; it ran $runs_during times)" ||
+if ! check $? "--all-processes: the unrelated program's runs are in too ($n forks >= 2582 + 2583; it ran $runs_during times; $(cat "$TMP/unreadable") folders babeltrace2 could not open)"; then
     diag "$(cat "$TMP/forks.why" "$TMP/err")"
+elif [[ -s $TMP/forks.why ]]; then
+    diag "$(cat "$TMP/forks.why")"
+fi
 done_testing

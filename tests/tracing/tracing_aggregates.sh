@@ -68,13 +68,23 @@ work = sum(p["work_ns"] for p in pools) / 1e6
 wall = sum(p["work_wall_ns"] for p in pools) / 1e6
 figs = {p["figures"] for p in pools}
 print(f"work on the CPU {work:.3f} ms, wall {wall:.2f} ms, figures {sorted(figs)}")
+# Each pool's part, for a check that fails (local CI 50: 21.639 ms once,
+# 19.99-20.21 in ten other runs): off-CPU time by kind, unattributed time
+# (on the CPU for the trace, not for the threads' clocks), the clock used.
+for p in pools:
+    o = p["offcpu"]
+    ms = lambda v: "n/a" if v is None else f"{v / 1e6:.3f}"
+    print(f"  pool {p['pool']}: work {ms(p['work_ns'])} ms, wall {ms(p['work_wall_ns'])} ms, "
+          f"preempted {ms(o.get('preempted_ns'))}, blocked {ms(o.get('blocked_ns'))}, "
+          f"unattributed {ms(o.get('unattributed_ns'))} ms, clock {o.get('oncpu_clock')}")
 # Within 2% of the 20 ms (the issue's "within a few percent of the CPU
 # truth"): the burn counts its thread's CPU clock, the analyzer the trace's
 # clock less the switch records' stays, which differ by up to ~0.1 ms over
 # tens of switches on a loaded machine (19.90 seen). main: >= 40.
 sys.exit(0 if figs == {"on_cpu"} and 19.6 <= work <= 20.4 else 1)
 PY
-ok $? "work over both pools is the 20 ms burnt (within 2%), not the waiting task's too ($(cat "$tmp/nested.check"))"
+ok $? "work over both pools is the 20 ms burnt (within 2%), not the waiting task's too ($(head -n 1 "$tmp/nested.check"))" ||
+  diag "$(tail -n +2 "$tmp/nested.check")"
 # Three recordings of each: a stall the trace cannot see (the hypervisor
 # taking the vCPU: no context switch is recorded) inside one parent's run
 # ahead of its join counts as its code, so the median is checked.
