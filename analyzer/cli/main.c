@@ -91,7 +91,14 @@ static int traces_read(const cli_options *o, const find_list *dirs, readings *rd
                 (unsigned long long)m->events);
         return EXIT_INTERNAL;
     }
-    *damaged = stats.damaged || *m->offcpu_unread;
+    *damaged = stats.damaged || *stats.left_out_note || *m->offcpu_unread;
+    if (*stats.left_out_note) {
+        fprintf(stderr,
+                "fjtrace-analyze: WARNING: %s; their events are missing, the report is marked "
+                "incomplete (exit 3)\n",
+                stats.left_out_note);
+        if (!*m->decode_error) fja_model_decode_stopped(m, stats.left_out_note);
+    }
     if (stats.damaged && st != READER_UNREADABLE) {
         fprintf(stderr,
                 "fjtrace-analyze: %s; that stream is read up to there, the report covers what "
@@ -107,7 +114,7 @@ static int traces_read(const cli_options *o, const find_list *dirs, readings *rd
                 stats.cut_note, (unsigned long long)stats.cut_bytes);
         if (!*m->decode_error) fja_model_decode_stopped(m, stats.cut_note);
     }
-    if (!stats.fjtrace_events && (stats.damaged || stats.cut_bytes)) {
+    if (!stats.fjtrace_events && (stats.damaged || *stats.left_out_note || stats.cut_bytes)) {
         fprintf(stderr,
                 "fjtrace-analyze: no fjtrace event could be decoded: the trace is damaged or "
                 "cut short\n");

@@ -60,6 +60,7 @@ static void notes_relabel(const char *dir, const fja_reader_sink *sink, fja_read
     note_relabel(stats->damage_note, sizeof stats->damage_note, dir, sink->label);
     note_relabel(stats->cut_note, sizeof stats->cut_note, dir, sink->label);
     note_relabel(stats->index_note, sizeof stats->index_note, dir, sink->label);
+    note_relabel(stats->left_out_note, sizeof stats->left_out_note, dir, sink->label);
 }
 
 /* One reading: what the sink gets. */
@@ -257,9 +258,10 @@ static void probe_free(probe_reply *rp)
 }
 
 /* Opens the folders use[] (probe), from salvage copies for those that do
- * not open. PROBE_OK with *out the streams, else err set (DIED: not). */
+ * not open. PROBE_OK with *out the streams, else err set (DIED: not).
+ * PROBE_NOT_OPENED: unmended[i] says which folders neither open nor mend. */
 static probe_status probe_all(char **use, fja_salvage *salv, size_t ndirs, probe_reply **out,
-                              char *err, size_t errlen)
+                              bool *unmended, char *err, size_t errlen)
 {
     probe_status st = probe(use, ndirs, out);
     if (st != PROBE_OK && *out) snprintf(err, errlen, "%s", (*out)->err);
@@ -270,14 +272,15 @@ static probe_status probe_all(char **use, fja_salvage *salv, size_t ndirs, probe
      * mend; each copy must open, or the first error stands. */
     const bool *opened = (const bool *)(*out)->data;
     bool mended = true;
-    for (size_t i = 0; i < ndirs && mended; i++) {
+    for (size_t i = 0; i < ndirs; i++) {
         if (opened[i]) continue;
         /* a salvage copy already (packets.h): nothing more to mend */
-        mended = !*salv[i].t.dir && salvage_make(use[i], &salv[i], SALVAGE_HEADERS) == 1;
-        if (mended)
-            use[i] = salv[i].t.dir;
-        else
+        unmended[i] = *salv[i].t.dir || salvage_make(use[i], &salv[i], SALVAGE_HEADERS) != 1;
+        if (unmended[i])
             salvage_remove(&salv[i]);
+        else
+            use[i] = salv[i].t.dir;
+        mended &= !unmended[i];
     }
     probe_free(*out);
     *out = NULL;
@@ -287,6 +290,40 @@ static probe_status probe_all(char **use, fja_salvage *salv, size_t ndirs, probe
         snprintf(err, errlen, "%s",
                  *out ? (*out)->err : "no process can be started to open the traces");
     return st;
+}
+
+/* The folders that neither open nor mend (unmended[]) left out of the
+ * reading when others remain: one damaged folder must not lose the others
+ * (a process that ends as an --all-processes session begins may leave its
+ * folder's metadata cut short, which babeltrace2 refuses). The note names
+ * the first folder left out and why (why: babeltrace2's reason). dirs,
+ * use, salv and bad_index keep the folders read, *ndirs their number.
+ * Returns false when none would remain. */
+static bool leave_out(char **dirs, char **use, fja_salvage *salv, bool *bad_index,
+                      const bool *unmended, size_t *ndirs, fja_reader_stats *stats, const char *why)
+{
+    size_t kept = 0, left = 0;
+    for (size_t i = 0; i < *ndirs; i++) {
+        if (unmended[i]) {
+            left++;
+            continue;
+        }
+        bool copy = use[i] == salv[i].t.dir; /* read from its salvage copy */
+        dirs[kept] = dirs[i];
+        salv[kept] = salv[i];
+        use[kept] = copy ? salv[kept].t.dir : use[i];
+        bad_index[kept] = bad_index[i];
+        kept++;
+    }
+    if (!kept) return false;
+    for (size_t i = kept; i < *ndirs; i++)
+        salv[i] = (fja_salvage){0}; /* moved down or removed: not removed twice */
+    note_printf(stats->left_out_note, sizeof stats->left_out_note,
+                "%zu trace folder(s) cannot be opened and are left out, the other %zu read: "
+                "%s",
+                left, kept, why);
+    *ndirs = kept;
+    return true;
 }
 
 /* Counts what the traces' stream files lack (salvage_missing), by their
@@ -517,6 +554,7 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
                          fja_reader_stats *stats, char *err, size_t errlen)
 {
     *stats = (fja_reader_stats){0};
+    const size_t ndirs_given = ndirs; /* ndirs: those read, less any left out */
     reader_ctx *r = calloc(1, sizeof *r);
     if (!r) return READER_NO_MEMORY;
     deliver_init(&r->d, sink, stats);
@@ -533,8 +571,11 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
     char **use = calloc(ndirs ? ndirs : 1, sizeof *use); /* a trace or its salvage copy */
     fja_salvage *salv = calloc(ndirs ? ndirs : 1, sizeof *salv);
     bool *bad_index = calloc(ndirs ? ndirs : 1, sizeof *bad_index);
+    bool *unmended = calloc(ndirs ? ndirs : 1, sizeof *unmended);
+    char **read_dirs = calloc(ndirs ? ndirs : 1, sizeof *read_dirs); /* less those left out */
     probe_reply *rp = NULL;
-    if (!use || !salv || !bad_index || !(r->pr = pread_create(sink->use_muxer ? 1 : sink->jobs))) {
+    if (!use || !salv || !bad_index || !unmended || !read_dirs ||
+        !(r->pr = pread_create(sink->use_muxer ? 1 : sink->jobs))) {
         st = READER_NO_MEMORY;
         goto out;
     }
@@ -547,13 +588,22 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
     job.use = use;
     /* This process never calls libbabeltrace2 on the traces: the probe and
      * the decoding processes do, and die of what it crashes on. */
-    probe_status ps = probe_all(use, salv, ndirs, &rp, err, errlen);
+    memcpy(read_dirs, dirs, ndirs * sizeof *dirs);
+    probe_status ps = probe_all(use, salv, ndirs, &rp, unmended, err, errlen);
+    if (ps == PROBE_NOT_OPENED &&
+        leave_out(read_dirs, use, salv, bad_index, unmended, &ndirs, stats, err)) {
+        *err = '\0';
+        memset(unmended, 0, ndirs * sizeof *unmended);
+        job.dirs = read_dirs;
+        job.ndirs = ndirs;
+        ps = probe_all(use, salv, ndirs, &rp, unmended, err, errlen);
+    }
     if (ps == PROBE_DIED) {
         aborted_message(&job, NULL);
         goto out;
     }
     if (ps != PROBE_OK) goto out;
-    cut_check(dirs, bad_index, ndirs, stats);
+    cut_check(read_dirs, bad_index, ndirs, stats);
     if (streams_setup(r, rp, use, ndirs, sink->use_muxer)) {
         st = READER_NO_MEMORY;
         goto out;
@@ -578,12 +628,14 @@ out:
                     "in %s (set TMPDIR to a writable folder); without one: %s",
                     dirs[0], fja_tmptrace_failure(), was);
     }
-    if (ndirs == 1) notes_relabel(dirs[0], sink, stats, err, errlen);
+    if (ndirs_given == 1) notes_relabel(dirs[0], sink, stats, err, errlen);
     for (size_t i = 0; salv && i < ndirs; i++)
         salvage_remove(&salv[i]);
     free(salv);
     free(use);
     free(bad_index);
+    free(unmended);
+    free(read_dirs);
     validate_bounds_clear();
     pread_free(r->pr);
     deliver_free(&r->d);

@@ -76,6 +76,10 @@ typedef struct {
      * is still delivered. */
     bool damaged;
     char damage_note[768];
+    /* Trace folders that cannot be opened (not even from a salvage copy),
+     * left out while the others are read: a line saying how many and why
+     * the first did not open ("" when none). */
+    char left_out_note[768];
     /* An LTTng index that disagrees with its stream files ("" when none):
      * the trace was read without it, nothing lost. */
     char index_note[600];

@@ -319,6 +319,32 @@ def test_several_traces_and_filters():
                "-o FILE writes the JSON report (schema 1) to FILE")
 
 
+def test_unopenable_folder_left_out():
+    """A trace folder babeltrace2 cannot open (its metadata cut short: LTTng
+    leaves such a folder for a process that ends as an --all-processes
+    session begins) is left out and named, the others are read: exit 3, not
+    a lost report. One such folder alone stays unreadable (exit 3)."""
+    with tempfile.TemporaryDirectory() as d:
+        whole, cut = os.path.join(d, "whole"), os.path.join(d, "cut")
+        shutil.copytree(os.path.join(DATA, "fib-p1"), whole)
+        shutil.copytree(os.path.join(DATA, "fib-p2"), cut)
+        os.truncate(os.path.join(cut, "ust", "uid", "0", "64-bit", "metadata"), 4096)
+        _, alone, _ = analyze("fib-p1")
+        rc, out, err = run("--json", whole, cut)
+        r = json.loads(out) if out else {}
+        tap.is_eq(rc, 3, "a folder that cannot be opened beside a whole one: exit 3 (damaged)")
+        ok(len(r.get("pools", [])) == 1 and r["pools"][0]["totals"] == alone["pools"][0]["totals"],
+           "its other folder is read: the whole trace's pool, as analysed alone", err)
+        ok("cannot be opened and are left out, the other 1 read" in err and cut in err,
+           "stderr says the folder is left out and names it", err)
+        ok(r.get("trace", {}).get("complete") is False and "left out" in r["trace"]["decode_error"],
+           "the report is marked incomplete and says why")
+        rc, out, err = run("--json", cut)
+        tap.is_eq(rc, 3, "that folder alone: exit 3, unreadable")
+        ok(not out and "cannot open this CTF trace" in err, "that folder alone: no report, the cause said",
+           err)
+
+
 def test_merge_equals_muxer():
     # the reader's own stream merge must order events as the muxer does
     for name in ["fib-p2", "quicksort-p2", "breakeven-p2", "discarded", "killed"]:
@@ -329,6 +355,6 @@ def test_merge_equals_muxer():
 
 for test in [test_merge_equals_muxer, test_usage, test_bad_paths, test_no_fjtrace, test_fib_p1, test_fib_p2, test_fib_parallelism_grows,
              test_quicksort, test_breakeven, test_openmp, test_contention, test_discarded, test_killed, test_anomalies,
-             test_several_traces_and_filters]:
+             test_several_traces_and_filters, test_unopenable_folder_left_out]:
     test()
 tap.done_testing()
