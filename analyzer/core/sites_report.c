@@ -108,20 +108,36 @@ const char *fja_site_label(char *buf, size_t n, const fja_site_report *s)
     return fja_site_where_label(buf, n, s->site, &s->where);
 }
 
+/* The remedy for a site's too-small tasks, in the terms of the program's
+ * own front end: OpenMP tasks carry no size, a ForkJoinTask has no libfj
+ * cutoff. */
+static void small_remedy(char *buf, size_t n, const fja_pool_report *pr)
+{
+    if (pr->totals.openmp && pr->cutoff_depth != UINT32_MAX)
+        snprintf(buf, n, "add if(depth < %u) or final(depth >= %u) to this task construct",
+                 pr->cutoff_depth, pr->cutoff_depth);
+    else if (pr->totals.openmp)
+        snprintf(buf, n, "add an if() or final() clause to this task construct");
+    else if (pr->totals.jvm)
+        snprintf(buf, n, "compute() directly below a sequential threshold here");
+    else if (pr->cutoff_size != UINT32_MAX && pr->cutoff_size > 0)
+        snprintf(buf, n, "raise the cutoff here to size >= %u", pr->cutoff_size);
+    else
+        snprintf(buf, n, "raise the cutoff here");
+}
+
 static void advise_small(fja_pool_report *pr, const fja_site_report *s)
 {
     uint64_t fork = pr->fork_cost_ns;
     if (!fork || s->forks < SMALL_MIN_TASKS || s->overhead_share < SMALL_SHARE) return;
     if (s->self.p50 >= SMALL_X * fork) return;
-    char where[512], cut[96] = "";
-    if (pr->cutoff_size != UINT32_MAX && pr->cutoff_size > 0)
-        snprintf(cut, sizeof cut, " to size >= %u", pr->cutoff_size);
+    char where[512], remedy[128];
+    small_remedy(remedy, sizeof remedy, pr);
     fja_advise(pr, "site_too_small",
                "tasks forked at %s: %" PRIu64 " tasks, median %" PRIu64 " ns vs ~%" PRIu64
-               " ns per fork, %.0f%% of the scheduling overhead (estimated) - raise the "
-               "cutoff here%s",
+               " ns per fork, %.0f%% of the scheduling overhead (estimated) - %s",
                fja_site_label(where, sizeof where, s), s->forks, s->self.p50, fork,
-               100 * s->overhead_share, cut);
+               100 * s->overhead_share, remedy);
 }
 
 static void advise_few(fja_pool_report *pr, const fja_site_report *s)

@@ -270,6 +270,8 @@ def analyze(trace, case, t):
     elif case == "fib":
         tap.ok("if(depth <" in advice or "make fewer, bigger tasks" in advice,
                "the advice asks for fewer tasks in OpenMP terms (if / final / cutoff)", advice)
+        tap.ok("raise the cutoff" not in advice,
+               "no advice in libfj's terms (a fork cutoff) for an OpenMP program", advice)
         pictures(exe, trace)
     elif case == "depend":
         tap.is_eq(omp.get("dependences"), 4, "report: 4 dependences")
