@@ -610,6 +610,9 @@ static void shares(fja_pool_report *pr)
         pr->gap_pct[c] = pct(pr->gap_ns[c], pr->lifetime_ns);
     for (int k = 0; k < FJA_OFFCPU_KINDS; k++)
         pr->offcpu_pct[k] = pct(pr->offcpu_ns[k], pr->lifetime_ns);
+    pr->tool_in_tasks_pct = -1;
+    if (pr->tool_in_tasks_ns != FJA_NULL_NS && pr->work_ns)
+        pr->tool_in_tasks_pct = pct((uint64_t)pr->tool_in_tasks_ns, pr->work_ns);
 }
 
 static int pool_analyze(const fja_model *m, const fja_pool *p, const fja_filter *f,

@@ -212,6 +212,9 @@ typedef struct {
      * CPU time: a stall inside a callback, a tool that timed itself
      * wrong), in neither */
     int64_t tool_ns, tool_in_tasks_ns, tool_beyond_clock_ns;
+    /* tool_in_tasks_ns in percent of work_ns (the work it was taken out
+     * of); negative when unknown (tool time unknown, or no work) */
+    double tool_in_tasks_pct;
     /* Where the on-CPU time of the tasks comes from: each worker's CPU
      * clock read at the task boundaries where time may have been lost
      * (after a switch, at long pieces, now and then: offcpu_task_clock),

@@ -372,6 +372,10 @@ static void j_offcpu(fja_json *w, const fja_pool_report *pr)
     j_ns(w, "unattributed_ns", pr->unattributed_ns);
     j_ns(w, "clock_disagreement_ns", pr->clock_disagree_ns);
     j_ns(w, "tool_in_tasks_ns", pr->tool_in_tasks_ns);
+    if (pr->tool_in_tasks_pct >= 0)
+        fja_json_dbl(w, "tool_in_tasks_pct", pr->tool_in_tasks_pct);
+    else
+        fja_json_null(w, "tool_in_tasks_pct");
     j_ns(w, "tool_ns", pr->tool_ns);
     j_ns(w, "tool_beyond_clock_ns", pr->tool_beyond_clock_ns);
     if (pr->oncpu_clock == FJA_ONCPU_NONE)

@@ -143,13 +143,14 @@ static void t_tool_time(FILE *o, const fja_pool_report *pr)
     char a[32], b[32];
     const char *tracer = pr->totals.jvm ? "the JVM agent" : "the OMPT tool";
     const char *timed = pr->totals.jvm ? "drains" : "callbacks"; /* what times itself */
+    char share[32] = "n/a";
+    if (pr->tool_in_tasks_pct >= 0) snprintf(share, sizeof share, "%.1f%%", pr->tool_in_tasks_pct);
     if (pr->tool_in_tasks_ns != FJA_NULL_NS)
         fprintf(o,
-                "  tracing overhead inside tasks %s (%.1f%% of the work): %s's own time in its "
+                "  tracing overhead inside tasks %s (%s of the work): %s's own time in its "
                 "%s, measured by the tool, taken out of the work and span (its whole time %s)\n",
-                fja_report_duration(a, sizeof a, (double)pr->tool_in_tasks_ns),
-                pr->work_ns ? 100.0 * (double)pr->tool_in_tasks_ns / (double)pr->work_ns : 0,
-                tracer, timed, fja_report_duration(b, sizeof b, (double)pr->tool_ns));
+                fja_report_duration(a, sizeof a, (double)pr->tool_in_tasks_ns), share, tracer,
+                timed, fja_report_duration(b, sizeof b, (double)pr->tool_ns));
     else if (pr->oncpu_clock == FJA_ONCPU_THREAD_CLOCK)
         fprintf(o,
                 "  tracing overhead inside tasks n/a (%s did not time itself): it is in the "

@@ -1,6 +1,7 @@
 /* Unit tests of the analysis core on hand-built event streams. Every
  * expected number below is computed by hand in the comments. */
 #include <stdbool.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2063,6 +2064,10 @@ static void test_task_clock_tool(void)
        "tool time: the text report shows it");
     ok(json && strstr(json, "\"tool_in_tasks_ns\": 5000") && strstr(json, "\"tool_ns\": 6000"),
        "tool time: the JSON report has both figures");
+    ok(fabs(p->tool_in_tasks_pct - 100.0 * 5000 / 195000) < 1e-9,
+       "tool time: 5 us of 195 us of work is its share, in the report value");
+    ok(json && strstr(json, "\"tool_in_tasks_pct\": 2.56"),
+       "tool time: the JSON report has the share the text shows");
     ok_eq_i64(p->tool_beyond_clock_ns, 0, "tool time: none told beyond the thread's clock");
     free(text);
     free(json);
@@ -2103,6 +2108,7 @@ static void test_task_clock_tool(void)
     json = report_json();
     ok(text && strstr(text, "tracing overhead inside tasks n/a"), "no tool time told: n/a");
     ok(json && strstr(json, "\"tool_in_tasks_ns\": null"), "no tool time told: null in JSON");
+    ok(json && strstr(json, "\"tool_in_tasks_pct\": null"), "no tool time told: no share, null");
     free(text);
     free(json);
     done();
