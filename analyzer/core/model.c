@@ -1,8 +1,9 @@
 #include "model.h"
 
+#include "change.h"
+
 #include "offcpu.h"
 #include "recycle.h"
-#include "tracker.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -288,8 +289,10 @@ static int body_push(fja_pool *p, fja_worker *w, uint32_t n, uint64_t ts)
 static void body_pop(fja_pool *p, fja_worker *w, uint64_t ts)
 {
     fja_body *b = top_body(w);
-    if (b) body_suspend(p, b, ts);
-    if (w->nbodies) w->nbodies--;
+    if (!b) return;
+    body_suspend(p, b, ts);
+    if (b->in_join) w->in_joins--;
+    w->nbodies--;
 }
 
 /* Task n's body while it is on top of its worker's stack (under way, no
@@ -341,20 +344,31 @@ static uint64_t body_end(const fja_task *t)
     return path_end(t->sp_base, t->self_ns);
 }
 
-/* The body of task n's parent waiting for it in a join (the tracker says
- * which), NULL if none. */
-static const fja_body *join_body(const fja_tracker *tk, fja_pool *p, uint32_t n)
+/* The worker whose bodies hold task record n's, NULL if none holds one
+ * in a join (nothing to look for). */
+static fja_worker *joining_worker_of(fja_pool *p, uint32_t n)
 {
-    uint32_t level = fja_tracker_join_level(tk, p, n);
-    if (level == FJA_TASK_NONE) return NULL;
-    return body_at(&p->workers[task_at(p, task_at(p, n)->parent)->worker], level);
+    int32_t wi = task_at(p, n)->worker;
+    if (wi < 0 || (uint32_t)wi >= p->nworkers || !p->workers[wi].in_joins) return NULL;
+    return &p->workers[wi];
+}
+
+/* The body of task n's parent waiting for it in a join, NULL if none. */
+static const fja_body *join_body(fja_pool *p, uint32_t n)
+{
+    uint32_t parent = task_at(p, n)->parent;
+    fja_worker *w = parent == FJA_TASK_NONE ? NULL : joining_worker_of(p, parent);
+    if (!w) return NULL;
+    for (uint32_t i = w->nbodies; i-- > 0;)
+        if (w->bodies[i].in_join && w->bodies[i].awaited == n) return &w->bodies[i];
+    return NULL;
 }
 
 /* How much later than its done-span the path through task n reaches its
  * parent, waiting for it in a join_stolen (stolen_join_shift). */
-static uint64_t join_shift_of(const fja_tracker *tk, fja_pool *p, uint32_t n)
+static uint64_t join_shift_of(fja_pool *p, uint32_t n)
 {
-    const fja_body *b = join_body(tk, p, n);
+    const fja_body *b = join_body(p, n);
     return b ? b->join_shift : 0;
 }
 
@@ -374,31 +388,39 @@ static void path_join(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
  * the parent's end). Without it, the join is taken to be now: the earliest
  * it can be, so the span is never underestimated (a producer's later forks
  * then wrongly come after its earlier children). */
-static bool joined_now(const fja_tracker *tk, fja_pool *p, uint32_t n)
+static bool joined_now(fja_pool *p, uint32_t n)
 {
     const fja_task *t = task_at(p, n);
     if (!p->joins_told || (t->flags & FJA_TF_RUN_BY_JOIN)) return true;
-    return fja_tracker_awaits(tk, p, t->parent, n);
+    const fja_worker *w = joining_worker_of(p, t->parent);
+    if (!w) return false;
+    for (uint32_t i = w->nbodies; i-- > 0;) {
+        const fja_body *b = &w->bodies[i];
+        if (b->task == t->parent)
+            return b->in_join &&
+                   (b->awaited == n || b->awaited == FJA_TASK_NONE || b->awaited == t->parent);
+    }
+    return false;
 }
 
 /* The path through done task n (done-span v) reaches its parent at ts. A
  * running parent takes it if it joins n now (joined_now), else keeps it
  * (child_max) for the join (pending_join) or its own end; so does a parent
  * whose body is over (a counted completer), for its own completion. */
-static void offer_to_parent(const fja_tracker *tk, fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
+static void offer_to_parent(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
 {
     const fja_task *t = task_at(p, n);
     if (t->parent == FJA_TASK_NONE) return;
-    if (t->flags & FJA_TF_JOIN_SHIFT) v += join_shift_of(tk, p, n);
+    if (t->flags & FJA_TF_JOIN_SHIFT) v += join_shift_of(p, n);
     fja_task *par = task_at(p, t->parent);
-    if ((par->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC && joined_now(tk, p, n))
+    if ((par->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC && joined_now(p, n))
         path_join(p, t->parent, ts, v);
     else if (v > par->child_max)
         par->child_max = v;
 }
 
 /* Task n is done with done-span v at ts. */
-static void task_done(const fja_tracker *tk, fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
+static void task_done(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
 {
     fja_task *t = task_at(p, n);
     fja_tree *tr = tree_of(p, t);
@@ -406,7 +428,7 @@ static void task_done(const fja_tracker *tk, fja_pool *p, uint32_t n, uint64_t t
         if (v > tr->span_ns) tr->span_ns = v;
         if (ts > tr->last_done_ts) tr->last_done_ts = ts;
     }
-    offer_to_parent(tk, p, n, ts, v);
+    offer_to_parent(p, n, ts, v);
 }
 
 /* Adds n's subtree work to its parent and to every ancestor that already
@@ -464,30 +486,29 @@ static void path_join_wall(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
 }
 
 /* offer_to_parent's twin. */
-static void offer_to_parent_wall(const fja_tracker *tk, fja_pool *p, uint32_t n, uint64_t ts,
-                                 uint64_t v)
+static void offer_to_parent_wall(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
 {
     const fja_task *t = task_at(p, n);
     if (t->parent == FJA_TASK_NONE) return;
     if (t->flags & FJA_TF_JOIN_SHIFT_WALL) {
-        const fja_body *b = join_body(tk, p, n);
+        const fja_body *b = join_body(p, n);
         v += b ? b->join_shift_wall : 0;
     }
     const fja_task *par = task_at(p, t->parent);
     fja_task_wall *pw = wall_at(p, t->parent);
-    if ((par->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC && joined_now(tk, p, n))
+    if ((par->flags & (FJA_TF_EXEC | FJA_TF_EXECUTED)) == FJA_TF_EXEC && joined_now(p, n))
         path_join_wall(p, t->parent, ts, v);
     else if (v > pw->child_max)
         pw->child_max = v;
 }
 
 /* task_done's twin. */
-static void task_done_wall(const fja_tracker *tk, fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
+static void task_done_wall(fja_pool *p, uint32_t n, uint64_t ts, uint64_t v)
 {
     const fja_task *t = task_at(p, n);
     if (t->tree != FJA_TASK_NONE && v > p->tree_walls[t->tree].span_ns)
         p->tree_walls[t->tree].span_ns = v;
-    offer_to_parent_wall(tk, p, n, ts, v);
+    offer_to_parent_wall(p, n, ts, v);
 }
 
 /* completion_span's twin. */
@@ -961,12 +982,12 @@ static void joined_start_wall(fja_pool *p, fja_worker *w, const fja_change *c)
     if (base > tw->sp_base) tw->sp_base = base;
 }
 
-void fja_model_task_begin(const fja_tracker *tk, fja_pool *p, fja_worker *w, const fja_change *c)
+void fja_model_task_begin(fja_model *m, fja_pool *p, fja_worker *w, const fja_change *c)
 {
     fja_task *t = task_at(p, c->task);
     t->flags |= FJA_TF_EXEC;
     t->worker = (int16_t)w->index; /* its executor from now on */
-    if (body_push(p, w, c->task, c->ts)) tk->model->oom = true;
+    if (body_push(p, w, c->task, c->ts)) m->oom = true;
     if (c->joined && t->parent != FJA_TASK_NONE && task_below_top(w) == t->parent)
         t->flags |= FJA_TF_RUN_BY_JOIN;
     joined_start(p, w, c);
@@ -1050,8 +1071,7 @@ static void on_dependence(fja_model *m, fja_pool *p, const fja_change *c)
     }
 }
 
-void fja_model_task_end(const fja_tracker *tk, fja_pool *p, fja_worker *w, uint32_t n,
-                        uint64_t since, uint64_t ts)
+void fja_model_task_end(fja_pool *p, fja_worker *w, uint32_t n, uint64_t since, uint64_t ts)
 {
     fja_task *t = task_at(p, n);
     t->flags |= FJA_TF_EXECUTED;
@@ -1059,22 +1079,22 @@ void fja_model_task_end(const fja_tracker *tk, fja_pool *p, fja_worker *w, uint3
     p->exec_to_executed_ns += ts - since;
     if (w->nbodies == 0) p->outermost_bodies_ns += ts - since;
     executed_account(p, n);
-    task_done(tk, p, n, ts, fja_task_done_span(t));
-    if (p->tasks.wall) task_done_wall(tk, p, n, ts, done_span_wall(wall_at(p, n)));
+    task_done(p, n, ts, fja_task_done_span(t));
+    if (p->tasks.wall) task_done_wall(p, n, ts, done_span_wall(wall_at(p, n)));
     release_dependents(p, n);
     tree_done(tree_of(p, t), n, ts, true);
 }
 
-static void on_task_done(const fja_tracker *tk, fja_pool *p, fja_worker *w, const fja_change *c)
+static void on_task_done(fja_pool *p, fja_worker *w, const fja_change *c)
 {
     task_at(p, c->task)->flags |= FJA_TF_COMPLETER | FJA_TF_COMPLETED;
     if (c->counted) {
         p->completing_to_completed_ns += c->ts - c->since;
         p->completions++;
     }
-    task_done(tk, p, c->task, c->ts, completion_span(p, w, c->task, c->ts));
+    task_done(p, c->task, c->ts, completion_span(p, w, c->task, c->ts));
     if (p->tasks.wall)
-        task_done_wall(tk, p, c->task, c->ts, completion_span_wall(p, w, c->task, c->ts));
+        task_done_wall(p, c->task, c->ts, completion_span_wall(p, w, c->task, c->ts));
     tree_done(tree_at(p, c->task), c->task, c->ts, false);
 }
 
@@ -1123,8 +1143,7 @@ static uint64_t stolen_join_cost(uint64_t self, uint64_t self_at_fork, uint64_t 
  * (the frame keeps the cost: the child's own children, forked before this
  * event, started from its unmoved span), or now, moved, if it was done
  * already (between the runtime's check and its event). */
-static void stolen_join_shift(const fja_tracker *tk, fja_pool *p, fja_worker *w,
-                              const fja_change *c)
+static void stolen_join_shift(fja_pool *p, fja_worker *w, const fja_change *c)
 {
     fja_body *b = top_body(w);
     if (!b) return;
@@ -1135,7 +1154,7 @@ static void stolen_join_shift(const fja_tracker *tk, fja_pool *p, fja_worker *w,
         stolen_join_cost(self_now(p, t->parent, c->ts), w->last_fork_self, oncpu_ahead(w, c));
     if (!cost) return;
     if (fja_task_finished(t)) {
-        offer_to_parent(tk, p, c->task, c->ts, fja_task_done_span(t) + cost);
+        offer_to_parent(p, c->task, c->ts, fja_task_done_span(t) + cost);
         return;
     }
     b->join_shift = cost;
@@ -1144,8 +1163,7 @@ static void stolen_join_shift(const fja_tracker *tk, fja_pool *p, fja_worker *w,
 
 /* stolen_join_shift's twin: c->ahead is all the parent's own code (a
  * model fed no boundary knows no stay off the CPU). */
-static void stolen_join_shift_wall(const fja_tracker *tk, fja_pool *p, fja_worker *w,
-                                   const fja_change *c)
+static void stolen_join_shift_wall(fja_pool *p, fja_worker *w, const fja_change *c)
 {
     fja_body *b = top_body(w);
     if (!b) return;
@@ -1156,7 +1174,7 @@ static void stolen_join_shift_wall(const fja_tracker *tk, fja_pool *p, fja_worke
         stolen_join_cost(self_now_wall(p, t->parent, c->ts), w->last_fork_self_wall, c->ahead);
     if (!cost) return;
     if (fja_task_finished(t)) {
-        offer_to_parent_wall(tk, p, c->task, c->ts, done_span_wall(wall_at(p, c->task)) + cost);
+        offer_to_parent_wall(p, c->task, c->ts, done_span_wall(wall_at(p, c->task)) + cost);
         return;
     }
     b->join_shift_wall = cost;
@@ -1188,10 +1206,22 @@ static void on_join_done(fja_pool *p, fja_worker *w, const fja_change *c)
     if (p->tasks.wall) path_join_wall(p, parent, c->ts, done_span_wall(wall_at(p, c->task)));
 }
 
-static void on_join_begin(const fja_tracker *tk, fja_pool *p, fja_worker *w, const fja_change *c)
+/* w's top body waits in a join for c->task from now (the tracker's top
+ * frame does: JOIN_BEGIN), until JOIN_END. */
+static void join_wait(fja_worker *w, const fja_change *c)
 {
-    stolen_join_shift(tk, p, w, c);
-    if (p->tasks.wall) stolen_join_shift_wall(tk, p, w, c);
+    fja_body *b = top_body(w);
+    if (!b) return; /* not kept: memory ran out */
+    if (!b->in_join) w->in_joins++;
+    b->in_join = true;
+    b->awaited = c->task;
+}
+
+static void on_join_begin(fja_pool *p, fja_worker *w, const fja_change *c)
+{
+    join_wait(w, c);
+    stolen_join_shift(p, w, c);
+    if (p->tasks.wall) stolen_join_shift_wall(p, w, c);
     w->joins_waited++;
     p->joins_waited++;
     const fja_body *b = top_body(w);
@@ -1206,6 +1236,14 @@ static void on_join_begin(const fja_tracker *tk, fja_pool *p, fja_worker *w, con
     else if (c->task == FJA_TASK_NONE)
         p->taskwait_waits++;
     if (c->task == waiter || c->task == FJA_TASK_NONE) join_children(p, waiter, c->ts);
+}
+
+static void join_end(fja_worker *w)
+{
+    fja_body *b = top_body(w);
+    if (!b || !b->in_join) return; /* not kept: memory ran out */
+    b->in_join = false;
+    w->in_joins--;
 }
 
 static void on_lock_begin(fja_pool *p, fja_worker *w, const fja_change *c)
@@ -1341,7 +1379,7 @@ void fja_model_settled(fja_pool *p, fja_worker *w, uint32_t task, bool runs, uin
     w->seen = true;
 }
 
-static void on_worker_change(const fja_tracker *tk, fja_pool *p, fja_worker *w, const fja_change *c)
+static void on_worker_change(fja_model *m, fja_pool *p, fja_worker *w, const fja_change *c)
 {
     switch (c->kind) {
     case FJA_CHANGE_STATE:
@@ -1354,7 +1392,7 @@ static void on_worker_change(const fja_tracker *tk, fja_pool *p, fja_worker *w, 
         fja_model_queue(p, w, c->delta, c->depth, c->counted, c->ts);
         break;
     case FJA_CHANGE_TASK_BEGIN:
-        fja_model_task_begin(tk, p, w, c);
+        fja_model_task_begin(m, p, w, c);
         break;
     case FJA_CHANGE_TASK_LOST:
         body_pop(p, w, c->ts);
@@ -1363,7 +1401,7 @@ static void on_worker_change(const fja_tracker *tk, fja_pool *p, fja_worker *w, 
         on_steal(p, w, c);
         break;
     case FJA_CHANGE_JOIN_BEGIN:
-        on_join_begin(tk, p, w, c);
+        on_join_begin(p, w, c);
         break;
     case FJA_CHANGE_TASK_SUSPEND:
         task_at(p, c->task)->flags |= FJA_TF_SUSPENDED;
@@ -1375,13 +1413,14 @@ static void on_worker_change(const fja_tracker *tk, fja_pool *p, fja_worker *w, 
     case FJA_CHANGE_TASK_RESUME:
         task_at(p, c->task)->flags &= (uint16_t)~FJA_TF_SUSPENDED;
         task_at(p, c->task)->worker = (int16_t)w->index;
-        if (body_push(p, w, c->task, c->ts)) tk->model->oom = true;
+        if (body_push(p, w, c->task, c->ts)) m->oom = true;
         /* Taken back by its own worker before it ran anything else: the
          * task never left the thread (a part boundary, docs/openmp.md). */
         if (w->parted_task == c->task && w->parted_execs == w->tasks) p->suspends--;
         w->parted_task = FJA_TASK_NONE;
         break;
     case FJA_CHANGE_JOIN_END:
+        join_end(w);
         /* on the waiter's CPU, as the steal's */
         if (c->since) fja_hist_add(&p->join_latency, oncpu_within(w, c->since, c->ts));
         break;
@@ -1455,7 +1494,7 @@ static void on_trace_end(fja_model *m, const fja_change *c)
 
 void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
 {
-    const fja_tracker *tk = ctx; /* fja_tracker_init: asked about the replay */
+    (void)ctx;
     fja_pool *p = c->pool;
     switch (c->kind) {
     case FJA_CHANGE_LOCK_NAME:
@@ -1472,10 +1511,10 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
             on_root(m, p, c);
         break;
     case FJA_CHANGE_TASK_END:
-        fja_model_task_end(tk, p, c->worker, c->task, c->since, c->ts);
+        fja_model_task_end(p, c->worker, c->task, c->since, c->ts);
         break;
     case FJA_CHANGE_TASK_DONE:
-        on_task_done(tk, p, c->worker, c);
+        on_task_done(p, c->worker, c);
         break;
     case FJA_CHANGE_COMPLETING: /* on a worker or a client thread */
         if (c->task != FJA_TASK_NONE) task_at(p, c->task)->flags |= FJA_TF_COMPLETER;
@@ -1515,7 +1554,7 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
         on_pool_fact(p, c);
         break;
     default:
-        if (c->worker) on_worker_change(tk, p, c->worker, c);
+        if (c->worker) on_worker_change(m, p, c->worker, c);
     }
 }
 

@@ -127,9 +127,14 @@ typedef struct {
  * its levels are those of the tracker's frames; whether the top one runs
  * comes with SETTLED and OFFCPU_OUT/IN. */
 typedef struct {
-    uint32_t task;      /* record number */
-    bool running;       /* accruing self time: its body runs, its worker on the CPU */
-    bool off_cpu;       /* its body runs, but its worker is off the CPU (not self time) */
+    uint32_t task; /* record number */
+    bool running;  /* accruing self time: its body runs, its worker on the CPU */
+    bool off_cpu;  /* its body runs, but its worker is off the CPU (not self time) */
+    /* it waits in a join (JOIN_BEGIN to JOIN_END) for record awaited
+     * (FJA_TASK_NONE: every child, a taskwait; itself: a barrier), which
+     * its child's end asks (model.c join_body, joined_now) */
+    bool in_join;
+    uint32_t awaited;
     uint64_t seg_start; /* start of the current running segment */
     /* start of the current segment as a model fed no off-CPU boundary has
      * it (the wall-clock twins, fja_model_keep_wall): running or off_cpu */
@@ -149,7 +154,8 @@ typedef struct {
     uint64_t begin_ts, end_ts;
     fja_body *bodies; /* the model's */
     uint32_t nbodies, cap_bodies;
-    fja_wstate state; /* the last STATE's to, since state_ts */
+    uint32_t in_joins; /* bodies of its stack in a join: none, no join to look for */
+    fja_wstate state;  /* the last STATE's to, since state_ts */
     uint64_t state_ts;
     uint64_t state_ns[FJA_WS_COUNT];
     /* current idle gap */

@@ -14,7 +14,7 @@
  * called directly, it costs no indirect call on every change. */
 static void tell(const fja_tracker *t, const fja_change *c)
 {
-    fja_model_change((void *)t, t->model, c);
+    fja_model_change(NULL, t->model, c);
     for (uint32_t i = 1; i < t->nlisteners; i++)
         t->listeners[i].change(t->listeners[i].ctx, t->model, c);
 }
@@ -71,8 +71,7 @@ static void tell_invalid(const fja_tracker *t, const fja_event *ev, const char *
 void fja_tracker_init(fja_tracker *t, fja_model *m)
 {
     *t = (fja_tracker){.model = m};
-    /* its context is the tracker, whom it asks about the replay (queries) */
-    fja_tracker_listen(t, (fja_listener){.ctx = t, .change = fja_model_change});
+    fja_tracker_listen(t, (fja_listener){.change = fja_model_change});
 }
 
 int fja_tracker_listen(fja_tracker *t, fja_listener l)
@@ -555,30 +554,6 @@ static void join_notify(fja_tracker *t, fja_pool *p, uint32_t n, uint64_t ts)
     if (f && !f->awaited_done_ts) f->awaited_done_ts = ts;
 }
 
-/* ------------------------------------------------------------ queries */
-
-uint32_t fja_tracker_join_level(const fja_tracker *t, const fja_pool *p, uint32_t n)
-{
-    const fja_frame *f = join_frame(t, p, n);
-    if (!f) return FJA_TASK_NONE;
-    int32_t wi = fja_taskmap_get(&p->tasks, fja_taskmap_get(&p->tasks, n)->parent)->worker;
-    return (uint32_t)(f - replay_worker_at(t, (uint32_t)(p - t->model->pools), wi)->stack);
-}
-
-bool fja_tracker_awaits(const fja_tracker *t, const fja_pool *p, uint32_t parent, uint32_t n)
-{
-    int32_t wi = fja_taskmap_get(&p->tasks, parent)->worker;
-    const replay_worker *rw = replay_worker_at(t, (uint32_t)(p - t->model->pools), wi);
-    if (!rw || !rw->in_joins) return false;
-    for (uint32_t i = rw->depth; i-- > 0;) {
-        const fja_frame *f = &rw->stack[i];
-        if (f->task == parent)
-            return f->in_join &&
-                   (f->awaited == n || f->awaited == FJA_TASK_NONE || f->awaited == parent);
-    }
-    return false;
-}
-
 /* ------------------------------------------------------------ event handlers */
 
 static void on_submit(fja_tracker *t, fja_pool *p, const fja_event *ev)
@@ -720,7 +695,7 @@ static void on_exec(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *r
         return;
     }
     if (t->nlisteners == 1) /* the model alone (tracker.h) */
-        fja_model_task_begin(t, p, w, &c);
+        fja_model_task_begin(t->model, p, w, &c);
     else
         tell(t, &c);
     if (rw->stolen && rw->stolen_id == ev->task) rw->stolen = false;
@@ -742,7 +717,7 @@ static void on_executed(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worke
     frame_suspend(f);
     frame_drop(rw);
     if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
-        fja_model_task_end(t, p, w, n, f->exec_ts, ev->ts);
+        fja_model_task_end(p, w, n, f->exec_ts, ev->ts);
     } else {
         fja_change c = change_of(t, FJA_CHANGE_TASK_END, p, w, ev->ts);
         c.task = n;
