@@ -161,17 +161,17 @@ typedef struct {
 } fja_listener;
 
 /* The model's own accounting (model.c), every tracker's first listener,
- * called by the tracker directly. */
+ * called by the tracker directly: every change but the five commonest. */
 void fja_model_change(void *ctx, fja_model *m, const fja_change *c);
 
-/* The model's part of a SETTLED change (worker w of pool p runs task, or
- * FJA_TASK_NONE, at ts; runs: its top task's body runs, counted): the
- * tracker calls it without building a change when the model is the only
- * listener, as that change comes with every event. Likewise the model's
- * part of a QUEUE change (two per forked task), of the TASK_NEW of a fork
- * (task n, the parent named by the event, its size hint and creation
- * site), of a TASK_BEGIN and of a TASK_END (since: when the body
- * began). */
+/* The model's entries for the five commonest changes, the only way each
+ * reaches the model (fja_model_change ignores them), so that no change is
+ * built for them unless another listener listens: SETTLED (worker w of
+ * pool p runs task, or FJA_TASK_NONE, at ts; runs: its top task's body
+ * runs, counted), which comes with every event; QUEUE (two per forked
+ * task); the TASK_NEW of a fork (task n, the parent named by the event,
+ * its size hint and creation site); TASK_BEGIN; TASK_END (since: when
+ * the body began). */
 void fja_model_settled(fja_pool *p, fja_worker *w, uint32_t task, bool runs, uint64_t ts);
 void fja_model_queue(fja_pool *p, fja_worker *w, int64_t delta, int64_t depth, bool counted,
                      uint64_t ts);

@@ -1385,15 +1385,6 @@ static void on_worker_change(fja_model *m, fja_pool *p, fja_worker *w, const fja
     case FJA_CHANGE_STATE:
         on_state(p, w, c);
         break;
-    case FJA_CHANGE_SETTLED:
-        fja_model_settled(p, w, c->task, c->counted, c->ts);
-        break;
-    case FJA_CHANGE_QUEUE:
-        fja_model_queue(p, w, c->delta, c->depth, c->counted, c->ts);
-        break;
-    case FJA_CHANGE_TASK_BEGIN:
-        fja_model_task_begin(m, p, w, c);
-        break;
     case FJA_CHANGE_TASK_LOST:
         body_pop(p, w, c->ts);
         break;
@@ -1503,15 +1494,8 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
     case FJA_CHANGE_DEPENDENCE:
         on_dependence(m, p, c);
         break;
-    case FJA_CHANGE_TASK_NEW:
-        if (c->worker) /* a fork's */
-            fja_model_forked(m, p, c->worker, c->task, c->parent_id, (uint32_t)c->size_hint,
-                             c->site, c->ts);
-        else
-            on_root(m, p, c);
-        break;
-    case FJA_CHANGE_TASK_END:
-        fja_model_task_end(p, c->worker, c->task, c->since, c->ts);
+    case FJA_CHANGE_TASK_NEW: /* a fork's comes through fja_model_forked */
+        if (!c->worker) on_root(m, p, c);
         break;
     case FJA_CHANGE_TASK_DONE:
         on_task_done(p, c->worker, c);

@@ -10,13 +10,28 @@
 
 /* ------------------------------------------------------------ telling */
 
-/* The first listener is always the model's accounting (fja_tracker_init):
- * called directly, it costs no indirect call on every change. */
+/* The listeners after the model, if any: only then is a change built for
+ * the five commonest kinds (SETTLED, QUEUE, a fork's TASK_NEW, TASK_BEGIN,
+ * TASK_END), which reach the model through its entries for them
+ * (change.h): building and dispatching a change for each of them cost
+ * the replay 2-11% (bench/RESULTS.md, issue 26). */
+static inline bool others_listen(const fja_tracker *t)
+{
+    return t->nlisteners > 1;
+}
+
+static void tell_others(const fja_tracker *t, const fja_change *c)
+{
+    for (uint32_t i = 1; i < t->nlisteners; i++)
+        t->listeners[i].change(t->listeners[i].ctx, t->model, c);
+}
+
+/* Every other change: the first listener is always the model's
+ * accounting (fja_tracker_init), called directly (no indirect call). */
 static void tell(const fja_tracker *t, const fja_change *c)
 {
     fja_model_change(NULL, t->model, c);
-    for (uint32_t i = 1; i < t->nlisteners; i++)
-        t->listeners[i].change(t->listeners[i].ctx, t->model, c);
+    tell_others(t, c);
 }
 
 /* A change about worker w (NULL: off the workers) of pool p at ts. */
@@ -367,14 +382,13 @@ static void worker_switch(fja_tracker *t, fja_pool *p, fja_worker *w, replay_wor
     fja_frame *f = top_frame(rw);
     uint32_t running = now == FJA_WS_RUN ? f->task : FJA_TASK_NONE;
     bool runs = f && f->running;
-    if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
-        fja_model_settled(p, w, running, runs, ts);
-    } else {
+    fja_model_settled(p, w, running, runs, ts);
+    if (others_listen(t)) {
         fja_change c = change_of(t, FJA_CHANGE_SETTLED, p, w, ts);
         c.task = running;
         c.counted = runs;
         c.to = now;
-        tell(t, &c);
+        tell_others(t, &c);
     }
 }
 
@@ -443,14 +457,13 @@ static void worker_queue(fja_tracker *t, fja_pool *p, fja_worker *w, replay_work
     int64_t depth = rw->qdepth + delta;
     bool counted = depth >= 0;
     if (!counted) depth = 0;
-    if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
-        fja_model_queue(p, w, delta, depth, counted, ts);
-    } else {
+    fja_model_queue(p, w, delta, depth, counted, ts);
+    if (others_listen(t)) {
         fja_change c = change_of(t, FJA_CHANGE_QUEUE, p, w, ts);
         c.delta = delta;
         c.depth = depth;
         c.counted = counted;
-        tell(t, &c);
+        tell_others(t, &c);
     }
     rw->qdepth = depth;
 }
@@ -614,15 +627,14 @@ static void on_fork(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *r
     if (n == FJA_TASK_NONE) return;
     qslot_take(t, p, task_at(p, n), ev->ts);
     uint32_t size_hint = ev->size_hint > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->size_hint;
-    if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
-        fja_model_forked(t->model, p, w, n, parent, size_hint, ev->site, ev->ts);
-    } else {
+    fja_model_forked(t->model, p, w, n, parent, size_hint, ev->site, ev->ts);
+    if (others_listen(t)) {
         fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, w, ev->ts);
         c.task = n;
         c.parent_id = parent;
         c.size_hint = size_hint;
         c.site = ev->site;
-        tell(t, &c);
+        tell_others(t, &c);
     }
     worker_queue(t, p, w, rw, 1, ev->ts);
 }
@@ -694,10 +706,8 @@ static void on_exec(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *r
         tell_anomaly(t, FJA_AN_OUT_OF_MEMORY, ev);
         return;
     }
-    if (t->nlisteners == 1) /* the model alone (tracker.h) */
-        fja_model_task_begin(t->model, p, w, &c);
-    else
-        tell(t, &c);
+    fja_model_task_begin(t->model, p, w, &c);
+    tell_others(t, &c);
     if (rw->stolen && rw->stolen_id == ev->task) rw->stolen = false;
 }
 
@@ -716,13 +726,12 @@ static void on_executed(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worke
     f = top_frame(rw);
     frame_suspend(f);
     frame_drop(rw);
-    if (t->nlisteners == 1) { /* the model alone: no change to build (tracker.h) */
-        fja_model_task_end(p, w, n, f->exec_ts, ev->ts);
-    } else {
+    fja_model_task_end(p, w, n, f->exec_ts, ev->ts);
+    if (others_listen(t)) {
         fja_change c = change_of(t, FJA_CHANGE_TASK_END, p, w, ev->ts);
         c.task = n;
         c.since = f->exec_ts;
-        tell(t, &c);
+        tell_others(t, &c);
     }
     join_notify(t, p, n, ev->ts);
     fja_recycle_settle(p, n);
