@@ -175,15 +175,20 @@ static void lane_advance(fjv_pool *p, fjv_lane *l, uint64_t ts)
     uint64_t from = l->state_ts > p->t0 ? l->state_ts : p->t0;
     l->state_ts = ts;
     if (l->state < 0 || ts <= from) return;
+    /* Off the CPU while it would compute (a task, a search) is shown as
+     * such; a wait (join, lock, park) stays the wait: its time off the CPU
+     * is how it waits, and the wait says why. */
+    bool active = l->state == LS_RUN || l->state == LS_SEARCH;
+    int s = l->off && active ? l->off : l->state;
     range_fit(p, ts);
     for (uint64_t t = from; t < ts;) {
         uint64_t i = (t - p->t0) / p->res;
         uint64_t end = p->t0 + (i + 1) * p->res;
         uint64_t len = (end < ts ? end : ts) - t;
         fjv_bucket *b = &l->b[i];
-        b->ns[l->state] += len;
-        if (l->state == LS_RUN) bucket_pick(&b->run_tree, &b->run_tree_ns, l->tree, len);
-        if (l->state == LS_LOCK) bucket_pick(&b->lock, &b->lock_ns, l->lock, len);
+        b->ns[s] += len;
+        if (s == LS_RUN) bucket_pick(&b->run_tree, &b->run_tree_ns, l->tree, len);
+        if (s == LS_LOCK) bucket_pick(&b->lock, &b->lock_ns, l->lock, len);
         t += len;
     }
 }
@@ -316,6 +321,36 @@ static void collect_change(void *ctx, fja_model *m, const fja_change *ch)
 fja_listener fjv_collector_listener(fjv_collector *c)
 {
     return (fja_listener){.ctx = c, .change = collect_change};
+}
+
+/* A change of the on-CPU replay: of it only the worker's thread leaving
+ * the CPU and coming back, for the lane the main replay keeps (its pools
+ * are found by trace and id: the two models number them apart). */
+static void collect_offcpu(void *ctx, fja_model *m, const fja_change *ch)
+{
+    (void)m;
+    fjv_collector *c = ctx;
+    if (ch->kind != FJA_CHANGE_OFFCPU_OUT && ch->kind != FJA_CHANGE_OFFCPU_IN) return;
+    if (!ch->pool || !ch->worker) return;
+    fjv_pool *p = fjv_pool_find(c, ch->pool->source, ch->pool->id);
+    uint32_t i = (uint32_t)ch->worker->index + 1;
+    if (!p || i >= p->nlanes || !p->lanes[i].b || ch->ts < p->t0) return;
+    fjv_lane *l = &p->lanes[i];
+    lane_advance(p, l, ch->ts);
+    if (ch->ts > p->last_ts) p->last_ts = ch->ts;
+    l->off = 0;
+    if (ch->kind == FJA_CHANGE_OFFCPU_OUT)
+        l->off = ch->offcpu == FJA_OFFCPU_BLOCKED ? LS_BLOCKED : LS_PREEMPTED;
+}
+
+void fjv_collector_offcpu_shown(fjv_collector *c)
+{
+    c->offcpu_shown = true;
+}
+
+fja_listener fjv_collector_offcpu_listener(fjv_collector *c)
+{
+    return (fja_listener){.ctx = c, .change = collect_offcpu};
 }
 
 fjv_collector *fjv_collector_new(const fjv_options *o, char *err, size_t errlen)

@@ -104,6 +104,17 @@ static void lock_wait_mark(const tl *t, double x, double y, double w, uint32_t l
     fjv_str_free(&title);
 }
 
+/* A stay off the CPU in an SVG gets an invisible twin saying so on hover
+ * (and to a test: its lane and length). */
+static void offcpu_mark(const tl *t, double x, double y, double w, int s)
+{
+    canvas_overlay(
+        t->cv,
+        "<rect class=\"fjv-offcpu\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+        "height=\"%.1f\" fill=\"none\" pointer-events=\"all\"><title>%s</title></rect>\n",
+        x, y, w, LANE_H, fjv_state_name((fjv_lstate)s));
+}
+
 /* One run of equal pixels from x0 to x1 in state s. */
 static void run_draw(const tl *t, double y, int x0, int x1, int s, uint32_t tree, uint32_t lock)
 {
@@ -112,6 +123,7 @@ static void run_draw(const tl *t, double y, int x0, int x1, int s, uint32_t tree
     cairo_rectangle(t->cr, TL_LEFT + x0, y, x1 - x0, LANE_H);
     cairo_fill(t->cr);
     if (s == LS_LOCK) lock_wait_mark(t, TL_LEFT + x0, y, x1 - x0, lock);
+    if (s == LS_PREEMPTED || s == LS_BLOCKED) offcpu_mark(t, TL_LEFT + x0, y, x1 - x0, s);
 }
 
 static void lane_draw(const tl *t, const fjv_lane *l, double y)
@@ -195,7 +207,7 @@ static void axis_draw(const tl *t, double y)
                 false);
 }
 
-static void legend_draw(cairo_t *cr, double y)
+static void legend_draw(cairo_t *cr, double y, bool offcpu_shown)
 {
     double x = TL_LEFT;
     for (int s = 0; s < LS_COUNT; s++) {
@@ -216,9 +228,17 @@ static void legend_draw(cairo_t *cr, double y)
     cairo_stroke(cr);
     cairo_set_source_rgb(cr, 0, 0, 0);
     canvas_text(cr, x + 6, y + 10, "steal (victim → thief)", 11, AL_LEFT, false);
-    canvas_text(cr, TL_LEFT, y + 28,
-                "client lane: some request submitted and waiting for its result", 10, AL_LEFT,
-                false);
+    /* Without the on-CPU replay a worker's lane shows what its thread was
+     * doing whether or not it had the CPU: said, never implied. */
+    const char *offcpu = offcpu_shown
+                             ? "preempted, blocked: the worker's thread off the CPU (its context "
+                               "switches, recorded)"
+                             : "off-CPU time not shown (not recorded, or not read ahead: several "
+                               "traces): a lane shows its worker's state, on the CPU or not";
+    char note[256];
+    snprintf(note, sizeof note,
+             "client lane: some request submitted and waiting for its result; %s", offcpu);
+    canvas_text(cr, TL_LEFT, y + 28, note, 10, AL_LEFT, false);
 }
 
 static double height_of(const fjv_collector *c)
@@ -312,6 +332,6 @@ int fjv_timeline(const fjv_options *o, const fjv_collector *c, const fja_model *
     double y = TOP;
     for (uint32_t pi = 0; pi < c->npools; pi++)
         if (c->pools[pi].started) y = band_draw(&t, pi, y);
-    legend_draw(cv.cr, h - BOTTOM + 8);
+    legend_draw(cv.cr, h - BOTTOM + 8, c->offcpu_shown);
     return canvas_close(&cv, out);
 }

@@ -154,6 +154,10 @@ fjv_rgb fjv_state_rgb(fjv_lstate s, uint32_t tree)
         return (fjv_rgb){0.75, 0.80, 0.88};
     case LS_LOCK: /* a task that is blocked, not running: nothing like the greens */
         return (fjv_rgb){0.80, 0.15, 0.55};
+    case LS_PREEMPTED: /* wanting the CPU and not having it: dark, nothing like a state of work */
+        return (fjv_rgb){0.35, 0.35, 0.40};
+    case LS_BLOCKED:
+        return (fjv_rgb){0.55, 0.40, 0.25};
     default:
         return (fjv_rgb){1, 1, 1};
     }
@@ -161,8 +165,9 @@ fjv_rgb fjv_state_rgb(fjv_lstate s, uint32_t tree)
 
 const char *fjv_state_name(fjv_lstate s)
 {
-    static const char *const names[LS_COUNT] = {"running", "waiting in a join", "searching",
-                                                "parked", "waiting for a lock"};
+    static const char *const names[LS_COUNT] = {
+        "running",   "waiting in a join",    "searching", "parked", "waiting for a lock",
+        "preempted", "blocked (off the CPU)"};
     return s < LS_COUNT ? names[s] : "off";
 }
 

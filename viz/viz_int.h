@@ -10,9 +10,19 @@
 
 /* ------------------------------------------------------------ collector */
 
-/* Lane states (the tracker's worker states), drawn in this order of
- * precedence in the legend. */
-typedef enum { LS_RUN, LS_JOIN, LS_SEARCH, LS_PARK, LS_LOCK, LS_COUNT } fjv_lstate;
+/* Lane states (the tracker's worker states, and the worker's thread off
+ * the CPU, preempted or blocked, as the on-CPU replay tells it), drawn in
+ * this order of precedence in the legend. */
+typedef enum {
+    LS_RUN,
+    LS_JOIN,
+    LS_SEARCH,
+    LS_PARK,
+    LS_LOCK,
+    LS_PREEMPTED,
+    LS_BLOCKED,
+    LS_COUNT
+} fjv_lstate;
 
 /* Per-lane time buckets. A fixed number of buckets covers [t0, t0 +
  * NBUCKETS * res) of each pool, from its own first event; when time runs
@@ -41,6 +51,9 @@ typedef struct {
      * task), taken as lock when the event is applied (SETTLED) */
     uint32_t lock_told;
     uint64_t state_ts;
+    /* the worker's thread is off the CPU (LS_PREEMPTED or LS_BLOCKED,
+     * booked instead of a running or searching state); 0: on it */
+    int off;
 } fjv_lane;
 
 typedef struct {
@@ -86,6 +99,9 @@ struct fjv_collector {
     fjv_steal *steals;
     uint32_t nsteals, steal_stride, steal_seen;
     const fjv_options *o; /* the options it was made with (site names) */
+    /* the on-CPU replay tells it when workers leave the CPU
+     * (fjv_collector_offcpu_listener): the lanes show it */
+    bool offcpu_shown;
 };
 
 /* Is the change about a pool's client threads (a submission, a result)? */

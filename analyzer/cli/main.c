@@ -370,6 +370,8 @@ static void oncpu_ahead(const cli_options *o, const find_list *dirs, fja_offcpu 
         return;
     }
     tracker_start(t, m, o);
+    /* no memory for it: the pictures go without the stays off the CPU */
+    pictures_offcpu(t);
     fja_reading_ahead(&rd->r, ahead, t);
 }
 

@@ -71,6 +71,18 @@ int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_trac
     return 0;
 }
 
+int pictures_offcpu(fja_tracker *oncpu)
+{
+    if (collector) {
+        if (fja_tracker_listen(oncpu, fjv_collector_offcpu_listener(collector))) return -1;
+        fjv_collector_offcpu_shown(collector);
+    }
+    for (int k = 0; k < FJV_TRACE_FORMATS; k++)
+        if (exporters[k] && fja_tracker_listen(oncpu, fjv_exporter_offcpu_listener(exporters[k])))
+            return -1;
+    return 0;
+}
+
 int pictures_finish(void)
 {
     int rc = fjv_collect_finish(collector);

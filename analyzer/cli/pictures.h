@@ -27,6 +27,9 @@ void pictures_sites(fja_site_resolver resolve, void *ctx);
  * collecting as a listener of t. -1 when that cannot start (message on
  * stderr). */
 int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_tracker *t);
+/* The on-CPU tracker of the same reading (intervals read ahead): the
+ * pictures take the workers' stays off the CPU from it. -1: out of memory. */
+int pictures_offcpu(fja_tracker *oncpu);
 /* After fja_tracker_finish (closes the Chrome trace). -1 if it failed. */
 int pictures_finish(void);
 /* Whether a picture asked for draws the decomposition trees (subtree

@@ -32,6 +32,12 @@ int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_trac
     return 0;
 }
 
+int pictures_offcpu(fja_tracker *oncpu)
+{
+    (void)oncpu;
+    return 0;
+}
+
 int pictures_finish(void)
 {
     return 0;
