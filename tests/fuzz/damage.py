@@ -34,11 +34,12 @@ times, but for some field values: caught only when the value contradicts
 the trace, never when it is plausible) or as other damage (which should
 have been caught), with the events babeltrace2 reads differently.
 """
+import collections
+import concurrent.futures
 import json
 import os
 import random
 import re
-import resource
 import shutil
 import stat
 import struct
@@ -661,7 +662,9 @@ PRIVATE_TMP = os.path.join(os.path.abspath(WORK), "tmpdir")  # salvage copies go
 # kernel's OOM killer picks some process of the machine. Over the limit,
 # glib's allocation fails (SIGTRAP). An analyzer built with ASan maps
 # terabytes of shadow memory: ASan's own limits instead, and the library's
-# faults kill its decoding process as in the product (asan_env.py).
+# faults kill its decoding process as in the product (asan_env.py). The
+# limit is set by prlimit(1) (util-linux), not a preexec_fn, which is not
+# safe in a process with threads (main() runs inputs in threads).
 MEMORY = 4 << 30
 ASAN = b"__asan_init" in open(ANALYZE, "rb").read()
 ENV = dict(os.environ, TMPDIR=PRIVATE_TMP,
@@ -669,14 +672,11 @@ ENV = dict(os.environ, TMPDIR=PRIVATE_TMP,
                                      f"max_allocation_size_mb={MEMORY >> 20}"))
 
 
-def limit_memory():
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-
-
 def run(cmd, env=None):
+    if not (ASAN and cmd[0] == ANALYZE):
+        cmd = ["prlimit", f"--as={MEMORY}", "--", *cmd]
     try:
-        p = subprocess.run(cmd, capture_output=True, timeout=TIMEOUT, env=env or ENV,
-                           preexec_fn=None if ASAN and cmd[0] == ANALYZE else limit_memory)
+        p = subprocess.run(cmd, capture_output=True, timeout=TIMEOUT, env=env or ENV)
         return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
     except subprocess.TimeoutExpired:
         return "timeout", b"", ""
@@ -687,11 +687,26 @@ def run(cmd, env=None):
 BT_LINES = []
 
 
-def bt_events(paths):
-    """babeltrace2's exit code and its count of fjtrace events."""
-    rc, out, err = run(["babeltrace2", *paths])
-    BT_LINES[:] = [x for x in out.splitlines() if b" fjtrace:" in x]
-    return rc, len(BT_LINES), err
+def execute(paths, bt_path, tmpdir):
+    """The runs of one input, made apart from every other input's (each
+    reads its own copy, writes in its own $TMPDIR): the analyzer's,
+    babeltrace2's (its exit code, its fjtrace events) and, when babeltrace2
+    aborts, the analyzer's without the packet check. judge() reads them."""
+    env = dict(ENV, TMPDIR=tmpdir)
+    analysis = run([ANALYZE, "--no-progress", "--json", *paths], env)
+    # babeltrace2 on the trace folder itself: it would count a trace given
+    # twice twice, and may follow the links inside a session. It blocks on
+    # a FIFO for ever: not run there (the analyzer must not).
+    if has_fifo(bt_path):
+        bt = ("not run (a FIFO)", [], "")
+    else:
+        brc, out, berr = run(["babeltrace2", bt_path])
+        bt = (brc, [x for x in out.splitlines() if b" fjtrace:" in x], berr)
+    unguarded = None
+    if bt[0] == -6 and not CAMPAIGN:
+        unguarded = run([ANALYZE, "--no-progress", "--json", *paths],
+                        dict(env, FJTRACE_ANALYZE_NO_PACKET_CHECK="1"))
+    return analysis, bt, unguarded
 
 
 def payload_only(orig, damaged):
@@ -727,15 +742,10 @@ def has_fifo(path):
     return False
 
 
-def judge(label, paths, bt_path, stats):
-    rc, out, err = run([ANALYZE, "--no-progress", "--json", *paths])
-    # babeltrace2 on the trace folder itself: it would count a trace given
-    # twice twice, and may follow the links inside a session. It blocks on
-    # a FIFO for ever: not run there (the analyzer must not).
-    if has_fifo(bt_path):
-        brc, bcount, berr = "not run (a FIFO)", 0, ""
-    else:
-        brc, bcount, berr = bt_events([bt_path])
+def judge(runs, stats):
+    """The verdict on one input's runs (execute)."""
+    (rc, out, err), (brc, BT_LINES[:], berr), unguarded_run = runs
+    bcount = len(BT_LINES)
     stats["fjtrace"][str(rc)] = stats["fjtrace"].get(str(rc), 0) + 1
     stats["babeltrace2"][str(brc)] = stats["babeltrace2"].get(str(brc), 0) + 1
     why = []
@@ -787,8 +797,7 @@ def judge(label, paths, bt_path, stats):
         # packet check the library aborts as babeltrace2 does, in a child
         # process; fjtrace must still exit 3, name the trace and report
         # what it had read.
-        arc, aout, aerr = run([ANALYZE, "--no-progress", "--json", *paths],
-                              dict(ENV, FJTRACE_ANALYZE_NO_PACKET_CHECK="1"))
+        arc, aout, aerr = unguarded_run
         caught = arc == 3 and REL in aerr and "libbabeltrace2 aborted" in aerr
         unguarded = None
         if arc in (0, 1, 3) and aout:
@@ -834,6 +843,11 @@ def main():
              "exit0_differ_any": 0, "invalid_inputs": 0, "exit0_payload": 0, "exit0_other": 0}
     # The trace itself first: it must read as babeltrace2 reads it.
     orig = [[]] + plan
+    # The inputs are made in order (one random generator) and judged in
+    # order (against the first); the runs of two inputs at a time, while the
+    # next inputs are made.
+    pool = concurrent.futures.ThreadPoolExecutor(2)
+    made = collections.deque()
     for i, kinds in enumerate(orig):
         session = os.path.join(WORK, f"case-{i}")
         shutil.rmtree(session, ignore_errors=True)
@@ -855,123 +869,140 @@ def main():
             if os.path.islink(session + "-link"):
                 os.unlink(session + "-link")
             continue
-        why, rc, brc, err, events = judge(label, paths, t, stats)
-        if i == 0:
-            stats["original_events"], stats["original_rc"] = events, rc
-            stats["original_figures"] = stats["figures"]
-            stats["original_bt"] = list(BT_LINES)
-        same = rc == 0 and stats["figures"] == stats["original_figures"]
-        if kinds and rc == 0 and not same:
-            stats["exit0_differ_any"] += 1
-            # named, each (the file, the kind and the offset are in the
-            # label), and told apart: a plausible changed payload value
-            # (babeltrace2 reads the same events but for some field values)
-            # cannot be caught; anything else should have been
-            changed = payload_only(stats["original_bt"], BT_LINES) if brc == 0 else []
-            stats["exit0_payload" if changed else "exit0_other"] += 1
-            what = "a changed payload value" if changed else "other damage"
-            print(f"# exit 0 with other figures ({what}): input {i + 1}: {label}: "
-                  f"{stats['figures']} vs {stats['original_figures']}")
-            for a, b in changed[:3]:
-                print(f"#   babeltrace2: {a.decode(errors='replace')[:200]}\n"
-                      f"#             -> {b.decode(errors='replace')[:200]}")
-        if stats.get("invalid"):
-            stats["invalid_inputs"] += 1
-        if kinds and all(k in SAME_FIGURES for k in kinds):
-            stats["same_kinds"] += 1
-            if rc == 0 and not same:
-                stats["exit0_differ"] += 1
-                why.append("exit 0 with figures different from the undamaged trace's, on a "
-                           f"damage that cannot change them: {stats['figures']} vs "
-                           f"{stats['original_figures']}")
-        if kinds and all(k.startswith("metadata-rename") for k in kinds) \
-                and ("joined->pool_begin" in label or "executed->site_name" in label) \
-                and "(no " not in label and (rc == 0 or not stats.get("invalid")):
-            why.append("an event renamed with another's layout: its events are invalid "
-                       f"(anomaly invalid_event) and the exit is not 0, not exit {rc}")
-        if kinds and all(k == "event-time-wrap" for k in kinds) and "no events" not in label \
-                and (rc != 1 or not stats.get("invalid")):
-            why.append("an event 2^32 cycles past its packet's end: an invalid event "
-                       f"(anomaly invalid_event) and exit 1 expected, not exit {rc}")
-        if kinds and all(k == "offcpu-cut" for k in kinds):
-            # babeltrace2 reads it cleanly; the analyzer names the cut
-            cut = re.search(r"pool(\d+)-worker(\d+)", label)
-            named = cut and (f"an off-CPU interval of worker {cut[2]} of pool {cut[1]} holding "
-                             "an event of that worker") in stats.get("invalid_first", "")
-            if not cut:
-                why.append("no blocked interval of 1 ms or more with a task event of its "
-                           "worker before it to move its begin to")
-            elif brc != 0 or rc != 1 or not stats.get("invalid") or not named:
-                why.append("an off-CPU begin moved before its worker's previous event: "
-                           "babeltrace2 exit 0, and an invalid event (anomaly invalid_event, "
-                           "naming the worker's interval holding its event) with exit 1 "
-                           f"expected, not babeltrace2 exit {brc}, exit {rc} with "
-                           f"{stats.get('invalid', 0)} invalid: "
-                           f"{stats.get('invalid_first', '')!r}")
-        if kinds and all(k == "special-file" for k in kinds) and rc == "timeout":
-            why.append("a special file: the analyzer hangs")
-        if kinds and all(k == "discarded-counter" for k in kinds) and \
-                (rc != 1 or events != stats["original_events"]):
-            why.append(f"LTTng's discard counters: every event ({stats['original_events']}) "
-                       f"and exit 1 expected, not exit {rc} with {events}")
-        left = os.listdir(PRIVATE_TMP)
-        if left:
-            why.append(f"temporaries left in $TMPDIR: {left[:3]}")
-            for x in left:
-                shutil.rmtree(os.path.join(PRIVATE_TMP, x), ignore_errors=True)
-        if i == 0 and (rc != (1 if ORIGINAL_DISCARDED else 0) or not events):
-            why.append("the undamaged trace must analyse with exit 0 (1 only if LTTng "
-                       f"discarded events: {ORIGINAL_DISCARDED} discarded), not exit {rc}")
-        if kinds and all(k == "all-streams-cut" for k in kinds) and rc != 3:
-            why.append("every stream cut or empty: exit 3 (cannot be decoded) expected")
-        whole = (stats["original_rc"], stats["original_events"])
-        header_kinds = ("packet-size-huge", "packet-size-flip", "content-size-huge",
-                        "timestamp-begin-max",
-                        "timestamp-end-max", "timestamp-swapped", "discarded-huge",
-                        "discarded-huge-no-index")
-        # babeltrace2 (and so fjtrace) takes a content_size of all ones for
-        # "not set": the whole packet, padding included, and a packet_size
-        # of all ones for the content alone (a full packet then reads
-        # whole) (judged against babeltrace2 only).
-        unset = "content=0xffffffffffffffff" in label or "size=0xffffffffffffffff" in label
-        if (kinds and all(k.endswith("-no-index") and k not in header_kinds for k in kinds)
-                and not unset and (rc != 3 or (not events and "#0" not in label))):
-            # (a first packet damaged may leave no fjtrace event before it)
-            why.append("a damaged header without an index: exit 3 with a report of the "
-                       f"packets before it expected, not exit {rc} with {events} events")
-        if kinds and all(k.startswith("array-length-huge") for k in kinds):
-            # the library fails, crashes or aborts on it in its decoding
-            # process: that load-map stream ends at the array, every fjtrace
-            # event is read, exit 3 naming the file and the packet
-            if "nothing to damage" in label:
-                why.append("no build id's length found to damage in the load-map streams")
-            elif (rc != 3 or events != whole[1]
-                  or not re.search(r"fjtrace_maps_\d+: packet \d+ ", err)):
-                why.append(f"a huge array length: exit 3 naming the load-map stream file and "
-                           f"packet, with all {whole[1]} events, expected; not exit {rc} with "
-                           f"{events} events")
-        if kinds and all(k == "trailing-discarded-zero" for k in kinds) and (
-                rc != 1 or events != whole[1]):
-            why.append(f"a trailing packet's events_discarded of 0 (LTTng's): every event "
-                       f"({whole[1]}) and exit 1 (events were lost) expected, not exit {rc} "
-                       f"with {events}")
-        for kind in ("metadata-padding-cut", "symlinks", "maps-content-unset-no-index",
-                     "packet-size-unset-full-no-index") + header_kinds:
-            if kinds and all(k == kind for k in kinds) and (rc, events) != whole:
-                why.append(f"{kind}: the trace must read whole, as undamaged: exit {whole[0]} "
-                           f"with {whole[1]} events, not exit {rc} with {events}")
-        if why:
-            stats["failed"] += 1
-            print(f"not ok {i + 1} - {label}: {'; '.join(why)}")
-            print("# " + err.strip()[:1500].replace("\n", "\n# "))
-        else:
-            print(f"ok {i + 1} - {label}: fjtrace exit {rc}, babeltrace2 exit {brc}  "
-                  f"# {first_line(err)}")
-        sys.stdout.flush()
-        if (not KEEP and ONLY is None) or not why:
-            shutil.rmtree(session, ignore_errors=True)
-            if os.path.islink(session + "-link"):
-                os.unlink(session + "-link")
+        tmpdir = os.path.join(PRIVATE_TMP, str(i))
+        os.makedirs(tmpdir, exist_ok=True)
+        made.append((i, kinds, label, session, tmpdir, pool.submit(execute, paths, t, tmpdir)))
+        # at most 3 copies ahead of the verdicts (disk space)
+        while len(made) > 3 or (made and made[0][-1].done()):
+            verdict(*made.popleft(), stats)
+    while made:
+        verdict(*made.popleft(), stats)
+    pool.shutdown()
+    report(orig, stats)
+
+
+def verdict(i, kinds, label, session, tmpdir, runs, stats):
+    """Judges input i (its runs: execute) and prints its TAP line."""
+    why, rc, brc, err, events = judge(runs.result(), stats)
+    if i == 0:
+        stats["original_events"], stats["original_rc"] = events, rc
+        stats["original_figures"] = stats["figures"]
+        stats["original_bt"] = list(BT_LINES)
+    same = rc == 0 and stats["figures"] == stats["original_figures"]
+    if kinds and rc == 0 and not same:
+        stats["exit0_differ_any"] += 1
+        # named, each (the file, the kind and the offset are in the
+        # label), and told apart: a plausible changed payload value
+        # (babeltrace2 reads the same events but for some field values)
+        # cannot be caught; anything else should have been
+        changed = payload_only(stats["original_bt"], BT_LINES) if brc == 0 else []
+        stats["exit0_payload" if changed else "exit0_other"] += 1
+        what = "a changed payload value" if changed else "other damage"
+        print(f"# exit 0 with other figures ({what}): input {i + 1}: {label}: "
+              f"{stats['figures']} vs {stats['original_figures']}")
+        for a, b in changed[:3]:
+            print(f"#   babeltrace2: {a.decode(errors='replace')[:200]}\n"
+                  f"#             -> {b.decode(errors='replace')[:200]}")
+    if stats.get("invalid"):
+        stats["invalid_inputs"] += 1
+    if kinds and all(k in SAME_FIGURES for k in kinds):
+        stats["same_kinds"] += 1
+        if rc == 0 and not same:
+            stats["exit0_differ"] += 1
+            why.append("exit 0 with figures different from the undamaged trace's, on a "
+                       f"damage that cannot change them: {stats['figures']} vs "
+                       f"{stats['original_figures']}")
+    if kinds and all(k.startswith("metadata-rename") for k in kinds) \
+            and ("joined->pool_begin" in label or "executed->site_name" in label) \
+            and "(no " not in label and (rc == 0 or not stats.get("invalid")):
+        why.append("an event renamed with another's layout: its events are invalid "
+                   f"(anomaly invalid_event) and the exit is not 0, not exit {rc}")
+    if kinds and all(k == "event-time-wrap" for k in kinds) and "no events" not in label \
+            and (rc != 1 or not stats.get("invalid")):
+        why.append("an event 2^32 cycles past its packet's end: an invalid event "
+                   f"(anomaly invalid_event) and exit 1 expected, not exit {rc}")
+    if kinds and all(k == "offcpu-cut" for k in kinds):
+        # babeltrace2 reads it cleanly; the analyzer names the cut
+        cut = re.search(r"pool(\d+)-worker(\d+)", label)
+        named = cut and (f"an off-CPU interval of worker {cut[2]} of pool {cut[1]} holding "
+                         "an event of that worker") in stats.get("invalid_first", "")
+        if not cut:
+            why.append("no blocked interval of 1 ms or more with a task event of its "
+                       "worker before it to move its begin to")
+        elif brc != 0 or rc != 1 or not stats.get("invalid") or not named:
+            why.append("an off-CPU begin moved before its worker's previous event: "
+                       "babeltrace2 exit 0, and an invalid event (anomaly invalid_event, "
+                       "naming the worker's interval holding its event) with exit 1 "
+                       f"expected, not babeltrace2 exit {brc}, exit {rc} with "
+                       f"{stats.get('invalid', 0)} invalid: "
+                       f"{stats.get('invalid_first', '')!r}")
+    if kinds and all(k == "special-file" for k in kinds) and rc == "timeout":
+        why.append("a special file: the analyzer hangs")
+    if kinds and all(k == "discarded-counter" for k in kinds) and \
+            (rc != 1 or events != stats["original_events"]):
+        why.append(f"LTTng's discard counters: every event ({stats['original_events']}) "
+                   f"and exit 1 expected, not exit {rc} with {events}")
+    left = os.listdir(tmpdir)
+    if left:
+        why.append(f"temporaries left in $TMPDIR: {left[:3]}")
+    shutil.rmtree(tmpdir, ignore_errors=True)
+    if i == 0 and (rc != (1 if ORIGINAL_DISCARDED else 0) or not events):
+        why.append("the undamaged trace must analyse with exit 0 (1 only if LTTng "
+                   f"discarded events: {ORIGINAL_DISCARDED} discarded), not exit {rc}")
+    if kinds and all(k == "all-streams-cut" for k in kinds) and rc != 3:
+        why.append("every stream cut or empty: exit 3 (cannot be decoded) expected")
+    whole = (stats["original_rc"], stats["original_events"])
+    header_kinds = ("packet-size-huge", "packet-size-flip", "content-size-huge",
+                    "timestamp-begin-max",
+                    "timestamp-end-max", "timestamp-swapped", "discarded-huge",
+                    "discarded-huge-no-index")
+    # babeltrace2 (and so fjtrace) takes a content_size of all ones for
+    # "not set": the whole packet, padding included, and a packet_size
+    # of all ones for the content alone (a full packet then reads
+    # whole) (judged against babeltrace2 only).
+    unset = "content=0xffffffffffffffff" in label or "size=0xffffffffffffffff" in label
+    if (kinds and all(k.endswith("-no-index") and k not in header_kinds for k in kinds)
+            and not unset and (rc != 3 or (not events and "#0" not in label))):
+        # (a first packet damaged may leave no fjtrace event before it)
+        why.append("a damaged header without an index: exit 3 with a report of the "
+                   f"packets before it expected, not exit {rc} with {events} events")
+    if kinds and all(k.startswith("array-length-huge") for k in kinds):
+        # the library fails, crashes or aborts on it in its decoding
+        # process: that load-map stream ends at the array, every fjtrace
+        # event is read, exit 3 naming the file and the packet
+        if "nothing to damage" in label:
+            why.append("no build id's length found to damage in the load-map streams")
+        elif (rc != 3 or events != whole[1]
+              or not re.search(r"fjtrace_maps_\d+: packet \d+ ", err)):
+            why.append(f"a huge array length: exit 3 naming the load-map stream file and "
+                       f"packet, with all {whole[1]} events, expected; not exit {rc} with "
+                       f"{events} events")
+    if kinds and all(k == "trailing-discarded-zero" for k in kinds) and (
+            rc != 1 or events != whole[1]):
+        why.append(f"a trailing packet's events_discarded of 0 (LTTng's): every event "
+                   f"({whole[1]}) and exit 1 (events were lost) expected, not exit {rc} "
+                   f"with {events}")
+    for kind in ("metadata-padding-cut", "symlinks", "maps-content-unset-no-index",
+                 "packet-size-unset-full-no-index") + header_kinds:
+        if kinds and all(k == kind for k in kinds) and (rc, events) != whole:
+            why.append(f"{kind}: the trace must read whole, as undamaged: exit {whole[0]} "
+                       f"with {whole[1]} events, not exit {rc} with {events}")
+    if why:
+        stats["failed"] += 1
+        print(f"not ok {i + 1} - {label}: {'; '.join(why)}")
+        print("# " + err.strip()[:1500].replace("\n", "\n# "))
+    else:
+        print(f"ok {i + 1} - {label}: fjtrace exit {rc}, babeltrace2 exit {brc}  "
+              f"# {first_line(err)}")
+    sys.stdout.flush()
+    if (not KEEP and ONLY is None) or not why:
+        shutil.rmtree(session, ignore_errors=True)
+        if os.path.islink(session + "-link"):
+            os.unlink(session + "-link")
+
+
+def report(orig, stats):
+    """The last lines: the counts, and the exit status."""
     n = len(orig)
     print(f"1..{n}")
     fj = ", ".join(f"{k}: {v}" for k, v in sorted(stats["fjtrace"].items()))
