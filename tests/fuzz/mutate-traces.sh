@@ -57,7 +57,9 @@ make_case() { # NAME: prints the copy's trace folder
 
 runs=0
 # analyse ID CASE-DIR ARGS...: one analyzer run in the background, its
-# output, stderr and exit code kept under $TMP/run-ID (judge reads them).
+# output, stderr and exit code kept under $TMP/run-ID (judge reads them);
+# its pid added to $pids.
+pids=''
 analyse() {
     local id=$1 dir=$2
     shift 2
@@ -65,6 +67,7 @@ analyse() {
         timeout 20 "$ANALYZE" --no-progress "$@" "$dir" >"$TMP/run-$id.out" 2>"$TMP/run-$id.err"
         echo $? >"$TMP/run-$id.rc"
     ) &
+    pids+=" $!"
 }
 
 judge() { # ID NAME ARGS...: judges the run ID (analyse) of ARGS: one check
@@ -109,21 +112,33 @@ judge() { # ID NAME ARGS...: judges the run ID (analyse) of ARGS: one check
 
 # run_case: runs text and --json on $CASE; with "viz", also --subtrees. The
 # runs of a case read their own copy and write their own files: they run
-# side by side (two cores; a 20 s hang is still one, the load at most
-# doubles a run's time), and are judged in order once all have ended.
+# side by side, beside those of the case before (two cores; a 20 s hang is
+# still one, the load at most triples a run's time), and the runs of each
+# case are judged in order once all its runs have ended (judge_last).
+last_pids='' last_n='' last_name='' last_viz=0
 run_case() {
     local viz=0
     [ "${1:-}" = viz ] && "$ANALYZE" --help | grep -q -- --subtrees && viz=1
+    pids=''
     analyse "$n-t" "$CASE"
     analyse "$n-j" "$CASE" --json
     if [ $viz = 1 ]; then
         mkdir -p "$TMP/sub-$n"
         analyse "$n-s" "$CASE" --subtrees "$TMP/sub-$n" --format all
     fi
-    wait
-    judge "$n-t" "$CASENAME"
-    judge "$n-j" "$CASENAME" --json
-    [ $viz = 0 ] || judge "$n-s" "$CASENAME" --subtrees "$TMP/sub-$n" --format all
+    judge_last
+    last_pids=$pids last_n=$n last_name=$CASENAME last_viz=$viz
+}
+# judge_last: waits for the runs of the case before (run_case) and judges
+# them.
+judge_last() {
+    [ -n "$last_pids" ] || return 0
+    # shellcheck disable=SC2086 # a list of pids
+    wait $last_pids
+    judge "$last_n-t" "$last_name"
+    judge "$last_n-j" "$last_name" --json
+    [ $last_viz = 0 ] || judge "$last_n-s" "$last_name" --subtrees "$TMP/sub-$last_n" --format all
+    last_pids=''
 }
 
 # The undamaged trace first: it must analyse.
@@ -191,6 +206,7 @@ make_case garbage-stream-file
 edit append "$CASE/$SMALL" 1
 cp "$CASE/$SMALL" "$CASE/junk_stream" && edit flip "$CASE/junk_stream" 200 11
 run_case
+judge_last
 
 stopped=$(grep -c 'decoding stopped' "$TMP/all-err" 2>/dev/null || echo 0)
 salvaged=$(grep -c 'is cut short' "$TMP/all-err" 2>/dev/null || echo 0)
