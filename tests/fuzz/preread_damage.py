@@ -19,6 +19,7 @@ why; no temporary left in $TMPDIR. An undamaged copy is read as before.
 
     preread_damage.py ANALYZE RECORD FIB   (a TAP skip when it cannot record here)
 """
+import concurrent.futures
 import json
 import os
 import shutil
@@ -91,7 +92,10 @@ def analyze(trace, tmpdir, check_off, opts, json_out=True):
     return p.returncode, p.stdout, p.stderr
 
 
-def check_case(name, session, trace_rel, stream, work):
+def run_case(name, session, trace_rel, stream, work):
+    """Case NAME's damaged copy and its runs (the analyzer's JSON and text
+    reports, babeltrace2 on the device case), apart from every other case's
+    (its own copy, its own $TMPDIR): check_case judges them."""
     damage, check_off, opts = CASES[name]
     copy = os.path.join(work, name)
     shutil.copytree(session, copy, symlinks=True)
@@ -99,7 +103,15 @@ def check_case(name, session, trace_rel, stream, work):
     damage(trace, stream)
     tmpdir = os.path.join(work, "tmp-" + name)
     os.mkdir(tmpdir)
-    rc, out, err = analyze(copy, tmpdir, check_off, opts)
+    json_run = analyze(copy, tmpdir, check_off, opts)
+    bt = subprocess.run(["babeltrace2", trace], capture_output=True,
+                        timeout=300) if name == "device" else None
+    text_run = analyze(copy, tmpdir, check_off, opts, json_out=False)
+    return trace, tmpdir, json_run, bt, text_run
+
+
+def check_case(name, stream, runs):
+    trace, tmpdir, (rc, out, err), bt, text_run = runs
     tap.is_eq(rc, 3, f"{name}: exit 3 (the off-CPU stream cannot be read)", err[-600:])
     try:
         report = json.loads(out)
@@ -116,7 +128,6 @@ def check_case(name, session, trace_rel, stream, work):
            f"{name}: offcpu.state unknown, its reason naming the off-CPU streams, figures "
            "wall-clock", json.dumps(off))
     if name == "device":  # babeltrace2 reads the other streams: as many events
-        bt = subprocess.run(["babeltrace2", trace], capture_output=True, timeout=300)
         tap.is_eq(report["trace"]["events"], bt.stdout.count(b" fjtrace:"),
                   f"{name}: every event of the other streams is read, as babeltrace2 reads them",
                   f"babeltrace2 exit {bt.returncode}")
@@ -125,7 +136,7 @@ def check_case(name, session, trace_rel, stream, work):
            f"{name}: stderr names the off-CPU stream file", err[-600:])
     tap.ok("on-CPU figures are not available" in err,
            f"{name}: stderr says the on-CPU figures are not available", err[-600:])
-    rc, out, err = analyze(copy, tmpdir, check_off, opts, json_out=False)
+    rc, out, err = text_run
     tap.ok(rc == 3 and "off-CPU time unknown (the off-CPU streams" in out and
            "fjtrace_offcpu_" in out, f"{name}: the text report says why the off-CPU time is "
            "unknown and names the streams", f"rc {rc}", out[:1500])
@@ -150,8 +161,12 @@ def main():
                "undamaged: read with exit 0 (1 exactly when LTTng discarded events), no "
                "pre-read failure", f"rc {rc}, {discarded(trace)} discarded", err[-600:])
         rel = os.path.relpath(trace, session)
-        for name in CASES:
-            check_case(name, session, rel, streams[0], work)
+        # the cases' runs two at a time, judged in order
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            runs = [pool.submit(run_case, name, session, rel, streams[0], work)
+                    for name in CASES]
+            for name, case_runs in zip(CASES, runs):
+                check_case(name, streams[0], case_runs.result())
     finally:
         shutil.rmtree(work, ignore_errors=True)
     tap.done_testing()
