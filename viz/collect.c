@@ -256,6 +256,14 @@ static void on_worker(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_chan
     case FJA_CHANGE_LOCK_BEGIN:
         if (ch->task != FJA_TASK_NONE) l->lock_told = ch->lock; /* a wait began */
         break;
+    case FJA_CHANGE_OFFCPU_OUT: /* the on-CPU replay's: its thread left the CPU */
+        lane_advance(p, l, ch->ts);
+        l->off = ch->offcpu == FJA_OFFCPU_BLOCKED ? LS_BLOCKED : LS_PREEMPTED;
+        break;
+    case FJA_CHANGE_OFFCPU_IN:
+        lane_advance(p, l, ch->ts);
+        l->off = 0;
+        break;
     default:
         break;
     }
@@ -323,34 +331,9 @@ fja_listener fjv_collector_listener(fjv_collector *c)
     return (fja_listener){.ctx = c, .change = collect_change};
 }
 
-/* A change of the on-CPU replay: of it only the worker's thread leaving
- * the CPU and coming back, for the lane the main replay keeps (its pools
- * are found by trace and id: the two models number them apart). */
-static void collect_offcpu(void *ctx, fja_model *m, const fja_change *ch)
-{
-    (void)m;
-    fjv_collector *c = ctx;
-    if (ch->kind != FJA_CHANGE_OFFCPU_OUT && ch->kind != FJA_CHANGE_OFFCPU_IN) return;
-    if (!ch->pool || !ch->worker) return;
-    fjv_pool *p = fjv_pool_find(c, ch->pool->source, ch->pool->id);
-    uint32_t i = (uint32_t)ch->worker->index + 1;
-    if (!p || i >= p->nlanes || !p->lanes[i].b || ch->ts < p->t0) return;
-    fjv_lane *l = &p->lanes[i];
-    lane_advance(p, l, ch->ts);
-    if (ch->ts > p->last_ts) p->last_ts = ch->ts;
-    l->off = 0;
-    if (ch->kind == FJA_CHANGE_OFFCPU_OUT)
-        l->off = ch->offcpu == FJA_OFFCPU_BLOCKED ? LS_BLOCKED : LS_PREEMPTED;
-}
-
 void fjv_collector_offcpu_shown(fjv_collector *c)
 {
     c->offcpu_shown = true;
-}
-
-fja_listener fjv_collector_offcpu_listener(fjv_collector *c)
-{
-    return (fja_listener){.ctx = c, .change = collect_offcpu};
 }
 
 fjv_collector *fjv_collector_new(const fjv_options *o, char *err, size_t errlen)

@@ -271,32 +271,6 @@ fja_listener fjv_exporter_listener(fjv_exporter *c)
     return (fja_listener){.ctx = c, .change = export_change};
 }
 
-/* A change of the on-CPU replay: of it only a worker's thread leaving the
- * CPU and coming back, on the lane the main replay made (pools found by
- * trace and id: the two models number them apart). */
-static void export_offcpu(void *ctx, fja_model *m, const fja_change *ch)
-{
-    (void)m;
-    fjv_exporter *c = ctx;
-    if (ch->kind != FJA_CHANGE_OFFCPU_OUT && ch->kind != FJA_CHANGE_OFFCPU_IN) return;
-    if (!ch->pool || !ch->worker) return;
-    for (uint32_t i = 0; i < c->npools; i++) {
-        fjv_xpool *p = &c->pools[i];
-        if (!p->started || p->source != ch->pool->source || p->id != ch->pool->id) continue;
-        uint32_t li = (uint32_t)ch->worker->index + 1;
-        if (li >= p->nlanes || ch->ts < p->t0) return; /* no lane yet: nothing to put it on */
-        if (ch->ts > p->last_ts) p->last_ts = ch->ts;
-        c->fmt->lane(c->f, p, &p->lanes[li], ch->worker->index);
-        on_worker(c, p, &p->lanes[li], ch);
-        return;
-    }
-}
-
-fja_listener fjv_exporter_offcpu_listener(fjv_exporter *c)
-{
-    return (fja_listener){.ctx = c, .change = export_offcpu};
-}
-
 /* ------------------------------------------------------------ Perfetto */
 
 /* The Perfetto trace is perfetto.c's writer (perfetto_none.c's refusal

@@ -87,11 +87,9 @@ fjv_collector *fjv_collector_new(const fjv_options *o, char *err, size_t errlen)
 /* The collector as a listener of the tracker (fja_tracker_listen): it
  * keeps what the pictures need from the changes. */
 fja_listener fjv_collector_listener(fjv_collector *c);
-/* A listener of the on-CPU replay (the tracker fed the off-CPU intervals),
- * beside the collector's own: the workers' stays off the CPU go on their
- * lanes (preempted, blocked). */
-fja_listener fjv_collector_offcpu_listener(fjv_collector *c);
-/* That listener listens: the timeline's legend says the lanes show it. */
+/* The collector listens to the on-CPU replay (the tracker fed the off-CPU
+ * intervals): the workers' stays off the CPU go on their lanes, and the
+ * timeline's legend says so. */
 void fjv_collector_offcpu_shown(fjv_collector *c);
 /* After fja_tracker_finish: sorts what the pictures look up. Returns 0. */
 int fjv_collect_finish(fjv_collector *c);
@@ -106,9 +104,6 @@ void fjv_collector_free(fjv_collector *c);
 typedef struct fjv_exporter fjv_exporter;
 fjv_exporter *fjv_exporter_new(const fjv_options *o, int format, char *err, size_t errlen);
 fja_listener fjv_exporter_listener(fjv_exporter *x);
-/* As fjv_collector_offcpu_listener: the stays off the CPU of the on-CPU
- * replay on the workers' lanes (the formats that show them: Perfetto). */
-fja_listener fjv_exporter_offcpu_listener(fjv_exporter *x);
 /* Finishes its file, after fja_tracker_finish. Returns 0 or -1 (said on
  * stderr). NULL: nothing to do. */
 int fjv_exporter_finish(fjv_exporter *x);

@@ -100,7 +100,7 @@ struct fjv_collector {
     uint32_t nsteals, steal_stride, steal_seen;
     const fjv_options *o; /* the options it was made with (site names) */
     /* the on-CPU replay tells it when workers leave the CPU
-     * (fjv_collector_offcpu_listener): the lanes show it */
+     * (pictures_start on the on-CPU tracker): the lanes show it */
     bool offcpu_shown;
 };
 

@@ -355,7 +355,7 @@ static void preread_failed(const find_list *dirs, const char *why, readings *rd,
     }
 }
 
-static void oncpu_ahead(const cli_options *o, const find_list *dirs, fja_offcpu *ahead,
+static bool oncpu_ahead(const cli_options *o, const find_list *dirs, fja_offcpu *ahead,
                         fja_tracker *t, fja_model *m, readings *rd)
 {
     fja_reader_sink like = {.use_muxer = o->muxer, .jobs = o->jobs};
@@ -367,12 +367,10 @@ static void oncpu_ahead(const cli_options *o, const find_list *dirs, fja_offcpu 
         preread_failed(dirs, why, rd, st == FJA_PREREAD_LEFT_OUT);
     if (st != FJA_PREREAD_OK || !ahead->intervals) {
         fja_offcpu_free(ahead);
-        return;
+        return false;
     }
     tracker_start(t, m, o);
-    /* no memory for it: the pictures go without the stays off the CPU */
-    pictures_offcpu(t);
-    fja_reading_ahead(&rd->r, ahead, t);
+    return true;
 }
 
 /* The reading fed the on-CPU model alone, which could not be used: a
@@ -556,11 +554,6 @@ int main(int argc, char **argv)
     fja_tracker tracker;
     tracker_start(&tracker, &m, &o);
     pictures_sites(fja_resolve_site, symbols);
-    if (pictures_start(&o.filter, o.paths, o.npaths, &tracker)) {
-        fja_model_free(&m);
-        fjs_free(symbols);
-        return EXIT_OUTPUT; /* the Chrome trace file cannot be created */
-    }
     bool damaged = false;
     baseline base = {0};
     readings rd = {.r = {.tracker = &tracker, .offcpu = &offcpu}};
@@ -568,8 +561,16 @@ int main(int argc, char **argv)
     fja_offcpu_init(&ahead);
     fja_tracker oncpu_tracker = {0}; /* oncpu_ahead's, if it starts one */
     if ((rc = traces_find(o.paths, o.npaths, &dirs)) < 0) {
-        oncpu_ahead(&o, &dirs, &ahead, &oncpu_tracker, &oncpu, &rd);
-        rc = traces_read(&o, &dirs, &rd, symbols, &damaged);
+        bool ahead_read = oncpu_ahead(&o, &dirs, &ahead, &oncpu_tracker, &oncpu, &rd);
+        /* The pictures follow the on-CPU replay when there is one (the
+         * workers' stays off the CPU on their lanes), which is then the
+         * only replay: its model keeps the wall-clock twins. */
+        fja_tracker *shown = ahead_read ? &oncpu_tracker : &tracker;
+        if (pictures_start(&o.filter, o.paths, o.npaths, shown, ahead_read))
+            rc = EXIT_OUTPUT; /* the Chrome trace file cannot be created */
+        else if (ahead_read)
+            fja_reading_ahead(&rd.r, &ahead, &oncpu_tracker);
+        if (rc < 0) rc = traces_read(&o, &dirs, &rd, symbols, &damaged);
     }
     bool two = false;
     if (rc < 0 && (!o.baseline || (rc = baseline_load(&o, &base)) < 0) &&

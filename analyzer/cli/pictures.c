@@ -43,7 +43,7 @@ void pictures_sites(fja_site_resolver resolve, void *ctx)
     options.site_ctx = ctx;
 }
 
-int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_tracker *t)
+int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_tracker *t, bool oncpu)
 {
     char err[4200];
     options.root_set = f->root_set;
@@ -60,6 +60,7 @@ int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_trac
             return -1;
         }
         if (fja_tracker_listen(t, fjv_collector_listener(collector))) return -1;
+        if (oncpu) fjv_collector_offcpu_shown(collector);
     }
     for (int k = 0; k < FJV_TRACE_FORMATS; k++) {
         if (!(exporters[k] = fjv_exporter_new(&options, k, err, sizeof err)) && *err) {
@@ -68,18 +69,6 @@ int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_trac
         }
         if (exporters[k] && fja_tracker_listen(t, fjv_exporter_listener(exporters[k]))) return -1;
     }
-    return 0;
-}
-
-int pictures_offcpu(fja_tracker *oncpu)
-{
-    if (collector) {
-        if (fja_tracker_listen(oncpu, fjv_collector_offcpu_listener(collector))) return -1;
-        fjv_collector_offcpu_shown(collector);
-    }
-    for (int k = 0; k < FJV_TRACE_FORMATS; k++)
-        if (exporters[k] && fja_tracker_listen(oncpu, fjv_exporter_offcpu_listener(exporters[k])))
-            return -1;
     return 0;
 }
 

@@ -23,13 +23,11 @@ int pictures_option(int i, const char *arg);
 void pictures_options_check(void);
 /* Names creation sites in the pictures with resolve (before pictures_start). */
 void pictures_sites(fja_site_resolver resolve, void *ctx);
-/* Called once the options are parsed: when a picture is asked for, starts
- * collecting as a listener of t. -1 when that cannot start (message on
- * stderr). */
-int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_tracker *t);
-/* The on-CPU tracker of the same reading (intervals read ahead): the
- * pictures take the workers' stays off the CPU from it. -1: out of memory. */
-int pictures_offcpu(fja_tracker *oncpu);
+/* Before the reading: when a picture is asked for, starts collecting as a
+ * listener of t, the on-CPU tracker (oncpu: the off-CPU intervals were read
+ * ahead, and the workers' stays off the CPU go on their lanes) or else the
+ * one tracker. -1 when that cannot start (message on stderr). */
+int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_tracker *t, bool oncpu);
 /* After fja_tracker_finish (closes the Chrome trace). -1 if it failed. */
 int pictures_finish(void);
 /* Whether a picture asked for draws the decomposition trees (subtree

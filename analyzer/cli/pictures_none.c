@@ -23,17 +23,12 @@ void pictures_sites(fja_site_resolver resolve, void *ctx)
     (void)ctx;
 }
 
-int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_tracker *t)
+int pictures_start(const fja_filter *f, char *const *paths, int npaths, fja_tracker *t, bool oncpu)
 {
     (void)f;
     (void)paths;
     (void)npaths;
     (void)t;
-    return 0;
-}
-
-int pictures_offcpu(fja_tracker *oncpu)
-{
     (void)oncpu;
     return 0;
 }
