@@ -23,7 +23,12 @@ static void task_create(ompt_data_t *encountering_task_data,
      * come first. Its parent, the encountering task, is the task running on
      * this thread: the innermost open exec of its worker, from which the
      * analyzer derives it (docs/events.md). */
-    FJOMP_EMIT(fork, FJOMP_POOL, fjomp_worker(th), t->id, 0, (uint64_t)(uintptr_t)codeptr_ra);
+    const uint64_t site = (uint64_t)(uintptr_t)codeptr_ra;
+    /* fork_wide only for a code address above 2^48 (fjtrace_tp.h). */
+    if (fjtrace_fork_packs(0, site))
+        FJOMP_EMIT(fork, FJOMP_POOL, fjomp_worker(th), t->id, 0, site);
+    else
+        FJOMP_EMIT(fork_wide, FJOMP_POOL, fjomp_worker(th), t->id, 0, site);
 }
 
 /* The running thread takes up `next` on top of `below`: a first start, or

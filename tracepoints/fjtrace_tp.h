@@ -44,6 +44,22 @@ static inline uint64_t fjtrace_recording(void)
     const char *token = getenv("FJTRACE_RECORDING");
     return token ? strtoull(token, NULL, 10) : 0;
 }
+
+/* fork's site_size: the creation site in its low 48 bits (a user-space
+ * address, or a producer's site number), size_hint in its high 16. A fork
+ * whose values do not fit (a size of 65535 or more, an address at or above
+ * 2^48) is emitted as fork_wide, which carries them as they are: emitters
+ * choose with fjtrace_fork_packs. */
+#define FJTRACE_SITE_BITS 48
+static inline int fjtrace_fork_packs(uint64_t size_hint, uint64_t site)
+{
+    return size_hint < (UINT64_C(1) << (64 - FJTRACE_SITE_BITS)) &&
+           site < (UINT64_C(1) << FJTRACE_SITE_BITS);
+}
+static inline uint64_t fjtrace_site_size(uint64_t size_hint, uint64_t site)
+{
+    return site | size_hint << FJTRACE_SITE_BITS;
+}
 #endif
 
 /* The LTTng event DSL reads best laid out by hand, one field a line, so
@@ -108,13 +124,30 @@ LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, where, fjtrace, unpark,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker))
 
 /* site: the creation site, the return address of the call to fj_fork (or
- * fj_completer_fork, fj_submit, fj_invoke) in the program: resolved to a
- * source line with the process's load map (lttng_ust_statedump, lttng_ust_dl).
- * size_hint: 32 bits in the trace, saturated at UINT32_MAX (what the
- * analyzer keeps of it anyway): 4 bytes less in every fork. No parent: it
- * is the task whose exec is the innermost open one on the forking worker
- * (the analyzer derives it; 8 bytes and a field write less per fork). */
+ * fj_completer_fork, fj_submit, fj_invoke, a typed spawn) in the program:
+ * resolved to a source line with the process's load map
+ * (lttng_ust_statedump, lttng_ust_dl). size_hint: the task's size, 0 unknown.
+ * No parent: it is the task whose exec is the innermost open one on the
+ * forking worker (the analyzer derives it; 8 bytes and a field write less
+ * per fork).
+ * fork carries site and size_hint in one 64-bit field, site_size
+ * (fjtrace_site_size: 48 bits of site, 16 of size_hint), when they fit
+ * (fjtrace_fork_packs): a field write of liblttng-ust's and 4 bytes less
+ * per fork than two fields (bench/RESULTS.md, 2026-12-06). fork_wide, the
+ * same fork with its two fields, otherwise: size_hint saturated at
+ * UINT32_MAX. Traces recorded before 2026-12-06 have fork with fork_wide's
+ * fields (the analyzer reads both). */
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, fork,
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task,
+                      uint64_t, size_hint, uint64_t, site),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint16_t, pool, pool)
+        lttng_ust_field_integer(int16_t, worker, worker)
+        lttng_ust_field_integer(uint64_t, task, task)
+        lttng_ust_field_integer_hex(uint64_t, site_size, fjtrace_site_size(size_hint, site))
+    )
+)
+LTTNG_UST_TRACEPOINT_EVENT(fjtrace, fork_wide,
     LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, task,
                       uint64_t, size_hint, uint64_t, site),
     LTTNG_UST_TP_FIELDS(

@@ -45,6 +45,8 @@ static const char *const kind_names[FJA_EV_COUNT] = {
 
 fja_kind fja_event_kind_from_name(const char *name)
 {
+    /* fork_wide: a fork whose site and size do not fit fork's one field */
+    if (strcmp(name, "fork_wide") == 0) return FJA_EV_FORK;
     for (int k = 0; k < FJA_EV_UNKNOWN; k++)
         if (strcmp(kind_names[k], name) == 0) return (fja_kind)k;
     return FJA_EV_UNKNOWN;

@@ -82,7 +82,7 @@ static void site_name_class_resolve(class_info *ci, const bt_field_class *payloa
 static void fjtrace_class_resolve(class_info *ci, const bt_field_class *payload)
 {
     ci->pool = ci->worker = ci->task = ci->arg = ci->size_hint = ci->name = ci->site = ci->runtime =
-        ci->begin = ci->end = ci->tool = -1;
+        ci->begin = ci->end = ci->tool = ci->site_size = -1;
     if (!payload || bt_field_class_get_type(payload) != BT_FIELD_CLASS_TYPE_STRUCTURE) return;
     ci->pool = member_index(payload, "pool");
     ci->worker = member_index(payload, "worker");
@@ -90,6 +90,7 @@ static void fjtrace_class_resolve(class_info *ci, const bt_field_class *payload)
     ci->size_hint = member_index(payload, "size_hint");
     ci->name = member_index(payload, "name");
     ci->site = member_index(payload, "site");
+    ci->site_size = member_index(payload, "site_size");
     if (ci->name < 0) ci->name = member_index(payload, "model"); /* pool_runtime */
     ci->runtime = member_index(payload, "runtime");
     ci->begin = member_index(payload, "begin");
@@ -420,6 +421,10 @@ static int convert_invalid(convert_ctx *c, const class_info *ci, const bt_event 
     return 0;
 }
 
+/* fork's site_size: the site in its low SITE_BITS bits, size_hint above
+ * (FJTRACE_SITE_BITS, tracepoints/fjtrace_tp.h). */
+enum { SITE_BITS = 48 };
+
 /* An fjtrace event: the common ones fit the compact record. */
 static int convert_fjtrace(const class_info *ci, const bt_event *e, reader_rec *rec)
 {
@@ -440,6 +445,13 @@ static int convert_fjtrace(const class_info *ci, const bt_event *e, reader_rec *
     if (ci->size_hint >= 0) rec->size_hint = int_member(ci, payload, ci->size_hint, &ok);
     /* optional: traces recorded before sites existed have none */
     if (ci->site >= 0) rec->site = int_member(ci, payload, ci->site, &ok);
+    if (ci->site_size >= 0) {
+        /* fork: both in one field (fjtrace_tp.h); fork_wide and forks
+         * recorded before 2026-12-06 have two */
+        uint64_t v = int_member(ci, payload, ci->site_size, &ok);
+        rec->site = v & ((UINT64_C(1) << SITE_BITS) - 1);
+        rec->size_hint = v >> SITE_BITS;
+    }
     if (!ok) rec->kind = FJA_EV_UNKNOWN; /* schema changed: do not guess */
     return 0;
 }

@@ -202,10 +202,11 @@ static char layout_kind(const char *members, const char *name)
 
 /* Members the provider gave in an older layout and gives no more: traces
  * recorded then are still read, the tracker checks what they say
- * (fja_event.named). */
+ * (fja_event.named). fork's size_hint and site: before they went into one
+ * field, site_size (2026-12-06); fork_wide still has them. */
 static const struct {
     const char *event, *members;
-} TP_OLDER[] = {{"fork", "parent:u"}, {"executed", "task:u"}};
+} TP_OLDER[] = {{"fork", "parent:u size_hint:u site:u"}, {"executed", "task:u"}};
 
 static char older_kind(const char *event, const char *name)
 {

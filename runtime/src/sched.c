@@ -483,7 +483,7 @@ static uint64_t fork_trace(fj_worker *w, uint64_t size_hint, uint64_t site)
         FJ_TRACE(exec, w->pool->id, w->index, w->current_id);
     }
     uint64_t id = FJ_TASK_ID(w->index + 1, ++w->next_task_seq);
-    FJ_TRACE(fork, w->pool->id, w->index, id, size_hint, site);
+    FJ_TRACE_FORK(w->pool->id, w->index, id, size_hint, site);
     return id;
 }
 

@@ -17,6 +17,15 @@ extern const int fj_trace_gate_off;
  * of a traced task follow the fork's decision (untraced tasks get id 0 and
  * emit nothing), and each event still checks its own state when emitted. */
 #define FJ_TRACE_GATE (&lttng_ust_tracepoint_fjtrace___fork.state)
+/* A fork event: fork with site and size_hint in one field when they fit,
+ * fork_wide otherwise (fjtrace_tp.h). */
+#define FJ_TRACE_FORK(pool, worker, task, size_hint, site)                                         \
+    do {                                                                                           \
+        if (fjtrace_fork_packs(size_hint, site))                                                   \
+            FJ_TRACE(fork, pool, worker, task, size_hint, site);                                   \
+        else                                                                                       \
+            FJ_TRACE(fork_wide, pool, worker, task, size_hint, site);                              \
+    } while (0)
 #else
 #define FJ_TRACE_GATE (&fj_trace_gate_off)
 /* Never called: keeps the arguments "used" so that builds without tracing
@@ -29,6 +38,7 @@ static inline void fj_trace_compiled_out(int unused, ...)
     do {                                                                                           \
         if (0) fj_trace_compiled_out(0, __VA_ARGS__);                                              \
     } while (0)
+#define FJ_TRACE_FORK(...) FJ_TRACE(fork, __VA_ARGS__)
 #endif
 
 #endif

@@ -160,6 +160,38 @@ def test_quicksort():
     golden("quicksort-p2", r)
 
 
+def sizes_of(name):
+    """The (task, parent, size_hint) of every task of trace `name` (--tasks)."""
+    with tempfile.TemporaryDirectory() as d:
+        csv = os.path.join(d, "tasks.csv")
+        rc, _, err = run(os.path.join(DATA, name), "--tasks", csv, "-o", os.devnull)
+        ok(rc == 0, f"{name}: exit 0 with --tasks", f"rc {rc} {err[-300:]!r}")
+        with open(csv) as f:
+            rows = [line.rstrip("\n").split(",") for line in f][1:]
+    return sorted((int(r[3]), int(r[4]), int(r[6])) for r in rows)
+
+
+def test_fork_layouts():
+    """The same fib(12), P=2, recorded by libfj before and after fork's
+    site and size_hint went into one field (fib12-sized-p2: fork with
+    size_hint and site; fib12-packed-p2: fork with site_size): the same
+    tasks, parents and sizes, and both forks' sites."""
+    old, new = sizes_of("fib12-sized-p2"), sizes_of("fib12-packed-p2")
+    tap.is_eq(len(old), fib(13), "fib12-sized-p2 (fork with size_hint, site): F(13) tasks")
+    ok(old == new, "the tasks, parents and sizes of both layouts are the same",
+       f"{old[:4]} vs {new[:4]}")
+    # fib_naive spawns fib(n-2) with size n-2: sizes 0..10 under the root's 12
+    ok({s for _, p, s in old if p} == set(range(11)),
+       "both layouts: the forked tasks' sizes are fib's n, 0 to 10")
+    for name in ["fib12-sized-p2", "fib12-packed-p2"]:
+        rc, r, _ = analyze(name)
+        sites = r["pools"][0]["sites"] or []
+        ok(rc == 0 and sorted(s["forks"] for s in sites) == [0, fib(13) - 1],
+           f"{name}: two sites, the root's and the {fib(13) - 1} forks' of one FJ_SPAWN",
+           str(sites)[:300])
+        golden(name, r)
+
+
 def test_breakeven():
     rc, r, _ = analyze("breakeven-p2")
     ok(rc == 0, "breakeven-p2: exit 0", f"rc {rc}")
@@ -354,7 +386,7 @@ def test_merge_equals_muxer():
 
 
 for test in [test_merge_equals_muxer, test_usage, test_bad_paths, test_no_fjtrace, test_fib_p1, test_fib_p2, test_fib_parallelism_grows,
-             test_quicksort, test_breakeven, test_openmp, test_contention, test_discarded, test_killed, test_anomalies,
+             test_quicksort, test_fork_layouts, test_breakeven, test_openmp, test_contention, test_discarded, test_killed, test_anomalies,
              test_several_traces_and_filters, test_unopenable_folder_left_out]:
     test()
 tap.done_testing()

@@ -46,6 +46,8 @@ def read(trace):
         m = LINE.search(line)
         if m:
             f = {k: value(v) for k, v in FIELD.findall(m.group(3))}
+            if "site_size" in f:  # fork: site in the low 48 bits (docs/events.md)
+                f["site"], f["size_hint"] = f["site_size"] & (1 << 48) - 1, f["site_size"] >> 48
             events.append((m.group(1), int(m.group(2)), f))
     return events
 

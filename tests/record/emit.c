@@ -7,7 +7,8 @@
  * emits N fjtrace events as fast as it can: first pool_begin (pool 1, one
  * worker), as libfj and the OMPT tool begin (it says which recording the
  * process belongs to: fjtrace-record keeps CMD's descendants by it), then
- * N-1 fjtrace:fork (task = 1..N-1, size_hint = i) on worker 0
+ * N-1 fjtrace:fork (task = 1..N-1, size_hint = i mod 65536, site 0: the
+ * packed fork's site_size = size_hint << 48) on worker 0
  * of pool 1; prints N on stdout, sleeps SLEEP seconds (default 0) and exits
  * with status EXIT (default 0).
  */
@@ -37,7 +38,7 @@ int main(int argc, char **argv)
 
     if (n) lttng_ust_tracepoint(fjtrace, pool_begin, 1, -1, 1);
     for (uint64_t i = 1; i < n; i++)
-        lttng_ust_tracepoint(fjtrace, fork, 1, 0, i, i, 0);
+        lttng_ust_tracepoint(fjtrace, fork, 1, 0, i, i & 0xffff, 0);
 
     printf("%llu\n", n);
     fflush(stdout);

@@ -30,8 +30,9 @@ grep ' fjtrace:' "$TMP/all" >"$TMP/text"
 is "$(grep -c ' fjtrace:fork: ' "$TMP/text")" "$((N - 1))" "the text output has the emitter's pool_begin and $((N - 1)) fjtrace:fork events"
 ! grep -m1 ' fjtrace:fork: ' "$TMP/text" | grep -q 'vtid = \|procname = '
 check $? "fjtrace events carry no context by default" || diag "$(grep -m1 ' fjtrace:fork: ' "$TMP/text")"
-tail -1 "$TMP/text" | grep -q "task = $((N - 1)), size_hint = $((N - 1)), site = 0x0 }"
-check $? "the last event's fields are task $((N - 1)), size_hint $((N - 1)), site 0" ||
+site_size=$(printf '0x%x' $((((N - 1) & 0xffff) << 48)))
+tail -1 "$TMP/text" | grep -qi "task = $((N - 1)), site_size = $site_size }"
+check $? "the last event's fields are task $((N - 1)), site_size $site_size (size_hint $(((N - 1) & 0xffff)), site 0)" ||
     diag "$(tail -1 "$TMP/text")"
 
 run_rec 0 --count -o "$TMP/tctx" --cmd-only --context vtid --context=procname -- "$EMIT" 10

@@ -25,6 +25,10 @@ record() { # NAME [--openmp] CMD...
     "$rec" -o "$data/$name" "${small[@]}" "${opts[@]}" -- "$@" >/dev/null || true
 }
 
+# Not regenerated here: fib12-sized-p2 (bench-tracing-fib 12 2 recorded by
+# libfj before fork's site_size, 2026-12-06: fork with size_hint and site)
+# and fib12-packed-p2 (the same after it), their load maps dropped; what
+# test_cli.py compares is the two layouts of one program.
 record fib-p1 "$build/samples/fj-fib" 10 -p 1
 record fib13-p1 "$build/samples/fj-fib" 13 -p 1
 record fib-p2 "$build/samples/fj-fib" 12 -p 2
