@@ -180,4 +180,11 @@ void fja_model_forked(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, uint
 void fja_model_task_begin(fja_model *m, fja_pool *p, fja_worker *w, const fja_change *c);
 void fja_model_task_end(fja_pool *p, fja_worker *w, uint32_t n, uint64_t since, uint64_t ts);
 
+/* And, before any change of it, each event of the trace the tracker
+ * believed (ev), which the model counts: events, by kind, unknown, out
+ * of order, the first and last believed (fja_model's event counts, read
+ * during the replay by the reading policy, fjtrace-top and the
+ * exporters). */
+void fja_model_counted(fja_model *m, const fja_event *ev);
+
 #endif

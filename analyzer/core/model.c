@@ -1569,6 +1569,19 @@ void fja_model_offcpu_unread(fja_model *m, const char *why)
     snprintf(m->offcpu_unread, sizeof m->offcpu_unread, "%s", why && *why ? why : "unknown error");
 }
 
+void fja_model_counted(fja_model *m, const fja_event *ev)
+{
+    /* the first believed event (an invalid one, counted, gave no time) */
+    if (m->events == m->anomalies[FJA_AN_INVALID_EVENT]) m->first_ts = ev->ts;
+    if (ev->ts < m->last_ts)
+        m->out_of_order++;
+    else
+        m->last_ts = ev->ts;
+    m->events++;
+    m->by_kind[ev->kind < FJA_EV_COUNT ? ev->kind : FJA_EV_UNKNOWN]++;
+    if (ev->kind >= FJA_EV_UNKNOWN) m->unknown_events++;
+}
+
 void fja_model_invalid(fja_model *m, const fja_event *ev, const char *why)
 {
     m->events++;

@@ -1342,19 +1342,6 @@ static void on_pool_event(fja_tracker *t, fja_pool *p, replay_worker *rw, const 
     }
 }
 
-/* The counts every event gets, whatever it is about. */
-static void event_count(fja_model *m, const fja_event *ev)
-{
-    /* the first believed event (an invalid one, counted, gave no time) */
-    if (m->events == m->anomalies[FJA_AN_INVALID_EVENT]) m->first_ts = ev->ts;
-    if (ev->ts < m->last_ts)
-        m->out_of_order++;
-    else
-        m->last_ts = ev->ts;
-    m->events++;
-    m->by_kind[ev->kind < FJA_EV_COUNT ? ev->kind : FJA_EV_UNKNOWN]++;
-}
-
 /* The events of the off-CPU channel (the CPU-clock readings too: a
  * changed pool in one made a pool 257 of no task, issue 24). */
 static bool offcpu_kind(fja_kind k)
@@ -1466,11 +1453,9 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
         rw = w ? replay_worker_of(t, p, ev->worker) : NULL;
         if (rw && ev->end > rw->off_checked_end) rw->off_checked_end = ev->end;
     }
-    event_count(m, ev);
-    if (ev->kind >= FJA_EV_UNKNOWN) {
-        m->unknown_events++;
-        return 0;
-    }
+    fja_model_counted(m, ev);
+    if (ev->ts > t->last_ts) t->last_ts = ev->ts;
+    if (ev->kind >= FJA_EV_UNKNOWN) return 0;
     /* lock_init is not pool-bound (pool 0); locking off the workers is not
      * pool time */
     if (ev->kind == FJA_EV_LOCK_INIT) {
@@ -1612,7 +1597,7 @@ void fja_tracker_finish(fja_tracker *t)
     for (uint32_t i = 0; i < m->npools; i++) {
         fja_pool *p = &m->pools[i];
         const replay_pool *rp = replay_pool_at(t, i);
-        uint64_t end = rp && rp->has_end ? rp->end_ts : m->last_ts;
+        uint64_t end = rp && rp->has_end ? rp->end_ts : t->last_ts;
         for (uint32_t w = 0; w < p->nworkers; w++)
             worker_close(t, p, &p->workers[w], end);
         tell_left(t, p, end);
@@ -1624,7 +1609,7 @@ void fja_tracker_finish(fja_tracker *t)
         tell_task(t, FJA_CHANGE_POOL_END, p, NULL, FJA_TASK_NONE, end);
     }
     fja_change c = {.kind = FJA_CHANGE_TRACE_END,
-                    .ts = m->last_ts,
+                    .ts = t->last_ts,
                     .task = FJA_TASK_NONE,
                     .other = -1,
                     .delta = (int64_t)t->left_out_events,

@@ -50,6 +50,7 @@ typedef struct {
     fja_listener listeners[FJA_MAX_LISTENERS];
     uint32_t nlisteners;
     uint32_t last_pool; /* the pool of the last event fed (its number), a lookup cache */
+    uint64_t last_ts;   /* the latest event believed: where a pool cut short ends */
     /* --recording (fja_tracker_recording): the token, and the pools left
      * out as met (a pool_begin with another token) */
     bool recording_set;
