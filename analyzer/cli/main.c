@@ -326,13 +326,6 @@ static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_mod
     return 0;
 }
 
-/* Before the reading: one trace whose off-CPU intervals can be read ahead
- * from their own channel gets its on-CPU model made in the same reading
- * (fja_reading_ahead). Several traces (per-process buffers) are not: the reader
- * numbers them in the order it first sees them, which a reading of the
- * off-CPU streams alone need not share. When the model is the tracker's
- * only listener (no pictures), the on-CPU model keeps the wall-clock twins
- * and is fed alone (fja_reading.alone). */
 /* The off-CPU streams could not be read ahead (why): the off-CPU time is
  * unknown, and the report goes on from the main reading, without them
  * (damaged streams), or of the trace as it is (as_it_is: a stream file
@@ -355,6 +348,12 @@ static void preread_failed(const find_list *dirs, const char *why, readings *rd,
     }
 }
 
+/* Before the reading: one trace whose off-CPU intervals can be read ahead
+ * from their own channel gets its on-CPU model made in the same reading,
+ * the only replay (fja_reading_ahead), by t, started here: returns whether
+ * it was. Several traces (per-process buffers) are not: the reader numbers
+ * them in the order it first sees them, which a reading of the off-CPU
+ * streams alone need not share. */
 static bool oncpu_ahead(const cli_options *o, const find_list *dirs, fja_offcpu *ahead,
                         fja_tracker *t, fja_model *m, readings *rd)
 {
@@ -435,7 +434,7 @@ static int oncpu_done(const cli_options *o, const find_list *dirs, fja_tracker *
             *two = true;
             return -1;
         }
-        if (rd->r.alone) return wall_read(o, dirs, tracker, all, oncpu, two);
+        return wall_read(o, dirs, tracker, all, oncpu, two);
     }
     fja_tracker_finish(tracker);
     *two = fja_reading_can_replay(all, wall) && !oncpu_read(o, dirs, wall, all, oncpu);

@@ -67,8 +67,8 @@ void fja_reading_invalid(void *ctx, const fja_event *ev, const char *why)
 void fja_reading_ahead(fja_reading *rd, fja_offcpu *ahead, fja_tracker *t)
 {
     fja_offcpu_seal(ahead);
-    rd->alone = rd->tracker->nlisteners == 1;
-    if (rd->alone) fja_model_keep_wall(t->model);
+    rd->alone = true;
+    fja_model_keep_wall(t->model);
     t->model->oncpu = true;
     rd->oncpu = t;
     rd->ahead = ahead;

@@ -4,9 +4,11 @@
  * tracker (its model gives the wall-clock figures), collects the off-CPU
  * intervals that tracker believed, and, when the intervals were read ahead
  * from their own channel, replays them in time order into a second
- * tracker (the on-CPU model) within the same reading. With the model as
- * the first tracker's only listener, the on-CPU model also keeps the
- * wall-clock twins (fja_model_keep_wall) and is fed alone: one replay.
+ * tracker (the on-CPU model) within the same reading. Read ahead, the
+ * on-CPU model also keeps the wall-clock twins (fja_model_keep_wall) and
+ * its tracker is fed alone, the pictures listening to it: one replay. Both
+ * are fed in the reading that makes the models again from the intervals
+ * the first one believed, when those were not the ones read ahead.
  * Readings themselves (babeltrace2) are the reader's: the functions here
  * are its sink's callbacks, with a fja_reading as their ctx. */
 #ifndef FJA_READING_H
@@ -51,8 +53,8 @@ void fja_reading_invalid(void *ctx, const fja_event *ev, const char *why);
 
 /* Before the reading: the intervals read ahead (not empty) are replayed
  * into t (initialised, replaying into the on-CPU model) in the same
- * reading; t's model is fed alone, keeping the wall-clock twins, when the
- * model is rd->tracker's only listener (no pictures). */
+ * reading; t is fed alone, its model keeping the wall-clock twins
+ * (rd->tracker's model gets only the reading's notices). */
 void fja_reading_ahead(fja_reading *rd, fja_offcpu *ahead, fja_tracker *t);
 /* After the reading: when the intervals read ahead were exactly those the
  * reading believed (none lost, no memory run out), replays the rest of
