@@ -186,5 +186,9 @@ void fja_model_task_end(fja_pool *p, fja_worker *w, uint32_t n, uint64_t since, 
  * during the replay by the reading policy, fjtrace-top and the
  * exporters). */
 void fja_model_counted(fja_model *m, const fja_event *ev);
+/* And, after the end of record n's body or completion was told to every
+ * listener (TASK_END, TASK_DONE), that the replay holds it no more: the
+ * model may give it back (recycle.h), its records being its own. */
+void fja_model_release(fja_pool *p, uint32_t n);
 
 #endif

@@ -1569,6 +1569,11 @@ void fja_model_offcpu_unread(fja_model *m, const char *why)
     snprintf(m->offcpu_unread, sizeof m->offcpu_unread, "%s", why && *why ? why : "unknown error");
 }
 
+void fja_model_release(fja_pool *p, uint32_t n)
+{
+    fja_recycle_settle(p, n);
+}
+
 void fja_model_counted(fja_model *m, const fja_event *ev)
 {
     /* the first believed event (an invalid one, counted, gave no time) */

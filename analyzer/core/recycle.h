@@ -14,7 +14,9 @@
  * the trees name them. A done child whose parent still runs waits in the
  * parent's list of done children until the parent finishes.
  *
- * The tracker calls these; they do nothing unless the map recycles. Then
+ * The model calls these (a child as it links it, a record as the tracker
+ * releases it: fja_model_release); they do nothing unless the map
+ * recycles. Then
  * the records are no longer all there for --tasks and the subtree
  * pictures, which need every task: their users keep them (the default). */
 #ifndef FJA_RECYCLE_H

@@ -1,7 +1,6 @@
 #include "tracker.h"
 
 #include "offcpu.h"
-#include "recycle.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -734,7 +733,7 @@ static void on_executed(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worke
         tell_others(t, &c);
     }
     join_notify(t, p, n, ev->ts);
-    fja_recycle_settle(p, n);
+    fja_model_release(p, n);
     if ((f = top_frame(rw))) frame_resume(f, ev->ts);
 }
 
@@ -965,7 +964,7 @@ static void on_completed(fja_tracker *t, fja_pool *p, const fja_event *ev)
     c.task = n;
     tell(t, &c);
     join_notify(t, p, n, ev->ts);
-    fja_recycle_settle(p, n);
+    fja_model_release(p, n);
 }
 
 /* ------------------------------------------------------------ off the CPU */
