@@ -14,26 +14,29 @@ counted with it), "preempted" some; neither more than the report's
 offcpu_*_ns of the workers (which count waits too) plus the same slack.
 Prints the figures; exit 1 when one is off."""
 import json
-import re
 import sys
+import xml.etree.ElementTree as ET
+
+# the SVG read back as the lock-wait check reads it (same folder)
+from check_lock_waits import RUNNING, filled_rects
 
 PLOT_PX = 1460.0
-RUNNING = {"rgb(17%,63%,17%)", "rgb(10%,45%,25%)", "rgb(40%,75%,30%)", "rgb(5%,55%,45%)"}
-RECT = re.compile(r'<path[^>]*style="[^"]*fill:(rgb\([^)]*\))[^"]*"[^>]*'
-                  r'd="M ([-\d.]+) ([-\d.]+) L ([-\d.]+) \3 L \4 ([-\d.]+) L \2 \5 Z')
-MARK = re.compile(r'class="fjv-offcpu" x="[\d.]+" y="[\d.]+" width="([\d.]+)"[^>]*>'
-                  r'<title>([^<]*)</title>')
+
+
+def marks(root, title):
+    """The widths of the fjv-offcpu hover marks titled `title`."""
+    return [float(el.get("width")) for el in root.iter() if el.get("class") == "fjv-offcpu"
+            and next((t.text for t in el if t.tag.endswith("title")), None) == title]
 
 
 def main():
     report = json.load(open(sys.argv[1]))
-    svg = open(sys.argv[2]).read()
+    root = ET.parse(sys.argv[2]).getroot()
     work, sleep = int(sys.argv[3]), int(sys.argv[4])
     pool = report["pools"][0]
     px_ns = pool["duration_ns"] / PLOT_PX
     bad = []
-    runs = [abs(float(m.group(4)) - float(m.group(2)))
-            for m in RECT.finditer(svg) if m.group(1) in RUNNING]
+    runs = [r[2] - r[0] for r in filled_rects(root) if r[4] in RUNNING]
     running = sum(runs) * px_ns
     if abs(running - work) > 0.1 * work + px_ns * len(runs):
         bad.append("running")
@@ -41,7 +44,7 @@ def main():
           f"{work / 1e6:.3f} ms")
     for kind, title, least in (("preempted", "preempted", 1),
                                ("blocked", "blocked (off the CPU)", 0.95 * sleep)):
-        widths = [float(m.group(1)) for m in MARK.finditer(svg) if m.group(2) == title]
+        widths = marks(root, title)
         drawn = sum(widths) * px_ns
         most = sum(w[f"offcpu_{kind}_ns"] for w in pool["per_worker"])
         slack = 0.05 * most + 0.5 * px_ns * len(widths)
