@@ -300,8 +300,10 @@ static void tracker_start(fja_tracker *t, fja_model *m, const cli_options *o)
 }
 
 /* The second reading, with the off-CPU intervals replayed (offcpu.h), up
- * to where the first one stopped. Returns 0, or -1 when it could not be
- * made: the report then gives the wall-clock figures only. */
+ * to where the first one stopped: its model keeps the wall-clock twins
+ * (fja_model_keep_wall), so the report is made from it alone. Returns 0,
+ * or -1 when it could not be made: the report then gives the wall-clock
+ * figures only. */
 static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_model *wall,
                       fja_offcpu *offcpu, fja_model *m)
 {
@@ -314,6 +316,7 @@ static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_mod
     fja_reader_sink sink = reading_sink(o, &rd, fja_reading_event_replayed);
     fja_reader_stats stats;
     m->oncpu = true;
+    fja_model_keep_wall(m);
     reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
     if ((st != READER_OK && st != READER_UNREADABLE) || fja_tracker_oom(&t)) {
         fja_tracker_free(&t);
@@ -396,6 +399,7 @@ static int wall_read(const cli_options *o, const find_list *dirs, fja_tracker *t
         fja_offcpu_seal(all);
         tracker_start(&ot, oncpu, o);
         oncpu->oncpu = true;
+        fja_model_keep_wall(oncpu);
         rd.r.oncpu = &ot;
         rd.r.ahead = all;
     }
@@ -441,18 +445,13 @@ static int oncpu_done(const cli_options *o, const find_list *dirs, fja_tracker *
     return -1;
 }
 
-/* The report of m; with oncpu (the on-CPU reading), its figures are
- * those of oncpu and m gives their wall-clock twins, unless oncpu keeps
- * them itself. The report is made from oncpu when there is one. */
+/* The report: of the on-CPU model when there is one (it keeps the
+ * wall-clock twins itself: every reading path that makes it asks for
+ * them), else of the wall-clock one. */
 static int report_make(const cli_options *o, const fja_model *m, const fja_model *oncpu,
                        fja_report *r)
 {
-    if (!oncpu || oncpu->wall) return fja_analysis_run(oncpu ? oncpu : m, &o->filter, r);
-    fja_report wall;
-    int rc = fja_analysis_run(m, &o->filter, &wall) || fja_analysis_run(oncpu, &o->filter, r);
-    if (!rc) fja_analysis_wall(r, &wall);
-    fja_analysis_free(&wall);
-    return rc;
+    return fja_analysis_run(oncpu ? oncpu : m, &o->filter, r);
 }
 
 /* One fact of two traces' hosts: known only when both say the same. */

@@ -135,8 +135,8 @@ static void span_group_add(fja_pool_report *pr, span_group *g, const fja_tree *t
 }
 
 /* A tree's wall-clock work and span: the twins a model fed the off-CPU
- * boundaries keeps (fja_model_keep_wall), else its own figures (until
- * fja_analysis_wall says otherwise). */
+ * boundaries keeps (fja_model_keep_wall), else its own figures (a
+ * wall-clock model's). */
 static void tree_wall(const fja_model *m, const fja_pool *p, uint32_t i, fja_tree_report *r)
 {
     r->work_wall_ns = m->wall ? p->tree_walls[i].work_ns : p->trees[i].work_ns;
@@ -742,36 +742,6 @@ void fja_analysis_free(fja_report *r)
     free(r->pools);
     free(r->traces);
     *r = (fja_report){0};
-}
-
-static const fja_pool_report *wall_twin(const fja_report *wall, const fja_pool_totals *p)
-{
-    for (uint32_t i = 0; i < wall->npools; i++) {
-        const fja_pool_totals *q = &wall->pools[i].totals;
-        if (q->source == p->source && q->id == p->id) return &wall->pools[i];
-    }
-    return NULL;
-}
-
-void fja_analysis_wall(fja_report *r, const fja_report *wall)
-{
-    for (uint32_t i = 0; i < r->npools; i++) {
-        fja_pool_report *pr = &r->pools[i];
-        const fja_pool_report *w = wall_twin(wall, &pr->totals);
-        if (!w) continue;
-        pr->work_wall_ns = w->work_ns;
-        pr->span_wall_ns = w->span_ns;
-        pr->parallelism_wall = w->parallelism;
-        for (int k = 0; k < FJA_SPEEDUP_PS; k++)
-            pr->speedup_bound_wall[k] = w->speedup_bound[k];
-        /* Both readings build the trees in the same order. */
-        for (uint32_t t = 0; t < pr->ntrees && t < w->ntrees; t++) {
-            pr->trees[t].work_wall_ns = w->trees[t].work_ns;
-            pr->trees[t].span_wall_ns = w->trees[t].span_ns;
-        }
-        pr->nadvice = 0; /* the advice may quote the wall-clock figures */
-        fja_advice_make(r, pr);
-    }
 }
 
 const fja_pool *fja_report_pool(const fja_model *m, const fja_pool_report *pr)

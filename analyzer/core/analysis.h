@@ -40,7 +40,7 @@ typedef struct {
      * some task of it ran. Every writer shows n/a where this is false. */
     bool span_known;
     double parallelism;
-    uint64_t work_wall_ns, span_wall_ns; /* wall-clock twins (fja_analysis_wall) */
+    uint64_t work_wall_ns, span_wall_ns; /* wall-clock twins (fja_model_keep_wall) */
     int64_t first_task_ns, full_parallelism_ns, final_handoff_ns, latency_ns;
     /* its client thread off the CPU within latency_ns, by kind, and within
      * final_handoff_ns (waking up): FJA_NULL_NS when the client's off-CPU
@@ -183,9 +183,9 @@ typedef struct {
     /* Off-CPU time: recorded or not; with it, work, span, parallelism, the
      * bounds, self times, the time split and the idle gaps are on-CPU time
      * (oncpu), and the wall-clock twins below are those of a replay without
-     * the off-CPU intervals: kept by the same model (fja_model_keep_wall)
-     * or given by another (fja_analysis_wall); equal to them when there
-     * were none. */
+     * the off-CPU intervals, kept by the same model (fja_model_keep_wall:
+     * every reading path that makes an on-CPU model asks for them); equal
+     * to them when there were none. */
     fja_offcpu_state offcpu;
     bool oncpu;
     int32_t offcpu_error;                 /* errno of a refusal, 0 if none */
@@ -304,9 +304,6 @@ typedef struct {
 /* Builds the report of a finished model. Returns 0, -1 when out of memory. */
 int fja_analysis_run(const fja_model *m, const fja_filter *f, fja_report *r);
 void fja_analysis_free(fja_report *r);
-/* Fills the wall-clock twins of r's figures (work_wall_ns, ...) from wall,
- * the report of the same trace read without the off-CPU intervals. */
-void fja_analysis_wall(fja_report *r, const fja_report *wall);
 /* Appends the advice for one pool of r (advice.c): from the report alone. */
 void fja_advice_make(const fja_report *r, fja_pool_report *pr);
 /* Sums up the pool's creation sites (sites_report.c). Returns 0, -1 when
