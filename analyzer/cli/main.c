@@ -42,6 +42,7 @@ static fja_reader_sink reading_sink(const cli_options *o, readings *rd,
                              .discarded = fja_reading_discarded,
                              .offcpu_lost = fja_reading_offcpu_lost,
                              .invalid = fja_reading_invalid,
+                             .trace_seen = fja_reading_trace_seen,
                              .ctx = &rd->r,
                              .progress = o->progress,
                              .use_muxer = o->muxer,
@@ -351,20 +352,23 @@ static void preread_failed(const find_list *dirs, const char *why, readings *rd,
     }
 }
 
-/* Before the reading: one trace whose off-CPU intervals can be read ahead
+/* Before the reading: a trace whose off-CPU intervals can be read ahead
  * from their own channel gets its on-CPU model made in the same reading,
  * the only replay (fja_reading_ahead), by t, started here: returns whether
- * it was. Several traces (per-process buffers) are not: the reader numbers
- * them in the order it first sees them, which a reading of the off-CPU
- * streams alone need not share. */
+ * it was. So do several traces (one folder per process), when the reading
+ * names each trace's folder (not --muxer): their intervals are read ahead
+ * in one reading and each folder's are replayed under the number the
+ * reading gives its trace. When the channel of one of several cannot be
+ * read, they are read twice, as traces recorded in one channel. */
 static bool oncpu_ahead(const cli_options *o, const find_list *dirs, fja_offcpu *ahead,
                         fja_tracker *t, fja_model *m, readings *rd)
 {
     fja_reader_sink like = {.use_muxer = o->muxer, .jobs = o->jobs};
     char why[1024];
-    fja_preread_status st = dirs->n == 1
-                                ? fja_offcpu_preread(dirs->dirs[0], &like, ahead, why, sizeof why)
-                                : FJA_PREREAD_NONE;
+    fja_preread_status st = FJA_PREREAD_NONE;
+    if (dirs->n == 1 || !o->muxer)
+        st = fja_offcpu_preread(dirs->dirs, dirs->n, &like, ahead, why, sizeof why);
+    if (dirs->n > 1 && st != FJA_PREREAD_OK) st = FJA_PREREAD_NONE;
     if (st == FJA_PREREAD_FAILED || st == FJA_PREREAD_LEFT_OUT)
         preread_failed(dirs, why, rd, st == FJA_PREREAD_LEFT_OUT);
     if (st != FJA_PREREAD_OK || !ahead->intervals) {
@@ -426,22 +430,28 @@ static int wall_read(const cli_options *o, const find_list *dirs, fja_tracker *t
 /* After the reading: the wall-clock model (tracker's) finished, and the
  * on-CPU model, made in the same reading when the intervals read ahead are
  * exactly those the reading met, else by a second reading when there are
- * any (*two: whether there is one). Returns -1 to go on, or the exit
- * status. */
+ * any (*two: whether there is one; *nreadings: the readings made). Returns
+ * -1 to go on, or the exit status. */
 static int oncpu_done(const cli_options *o, const find_list *dirs, fja_tracker *tracker,
-                      readings *rd, fja_model *oncpu, bool *two)
+                      readings *rd, fja_model *oncpu, bool *two, unsigned *nreadings)
 {
     const fja_model *wall = tracker->model;
     fja_offcpu *all = rd->r.offcpu;
+    *nreadings = 1;
     if (rd->r.oncpu) {
         if (fja_reading_one(&rd->r)) {
             *two = true;
             return -1;
         }
+        *nreadings = 2;
         return wall_read(o, dirs, tracker, all, oncpu, two);
     }
     fja_tracker_finish(tracker);
-    *two = fja_reading_can_replay(all, wall) && !oncpu_read(o, dirs, wall, all, oncpu);
+    *two = false;
+    if (fja_reading_can_replay(all, wall)) {
+        *nreadings = 2;
+        *two = !oncpu_read(o, dirs, wall, all, oncpu);
+    }
     return -1;
 }
 
@@ -485,7 +495,7 @@ static fja_host_facts host_facts(const cli_options *o)
 }
 
 static int report_write(const cli_options *o, const fja_model *m, const fja_model *oncpu,
-                        const baseline *base, double t0)
+                        const baseline *base, double t0, unsigned nreadings)
 {
     fja_report r;
     const fja_model *from = oncpu ? oncpu : m; /* the model the report is made from */
@@ -505,6 +515,7 @@ static int report_write(const cli_options *o, const fja_model *m, const fja_mode
                          .version = CLI_VERSION,
                          .peak_rss_bytes = peak_rss(),
                          .wall_s = (double)ts.tv_sec + ts.tv_nsec / 1e9 - t0,
+                         .readings = nreadings,
                          .host = host_facts(o)};
     int rc = r.complete ? EXIT_COMPLETE : EXIT_INCOMPLETE;
     if (missing) rc = EXIT_NO_MATCH;
@@ -564,22 +575,26 @@ int main(int argc, char **argv)
          * workers' stays off the CPU on their lanes), which is then the
          * only replay: its model keeps the wall-clock twins. */
         fja_tracker *shown = ahead_read ? &oncpu_tracker : &tracker;
-        if (pictures_start(&o.filter, o.paths, o.npaths, shown, ahead_read))
+        if (ahead_read && fja_reading_ahead(&rd.r, &ahead, &oncpu_tracker, dirs.dirs, dirs.n)) {
+            fprintf(stderr, "fjtrace-analyze: out of memory\n");
+            rc = EXIT_INTERNAL;
+        } else if (pictures_start(&o.filter, o.paths, o.npaths, shown, ahead_read)) {
             rc = EXIT_OUTPUT; /* the Chrome trace file cannot be created */
-        else if (ahead_read)
-            fja_reading_ahead(&rd.r, &ahead, &oncpu_tracker);
+        }
         if (rc < 0) rc = traces_read(&o, &dirs, &rd, symbols, &damaged);
     }
     bool two = false;
+    unsigned nreadings = 1;
     if (rc < 0 && (!o.baseline || (rc = baseline_load(&o, &base)) < 0) &&
-        (rc = oncpu_done(&o, &dirs, &tracker, &rd, &oncpu, &two)) < 0) {
+        (rc = oncpu_done(&o, &dirs, &tracker, &rd, &oncpu, &two, &nreadings)) < 0) {
         /* a failed Chrome trace still lets the other outputs be written */
         bool chrome_failed = pictures_finish() != 0;
-        rc = report_write(&o, &m, two ? &oncpu : NULL, o.baseline ? &base : NULL, t0);
+        rc = report_write(&o, &m, two ? &oncpu : NULL, o.baseline ? &base : NULL, t0, nreadings);
         if (chrome_failed && rc != EXIT_INTERNAL) rc = EXIT_OUTPUT;
         if (damaged && rc <= EXIT_INCOMPLETE) rc = EXIT_UNREADABLE; /* reported, still damaged */
     }
     fja_tmptrace_remove(&rd.rest);
+    fja_reading_free(&rd.r);
     fja_tracker_free(&tracker);
     fja_tracker_free(&oncpu_tracker);
     pictures_free();

@@ -33,11 +33,13 @@ typedef enum {
     FJA_PREREAD_LEFT_OUT,
 } fja_preread_status;
 
-/* Collects into pre the intervals of trace's (one CTF trace folder)
- * fjtrace_offcpu channel, read with like's reading options, in a child
- * process (an abort in the library leaves this process's library
- * usable). why (n bytes) gets the reason of a failure. */
-fja_preread_status fja_offcpu_preread(const char *trace, const fja_reader_sink *like,
-                                      fja_offcpu *pre, char *why, size_t n);
+/* Collects into pre the intervals of the fjtrace_offcpu channel of the n
+ * CTF trace folders traces, each interval with its folder's index (in
+ * traces) as source, read with like's reading options in one reading, in
+ * a child process (an abort in the library leaves this process's library
+ * usable). A folder without such streams adds none (NONE when no folder
+ * has any). why (whylen bytes) gets the reason of a failure. */
+fja_preread_status fja_offcpu_preread(char *const *traces, size_t n, const fja_reader_sink *like,
+                                      fja_offcpu *pre, char *why, size_t whylen);
 
 #endif

@@ -1,9 +1,39 @@
 /* The reading policy (reading.h). */
 #include "reading.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 int fja_reading_feed(void *tracker, const fja_event *ev)
 {
     return fja_tracker_feed(tracker, ev) ? 1 : 0;
+}
+
+/* Feeds an interval read ahead (ctx: the fja_reading) to the on-CPU
+ * tracker, under the number the reading gave its folder's trace. The
+ * intervals collected by a first reading (wall_read's second reading)
+ * carry that number already (no folders). */
+static int feed_ahead(void *ctx, const fja_event *ev)
+{
+    fja_reading *rd = ctx;
+    if (!rd->folder_source) return fja_reading_feed(rd->oncpu, ev);
+    uint32_t known = ev->source < rd->nfolders ? rd->folder_source[ev->source] : 0;
+    if (!known) return 0; /* its trace not begun: no worker of it is known */
+    fja_event in = *ev;
+    in.source = known - 1;
+    return fja_reading_feed(rd->oncpu, &in);
+}
+
+void fja_reading_trace_seen(void *ctx, uint32_t source, const char *folder)
+{
+    fja_reading *rd = ctx;
+    if (!rd->folder_source) return;
+    if (!folder && rd->nfolders == 1) {
+        rd->folder_source[0] = source + 1;
+        return;
+    }
+    for (size_t k = 0; folder && k < rd->nfolders; k++)
+        if (!strcmp(folder, rd->folders[k])) rd->folder_source[k] = source + 1;
 }
 
 /* The intervals read ahead were replayed before their record could be
@@ -20,8 +50,7 @@ int fja_reading_event(void *ctx, const fja_event *ev)
     bool kept = ev->kind == FJA_EV_OFFCPU || ev->kind == FJA_EV_OFFCPU_TASK_CLOCK;
     uint64_t believed = kept ? judge->by_kind[ev->kind] : 0;
     if (rd->oncpu && !rd->oncpu_failed &&
-        (fja_offcpu_replay(rd->ahead, ev->ts, fja_reading_feed, rd->oncpu) ||
-         fja_tracker_feed(rd->oncpu, ev)))
+        (fja_offcpu_replay(rd->ahead, ev->ts, feed_ahead, rd) || fja_tracker_feed(rd->oncpu, ev)))
         rd->oncpu_failed = true;
     int rc = rd->alone ? 0 : fja_tracker_feed(rd->tracker, ev) ? 1 : 0;
     if (!rd->offcpu) return rc;
@@ -64,14 +93,27 @@ void fja_reading_invalid(void *ctx, const fja_event *ev, const char *why)
     if (rd->oncpu) fja_model_invalid(rd->oncpu->model, ev, why);
 }
 
-void fja_reading_ahead(fja_reading *rd, fja_offcpu *ahead, fja_tracker *t)
+int fja_reading_ahead(fja_reading *rd, fja_offcpu *ahead, fja_tracker *t, char *const *folders,
+                      size_t nfolders)
 {
+    uint32_t *seen = calloc(nfolders ? nfolders : 1, sizeof *seen);
+    if (!seen) return -1;
     fja_offcpu_seal(ahead);
     rd->alone = true;
     fja_model_keep_wall(t->model);
     t->model->oncpu = true;
     rd->oncpu = t;
     rd->ahead = ahead;
+    rd->folders = folders;
+    rd->nfolders = nfolders;
+    rd->folder_source = seen;
+    return 0;
+}
+
+void fja_reading_free(fja_reading *rd)
+{
+    free(rd->folder_source);
+    rd->folder_source = NULL;
 }
 
 bool fja_reading_one(fja_reading *rd)
@@ -80,7 +122,7 @@ bool fja_reading_one(fja_reading *rd)
     const fja_offcpu *all = rd->offcpu;
     bool same = !rd->oncpu_failed && !all->oom && rd->ahead->intervals == all->intervals &&
                 !wall->offcpu_lost_notices;
-    if (same && !fja_offcpu_replay(rd->ahead, UINT64_MAX, fja_reading_feed, rd->oncpu)) {
+    if (same && !fja_offcpu_replay(rd->ahead, UINT64_MAX, feed_ahead, rd)) {
         fja_tracker_finish(rd->tracker);
         fja_tracker_finish(rd->oncpu);
         fja_reading_notes_copy(rd->oncpu->model, wall);

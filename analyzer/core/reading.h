@@ -29,6 +29,12 @@ typedef struct {
     fja_offcpu *ahead;    /* the intervals read ahead, replayed into oncpu */
     bool oncpu_failed;    /* the on-CPU tracker ran out of memory */
     bool alone;           /* oncpu is fed alone: its twins stand for tracker's model */
+    /* The trace folders whose intervals were read ahead (an interval's
+     * source is its folder's index there) and, for each, the number the
+     * reading gave its trace plus one (0: not seen yet) */
+    char *const *folders;
+    size_t nfolders;
+    uint32_t *folder_source;
 } fja_reading;
 
 /* Feeds ev to the tracker ctx (an fja_offcpu_replay feed): 0, or 1 when
@@ -50,12 +56,24 @@ void fja_reading_discarded(void *ctx, uint64_t count, uint64_t ts, uint32_t sour
 void fja_reading_offcpu_lost(void *ctx, uint64_t count, uint64_t begin_ts, uint64_t end_ts,
                              uint32_t source, const char *stream);
 void fja_reading_invalid(void *ctx, const fja_event *ev, const char *why);
+/* The reading numbered the trace of folder `source` (the sink's
+ * trace_seen): the intervals read ahead from that folder are replayed
+ * under that number from then on; those before it are left out, as the
+ * tracker leaves out a boundary of a worker it does not know yet (a
+ * worker's pool begins in its own trace). With one folder, a trace whose
+ * folder is not told (--muxer) is that one. */
+void fja_reading_trace_seen(void *ctx, uint32_t source, const char *folder);
 
-/* Before the reading: the intervals read ahead (not empty) are replayed
- * into t (initialised, replaying into the on-CPU model) in the same
- * reading; t is fed alone, its model keeping the wall-clock twins
- * (rd->tracker's model gets only the reading's notices). */
-void fja_reading_ahead(fja_reading *rd, fja_offcpu *ahead, fja_tracker *t);
+/* Before the reading: the intervals read ahead (not empty) from the
+ * nfolders trace folders (fja_offcpu_preread's order) are replayed into t
+ * (initialised, replaying into the on-CPU model) in the same reading; t
+ * is fed alone, its model keeping the wall-clock twins (rd->tracker's
+ * model gets only the reading's notices). Returns -1 when out of memory
+ * (nothing changed). */
+int fja_reading_ahead(fja_reading *rd, fja_offcpu *ahead, fja_tracker *t, char *const *folders,
+                      size_t nfolders);
+/* Frees what fja_reading_ahead allocated. */
+void fja_reading_free(fja_reading *rd);
 /* After the reading: when the intervals read ahead were exactly those the
  * reading believed (none lost, no memory run out), replays the rest of
  * them, finishes both trackers, and returns true: both models are made.

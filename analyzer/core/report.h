@@ -39,6 +39,11 @@ typedef struct {
     const char *version;
     double wall_s;
     uint64_t peak_rss_bytes;
+    /* how many times the trace's events were read: 1, or 2 when the
+     * on-CPU figures needed a second reading (the off-CPU intervals could
+     * not be read ahead, or were not those the first reading met); the
+     * read-ahead of the off-CPU streams alone is not counted */
+    unsigned readings;
     /* of the traces' host, the same for every path given (a fact they
      * disagree on is not known) */
     fja_host_facts host;

@@ -638,6 +638,7 @@ int fja_report_json(FILE *out, const fja_report *r, const fja_run_info *info)
     fja_json_dbl(&w, "wall_s", info->wall_s);
     fja_json_u64(&w, "peak_rss_bytes", info->peak_rss_bytes);
     fja_json_u64(&w, "model_bytes", r->trace.model_bytes);
+    fja_json_u64(&w, "readings", info->readings);
     fja_json_close(&w, '}');
     fja_json_finish(&w);
     return ferror(out) ? -1 : 0;

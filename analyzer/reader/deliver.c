@@ -90,6 +90,15 @@ static int map_put(deliver_map *m, uintptr_t key, uint32_t val)
     return 0;
 }
 
+/* Tells the sink the folder of the trace key numbered source. */
+static void trace_told(const deliver_ctx *d, uint32_t source, uintptr_t trace)
+{
+    if (!d->sink->trace_seen) return;
+    const char *folder = NULL;
+    if (d->folders && trace >= 1 && trace <= d->nfolders) folder = d->folders[trace - 1];
+    d->sink->trace_seen(d->sink->ctx, source, folder);
+}
+
 /* The index of the trace a record belongs to, in order of first sight:
  * pool ids are only unique per process, and a trace is one process's (or
  * one user's) recording. Any number of traces: each keeps its own index.
@@ -112,6 +121,7 @@ static int64_t source_of(deliver_ctx *d, uintptr_t trace)
         return -1;
     d->window[d->ntraces] = 0;
     d->stats->traces = d->ntraces + 1;
+    trace_told(d, d->ntraces, trace);
     return d->ntraces++;
 }
 

@@ -45,6 +45,11 @@ typedef struct {
     uint64_t (*late)[2];
     size_t nlate, cap_late;
     bool late_unknown;
+    /* The folders read, by the parallel reader's trace key less one (a
+     * port's folder); NULL when the keys are not folders (the muxer's and
+     * the live reading's). For the sink's trace_seen. */
+    char *const *folders;
+    size_t nfolders;
     bool small_had_events[SMALL_KEYS]; /* big_had_events, for small stream keys */
     uint32_t small_source[SMALL_KEYS]; /* source + 1 of a small trace key (0: none yet) */
 } deliver_ctx;

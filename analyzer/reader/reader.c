@@ -609,6 +609,10 @@ reader_status reader_run(char *const *dirs, size_t ndirs, const fja_reader_sink 
         goto out;
     }
     pread_set_packet_bits(r->pr, longest);
+    if (!sink->use_muxer) { /* the merge's trace keys are the folders read */
+        r->d.folders = read_dirs;
+        r->d.nfolders = ndirs;
+    }
     pread_result res;
     st = parallel_read(&job, &res);
     /* The library aborted in a decoding process, not here: this process's

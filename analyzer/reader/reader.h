@@ -52,6 +52,11 @@ typedef struct {
      * instead of event: ev's kind and time as decoded, why names the file
      * and packet. May be NULL. */
     void (*invalid)(void *ctx, const fja_event *ev, const char *why);
+    /* Called when the trace numbered source delivers its first record,
+     * before that record: folder is the trace folder it is read from (one
+     * of the dirs given to reader_run, the same string), NULL when that is
+     * not known (use_muxer, a live session). May be NULL. */
+    void (*trace_seen)(void *ctx, uint32_t source, const char *folder);
     void *ctx;
     int progress;  /* print progress on stderr */
     int use_muxer; /* order with filter.utils.muxer instead of our own merge */
