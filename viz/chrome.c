@@ -161,6 +161,45 @@ static void chrome_counter(void *ctx, fjv_xpool *p, fjv_xlane *l, const char *na
     fja_json_close(j, '}');
 }
 
+/* Worker K's stays off the CPU are on a thread of their own beside its
+ * lane, tid CHROME_OFFCPU_TID + K (lanes are tid K + 1; no pool has a
+ * million workers), sorted with the lane: the slices of a lane nest, and
+ * a stay off the CPU cuts across them (a task's body, a join wait). */
+#define CHROME_OFFCPU_TID 1000000
+
+static void chrome_offcpu(void *ctx, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts,
+                          const char *why)
+{
+    chrome *c = ctx;
+    if (l->off_open || worker < 0) return; /* a second departure while off: the first holds */
+    int64_t tid = CHROME_OFFCPU_TID + (int64_t)worker;
+    if (!l->off_named) {
+        l->off_named = true;
+        char name[48];
+        snprintf(name, sizeof name, "worker %d off-CPU", worker);
+        chrome_meta(c, p, tid, "thread_name", "name", name, 0);
+        chrome_meta(c, p, tid, "thread_sort_index", "sort_index", NULL, worker + 1);
+    }
+    l->off_open = true;
+    fja_json *j = chrome_event(c, "B");
+    chrome_ids(j, p, tid);
+    chrome_ts(j, c, "ts", ts);
+    fja_json_str(j, "name", why);
+    fja_json_str(j, "cat", "offcpu");
+    fja_json_close(j, '}');
+}
+
+static void chrome_oncpu(void *ctx, fjv_xpool *p, fjv_xlane *l, int32_t worker, uint64_t ts)
+{
+    chrome *c = ctx;
+    if (!l->off_open) return;
+    l->off_open = false;
+    fja_json *j = chrome_event(c, "E");
+    chrome_ids(j, p, CHROME_OFFCPU_TID + (int64_t)worker);
+    chrome_ts(j, c, "ts", ts);
+    fja_json_close(j, '}');
+}
+
 static int chrome_close(void *ctx)
 {
     chrome *c = ctx;
@@ -207,6 +246,8 @@ const fjv_format fjv_chrome_format = {
     .begin = chrome_begin,
     .end = chrome_end,
     .counter = chrome_counter,
+    .offcpu = chrome_offcpu,
+    .oncpu = chrome_oncpu,
     .close = chrome_close,
     .abort = chrome_abort,
 };

@@ -119,6 +119,9 @@ typedef struct {
      * bottom of the nest) and after it (the top): not written */
     uint32_t skip_below, skip_above;
     uint32_t pf_seq; /* its Perfetto packet sequence, 0: none yet */
+    /* the Chrome trace's off-CPU track of the worker: named, and a stay
+     * off the CPU open on it */
+    bool off_named, off_open;
 } fjv_xlane;
 
 typedef struct {

@@ -12,7 +12,8 @@
  *
  * Prints "key value" lines (packets, bytes, tracks, task slices, ...) for
  * the test to compare with known answers; --dump also prints each slice
- * begin and end of a thread track as "B|E PID TID TS_NS [NAME]" and each
+ * begin and end of a thread track as "B|E PID TID TS_NS [NAME]", of a
+ * worker's off-CPU track as "OB|OE PID TS_NS TRACK|[NAME]", and each
  * counter value as "C PID TS_NS VALUE TRACK" in file order, to compare with
  * the Chrome JSON trace of the same run. Exit 0 when
  * the file is sound, 1 with the first problem on stderr, 2 on usage. */
@@ -239,6 +240,12 @@ static bool is_task(const sequence *s, const event_t *e, uint64_t *id)
     return task;
 }
 
+/* A slice track of a lane's beside its thread track: its off-CPU slices. */
+static bool is_side(const track *t)
+{
+    return !t->is_thread && !t->is_process && !t->is_counter;
+}
+
 static void on_event(sequence *s, const packet_t *pk, const event_t *e, uint64_t *task_slices)
 {
     uint64_t ts = packet_ts(s, pk);
@@ -264,6 +271,7 @@ static void on_event(sequence *s, const packet_t *pk, const event_t *e, uint64_t
         t->stack[t->depth++] = ts;
         if (t->depth > t->max_depth) t->max_depth = t->depth;
         if (dump && t->is_thread) printf("B %d %d %" PRIu64 " %s\n", t->pid, t->tid, ts, name);
+        if (dump && is_side(t)) printf("OB %d %" PRIu64 " %s|%s\n", t->pid, ts, t->name, name);
         break;
     }
     case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END:
@@ -271,6 +279,7 @@ static void on_event(sequence *s, const packet_t *pk, const event_t *e, uint64_t
         if (ts < t->stack[--t->depth]) fail("slice ends before it began on %s", t->name);
         t->slices++;
         if (dump && t->is_thread) printf("E %d %d %" PRIu64 "\n", t->pid, t->tid, ts);
+        if (dump && is_side(t)) printf("OE %d %" PRIu64 " %s|\n", t->pid, ts, t->name);
         break;
     case PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT:
         if (!name) fail("instant without a name");
@@ -406,7 +415,7 @@ int main(int argc, char **argv)
         counters += t->is_counter;
         worker_tracks += t->is_thread && t->name && !strncmp(t->name, "worker ", 7);
         slices += t->slices;
-        if (!t->is_thread && !t->is_process && !t->is_counter) side += t->slices;
+        if (is_side(t)) side += t->slices;
         bool grouped = !t->is_thread;
         for (size_t j = 0; j < ntracks && !grouped; j++)
             grouped = tracks[j].is_process && tracks[j].pid == t->pid;

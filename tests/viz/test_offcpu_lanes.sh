@@ -4,8 +4,9 @@
 # beside 3 busy loops on the machine's cores, so its workers are both
 # preempted and blocked; the SVG timeline's lanes show running for the CPU
 # time the leaves burnt (64 ms, not the wall time they took), the leaves'
-# sleeps as blocked and their preemption as preempted, and the Perfetto
-# trace has the stays on the workers' off-CPU tracks.
+# sleeps as blocked and their preemption as preempted, and the Chrome and
+# Perfetto traces have the stays on the workers' off-CPU tracks, the same
+# in both.
 #   test_offcpu_lanes.sh SRCDIR ANALYZE BURN [PF_READ]
 . "$(dirname "$0")/../tap.sh"
 src=$1 analyze=$2 burn=$3 pfread=${4:-}
@@ -35,12 +36,50 @@ ok $? "the timeline draws running for the 64 ms the leaves burnt (10%), their sl
   diag "$out"
 diag "$out"
 
+st=0
+"$analyze" "$tmp/t" -o /dev/null --chrome-trace "$tmp/t.json" ${pfread:+--perfetto "$tmp/t.pftrace"} \
+  2>"$tmp/ex.err" || st=$?
+is "$st" "$want" "fjtrace-analyze writes the Chrome trace${pfread:+ and the Perfetto trace}" ||
+  diag "$(cat "$tmp/ex.err")"
+out=$(python3 - "$tmp/t.json" "$tmp/r.json" 32000000 <<'PY'
+import json, sys
+from collections import defaultdict
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+workers = json.load(open(sys.argv[2]))["pools"][0]["per_worker"]
+names = {(e["pid"], e["tid"]): e["args"]["name"] for e in ev
+         if e["ph"] == "M" and e["name"] == "thread_name"}
+open_at, total, n = {}, defaultdict(float), 0
+for e in ev:
+    if not names.get((e["pid"], e.get("tid")), "").endswith(" off-CPU"):
+        continue
+    k = (e["pid"], e["tid"])
+    if e["ph"] == "B":
+        open_at[k] = (e["ts"], e["name"])
+    elif e["ph"] == "E" and k in open_at:
+        ts, name = open_at.pop(k)
+        total[name] += (e["ts"] - ts) * 1e3
+        n += 1
+# the JSON's times are us with 3 decimals: 1 ns a slice end
+report = {k: sum(w[f"offcpu_{k}_ns"] for w in workers) for k in ("preempted", "blocked")}
+same = all(abs(total[f"off-CPU: {k}"] - v) <= n for k, v in report.items())
+print(f"{n} off-CPU slices: " + ", ".join(f"{k} {v / 1e6:.3f} ms" for k, v in total.items())
+      + "; the report's workers: " + ", ".join(f"{k} {v / 1e6:.3f} ms" for k, v in report.items()))
+sys.exit(0 if not open_at and same and total["off-CPU: blocked"] >= 0.95 * int(sys.argv[3])
+         and total["off-CPU: preempted"] > 0 else 1)
+PY
+)
+ok $? "the Chrome trace has the workers' stays off the CPU on off-CPU threads: the report's preempted and blocked time, blocked at least the leaves' 32 ms of sleeps (5%)" ||
+  diag "$out"
+diag "$out"
+
 if [ -n "$pfread" ]; then
-  st=0
-  "$analyze" "$tmp/t" -o /dev/null --perfetto "$tmp/t.pftrace" 2>"$tmp/pf.err" || st=$?
-  side=$("$pfread" "$tmp/t.pftrace" | sed -n 's/^side_track_slices //p')
-  [ "$st" = "$want" ] && [ "${side:-0}" -gt 0 ]
+  "$pfread" "$tmp/t.pftrace" --dump >"$tmp/dump" 2>"$tmp/pf.err"
+  side=$(sed -n 's/^side_track_slices //p' "$tmp/dump")
+  [ "${side:-0}" -gt 0 ]
   ok $? "the Perfetto trace has the stays off the CPU on off-CPU tracks (${side:-?} slices)" ||
-    diag "exit $st: $(cat "$tmp/pf.err")"
+    diag "$(cat "$tmp/pf.err")"
+  out=$(python3 "$src/tests/viz/same_tracks.py" "$tmp/t.json" "$tmp/dump")
+  ok $? "the Chrome and Perfetto traces hold the same slices per track, the off-CPU ones too" ||
+    diag "$out"
 fi
 done_testing

@@ -35,70 +35,10 @@ is "$(val task_slices "$tmp/stats")" "$(fibo $((n + 1)))" "one task slice per ta
 is "$(val distinct_tasks "$tmp/stats")" "$(fibo $((n + 1)))" "the task slices annotate F($((n + 1))) distinct task ids"
 is "$(val worker_tracks "$tmp/stats")" 2 "one thread track per worker of the -p 2 pool"
 is "$(val process_tracks "$tmp/stats")" 1 "one process track for the pool"
-# same.py JSON DUMP [FROM_US TO_US]: the protobuf dump has the JSON's slices
-# per track (names, times to the ns), its counter values (same times), a
-# flow per steal across workers; with
-# a window, no JSON slice begins outside it.
-cat >"$tmp/same.py" <<'PY'
-import json, sys
-from collections import defaultdict
-ev = json.load(open(sys.argv[1]))["traceEvents"]
-lo, hi = (float(x) for x in sys.argv[3:5]) if len(sys.argv) > 3 else (0, float("inf"))
-early = [e for e in ev if e["ph"] == "B" and not lo <= e["ts"] <= hi]
-if early:
-    print(f"{len(early)} JSON slices begin outside [{lo}, {hi}] us, e.g. {early[0]}")
-    sys.exit(1)
-chrome, pf = defaultdict(list), defaultdict(list)
-jc, pc = defaultdict(list), defaultdict(list)
-for e in ev:
-    if e["ph"] == "C" and lo <= e["ts"] <= hi:
-        jc[(e["pid"], e["name"])].append((e["ts"], list(e["args"].values())[0]))
-for e in ev:
-    if e["ph"] in "BE":
-        chrome[(e["pid"], e["tid"])].append((e["ph"], e["ts"], e.get("name")))
-steals = defaultdict(dict)
-for e in ev:
-    if e["ph"] in "sf" and e["name"] == "steal":
-        steals[e["id"]][e["ph"]] = e["tid"]
-cross = sum(1 for s in steals.values() if s.get("s") != s.get("f"))
-flows = 0
-for line in open(sys.argv[2]):
-    f = line.rstrip("\n").split(" ", 4)
-    if f[0] in "BE" and len(f) >= 4:
-        pf[(int(f[1]), int(f[2]) % 100000)].append((f[0], int(f[3]), f[4] if f[0] == "B" else None))
-    elif f[0] == "C":
-        pc[(int(f[1]), f[4])].append((int(f[2]), int(f[3])))
-    elif f[0] == "flows":
-        flows = int(f[1])
-bad = []
-if set(chrome) != set(pf):
-    bad.append(f"tracks differ: {sorted(chrome)} vs {sorted(pf)}")
-off = None
-for k in chrome:
-    a, b = chrome[k], pf.get(k, [])
-    if len(a) != len(b):
-        bad.append(f"{k}: {len(a)} JSON events, {len(b)} protobuf events")
-        continue
-    for (pa, ta, na), (pb, tb, nb) in zip(a, b):
-        if off is None:
-            off = tb - round(ta * 1000)
-        if pa != pb or na != nb or abs(tb - off - ta * 1000) > 1:
-            bad.append(f"{k}: JSON {pa} {ta} {na} vs protobuf {pb} {tb - off} {nb}")
-            break
-for k in set(jc) | set(pc):
-    a, b = jc.get(k, []), pc.get(k, [])
-    if off is None and a and b:
-        off = b[0][0] - round(a[0][0] * 1000)
-    if [v for _, v in a] != [v for _, v in b] or any(
-            abs(tb - off - ta * 1000) > 1 for (ta, _), (tb, _) in zip(a, b)):
-        bad.append(f"counter {k}: JSON {len(a)} values, protobuf {len(b)}, first {a[:3]} vs {b[:3]}")
-if flows != cross:
-    bad.append(f"{flows} protobuf flows, {cross} JSON steal flows across workers")
-print("\n".join(bad) if bad else f"{sum(map(len, pf.values()))} slice events, "
-      f"{sum(map(len, pc.values()))} counter values, {flows} steal flows match")
-sys.exit(1 if bad else 0)
-PY
-python3 "$tmp/same.py" "$tmp/t.json" "$tmp/dump"
+# same_tracks.py: the protobuf dump has the JSON's slices per track, its
+# counter values, a flow per steal across workers (and, with a window, no
+# JSON slice begins outside it).
+python3 "$src/tests/viz/same_tracks.py" "$tmp/t.json" "$tmp/dump"
 ok $? "the protobuf trace has the JSON trace's slices, names, counter values and times (+-1 ns) per track, a flow per steal"
 js=$(stat -c %s "$tmp/t.json") pb=$(val bytes "$tmp/stats")
 diag "fib($n): JSON $js bytes, protobuf $pb bytes ($((js / pb))x smaller)"
@@ -114,7 +54,7 @@ print(int(ts[len(ts) // 3] * 1000), int(ts[2 * len(ts) // 3] * 1000))' "$tmp/t.j
 "$analyze" "$tmp/small" -o /dev/null --window "$from:$to" --perfetto "$tmp/w.pftrace" \
   --chrome-trace "$tmp/w.json" 2>"$tmp/an.err" && "$pfread" "$tmp/w.pftrace" --dump >"$tmp/wdump" &&
   python3 "$src/tests/viz/check_outputs.py" chrome "$tmp/w.json" &&
-  python3 "$tmp/same.py" "$tmp/w.json" "$tmp/wdump" "$((from / 1000))" "$((to / 1000 + 1))"
+  python3 "$src/tests/viz/same_tracks.py" "$tmp/w.json" "$tmp/wdump" "$((from / 1000))" "$((to / 1000 + 1))"
 ok $? "--window $from:$to: both traces sound, the same slices, all beginning in the window"
 wn=$(grep -c '^B' "$tmp/wdump") an=$(grep -c '^B' "$tmp/dump")
 (( wn > 0 && wn < an ))
