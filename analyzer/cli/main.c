@@ -35,7 +35,7 @@ typedef struct {
 
 /* A reading of the whole trace into rd, events to `event`, with the
  * command line's reading options (each reading has its progress line). */
-static fja_reader_sink reading_sink(const cli_options *o, readings *rd,
+static fja_reader_sink reading_sink(const cli_options *o, fja_reading *rd,
                                     int (*event)(void *ctx, const fja_event *ev))
 {
     return (fja_reader_sink){.event = event,
@@ -43,7 +43,7 @@ static fja_reader_sink reading_sink(const cli_options *o, readings *rd,
                              .offcpu_lost = fja_reading_offcpu_lost,
                              .invalid = fja_reading_invalid,
                              .trace_seen = fja_reading_trace_seen,
-                             .ctx = &rd->r,
+                             .ctx = rd,
                              .progress = o->progress,
                              .use_muxer = o->muxer,
                              .jobs = o->jobs};
@@ -71,7 +71,7 @@ static int traces_read(const cli_options *o, const find_list *dirs, readings *rd
     fja_model *m = rd->r.tracker->model;
     char *rest[] = {rd->rest.dir};
     bool without = *rd->rest.dir;
-    fja_reader_sink sink = reading_sink(o, rd, fja_reading_event);
+    fja_reader_sink sink = reading_sink(o, &rd->r, fja_reading_event);
     sink.map = fja_resolve_map_event;
     sink.map_ctx = maps;
     sink.label = without ? rd->rest.trace : NULL;
@@ -203,16 +203,30 @@ typedef struct {
     bool started, analysed;
 } baseline;
 
-static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_model *wall,
-                      fja_offcpu *offcpu, fja_model *m);
+/* The policy's second reading (fja_rereader): the trace folders again,
+ * with the command line's reading options and a progress line of its
+ * own (this reading takes as long as the first). */
+typedef struct {
+    const cli_options *o;
+    const find_list *dirs;
+} rereading;
 
-/* The model BASE's sites are taken from: its on-CPU one when its intervals
- * could be replayed, else the wall-clock one. */
-static const fja_model *baseline_model(const cli_options *o, const find_list *dirs, baseline *b)
+static int read_again(void *ctx, fja_reading *rd, int (*event)(void *rd, const fja_event *ev))
 {
-    if (!b->offcpu.intervals || b->offcpu.oom || *b->m.offcpu_unread) return &b->m;
-    fja_model_recycle(&b->oncpu);
-    return oncpu_read(o, dirs, &b->m, &b->offcpu, &b->oncpu) ? &b->m : &b->oncpu;
+    const rereading *c = ctx;
+    char err[4096] = "";
+    fja_reader_sink sink = reading_sink(c->o, rd, event);
+    fja_reader_stats stats;
+    reader_status st = reader_run(c->dirs->dirs, c->dirs->n, &sink, &stats, err, sizeof err);
+    return st == READER_OK || st == READER_UNREADABLE ? 0 : -1;
+}
+
+static fja_rereader rereader(const rereading *c)
+{
+    return (fja_rereader){.read = read_again,
+                          .ctx = (void *)c,
+                          .recording_set = c->o->recording_set,
+                          .recording = c->o->recording};
 }
 
 static int baseline_load(const cli_options *o, baseline *b)
@@ -233,8 +247,13 @@ static int baseline_load(const cli_options *o, baseline *b)
     readings rd = {.r = {.tracker = &t, .offcpu = &b->offcpu}};
     if (rc < 0) rc = traces_read(o, &dirs, &rd, b->maps, &damaged);
     if (rc < 0) {
-        fja_tracker_finish(&t);
-        const fja_model *m = baseline_model(o, &dirs, b);
+        /* the model BASE's sites are taken from: its on-CPU one when its
+         * intervals could be replayed, else the wall-clock one */
+        fja_model_recycle(&b->oncpu);
+        rereading c = {o, &dirs};
+        fja_rereader again = rereader(&c);
+        fja_reading_end end = fja_reading_finish(&rd.r, &b->oncpu, &again);
+        const fja_model *m = end.oncpu ? &b->oncpu : &b->m;
         fja_filter all = {0};
         rc = fja_analysis_run(m, &all, &b->r) ? EXIT_INTERNAL : -1;
     }
@@ -300,36 +319,6 @@ static void tracker_start(fja_tracker *t, fja_model *m, const cli_options *o)
     if (o->recording_set) fja_tracker_recording(t, o->recording);
 }
 
-/* The second reading, with the off-CPU intervals replayed (offcpu.h), up
- * to where the first one stopped: its model keeps the wall-clock twins
- * (fja_model_keep_wall), so the report is made from it alone. Returns 0,
- * or -1 when it could not be made: the report then gives the wall-clock
- * figures only. */
-static int oncpu_read(const cli_options *o, const find_list *dirs, const fja_model *wall,
-                      fja_offcpu *offcpu, fja_model *m)
-{
-    char err[4096] = "";
-    fja_tracker t;
-    tracker_start(&t, m, o);
-    fja_offcpu_seal(offcpu);
-    readings rd = {.r = {.tracker = &t, .offcpu = offcpu}};
-    /* its own progress line: this reading takes as long as the first */
-    fja_reader_sink sink = reading_sink(o, &rd, fja_reading_event_replayed);
-    fja_reader_stats stats;
-    m->oncpu = true;
-    fja_model_keep_wall(m);
-    reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
-    if ((st != READER_OK && st != READER_UNREADABLE) || fja_tracker_oom(&t)) {
-        fja_tracker_free(&t);
-        return -1;
-    }
-    fja_reading_notes_copy(m, wall);
-    fja_offcpu_replay(offcpu, UINT64_MAX, fja_reading_feed, &t);
-    fja_tracker_finish(&t);
-    fja_tracker_free(&t);
-    return 0;
-}
-
 /* The off-CPU streams could not be read ahead (why): the off-CPU time is
  * unknown, and the report goes on from the main reading, without them
  * (damaged streams), or of the trace as it is (as_it_is: a stream file
@@ -377,82 +366,6 @@ static bool oncpu_ahead(const cli_options *o, const find_list *dirs, fja_offcpu 
     }
     tracker_start(t, m, o);
     return true;
-}
-
-/* The reading fed the on-CPU model alone, which could not be used: a
- * second reading, as quiet as oncpu_read's, makes the wall-clock model
- * (so far the reading's notes only) and, with the intervals the first one
- * met (all), the on-CPU one (*two: whether it could). The discarded-events
- * notices are told again, in order: a tree still open then is lossy.
- * Returns -1 to go on, or the exit status. */
-static int wall_read(const cli_options *o, const find_list *dirs, fja_tracker *t, fja_offcpu *all,
-                     fja_model *oncpu, bool *two)
-{
-    char err[4096] = "";
-    fja_model *m = t->model;
-    m->discarded_events = 0;
-    m->discard_messages = 0;
-    /* off-CPU records lost: no on-CPU figures (offcpu.state "lost") */
-    bool lost = m->offcpu_lost_notices;
-    m->offcpu_lost_notices = m->offcpu_lost_events = 0; /* told again */
-    *m->offcpu_lost_streams = '\0';
-    readings rd = {.r = {.tracker = t}};
-    fja_tracker ot = {0};
-    bool with = all->intervals && !all->oom && !lost;
-    if (with) {
-        fja_offcpu_seal(all);
-        tracker_start(&ot, oncpu, o);
-        oncpu->oncpu = true;
-        fja_model_keep_wall(oncpu);
-        rd.r.oncpu = &ot;
-        rd.r.ahead = all;
-    }
-    fja_reader_sink sink = reading_sink(o, &rd, fja_reading_event);
-    fja_reader_stats stats;
-    reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
-    if ((st != READER_OK && st != READER_UNREADABLE) || fja_tracker_oom(t)) {
-        fprintf(stderr, "fjtrace-analyze: out of memory after %llu events\n",
-                (unsigned long long)m->events);
-        fja_tracker_free(&ot);
-        return EXIT_INTERNAL;
-    }
-    fja_tracker_finish(t);
-    *two = with && !rd.r.oncpu_failed;
-    if (*two) {
-        fja_reading_notes_copy(oncpu, m);
-        fja_offcpu_replay(all, UINT64_MAX, fja_reading_feed, &ot);
-        fja_tracker_finish(&ot);
-    }
-    fja_tracker_free(&ot);
-    return -1;
-}
-
-/* After the reading: the wall-clock model (tracker's) finished, and the
- * on-CPU model, made in the same reading when the intervals read ahead are
- * exactly those the reading met, else by a second reading when there are
- * any (*two: whether there is one; *nreadings: the readings made). Returns
- * -1 to go on, or the exit status. */
-static int oncpu_done(const cli_options *o, const find_list *dirs, fja_tracker *tracker,
-                      readings *rd, fja_model *oncpu, bool *two, unsigned *nreadings)
-{
-    const fja_model *wall = tracker->model;
-    fja_offcpu *all = rd->r.offcpu;
-    *nreadings = 1;
-    if (rd->r.oncpu) {
-        if (fja_reading_one(&rd->r)) {
-            *two = true;
-            return -1;
-        }
-        *nreadings = 2;
-        return wall_read(o, dirs, tracker, all, oncpu, two);
-    }
-    fja_tracker_finish(tracker);
-    *two = false;
-    if (fja_reading_can_replay(all, wall)) {
-        *nreadings = 2;
-        *two = !oncpu_read(o, dirs, wall, all, oncpu);
-    }
-    return -1;
 }
 
 /* The report: of the on-CPU model when there is one (it keeps the
@@ -583,13 +496,23 @@ int main(int argc, char **argv)
         }
         if (rc < 0) rc = traces_read(&o, &dirs, &rd, symbols, &damaged);
     }
-    bool two = false;
-    unsigned nreadings = 1;
-    if (rc < 0 && (!o.baseline || (rc = baseline_load(&o, &base)) < 0) &&
-        (rc = oncpu_done(&o, &dirs, &tracker, &rd, &oncpu, &two, &nreadings)) < 0) {
+    if (rc < 0 && o.baseline) rc = baseline_load(&o, &base);
+    fja_reading_end end = {0};
+    if (rc < 0) { /* the on-CPU model, of this reading or of a second one */
+        rereading again_ctx = {&o, &dirs};
+        fja_rereader again = rereader(&again_ctx);
+        end = fja_reading_finish(&rd.r, &oncpu, &again);
+    }
+    if (end.oom) {
+        fprintf(stderr, "fjtrace-analyze: out of memory after %llu events\n",
+                (unsigned long long)m.events);
+        rc = EXIT_INTERNAL;
+    }
+    if (rc < 0) {
         /* a failed Chrome trace still lets the other outputs be written */
         bool chrome_failed = pictures_finish() != 0;
-        rc = report_write(&o, &m, two ? &oncpu : NULL, o.baseline ? &base : NULL, t0, nreadings);
+        rc = report_write(&o, &m, end.oncpu ? &oncpu : NULL, o.baseline ? &base : NULL, t0,
+                          end.readings);
         if (chrome_failed && rc != EXIT_INTERNAL) rc = EXIT_OUTPUT;
         if (damaged && rc <= EXIT_INCOMPLETE) rc = EXIT_UNREADABLE; /* reported, still damaged */
     }

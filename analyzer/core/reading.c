@@ -116,7 +116,11 @@ void fja_reading_free(fja_reading *rd)
     rd->folder_source = NULL;
 }
 
-bool fja_reading_one(fja_reading *rd)
+/* When the intervals read ahead were exactly those the reading believed
+ * (none lost, no memory run out), replays the rest of them, finishes both
+ * trackers, and returns true: both models are made. Else the on-CPU model
+ * is emptied for another reading (false). Only with rd->oncpu. */
+static bool one_reading(fja_reading *rd)
 {
     const fja_model *wall = rd->tracker->model;
     const fja_offcpu *all = rd->offcpu;
@@ -132,9 +136,102 @@ bool fja_reading_one(fja_reading *rd)
     return false;
 }
 
-bool fja_reading_can_replay(const fja_offcpu *all, const fja_model *wall)
+/* Whether a second reading can make the on-CPU model of `wall`'s trace
+ * from the intervals collected (all): there are some, all kept, and the
+ * off-CPU streams were read whole. */
+static bool can_replay(const fja_offcpu *all, const fja_model *wall)
 {
     return all->intervals && !all->oom && !*wall->offcpu_unread && !wall->offcpu_lost_notices;
+}
+
+/* A tracker of a second reading, replaying into m as an on-CPU model
+ * that keeps the wall-clock twins. */
+static void oncpu_start(fja_tracker *t, fja_model *m, const fja_rereader *again)
+{
+    fja_tracker_init(t, m);
+    if (again->recording_set) fja_tracker_recording(t, again->recording);
+    m->oncpu = true;
+    fja_model_keep_wall(m);
+}
+
+/* The second reading of the on-CPU model alone, the intervals collected
+ * by the first (offcpu) replayed up to where it stopped. Returns 0, or -1
+ * when it could not be made: the report then gives the wall-clock
+ * figures only. */
+static int oncpu_again(const fja_rereader *again, const fja_model *wall, fja_offcpu *offcpu,
+                       fja_model *m)
+{
+    fja_tracker t;
+    oncpu_start(&t, m, again);
+    fja_offcpu_seal(offcpu);
+    fja_reading rd = {.tracker = &t, .offcpu = offcpu};
+    if (again->read(again->ctx, &rd, fja_reading_event_replayed) || fja_tracker_oom(&t)) {
+        fja_tracker_free(&t);
+        return -1;
+    }
+    fja_reading_notes_copy(m, wall);
+    fja_offcpu_replay(offcpu, UINT64_MAX, fja_reading_feed, &t);
+    fja_tracker_finish(&t);
+    fja_tracker_free(&t);
+    return 0;
+}
+
+/* The reading fed the on-CPU model alone, which could not be used: a
+ * second reading makes the wall-clock model (so far the reading's notes
+ * only, t's) and, with the intervals the first one met (all), the on-CPU
+ * one (whether it could: end->oncpu). The discarded-events notices are
+ * told again, in order: a tree still open then is lossy. */
+static void both_again(const fja_rereader *again, fja_tracker *t, fja_offcpu *all, fja_model *oncpu,
+                       fja_reading_end *end)
+{
+    fja_model *m = t->model;
+    m->discarded_events = 0;
+    m->discard_messages = 0;
+    /* off-CPU records lost: no on-CPU figures (offcpu.state "lost") */
+    bool lost = m->offcpu_lost_notices;
+    m->offcpu_lost_notices = m->offcpu_lost_events = 0; /* told again */
+    *m->offcpu_lost_streams = '\0';
+    fja_reading rd = {.tracker = t};
+    fja_tracker ot = {0};
+    bool with = all->intervals && !all->oom && !lost;
+    if (with) {
+        fja_offcpu_seal(all);
+        oncpu_start(&ot, oncpu, again);
+        rd.oncpu = &ot;
+        rd.ahead = all;
+    }
+    if (again->read(again->ctx, &rd, fja_reading_event) || fja_tracker_oom(t)) {
+        end->oom = true;
+        fja_tracker_free(&ot);
+        return;
+    }
+    fja_tracker_finish(t);
+    end->oncpu = with && !rd.oncpu_failed;
+    if (end->oncpu) {
+        fja_reading_notes_copy(oncpu, m);
+        fja_offcpu_replay(all, UINT64_MAX, fja_reading_feed, &ot);
+        fja_tracker_finish(&ot);
+    }
+    fja_tracker_free(&ot);
+}
+
+fja_reading_end fja_reading_finish(fja_reading *rd, fja_model *oncpu, const fja_rereader *again)
+{
+    fja_reading_end end = {.readings = 1};
+    if (rd->oncpu) {
+        end.oncpu = one_reading(rd);
+        if (!end.oncpu) {
+            end.readings = 2;
+            both_again(again, rd->tracker, rd->offcpu, oncpu, &end);
+        }
+        return end;
+    }
+    fja_tracker_finish(rd->tracker);
+    if (can_replay(rd->offcpu, rd->tracker->model)) {
+        end.readings = 2;
+        end.oncpu = !oncpu_again(again, rd->tracker->model, rd->offcpu, oncpu);
+    }
+    return end;
 }
 
 void fja_reading_notes_copy(fja_model *oncpu, const fja_model *wall)

@@ -74,16 +74,37 @@ int fja_reading_ahead(fja_reading *rd, fja_offcpu *ahead, fja_tracker *t, char *
                       size_t nfolders);
 /* Frees what fja_reading_ahead allocated. */
 void fja_reading_free(fja_reading *rd);
-/* After the reading: when the intervals read ahead were exactly those the
- * reading believed (none lost, no memory run out), replays the rest of
- * them, finishes both trackers, and returns true: both models are made.
- * Else the on-CPU model is emptied for another reading (false). Only with
- * rd->oncpu. */
-bool fja_reading_one(fja_reading *rd);
-/* Whether a second reading can make the on-CPU model of `wall`'s trace
- * from the intervals collected (all): there are some, all kept, and the
- * off-CPU streams were read whole. */
-bool fja_reading_can_replay(const fja_offcpu *all, const fja_model *wall);
+/* A second reading of the trace, which the policy asks for when one
+ * reading could not make the on-CPU model: the reader's (the command
+ * line's), quiet or with its own progress line. */
+typedef struct {
+    /* Reads the whole trace again, each event to `event` (ctx rd), the
+     * other sink callbacks fja_reading_*'s. 0, or -1 when the reading
+     * could not be made (out of memory, the trace no longer readable). */
+    int (*read)(void *ctx, fja_reading *rd, int (*event)(void *rd, const fja_event *ev));
+    void *ctx;
+    /* the pools of one recording only (fja_tracker_recording) */
+    bool recording_set;
+    uint64_t recording;
+} fja_rereader;
+
+/* How the reading policy ended. */
+typedef struct {
+    bool oncpu;        /* the on-CPU model was made: the report is its */
+    unsigned readings; /* of the trace's events: 1, or 2 */
+    bool oom;          /* a second reading of the wall-clock model ran out of memory */
+} fja_reading_end;
+
+/* After the reading: finishes the wall-clock model (rd->tracker's) and
+ * makes the on-CPU one (oncpu): in the same reading when the intervals
+ * read ahead are exactly those it met (fja_reading_one), else by a second
+ * reading through again when there are intervals to replay: of the
+ * on-CPU model alone (replaying those rd->offcpu collected), or, when the
+ * one reading fed the on-CPU model alone, of both (the wall-clock model
+ * having only the reading's notices). The on-CPU model keeps the
+ * wall-clock twins in every case (fja_model_keep_wall): the report is
+ * made from one model. */
+fja_reading_end fja_reading_finish(fja_reading *rd, fja_model *oncpu, const fja_rereader *again);
 /* What the reading told the wall-clock model of the trace itself
  * (decoding stopped, began mid-run) holds for the on-CPU one: its report
  * says so. */
