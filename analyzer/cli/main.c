@@ -192,17 +192,6 @@ static int output_write(const char *path, int (*fn)(FILE *f, const cli_report_ct
     return -1;
 }
 
-/* --baseline BASE: read, analysed and its sites named on its own (a model,
- * a tracker without pictures, a symbols table), on the same clock as the
- * report: on-CPU (a second model) when BASE recorded off-CPU time. */
-typedef struct {
-    fja_model m, oncpu;
-    fja_offcpu offcpu;
-    fjs_table *maps;
-    fja_report r;
-    bool started, analysed;
-} baseline;
-
 /* The policy's second reading (fja_rereader): the trace folders again,
  * with the command line's reading options and a progress line of its
  * own (this reading takes as long as the first). */
@@ -221,59 +210,13 @@ static int read_again(void *ctx, fja_reading *rd, int (*event)(void *rd, const f
     return st == READER_OK || st == READER_UNREADABLE ? 0 : -1;
 }
 
-static fja_rereader rereader(const rereading *c)
+/* recording: its trackers are told the command line's --recording. */
+static fja_rereader rereader(const rereading *c, bool recording)
 {
     return (fja_rereader){.read = read_again,
                           .ctx = (void *)c,
-                          .recording_set = c->o->recording_set,
+                          .recording_set = recording && c->o->recording_set,
                           .recording = c->o->recording};
-}
-
-static int baseline_load(const cli_options *o, baseline *b)
-{
-    fja_model_init(&b->m);
-    fja_model_recycle(&b->m); /* only its sites are compared */
-    fja_model_init(&b->oncpu);
-    fja_offcpu_init(&b->offcpu);
-    b->started = true;
-    if (!(b->maps = fjs_new())) return EXIT_INTERNAL;
-    find_list dirs = {0};
-    char *paths[] = {(char *)o->baseline};
-    fja_tracker t;
-    fja_tracker_init(&t, &b->m);
-    fprintf(stderr, "fjtrace-analyze: baseline %s\n", o->baseline);
-    int rc = traces_find(paths, 1, &dirs);
-    bool damaged = false; /* a damaged baseline is still compared with, as a report is */
-    readings rd = {.r = {.tracker = &t, .offcpu = &b->offcpu}};
-    if (rc < 0) rc = traces_read(o, &dirs, &rd, b->maps, &damaged);
-    if (rc < 0) {
-        /* the model BASE's sites are taken from: its on-CPU one when its
-         * intervals could be replayed, else the wall-clock one */
-        fja_model_recycle(&b->oncpu);
-        rereading c = {o, &dirs};
-        fja_rereader again = rereader(&c);
-        fja_reading_end end = fja_reading_finish(&rd.r, &b->oncpu, &again);
-        const fja_model *m = end.oncpu ? &b->oncpu : &b->m;
-        fja_filter all = {0};
-        rc = fja_analysis_run(m, &all, &b->r) ? EXIT_INTERNAL : -1;
-    }
-    fja_tracker_free(&t);
-    find_list_free(&dirs);
-    if (rc >= 0) return rc;
-    b->analysed = true;
-    fja_sites_resolve(&b->m, &b->r, fja_resolve_site, b->maps);
-    fja_resolve_warnings(b->maps, stderr);
-    return -1;
-}
-
-static void baseline_free(baseline *b)
-{
-    if (!b->started) return;
-    if (b->analysed) fja_analysis_free(&b->r);
-    fja_model_free(&b->m);
-    fja_model_free(&b->oncpu);
-    fja_offcpu_free(&b->offcpu);
-    fjs_free(b->maps);
 }
 
 /* Does a tree with root task id `root` exist in the report's pools (any
@@ -312,13 +255,6 @@ static bool selection_missing(const cli_options *o, const fja_model *m, const fj
     return false;
 }
 
-/* A tracker replaying into m, told the command line's --recording. */
-static void tracker_start(fja_tracker *t, fja_model *m, const cli_options *o)
-{
-    fja_tracker_init(t, m);
-    if (o->recording_set) fja_tracker_recording(t, o->recording);
-}
-
 /* The off-CPU streams could not be read ahead (why): the off-CPU time is
  * unknown, and the report goes on from the main reading, without them
  * (damaged streams), or of the trace as it is (as_it_is: a stream file
@@ -343,14 +279,14 @@ static void preread_failed(const find_list *dirs, const char *why, readings *rd,
 
 /* Before the reading: a trace whose off-CPU intervals can be read ahead
  * from their own channel gets its on-CPU model made in the same reading,
- * the only replay (fja_reading_ahead), by t, started here: returns whether
- * it was. So do several traces (one folder per process), when the reading
- * names each trace's folder (not --muxer): their intervals are read ahead
- * in one reading and each folder's are replayed under the number the
- * reading gives its trace. When the channel of one of several cannot be
- * read, they are read twice, as traces recorded in one channel. */
+ * the only replay (fja_reading_ahead): returns whether it does. So do
+ * several traces (one folder per process), when the reading names each
+ * trace's folder (not --muxer): their intervals are read ahead in one
+ * reading and each folder's are replayed under the number the reading
+ * gives its trace. When the channel of one of several cannot be read,
+ * they are read twice, as traces recorded in one channel. */
 static bool oncpu_ahead(const cli_options *o, const find_list *dirs, fja_offcpu *ahead,
-                        fja_tracker *t, fja_model *m, readings *rd)
+                        readings *rd)
 {
     fja_reader_sink like = {.use_muxer = o->muxer, .jobs = o->jobs};
     char why[1024];
@@ -364,8 +300,134 @@ static bool oncpu_ahead(const cli_options *o, const find_list *dirs, fja_offcpu 
         fja_offcpu_free(ahead);
         return false;
     }
-    tracker_start(t, m, o);
     return true;
+}
+
+/* One trace's reading into its models, as the core's reading policy
+ * (reading.h) wants it: the off-CPU streams read ahead when they can be,
+ * one reading, then fja_reading_finish (a second reading when it asks).
+ * The report and --baseline each make one. */
+typedef struct {
+    const cli_options *o;
+    bool recording; /* its trackers are told --recording */
+    find_list dirs;
+    fja_model m, oncpu;      /* the reading's (wall-clock), and the on-CPU one */
+    fja_tracker tracker;     /* the reading's */
+    fja_tracker oncpu_track; /* oncpu_ahead's, if it starts one */
+    fja_offcpu offcpu, ahead;
+    readings rd;
+    rereading again;
+    bool damaged; /* the report must end with exit 3 */
+    fja_reading_end end;
+} trace_reading;
+
+/* A tracker of t's replaying into m. */
+static void trace_tracker_start(const trace_reading *t, fja_tracker *tracker, fja_model *m)
+{
+    fja_tracker_init(tracker, m);
+    if (t->recording && t->o->recording_set) fja_tracker_recording(tracker, t->o->recording);
+}
+
+/* every_task: keep every task's record (recycle.h). */
+static void trace_reading_init(trace_reading *t, const cli_options *o, bool recording,
+                               bool every_task)
+{
+    *t = (trace_reading){.o = o, .recording = recording};
+    fja_model_init(&t->m);
+    fja_model_init(&t->oncpu);
+    if (!every_task) {
+        fja_model_recycle(&t->m);
+        fja_model_recycle(&t->oncpu);
+    }
+    fja_offcpu_init(&t->offcpu);
+    fja_offcpu_init(&t->ahead);
+    trace_tracker_start(t, &t->tracker, &t->m);
+    t->rd = (readings){.r = {.tracker = &t->tracker, .offcpu = &t->offcpu}};
+    t->again = (rereading){o, &t->dirs};
+}
+
+/* Finds and reads the trace of paths with maps' load maps; before (may be
+ * NULL) is told the tracker the pictures follow (the on-CPU one when the
+ * off-CPU streams were read ahead: the only replay) before the reading,
+ * and returns -1 to go on or the exit status. Returns the same. */
+static int trace_reading_run(trace_reading *t, char *const *paths, int npaths, fjs_table *maps,
+                             int (*before)(fja_tracker *shown, bool oncpu))
+{
+    int rc = traces_find(paths, npaths, &t->dirs);
+    if (rc >= 0) return rc;
+    const cli_options *o = t->o;
+    bool ahead = oncpu_ahead(o, &t->dirs, &t->ahead, &t->rd);
+    if (ahead) trace_tracker_start(t, &t->oncpu_track, &t->oncpu);
+    if (ahead && fja_reading_ahead(&t->rd.r, &t->ahead, &t->oncpu_track, t->dirs.dirs, t->dirs.n)) {
+        fprintf(stderr, "fjtrace-analyze: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    if (before && (rc = before(ahead ? &t->oncpu_track : &t->tracker, ahead)) >= 0) return rc;
+    if ((rc = traces_read(o, &t->dirs, &t->rd, maps, &t->damaged)) >= 0) return rc;
+    fja_rereader again = rereader(&t->again, t->recording);
+    t->end = fja_reading_finish(&t->rd.r, &t->oncpu, &again);
+    if (!t->end.oom) return -1;
+    fprintf(stderr, "fjtrace-analyze: out of memory after %llu events\n",
+            (unsigned long long)t->m.events);
+    return EXIT_INTERNAL;
+}
+
+/* The model the report is made from: the on-CPU one when it was made (it
+ * keeps the wall-clock twins itself), else the reading's. */
+static const fja_model *trace_reading_model(const trace_reading *t)
+{
+    return t->end.oncpu ? &t->oncpu : &t->m;
+}
+
+static void trace_reading_free(trace_reading *t)
+{
+    fja_tmptrace_remove(&t->rd.rest);
+    fja_reading_free(&t->rd.r);
+    fja_tracker_free(&t->tracker);
+    fja_tracker_free(&t->oncpu_track);
+    fja_model_free(&t->m);
+    fja_model_free(&t->oncpu);
+    fja_offcpu_free(&t->offcpu);
+    fja_offcpu_free(&t->ahead);
+    find_list_free(&t->dirs);
+}
+
+/* --baseline BASE: read, analysed and its sites named on its own (its own
+ * reading, without pictures or --recording, and symbols table), on the
+ * same clock as the report: on-CPU when BASE recorded off-CPU time. */
+typedef struct {
+    trace_reading t;
+    fjs_table *maps;
+    fja_report r;
+    bool started, analysed;
+} baseline;
+
+static int baseline_load(const cli_options *o, baseline *b)
+{
+    /* only its sites are compared: no task record is kept */
+    trace_reading_init(&b->t, o, false, false);
+    b->started = true;
+    if (!(b->maps = fjs_new())) return EXIT_INTERNAL;
+    char *paths[] = {(char *)o->baseline};
+    fprintf(stderr, "fjtrace-analyze: baseline %s\n", o->baseline);
+    /* a damaged baseline is still compared with, as a report is */
+    int rc = trace_reading_run(&b->t, paths, 1, b->maps, NULL);
+    if (rc >= 0) return rc;
+    fja_filter all = {0};
+    const fja_model *m = trace_reading_model(&b->t);
+    if (fja_analysis_run(m, &all, &b->r)) return EXIT_INTERNAL;
+    b->analysed = true;
+    fja_sites_resolve(m, &b->r, fja_resolve_site, b->maps);
+    fja_resolve_warnings(b->maps, stderr);
+    return -1;
+}
+
+static void baseline_free(baseline *b)
+{
+    if (!b->started) return;
+    if (b->analysed) fja_analysis_free(&b->r);
+    trace_reading_free(&b->t);
+    fjs_free(b->maps);
 }
 
 /* The report: of the on-CPU model when there is one (it keeps the
@@ -443,6 +505,19 @@ static int report_write(const cli_options *o, const fja_model *m, const fja_mode
     return rc;
 }
 
+/* The pictures follow the replay they are given (pictures_start), before
+ * the reading: the on-CPU one when the off-CPU streams were read ahead
+ * (the workers' stays off the CPU on their lanes). */
+static const cli_options *pictures_options;
+
+static int pictures_before(fja_tracker *shown, bool oncpu)
+{
+    const cli_options *o = pictures_options;
+    if (pictures_start(&o->filter, o->paths, o->npaths, shown, oncpu))
+        return EXIT_OUTPUT; /* the Chrome trace file cannot be created */
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     fja_interrupt_install(); /* Ctrl-C removes the temporaries (interrupt.h) */
@@ -452,14 +527,10 @@ int main(int argc, char **argv)
     cli_options o;
     int rc = cli_parse(argc, argv, &o);
     if (rc >= 0) return rc;
-    find_list dirs = {0};
-    fja_model m, oncpu;
-    fja_model_init(&m);
     if (!(symbols = fjs_new())) {
         fprintf(stderr, "fjtrace-analyze: out of memory\n");
         return EXIT_INTERNAL;
     }
-    fja_model_init(&oncpu);
     /* Memory follows the tasks under way, not the tasks made, unless an
      * output shows every task (recycle.h). */
     bool every_task = pictures_need_tasks();
@@ -467,66 +538,24 @@ int main(int argc, char **argv)
     const cli_output *rows = cli_outputs(&nrows);
     for (size_t i = 0; i < nrows; i++)
         every_task |= o.files[i] && rows[i].needs_tasks;
-    if (!every_task) {
-        fja_model_recycle(&m);
-        fja_model_recycle(&oncpu);
-    }
-    fja_offcpu offcpu;
-    fja_offcpu_init(&offcpu);
-    fja_tracker tracker;
-    tracker_start(&tracker, &m, &o);
+    trace_reading t;
+    trace_reading_init(&t, &o, true, every_task);
     pictures_sites(fja_resolve_site, symbols);
-    bool damaged = false;
+    pictures_options = &o;
     baseline base = {0};
-    readings rd = {.r = {.tracker = &tracker, .offcpu = &offcpu}};
-    fja_offcpu ahead;
-    fja_offcpu_init(&ahead);
-    fja_tracker oncpu_tracker = {0}; /* oncpu_ahead's, if it starts one */
-    if ((rc = traces_find(o.paths, o.npaths, &dirs)) < 0) {
-        bool ahead_read = oncpu_ahead(&o, &dirs, &ahead, &oncpu_tracker, &oncpu, &rd);
-        /* The pictures follow the on-CPU replay when there is one (the
-         * workers' stays off the CPU on their lanes), which is then the
-         * only replay: its model keeps the wall-clock twins. */
-        fja_tracker *shown = ahead_read ? &oncpu_tracker : &tracker;
-        if (ahead_read && fja_reading_ahead(&rd.r, &ahead, &oncpu_tracker, dirs.dirs, dirs.n)) {
-            fprintf(stderr, "fjtrace-analyze: out of memory\n");
-            rc = EXIT_INTERNAL;
-        } else if (pictures_start(&o.filter, o.paths, o.npaths, shown, ahead_read)) {
-            rc = EXIT_OUTPUT; /* the Chrome trace file cannot be created */
-        }
-        if (rc < 0) rc = traces_read(&o, &dirs, &rd, symbols, &damaged);
-    }
+    rc = trace_reading_run(&t, o.paths, o.npaths, symbols, pictures_before);
     if (rc < 0 && o.baseline) rc = baseline_load(&o, &base);
-    fja_reading_end end = {0};
-    if (rc < 0) { /* the on-CPU model, of this reading or of a second one */
-        rereading again_ctx = {&o, &dirs};
-        fja_rereader again = rereader(&again_ctx);
-        end = fja_reading_finish(&rd.r, &oncpu, &again);
-    }
-    if (end.oom) {
-        fprintf(stderr, "fjtrace-analyze: out of memory after %llu events\n",
-                (unsigned long long)m.events);
-        rc = EXIT_INTERNAL;
-    }
     if (rc < 0) {
         /* a failed Chrome trace still lets the other outputs be written */
         bool chrome_failed = pictures_finish() != 0;
-        rc = report_write(&o, &m, end.oncpu ? &oncpu : NULL, o.baseline ? &base : NULL, t0,
-                          end.readings);
+        rc = report_write(&o, &t.m, t.end.oncpu ? &t.oncpu : NULL, o.baseline ? &base : NULL, t0,
+                          t.end.readings);
         if (chrome_failed && rc != EXIT_INTERNAL) rc = EXIT_OUTPUT;
-        if (damaged && rc <= EXIT_INCOMPLETE) rc = EXIT_UNREADABLE; /* reported, still damaged */
+        if (t.damaged && rc <= EXIT_INCOMPLETE) rc = EXIT_UNREADABLE; /* reported, still damaged */
     }
-    fja_tmptrace_remove(&rd.rest);
-    fja_reading_free(&rd.r);
-    fja_tracker_free(&tracker);
-    fja_tracker_free(&oncpu_tracker);
+    trace_reading_free(&t);
     pictures_free();
-    fja_model_free(&m);
     fjs_free(symbols);
     if (o.baseline) baseline_free(&base);
-    fja_model_free(&oncpu);
-    fja_offcpu_free(&offcpu);
-    fja_offcpu_free(&ahead);
-    find_list_free(&dirs);
     return rc;
 }
