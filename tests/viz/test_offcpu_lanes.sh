@@ -11,18 +11,14 @@
 . "$(dirname "$0")/../tap.sh"
 src=$1 analyze=$2 burn=$3 pfread=${4:-}
 tmp=$(mktemp -d)
-busy=()
-stop_busy() {
-  for pid in "${busy[@]}"; do kill "$pid" 2>/dev/null; done
-  busy=()
-}
-trap 'stop_busy; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../busy.sh"
+trap 'busy_stop; rm -rf "$tmp"' EXIT
 
-for _ in 1 2 3; do (while :; do :; done) >/dev/null 2>&1 & busy+=($!); done
+busy_start 3
 "$src/scripts/fjtrace-record" --cmd-only --blocking --no-count -o "$tmp/t" -- "$burn" -p 2 \
   --depth 5 --leaf-us 2000 --sleep-us 1000 >/dev/null 2>"$tmp/rec.err"
 st=$?
-stop_busy
+busy_stop
 ok $st "fj-burn -p 2 is recorded beside 3 busy loops" || bail_out "$(cat "$tmp/rec.err")"
 want=0
 grep -q 'WARNING: LTTng discarded' "$tmp/rec.err" && want=1
