@@ -75,7 +75,7 @@ static off_sum *off_find(const top_view *v, uint32_t source, uint32_t pool, int3
 static int off_keep(top_view *v, const fja_change *c)
 {
     uint32_t source = c->pool->source, pool = c->pool->id;
-    int32_t worker = c->worker->index;
+    int32_t worker = c->worker;
     off_sum *o = off_find(v, source, pool, worker);
     if (!o) {
         if (v->noff == v->cap_off) {

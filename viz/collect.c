@@ -213,7 +213,7 @@ static void steal_sample(fjv_collector *c, uint32_t pool, const fja_change *ch)
         c->steal_stride *= 2;
     }
     c->steals[c->nsteals++] =
-        (fjv_steal){.ts = ch->ts, .pool = pool, .thief = ch->worker->index, .victim = ch->other};
+        (fjv_steal){.ts = ch->ts, .pool = pool, .thief = ch->worker, .victim = ch->other};
 }
 
 static const fjv_lstate lane_states[FJA_WS_COUNT] = {
@@ -317,8 +317,8 @@ static void collect_change(void *ctx, fja_model *m, const fja_change *ch)
         return;
     }
     bool client = fjv_change_is_client(ch);
-    if (!client && !ch->worker) return;
-    fjv_lane *l = lane_get(p, client ? -1 : ch->worker->index);
+    if (!client && ch->worker == FJA_NO_WORKER) return;
+    fjv_lane *l = lane_get(p, client ? -1 : ch->worker);
     if (!l) return;
     if (client)
         on_client(p, l, ch);

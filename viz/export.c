@@ -134,13 +134,13 @@ static void on_settled(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja_ch
     if (ch->to != FJA_WS_OFF) return;
     l->in_lock = false;
     while (l->open)
-        slice_end(c, p, l, ch->worker->index, ch->ts);
+        slice_end(c, p, l, ch->worker, ch->ts);
 }
 
 static void on_task_begin(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja_change *ch)
 {
     const fja_task *t = fja_taskmap_get(&ch->pool->tasks, ch->task);
-    int32_t w = ch->worker->index;
+    int32_t w = ch->worker;
     bool forked = (t->flags & FJA_TF_FORKED) && ch->since && ch->other >= 0;
     fjv_xslice s = {.lock = -1, .from = -1};
     if (forked && in_window(c, ch->since) && in_window(c, ch->ts)) {
@@ -161,7 +161,7 @@ static void on_task_begin(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja
 
 static void on_worker(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja_change *ch)
 {
-    int32_t w = ch->worker->index;
+    int32_t w = ch->worker;
     switch (ch->kind) {
     case FJA_CHANGE_SETTLED:
         on_settled(c, p, l, ch);
@@ -256,10 +256,10 @@ static void export_change(void *ctx, fja_model *m, const fja_change *ch)
     }
     if (ch->kind == FJA_CHANGE_DEPENDENCE) return;
     bool client = fjv_change_is_client(ch);
-    if (!client && !ch->worker) return;
-    fjv_xlane *l = lane_get(p, client ? -1 : ch->worker->index);
+    if (!client && ch->worker == FJA_NO_WORKER) return;
+    fjv_xlane *l = lane_get(p, client ? -1 : ch->worker);
     if (!l) return;
-    c->fmt->lane(c->f, p, l, client ? -1 : ch->worker->index);
+    c->fmt->lane(c->f, p, l, client ? -1 : ch->worker);
     if (client)
         on_client(c, p, l, ch);
     else

@@ -48,7 +48,7 @@ typedef enum {
                                     the CPU from since to ts (an offcpu record, believed: inside
                                     its life, after its last one); offcpu: why */
     FJA_CHANGE_UNFINISHED,       /* at the end (before POOL_END), task was left under way on
-                                    worker (NULL: a client thread's completion): left says
+                                    worker (FJA_NO_WORKER: a client thread's completion): left says
                                     where, since since when; WAITING: parent_id, the task id
                                     awaited (0: none named) */
     FJA_CHANGE_TOOL_TIME,        /* worker's CPU clock reading told the tracer's own time (the
@@ -60,7 +60,7 @@ typedef enum {
                                     offcpu_task_clock); counted: compared with its previous
                                     reading, delta the trace's time on the CPU since then less
                                     what the clock counted (either sign: docs/analyses.md) */
-    FJA_CHANGE_OFFCPU_RECORDING, /* worker's (NULL: a client thread's) off-CPU recording:
+    FJA_CHANGE_OFFCPU_RECORDING, /* worker's (FJA_NO_WORKER: a client thread's) off-CPU recording:
                                     offcpu an fja_offcpu_recording, delta its count */
     FJA_CHANGE_CLIENT_OFFCPU,    /* a client thread waiting for root task was off the CPU
                                     from since to ts (its record's end, or the drain that
@@ -98,18 +98,25 @@ typedef enum {
     FJA_OFFREC_INTERVAL,
 } fja_offcpu_recording;
 
+/* fja_change.worker: not on a worker (a submit, a result, a pool's fact,
+ * a client thread's COMPLETING); FJA_CLIENT: the pool's client threads
+ * (a completion's TASK_DONE on one, fja_pool.client); else the worker's
+ * index, which each listener resolves itself (the model makes its slot
+ * for a worker at the first change that names it). */
+#define FJA_NO_WORKER INT32_MIN
+#define FJA_CLIENT (-1)
+
 typedef struct {
     /* Ordered by size, no padding: one is built (zeroed) per change, a few
      * per event, so its size is replay time (bench/RESULTS.md). */
     uint64_t ts;
     fja_pool *pool;
-    fja_worker *worker; /* NULL: not on a worker (submit, result, a client's completion) */
-    uint64_t since;     /* STATE: when from began; TASK_BEGIN: when the task was queued (0:
-                           unknown); JOIN_END: when the awaited task was done (0: unknown);
-                           LOCK_END: when the wait began; TASK_DONE: when completing began
-                           (if counted) */
-    int64_t delta;      /* QUEUE; TOOL_TIME: the tool's time since the last reading;
-                           CLOCK_READ, OFFCPU_RECORDING, POOL_FACT: as their kinds say */
+    uint64_t since; /* STATE: when from began; TASK_BEGIN: when the task was queued (0:
+                       unknown); JOIN_END: when the awaited task was done (0: unknown);
+                       LOCK_END: when the wait began; TASK_DONE: when completing began
+                       (if counted) */
+    int64_t delta;  /* QUEUE; TOOL_TIME: the tool's time since the last reading;
+                       CLOCK_READ, OFFCPU_RECORDING, POOL_FACT: as their kinds say */
     union {
         int64_t depth;      /* QUEUE */
         uint64_t beyond;    /* TOOL_TIME: what the tool told beyond the thread's clock */
@@ -130,6 +137,8 @@ typedef struct {
     };
     fja_change_kind kind;
     uint32_t pool_index; /* in fja_model.pools */
+    int32_t worker;      /* its index, FJA_CLIENT or FJA_NO_WORKER (above); ANOMALY: of pool
+                            pool_index's event, when the replay met that worker there only */
     uint32_t task;       /* record number, FJA_TASK_NONE when none */
     fja_wstate from, to; /* STATE; OFFCPU_IN: to, the state it was in meanwhile; SETTLED:
                             to, its state now */
@@ -166,19 +175,20 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c);
 
 /* The model's entries for the five commonest changes, the only way each
  * reaches the model (fja_model_change ignores them), so that no change is
- * built for them unless another listener listens: SETTLED (worker w of
- * pool p runs task, or FJA_TASK_NONE, at ts; runs: its top task's body
- * runs, counted), which comes with every event; QUEUE (two per forked
- * task); the TASK_NEW of a fork (task n, the parent named by the event,
- * its size hint and creation site); TASK_BEGIN; TASK_END (since: when
- * the body began). */
-void fja_model_settled(fja_pool *p, fja_worker *w, uint32_t task, bool runs, uint64_t ts);
-void fja_model_queue(fja_pool *p, fja_worker *w, int64_t delta, int64_t depth, bool counted,
-                     uint64_t ts);
-void fja_model_forked(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id,
+ * built for them unless another listener listens: SETTLED (worker w, an
+ * index, of pool p runs task, or FJA_TASK_NONE, at ts; runs: its top
+ * task's body runs, counted), which comes with every event; QUEUE (two
+ * per forked task); the TASK_NEW of a fork (task n, the parent named by
+ * the event, its size hint and creation site); TASK_BEGIN; TASK_END
+ * (since: when the body began). */
+void fja_model_settled(fja_model *m, fja_pool *p, int32_t w, uint32_t task, bool runs, uint64_t ts);
+void fja_model_queue(fja_model *m, fja_pool *p, int32_t w, int64_t delta, int64_t depth,
+                     bool counted, uint64_t ts);
+void fja_model_forked(fja_model *m, fja_pool *p, int32_t w, uint32_t n, uint64_t parent_id,
                       uint32_t size_hint, uint64_t site, uint64_t ts);
-void fja_model_task_begin(fja_model *m, fja_pool *p, fja_worker *w, const fja_change *c);
-void fja_model_task_end(fja_pool *p, fja_worker *w, uint32_t n, uint64_t since, uint64_t ts);
+void fja_model_task_begin(fja_model *m, fja_pool *p, const fja_change *c);
+void fja_model_task_end(fja_model *m, fja_pool *p, int32_t w, uint32_t n, uint64_t since,
+                        uint64_t ts);
 
 /* And, before any change of it, each event of the trace the tracker
  * believed (ev), which the model counts: events, by kind, unknown, out

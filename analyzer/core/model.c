@@ -163,19 +163,41 @@ fja_pool *fja_model_pool(fja_model *m, uint32_t source, uint32_t id)
     return &m->pools[m->npools++];
 }
 
-fja_worker *fja_pool_worker(fja_pool *p, int32_t index)
+/* Makes p's worker slots up to `index` (0..FJA_MAX_WORKER); false when
+ * memory ran out. Growing moves the workers: nothing holds an fja_worker
+ * pointer across a change. */
+static bool pool_grow(fja_pool *p, int32_t index)
 {
-    if (index < 0 || index > 32767) return NULL;
-    if ((uint32_t)index >= p->nworkers) {
-        uint32_t n = (uint32_t)index + 1;
-        fja_worker *nw = realloc(p->workers, n * sizeof *nw);
-        if (!nw) return NULL;
-        for (uint32_t i = p->nworkers; i < n; i++)
-            worker_init(&nw[i], (int32_t)i);
-        p->workers = nw;
-        p->nworkers = n;
+    uint32_t n = (uint32_t)index + 1;
+    fja_worker *nw = realloc(p->workers, n * sizeof *nw);
+    if (!nw) return false;
+    for (uint32_t i = p->nworkers; i < n; i++)
+        worker_init(&nw[i], (int32_t)i);
+    p->workers = nw;
+    p->nworkers = n;
+    return true;
+}
+
+/* Worker `index` of p (FJA_CLIENT: its client threads), its slot made
+ * at the first change naming it; NULL for FJA_NO_WORKER, or when memory
+ * ran out (the model is then out of memory). */
+__attribute__((noinline)) static fja_worker *pool_worker(fja_model *m, fja_pool *p, int32_t index)
+{
+    if (index == FJA_CLIENT) return &p->client;
+    if (index < 0 || index > FJA_MAX_WORKER) return NULL;
+    if ((uint32_t)index >= p->nworkers && !pool_grow(p, index)) {
+        m->oom = true;
+        return NULL;
     }
     return &p->workers[index];
+}
+
+/* The worker a change names (change.h: fja_change.worker), as
+ * pool_worker; one already made is found inline. */
+static inline fja_worker *worker_of(fja_model *m, fja_pool *p, int32_t index)
+{
+    if (__builtin_expect((uint32_t)index < p->nworkers, 1)) return &p->workers[index];
+    return pool_worker(m, p, index);
 }
 
 static inline fja_task *task_at(fja_pool *p, uint32_t n)
@@ -799,9 +821,11 @@ static void on_offcpu_recording(fja_pool *p, fja_worker *w, const fja_change *c)
     if (c->offcpu == FJA_OFFREC_INTERVAL) w->offcpu_intervals++;
 }
 
-void fja_model_queue(fja_pool *p, fja_worker *w, int64_t delta, int64_t depth, bool counted,
-                     uint64_t ts)
+void fja_model_queue(fja_model *m, fja_pool *p, int32_t wi, int64_t delta, int64_t depth,
+                     bool counted, uint64_t ts)
 {
+    fja_worker *w = worker_of(m, p, wi);
+    if (!w) return;
     if (w->qdepth > 0 && ts > w->q_ts) w->q_area += (double)w->qdepth * (double)(ts - w->q_ts);
     w->q_ts = ts;
     if (counted) queued_add(p, ts, delta);
@@ -859,9 +883,11 @@ static void fork_link(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, uint
     fja_recycle_child(p, pn);
 }
 
-void fja_model_forked(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id,
+void fja_model_forked(fja_model *m, fja_pool *p, int32_t wi, uint32_t n, uint64_t parent_id,
                       uint32_t size_hint, uint64_t site, uint64_t ts)
 {
+    fja_worker *w = worker_of(m, p, wi);
+    if (!w) return;
     fork_link(m, p, w, n, parent_id, size_hint, ts);
     site_on_task(m, p, n, site, true, w->index, ts);
     fja_task *t = task_at(p, n);
@@ -982,8 +1008,10 @@ static void joined_start_wall(fja_pool *p, fja_worker *w, const fja_change *c)
     if (base > tw->sp_base) tw->sp_base = base;
 }
 
-void fja_model_task_begin(fja_model *m, fja_pool *p, fja_worker *w, const fja_change *c)
+void fja_model_task_begin(fja_model *m, fja_pool *p, const fja_change *c)
 {
+    fja_worker *w = worker_of(m, p, c->worker);
+    if (!w) return;
     fja_task *t = task_at(p, c->task);
     t->flags |= FJA_TF_EXEC;
     t->worker = (int16_t)w->index; /* its executor from now on */
@@ -1071,8 +1099,11 @@ static void on_dependence(fja_model *m, fja_pool *p, const fja_change *c)
     }
 }
 
-void fja_model_task_end(fja_pool *p, fja_worker *w, uint32_t n, uint64_t since, uint64_t ts)
+void fja_model_task_end(fja_model *m, fja_pool *p, int32_t wi, uint32_t n, uint64_t since,
+                        uint64_t ts)
 {
+    fja_worker *w = worker_of(m, p, wi);
+    if (!w) return;
     fja_task *t = task_at(p, n);
     t->flags |= FJA_TF_EXECUTED;
     body_pop(p, w, ts);
@@ -1293,7 +1324,7 @@ static void on_unfinished(fja_model *m, fja_pool *p, const fja_change *c)
     p->left[p->nleft++] = (fja_left){.since = c->since,
                                      .awaited = c->parent_id,
                                      .task = c->task,
-                                     .worker = c->worker ? c->worker->index : -1,
+                                     .worker = c->worker >= 0 ? c->worker : -1,
                                      .state = (fja_ustate)c->left};
 }
 
@@ -1307,6 +1338,10 @@ static void on_pool_fact(fja_pool *p, const fja_change *c)
         p->nworkers_declared = (uint32_t)c->workers;
         if (c->name) fja_name_copy(p->procname, sizeof p->procname, c->name);
         if (c->counted) p->pid = c->delta;
+        /* a slot for every worker declared (none without memory: made
+         * as named, or the model runs out of memory then) */
+        if (c->workers && c->workers <= FJA_MAX_WORKER + 1 && c->workers > p->nworkers)
+            pool_grow(p, (int32_t)c->workers - 1);
         break;
     case FJA_FACT_RUNTIME: /* OpenMP pools have inferred steals and no parking */
         if (c->name) fja_name_copy(p->runtime_model, sizeof p->runtime_model, c->name);
@@ -1367,8 +1402,10 @@ static void on_pool_end(fja_pool *p)
     }
 }
 
-void fja_model_settled(fja_pool *p, fja_worker *w, uint32_t task, bool runs, uint64_t ts)
+void fja_model_settled(fja_model *m, fja_pool *p, int32_t wi, uint32_t task, bool runs, uint64_t ts)
 {
+    fja_worker *w = worker_of(m, p, wi);
+    if (!w) return;
     /* The tracker's frame stopped or went on at this event's time: its
      * segment ends or begins now (a worker is on the CPU at its events). */
     fja_body *b = top_body(w);
@@ -1460,9 +1497,12 @@ static void contradiction(fja_model *m, const fja_event *ev, const char *why)
 }
 
 /* An event the tracker found inconsistent; one it does not believe (a
- * reason told) is counted as read unless it was a replayed edge. */
+ * reason told) is counted as read unless it was a replayed edge. One
+ * that names a worker no other change named (change.h) makes its slot. */
 static void on_anomaly(fja_model *m, const fja_change *c)
 {
+    if (c->worker >= 0 && c->pool_index < m->npools)
+        pool_worker(m, &m->pools[c->pool_index], c->worker);
     if (!c->name) {
         anomaly(m, (fja_anomaly_kind)c->anomaly, c->event);
         return;
@@ -1487,6 +1527,9 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
 {
     (void)ctx;
     fja_pool *p = c->pool;
+    /* the worker it names (NULL: none), its slot made at the first change
+     * naming it; a change of no pool names none but an anomaly's */
+    fja_worker *w = p && c->worker != FJA_NO_WORKER ? worker_of(m, p, c->worker) : NULL;
     switch (c->kind) {
     case FJA_CHANGE_LOCK_NAME:
         on_lock_name(m, c);
@@ -1495,10 +1538,10 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
         on_dependence(m, p, c);
         break;
     case FJA_CHANGE_TASK_NEW: /* a fork's comes through fja_model_forked */
-        if (!c->worker) on_root(m, p, c);
+        if (c->worker == FJA_NO_WORKER) on_root(m, p, c);
         break;
     case FJA_CHANGE_TASK_DONE:
-        on_task_done(p, c->worker, c);
+        if (w) on_task_done(p, w, c);
         break;
     case FJA_CHANGE_COMPLETING: /* on a worker or a client thread */
         if (c->task != FJA_TASK_NONE) task_at(p, c->task)->flags |= FJA_TF_COMPLETER;
@@ -1529,7 +1572,7 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
         on_unfinished(m, p, c);
         break;
     case FJA_CHANGE_OFFCPU_RECORDING:
-        on_offcpu_recording(p, c->worker, c);
+        if (w || c->worker == FJA_NO_WORKER) on_offcpu_recording(p, w, c);
         break;
     case FJA_CHANGE_CLIENT_OFFCPU:
         on_client_offcpu(p, c);
@@ -1538,7 +1581,7 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
         on_pool_fact(p, c);
         break;
     default:
-        if (c->worker) on_worker_change(m, p, c->worker, c);
+        if (w) on_worker_change(m, p, w, c);
     }
 }
 

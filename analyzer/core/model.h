@@ -381,10 +381,11 @@ void fja_model_recycle(fja_model *m);
 void fja_model_keep_wall(fja_model *m);
 /* The pool (source, id), made on first use; NULL when out of memory. */
 fja_pool *fja_model_pool(fja_model *m, uint32_t source, uint32_t id);
-/* Worker `index` of p, growing the array; NULL for index < 0 or no memory.
- * Beware: growing moves the workers, so callers hold no fja_worker pointer
- * across a call. */
-fja_worker *fja_pool_worker(fja_pool *p, int32_t index);
+/* The highest worker index a pool has (fja_task.worker is 16 bits): the
+ * replay takes an event of a worker beyond it for one not on a worker.
+ * The model makes a worker's slot (fja_pool.workers, up to the highest
+ * index named) at the first change that names it (change.h). */
+#define FJA_MAX_WORKER 32767
 /* Copies a name from the trace, control characters replaced by '?'. */
 void fja_name_copy(char *dst, size_t n, const char *src);
 void fja_model_free(fja_model *m);

@@ -33,8 +33,9 @@ static void tell(const fja_tracker *t, const fja_change *c)
     tell_others(t, c);
 }
 
-/* A change about worker w (NULL: off the workers) of pool p at ts. */
-static fja_change change_of(const fja_tracker *t, fja_change_kind k, fja_pool *p, fja_worker *w,
+/* A change about worker w (its index; FJA_NO_WORKER: off the workers,
+ * FJA_CLIENT: a client thread) of pool p at ts. */
+static fja_change change_of(const fja_tracker *t, fja_change_kind k, fja_pool *p, int32_t w,
                             uint64_t ts)
 {
     return (fja_change){.kind = k,
@@ -46,8 +47,8 @@ static fja_change change_of(const fja_tracker *t, fja_change_kind k, fja_pool *p
                         .other = -1};
 }
 
-static void tell_task(const fja_tracker *t, fja_change_kind k, fja_pool *p, fja_worker *w,
-                      uint32_t n, uint64_t ts)
+static void tell_task(const fja_tracker *t, fja_change_kind k, fja_pool *p, int32_t w, uint32_t n,
+                      uint64_t ts)
 {
     fja_change c = change_of(t, k, p, w, ts);
     c.task = n;
@@ -60,6 +61,7 @@ static void tell_anomaly(const fja_tracker *t, fja_anomaly_kind k, const fja_eve
 {
     fja_change c = {.kind = FJA_CHANGE_ANOMALY,
                     .ts = ev->ts,
+                    .worker = FJA_NO_WORKER,
                     .task = FJA_TASK_NONE,
                     .other = -1,
                     .event = ev,
@@ -73,6 +75,7 @@ static void tell_invalid(const fja_tracker *t, const fja_event *ev, const char *
 {
     fja_change c = {.kind = FJA_CHANGE_ANOMALY,
                     .ts = ev->ts,
+                    .worker = FJA_NO_WORKER,
                     .task = FJA_TASK_NONE,
                     .other = -1,
                     .event = ev,
@@ -226,15 +229,16 @@ static const replay_pool *replay_pool_at(const fja_tracker *t, uint32_t pi)
 }
 
 /* replay_worker_of's making: grows pool p's workers as the replay keeps
- * them to every worker the model has so far, so that one held across the
- * making of another of those never moves. */
+ * them (a worker's index, FJA_MAX_WORKER at most) up to index; growing
+ * moves them, so a caller holding one makes no other (owner_dequeue finds
+ * a forker's, made by its fork). */
 static replay_worker *replay_worker_make(fja_tracker *t, const fja_pool *p, int32_t index)
 {
     replay_pool *rp = replay_pool_of(t, p);
     if (!rp) goto oom;
     if (index < 0) return &rp->client;
     if ((uint32_t)index >= rp->nworkers) {
-        uint32_t n = (uint32_t)index + 1 > p->nworkers ? (uint32_t)index + 1 : p->nworkers;
+        uint32_t n = (uint32_t)index + 1;
         replay_worker *nw = realloc(rp->workers, (size_t)n * sizeof *nw);
         if (!nw) goto oom;
         for (uint32_t i = rp->nworkers; i < n; i++)
@@ -365,8 +369,7 @@ static fja_wstate worker_state(const replay_worker *rw)
 /* Every worker state change goes through here: after each event on w, its
  * state is derived again from the replay, and a switch is told to the
  * listeners with the time the old state began, before it is recorded. */
-static void worker_switch(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
-                          uint64_t ts)
+static void worker_switch(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, uint64_t ts)
 {
     fja_wstate now = worker_state(rw);
     if (now != rw->state) {
@@ -381,7 +384,7 @@ static void worker_switch(fja_tracker *t, fja_pool *p, fja_worker *w, replay_wor
     fja_frame *f = top_frame(rw);
     uint32_t running = now == FJA_WS_RUN ? f->task : FJA_TASK_NONE;
     bool runs = f && f->running;
-    fja_model_settled(p, w, running, runs, ts);
+    fja_model_settled(t->model, p, w, running, runs, ts);
     if (others_listen(t)) {
         fja_change c = change_of(t, FJA_CHANGE_SETTLED, p, w, ts);
         c.task = running;
@@ -430,7 +433,7 @@ static int frame_push(replay_worker *rw, uint32_t n, uint64_t ts)
 }
 
 /* Pops frames down to task n; frames above it never saw their executed. */
-static bool frame_pop_to(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw, uint32_t n,
+static bool frame_pop_to(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, uint32_t n,
                          const fja_event *ev)
 {
     uint32_t i = rw->depth;
@@ -450,13 +453,13 @@ static bool frame_pop_to(fja_tracker *t, fja_pool *p, fja_worker *w, replay_work
 
 /* The deque of w grew or shrank by delta. A pop or steal of a task forked
  * before the trace began would go below 0: clamped, and not counted. */
-static void worker_queue(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
-                         int64_t delta, uint64_t ts)
+static void worker_queue(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, int64_t delta,
+                         uint64_t ts)
 {
     int64_t depth = rw->qdepth + delta;
     bool counted = depth >= 0;
     if (!counted) depth = 0;
-    fja_model_queue(p, w, delta, depth, counted, ts);
+    fja_model_queue(t->model, p, w, delta, depth, counted, ts);
     if (others_listen(t)) {
         fja_change c = change_of(t, FJA_CHANGE_QUEUE, p, w, ts);
         c.delta = delta;
@@ -467,14 +470,13 @@ static void worker_queue(fja_tracker *t, fja_pool *p, fja_worker *w, replay_work
     rw->qdepth = depth;
 }
 
-/* The deque of worker `index` (who forked a task: a worker both the
- * model and the replay have, so neither array moves) gives a task up,
- * taken by its owner or a thief. */
+/* The deque of worker `index` (who forked a task: its fork made its
+ * replay, found here, so the replay's workers do not move) gives a task
+ * up, taken by its owner or a thief. */
 static void owner_dequeue(fja_tracker *t, fja_pool *p, int32_t index, uint64_t ts)
 {
-    fja_worker *owner = index >= 0 ? fja_pool_worker(p, index) : NULL;
-    replay_worker *orw = owner ? replay_worker_of(t, p, index) : NULL;
-    if (orw) worker_queue(t, p, owner, orw, -1, ts);
+    replay_worker *orw = replay_worker_found(t, p, index);
+    if (orw) worker_queue(t, p, index, orw, -1, ts);
 }
 
 /* A new slot at the end of rp's queue times, FJA_TASK_NONE without
@@ -577,7 +579,7 @@ static void on_submit(fja_tracker *t, fja_pool *p, const fja_event *ev)
     uint32_t n = task_new(t, p, ev);
     if (n == FJA_TASK_NONE) return;
     qslot_take(t, p, task_at(p, n), ev->ts);
-    fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, NULL, ev->ts);
+    fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, FJA_NO_WORKER, ev->ts);
     c.task = n;
     c.site = ev->site;
     tell(t, &c);
@@ -598,7 +600,7 @@ static void on_result(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     uint32_t n = client_root(t, p, ev);
     if (n == FJA_TASK_NONE) return;
-    tell_task(t, FJA_CHANGE_RESULT, p, NULL, n, ev->ts);
+    tell_task(t, FJA_CHANGE_RESULT, p, FJA_NO_WORKER, n, ev->ts);
 }
 
 /* The id of a fork's parent: the older layout names it (0: none); the
@@ -609,8 +611,7 @@ static uint64_t fork_parent(fja_pool *p, const replay_worker *rw, const fja_even
     return ev->named ? ev->arg.parent : task_at(p, top_frame(rw)->task)->id;
 }
 
-static void on_fork(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
-                    const fja_event *ev)
+static void on_fork(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, const fja_event *ev)
 {
     if (fja_taskmap_find(&p->tasks, ev->task) != FJA_TASK_NONE) {
         tell_anomaly(t, FJA_AN_DUPLICATE_ID, ev);
@@ -645,7 +646,7 @@ static uint32_t exec_unknown(fja_tracker *t, fja_pool *p, const fja_event *ev)
     tell_anomaly(t, FJA_AN_EXEC_UNKNOWN_TASK, ev);
     uint32_t n = task_new(t, p, ev);
     if (n == FJA_TASK_NONE) return n;
-    fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, NULL, ev->ts);
+    fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, FJA_NO_WORKER, ev->ts);
     c.task = n;
     c.other = ev->worker; /* not submitted: met by this worker's exec */
     tell(t, &c);
@@ -654,7 +655,7 @@ static uint32_t exec_unknown(fja_tracker *t, fja_pool *p, const fja_event *ev)
 
 /* Takes an exec'd task off the queue it was counted in; fills in when it
  * was queued and by whom. */
-static void exec_dequeue(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw, fja_task *k,
+static void exec_dequeue(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, fja_task *k,
                          const fja_event *ev, fja_change *c)
 {
     if (k->flags & FJA_TF_STOLEN) { /* the steal dequeued it */
@@ -667,9 +668,8 @@ static void exec_dequeue(fja_tracker *t, fja_pool *p, fja_worker *w, replay_work
     }
     c->since = qslot_release(t, p, k);
     if (k->flags & FJA_TF_FORKED) {
-        int32_t self = w->index;
         c->other = k->worker;
-        if (k->worker == self) { /* popped off its own deque: w's replay at hand */
+        if (k->worker == w) { /* popped off its own deque: w's replay at hand */
             worker_queue(t, p, w, rw, -1, ev->ts);
             return;
         }
@@ -678,8 +678,7 @@ static void exec_dequeue(fja_tracker *t, fja_pool *p, fja_worker *w, replay_work
     }
 }
 
-static void on_exec(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
-                    const fja_event *ev)
+static void on_exec(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, const fja_event *ev)
 {
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
     if (n == FJA_TASK_NONE && (n = exec_unknown(t, p, ev)) == FJA_TASK_NONE) return;
@@ -688,14 +687,11 @@ static void on_exec(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *r
         tell_anomaly(t, FJA_AN_DUPLICATE_EXEC, ev);
         return;
     }
-    int32_t self = w->index;
     fja_change c = change_of(t, FJA_CHANGE_TASK_BEGIN, p, w, ev->ts);
     c.task = n;
     c.joined = ev->kind == FJA_EV_EXEC_JOINED;
     c.ahead = c.joined ? ev->arg.ahead : 0;
     exec_dequeue(t, p, w, rw, k, ev, &c);
-    w = &p->workers[self]; /* fja_pool_worker may have moved the array */
-    c.worker = w;
     fja_frame *f = top_frame(rw);
     if (f) {
         if (f->running) f->since = ev->ts; /* from running to under the nested task */
@@ -705,12 +701,12 @@ static void on_exec(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *r
         tell_anomaly(t, FJA_AN_OUT_OF_MEMORY, ev);
         return;
     }
-    fja_model_task_begin(t->model, p, w, &c);
+    fja_model_task_begin(t->model, p, &c);
     tell_others(t, &c);
     if (rw->stolen && rw->stolen_id == ev->task) rw->stolen = false;
 }
 
-static void on_executed(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void on_executed(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw,
                         const fja_event *ev)
 {
     fja_frame *f = top_frame(rw);
@@ -725,7 +721,7 @@ static void on_executed(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worke
     f = top_frame(rw);
     frame_suspend(f);
     frame_drop(rw);
-    fja_model_task_end(p, w, n, f->exec_ts, ev->ts);
+    fja_model_task_end(t->model, p, w, n, f->exec_ts, ev->ts);
     if (others_listen(t)) {
         fja_change c = change_of(t, FJA_CHANGE_TASK_END, p, w, ev->ts);
         c.task = n;
@@ -739,7 +735,7 @@ static void on_executed(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worke
 
 /* An untied OpenMP task leaves this worker unfinished: its frame goes, its
  * time so far stays its own, and it is on no worker until resumed. */
-static void on_suspend(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void on_suspend(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw,
                        const fja_event *ev)
 {
     uint32_t n = task_find_near(p, rw, ev->task);
@@ -756,7 +752,7 @@ static void on_suspend(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker
 
 /* The suspended task goes on here, as a new frame (like an exec, but not a
  * new start: no queue, no steal). */
-static void on_resume(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void on_resume(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw,
                       const fja_event *ev)
 {
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
@@ -784,7 +780,7 @@ static void on_dependence(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     uint32_t sink = fja_taskmap_find(&p->tasks, ev->task);
     uint32_t pred = ev->arg.pred ? fja_taskmap_find(&p->tasks, ev->arg.pred) : FJA_TASK_NONE;
-    fja_change c = change_of(t, FJA_CHANGE_DEPENDENCE, p, NULL, ev->ts);
+    fja_change c = change_of(t, FJA_CHANGE_DEPENDENCE, p, FJA_NO_WORKER, ev->ts);
     c.counted = sink != FJA_TASK_NONE && pred != FJA_TASK_NONE && sink != pred;
     if (c.counted) {
         c.task = sink;
@@ -793,8 +789,7 @@ static void on_dependence(fja_tracker *t, fja_pool *p, const fja_event *ev)
     tell(t, &c);
 }
 
-static void on_steal(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
-                     const fja_event *ev)
+static void on_steal(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, const fja_event *ev)
 {
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
     if (n == FJA_TASK_NONE) {
@@ -803,9 +798,7 @@ static void on_steal(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *
     }
     fja_task *k = task_at(p, n);
     int32_t owner_index = k->flags & FJA_TF_FORKED ? k->worker : -1;
-    int32_t self = w->index;
     if (!(k->flags & FJA_TF_STOLEN)) owner_dequeue(t, p, owner_index, ev->ts);
-    w = &p->workers[self]; /* fja_pool_worker may have moved the array */
     rw->stolen_queued_ts = qslot_release(t, p, k);
     rw->stolen_from = owner_index;
     rw->stolen = true;
@@ -816,8 +809,7 @@ static void on_steal(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *
     tell(t, &c);
 }
 
-static void on_join(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
-                    const fja_event *ev)
+static void on_join(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, const fja_event *ev)
 {
     fja_frame *f = top_frame(rw);
     if (!f) {
@@ -839,7 +831,7 @@ static void on_join(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *r
     tell(t, &c);
 }
 
-static void on_joined(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void on_joined(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw,
                       const fja_event *ev)
 {
     fja_frame *f = top_frame(rw);
@@ -862,7 +854,7 @@ static void on_joined(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker 
 /* A join that found its child done (join_done): the child's path joins
  * its parent's here. The parent is the worker's running task. Task 0 (an
  * OpenMP taskwait that waited for nothing): every child done so far. */
-static void on_join_done(fja_tracker *t, fja_pool *p, fja_worker *w, const replay_worker *rw,
+static void on_join_done(fja_tracker *t, fja_pool *p, int32_t w, const replay_worker *rw,
                          const fja_event *ev)
 {
     fja_frame *f = top_frame(rw);
@@ -879,7 +871,7 @@ static void on_join_done(fja_tracker *t, fja_pool *p, fja_worker *w, const repla
 
 /* A lock wait suspends the running task: waiting is not work, and it is
  * the serialisation the program cannot see (brief, experiment 3). */
-static void on_lock_wait(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void on_lock_wait(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw,
                          const fja_event *ev)
 {
     fja_change c = change_of(t, FJA_CHANGE_LOCK_BEGIN, p, w, ev->ts);
@@ -896,7 +888,7 @@ static void on_lock_wait(fja_tracker *t, fja_pool *p, fja_worker *w, replay_work
     tell(t, &c);
 }
 
-static void on_lock_acquired(fja_tracker *t, fja_pool *p, fja_worker *w, const replay_worker *rw,
+static void on_lock_acquired(fja_tracker *t, fja_pool *p, int32_t w, const replay_worker *rw,
                              const fja_event *ev)
 {
     fja_frame *f = top_frame(rw);
@@ -914,6 +906,7 @@ static void on_lock_init(fja_tracker *t, const fja_event *ev)
 {
     fja_change c = {.kind = FJA_CHANGE_LOCK_NAME,
                     .ts = ev->ts,
+                    .worker = FJA_NO_WORKER,
                     .task = FJA_TASK_NONE,
                     .lock = (uint32_t)ev->arg.lock,
                     .name = ev->name,
@@ -922,43 +915,49 @@ static void on_lock_init(fja_tracker *t, const fja_event *ev)
     tell(t, &c);
 }
 
-/* Completions run on workers or on client threads (p->client): the
- * worker the changes name, NULL when memory ran out; rw: where the replay
- * keeps the completion. */
-static fja_worker *completion_slot(fja_tracker *t, fja_pool *p, const fja_event *ev,
-                                   replay_worker **rw)
+/* Completions run on workers or on client threads (FJA_CLIENT): where
+ * the replay keeps the completion of ev's thread, NULL when memory ran
+ * out or a worker index is beyond FJA_MAX_WORKER. */
+static replay_worker *completion_slot(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
-    fja_worker *w = ev->worker >= 0 ? fja_pool_worker(p, ev->worker) : &p->client;
-    *rw = w ? replay_worker_of(t, p, ev->worker) : NULL;
-    return *rw ? w : NULL;
+    if (ev->worker > FJA_MAX_WORKER) return NULL;
+    return replay_worker_of(t, p, ev->worker);
 }
 
 static void on_completing(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
-    replay_worker *rw;
-    fja_worker *w = completion_slot(t, p, ev, &rw);
+    replay_worker *rw = completion_slot(t, p, ev);
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
-    if (!w) return;
+    if (!rw) return;
     if (n == FJA_TASK_NONE) tell_anomaly(t, FJA_AN_UNKNOWN_TASK_EVENT, ev);
     rw->completing = true;
     rw->completing_task = ev->task;
     rw->completing_ts = ev->ts;
-    tell_task(t, FJA_CHANGE_COMPLETING, p, w->index >= 0 ? w : NULL, n, ev->ts);
+    tell_task(t, FJA_CHANGE_COMPLETING, p, ev->worker >= 0 ? ev->worker : FJA_NO_WORKER, n, ev->ts);
 }
 
 static void on_completed(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
-    replay_worker *rw;
-    fja_worker *w = completion_slot(t, p, ev, &rw);
-    if (!w) return;
-    fja_change c = change_of(t, FJA_CHANGE_TASK_DONE, p, w, ev->ts);
+    replay_worker *rw = completion_slot(t, p, ev);
+    if (!rw) return;
+    fja_change c =
+        change_of(t, FJA_CHANGE_TASK_DONE, p, ev->worker >= 0 ? ev->worker : FJA_CLIENT, ev->ts);
     c.counted = rw->completing && rw->completing_task == ev->task;
     c.since = rw->completing_ts;
     if (!c.counted) tell_anomaly(t, FJA_AN_COMPLETED_WITHOUT_COMPLETING, ev);
     rw->completing = false;
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
     if (n == FJA_TASK_NONE) {
-        tell_anomaly(t, FJA_AN_UNKNOWN_TASK_EVENT, ev);
+        /* no change names the worker: the anomaly does (its slot made) */
+        fja_change a = {.kind = FJA_CHANGE_ANOMALY,
+                        .ts = ev->ts,
+                        .pool_index = c.pool_index,
+                        .worker = ev->worker >= 0 ? ev->worker : FJA_NO_WORKER,
+                        .task = FJA_TASK_NONE,
+                        .other = -1,
+                        .event = ev,
+                        .anomaly = FJA_AN_UNKNOWN_TASK_EVENT};
+        tell(t, &a);
         return;
     }
     c.task = n;
@@ -973,7 +972,7 @@ static void on_completed(fja_tracker *t, fja_pool *p, const fja_event *ev)
  * running stops accruing self time (the model's), and while it is away it
  * holds that task up. Its state does not change: the time is booked
  * apart. */
-static void offcpu_out(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw, uint64_t ts,
+static void offcpu_out(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, uint64_t ts,
                        uint8_t kind)
 {
     if (!rw->begun || rw->ended || rw->off) return;
@@ -990,7 +989,7 @@ static void offcpu_out(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker
 
 /* Back on the CPU: the task it was running runs again. Also done before
  * any event of the worker (it emits events only on the CPU). */
-static void offcpu_in(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw, uint64_t ts)
+static void offcpu_in(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, uint64_t ts)
 {
     if (!rw->off) return;
     rw->off = false;
@@ -1027,10 +1026,10 @@ static void on_offcpu_edge(fja_tracker *t, const fja_event *ev)
     fja_pool *p = NULL;
     for (uint32_t i = 0; i < m->npools && !p; i++)
         if (m->pools[i].source == ev->source && m->pools[i].id == ev->pool) p = &m->pools[i];
-    if (!p || ev->worker < 0 || (uint32_t)ev->worker >= p->nworkers) return;
-    fja_worker *w = &p->workers[ev->worker];
-    replay_worker *rw = replay_worker_of(t, p, ev->worker);
-    if (!rw) return; /* out of memory: the model says so */
+    /* a worker the replay does not keep never began: nothing to tell */
+    replay_worker *rw = p ? replay_worker_found(t, p, ev->worker) : NULL;
+    if (!rw) return;
+    int32_t w = ev->worker;
     if (ev->kind == FJA_EV_OFFCPU_IN && !rw->off) check_cut(t, p, rw, ev);
     rw->cut_ts = 0;
     if (ev->kind == FJA_EV_OFFCPU_OUT)
@@ -1042,7 +1041,7 @@ static void on_offcpu_edge(fja_tracker *t, const fja_event *ev)
 /* The off-CPU recording of worker w (NULL: a client thread): started,
  * refused, lossy; the late intervals themselves are only counted here
  * (replayed in time order). */
-static void on_offcpu_status(fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+static void on_offcpu_status(fja_tracker *t, fja_pool *p, int32_t w, const fja_event *ev)
 {
     fja_change c = change_of(t, FJA_CHANGE_OFFCPU_RECORDING, p, w, ev->ts);
     if (ev->kind == FJA_EV_OFFCPU_START) {
@@ -1066,7 +1065,7 @@ static void on_offcpu_status(fja_tracker *t, fja_pool *p, fja_worker *w, const f
  * counts as on the CPU; the thread's clock counted more or less of it:
  * perf writes a switch record some way into the kernel's switch, after the
  * clock stopped or started (docs/analyses.md, "Off-CPU time"). */
-static void on_offcpu_clock(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void on_offcpu_clock(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw,
                             const fja_event *ev)
 {
     uint64_t cpu = ev->arg.cpu;
@@ -1095,10 +1094,9 @@ static void on_offcpu_clock(fja_tracker *t, fja_pool *p, fja_worker *w, replay_w
  * what it told beyond that is not CPU time (its callbacks time themselves
  * in wall time: a stall of the vCPU inside one, or a tool that timed
  * itself wrong) and is not taken out of any task (the report tells it). */
-static void on_tool_time(fja_tracker *t, fja_pool *p, fja_worker *w, const fja_event *ev)
+static void on_tool_time(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw,
+                         const fja_event *ev)
 {
-    replay_worker *rw = replay_worker_of(t, p, w->index);
-    if (!rw) return;
     fja_change c = change_of(t, FJA_CHANGE_TOOL_TIME, p, w, ev->ts);
     if (rw->tool_read && ev->tool >= rw->tool_last) c.delta = (int64_t)(ev->tool - rw->tool_last);
     bool clocked = rw->clock_read && ev->arg.cpu >= rw->clock_cpu;
@@ -1124,15 +1122,14 @@ static void worker_begin(replay_worker *rw, uint64_t ts)
 /* Its life ends at ts (its worker_end, or the trace's end): told, as no
  * change of state says when (a worker_end again, or of a worker that never
  * began). */
-static void worker_end(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw, uint64_t ts)
+static void worker_end(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, uint64_t ts)
 {
     rw->ended = true;
     fja_change c = change_of(t, FJA_CHANGE_WORKER_END, p, w, ts);
     tell(t, &c);
 }
 
-static void on_park(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
-                    const fja_event *ev)
+static void on_park(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, const fja_event *ev)
 {
     bool park = ev->kind == FJA_EV_PARK;
     fja_change c = change_of(t, park ? FJA_CHANGE_PARK : FJA_CHANGE_UNPARK, p, w, ev->ts);
@@ -1141,7 +1138,7 @@ static void on_park(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *r
     tell(t, &c);
 }
 
-static void worker_dispatch(fja_tracker *t, fja_pool *p, fja_worker *w, replay_worker *rw,
+static void worker_dispatch(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw,
                             const fja_event *ev)
 {
     switch (ev->kind) {
@@ -1206,7 +1203,7 @@ static void worker_dispatch(fja_tracker *t, fja_pool *p, fja_worker *w, replay_w
         on_offcpu_clock(t, p, w, rw, ev);
         break;
     case FJA_EV_OFFCPU_TASK_CLOCK:
-        if (ev->tool_told) on_tool_time(t, p, w, ev);
+        if (ev->tool_told) on_tool_time(t, p, w, rw, ev);
         on_offcpu_clock(t, p, w, rw, ev);
         break;
     default:
@@ -1218,26 +1215,24 @@ static void worker_dispatch(fja_tracker *t, fja_pool *p, fja_worker *w, replay_w
  * (fja_tracker_feed found it). */
 static void on_worker_event(fja_tracker *t, fja_pool *p, replay_worker *rw, const fja_event *ev)
 {
-    fja_worker *w = fja_pool_worker(p, ev->worker);
-    if (!w) {
+    int32_t w = ev->worker;
+    if (w > FJA_MAX_WORKER) {
         tell_anomaly(t, FJA_AN_NOT_ON_WORKER, ev);
         return;
     }
-    if (!rw && !(rw = replay_worker_of(t, p, ev->worker)))
-        return; /* out of memory: the model says so */
+    if (!rw && !(rw = replay_worker_of(t, p, w))) return; /* out of memory: oom says so */
     if (!rw->begun && ev->kind != FJA_EV_WORKER_END)
         worker_begin(rw, ev->ts); /* the trace began after worker_begin */
+    /* the handlers make no other worker's replay (owner_dequeue finds
+     * it): rw stays */
     worker_dispatch(t, p, w, rw, ev);
-    /* handlers may have grown the model's array (not the replay's: made
-     * with every worker the model had) */
-    w = &p->workers[ev->worker];
     worker_switch(t, p, w, rw, ev->ts);
 }
 
 /* What the pool's own event said of it, told. */
 static void tell_fact(const fja_tracker *t, fja_pool *p, fja_pool_fact fact, const fja_event *ev)
 {
-    fja_change c = change_of(t, FJA_CHANGE_POOL_FACT, p, NULL, ev->ts);
+    fja_change c = change_of(t, FJA_CHANGE_POOL_FACT, p, FJA_NO_WORKER, ev->ts);
     c.fact = (uint8_t)fact;
     if (fact == FJA_FACT_BEGIN) {
         c.name = ev->procname;
@@ -1265,9 +1260,7 @@ static void on_pool_fact(fja_tracker *t, fja_pool *p, fja_pool_fact fact, const 
         rp->has_end = true;
         rp->end_ts = ev->ts;
     }
-    tell_fact(t, p, fact, ev);
-    if (fact == FJA_FACT_BEGIN && ev->arg.workers && ev->arg.workers <= 32768)
-        fja_pool_worker(p, (int32_t)ev->arg.workers - 1);
+    tell_fact(t, p, fact, ev); /* the model makes the workers' slots declared */
 }
 
 /* A client thread's stay off the CPU, drained as its wait for root task
@@ -1278,8 +1271,8 @@ static void on_client_offcpu(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     uint32_t n = client_root(t, p, ev);
     if (n == FJA_TASK_NONE || ev->end <= ev->begin) return;
-    fja_change c =
-        change_of(t, FJA_CHANGE_CLIENT_OFFCPU, p, NULL, ev->end < ev->ts ? ev->end : ev->ts);
+    fja_change c = change_of(t, FJA_CHANGE_CLIENT_OFFCPU, p, FJA_NO_WORKER,
+                             ev->end < ev->ts ? ev->end : ev->ts);
     c.task = n;
     c.since = ev->begin;
     c.offcpu = ev->arg.offcpu == FJA_OFFCPU_BLOCKED ? FJA_OFFCPU_BLOCKED : FJA_OFFCPU_PREEMPTED;
@@ -1292,7 +1285,7 @@ static bool on_client_offcpu_status(fja_tracker *t, fja_pool *p, const fja_event
     if (ev->worker >= 0 ||
         (ev->kind != FJA_EV_OFFCPU_START && ev->kind != FJA_EV_OFFCPU_UNAVAILABLE))
         return false;
-    on_offcpu_status(t, p, NULL, ev);
+    on_offcpu_status(t, p, FJA_NO_WORKER, ev);
     return true;
 }
 
@@ -1316,7 +1309,7 @@ static void on_pool_event(fja_tracker *t, fja_pool *p, replay_worker *rw, const 
         on_result(t, p, ev);
         break;
     case FJA_EV_WAKE:
-        tell_task(t, FJA_CHANGE_WAKE, p, NULL, FJA_TASK_NONE, ev->ts);
+        tell_task(t, FJA_CHANGE_WAKE, p, FJA_NO_WORKER, FJA_TASK_NONE, ev->ts);
         break;
     case FJA_EV_COMPLETING:
         on_completing(t, p, ev);
@@ -1448,8 +1441,7 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
     }
     if (ev->kind == FJA_EV_OFFCPU && ev->worker >= 0) { /* believed: the next one after it */
         fja_pool *p = fja_model_pool(m, ev->source, ev->pool);
-        fja_worker *w = p ? fja_pool_worker(p, ev->worker) : NULL;
-        rw = w ? replay_worker_of(t, p, ev->worker) : NULL;
+        rw = p ? replay_worker_of(t, p, ev->worker) : NULL; /* begun: made before */
         if (rw && ev->end > rw->off_checked_end) rw->off_checked_end = ev->end;
     }
     fja_model_counted(m, ev);
@@ -1479,14 +1471,14 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
     if (ev->ts > rp->last_ts) rp->last_ts = ev->ts;
     if (rw && rw->off) { /* a worker emits events only on the CPU */
         rw->cut_ts = ev->ts;
-        offcpu_in(t, p, &p->workers[ev->worker], rw, ev->ts);
+        offcpu_in(t, p, ev->worker, rw, ev->ts);
     }
     if (ev->kind == FJA_EV_WORKER_BEGIN) {
-        fja_worker *w = fja_pool_worker(p, ev->worker);
-        rw = w ? replay_worker_of(t, p, ev->worker) : NULL;
+        bool worker = ev->worker >= 0 && ev->worker <= FJA_MAX_WORKER;
+        rw = worker ? replay_worker_of(t, p, ev->worker) : NULL;
         if (rw && !rw->begun) {
             worker_begin(rw, ev->ts);
-            worker_switch(t, p, w, rw, ev->ts);
+            worker_switch(t, p, ev->worker, rw, ev->ts);
             return 0;
         }
     }
@@ -1501,10 +1493,9 @@ bool fja_tracker_oom(const fja_tracker *t)
 
 /* ------------------------------------------------------------ end of trace */
 
-static void worker_close(fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t end)
+static void worker_close(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, uint64_t end)
 {
-    replay_worker *rw = replay_worker_found(t, p, w->index);
-    if (!rw || !rw->begun || rw->ended) return;
+    if (!rw->begun || rw->ended) return;
     offcpu_in(t, p, w, rw, end);
     /* Killed mid-run: its body stops at the last event of the pool (the
      * model books what ran up to there, told by the SETTLED below). */
@@ -1525,10 +1516,10 @@ static fja_ustate frame_left(const replay_worker *rw, const fja_frame *f)
 
 /* The tasks left under way on worker w's stack at the trace's end, bottom
  * up: what a killed program's report shows. */
-static void tell_frames_left(fja_tracker *t, fja_pool *p, fja_worker *w, uint64_t end)
+static void tell_frames_left(fja_tracker *t, fja_pool *p, int32_t w, const replay_worker *rw,
+                             uint64_t end)
 {
-    const replay_worker *rw = replay_worker_at(t, (uint32_t)(p - t->model->pools), w->index);
-    for (uint32_t i = 0; rw && i < rw->depth; i++) {
+    for (uint32_t i = 0; i < rw->depth; i++) {
         const fja_frame *f = &rw->stack[i];
         fja_change c = change_of(t, FJA_CHANGE_UNFINISHED, p, w, end);
         c.task = f->task;
@@ -1540,12 +1531,12 @@ static void tell_frames_left(fja_tracker *t, fja_pool *p, fja_worker *w, uint64_
     }
 }
 
-/* A completion left under way at the trace's end on worker w (NULL: on a
- * client thread). */
-static void tell_completion_left(fja_tracker *t, fja_pool *p, fja_worker *w,
-                                 const replay_worker *rw, uint64_t end)
+/* A completion left under way at the trace's end on worker w
+ * (FJA_NO_WORKER: on a client thread). */
+static void tell_completion_left(fja_tracker *t, fja_pool *p, int32_t w, const replay_worker *rw,
+                                 uint64_t end)
 {
-    if (!rw || !rw->completing) return;
+    if (!rw->completing) return;
     fja_change c = change_of(t, FJA_CHANGE_UNFINISHED, p, w, end);
     c.task = fja_taskmap_find(&p->tasks, rw->completing_task);
     if (c.task == FJA_TASK_NONE) return;
@@ -1562,9 +1553,9 @@ static void tell_queued_left(fja_tracker *t, fja_pool *p, uint64_t end)
     for (uint32_t n = 0; rp && rp->qtaken && n < p->tasks.count; n++) {
         const fja_task *k = task_at(p, n);
         if (fja_taskmap_is_free(&p->tasks, n) || k->qslot == FJA_TASK_NONE) continue;
-        bool forked = (k->flags & FJA_TF_FORKED) && (uint32_t)k->worker < p->nworkers;
+        bool forked = (k->flags & FJA_TF_FORKED) && (uint32_t)k->worker < rp->nworkers;
         fja_change c =
-            change_of(t, FJA_CHANGE_UNFINISHED, p, forked ? &p->workers[k->worker] : NULL, end);
+            change_of(t, FJA_CHANGE_UNFINISHED, p, forked ? k->worker : FJA_NO_WORKER, end);
         c.task = n;
         c.since = rp->qsince[k->qslot];
         c.left = FJA_UT_QUEUED;
@@ -1575,15 +1566,13 @@ static void tell_queued_left(fja_tracker *t, fja_pool *p, uint64_t end)
 /* Everything the replay leaves under way in pool p at its end: the
  * frames of every worker, then the completions (a completer's frame below
  * is told first: its completion is where it is), then the tasks queued. */
-static void tell_left(fja_tracker *t, fja_pool *p, uint64_t end)
+static void tell_left(fja_tracker *t, fja_pool *p, const replay_pool *rp, uint64_t end)
 {
-    uint32_t pi = (uint32_t)(p - t->model->pools);
-    for (uint32_t w = 0; w < p->nworkers; w++)
-        tell_frames_left(t, p, &p->workers[w], end);
-    for (uint32_t w = 0; w < p->nworkers; w++)
-        tell_completion_left(t, p, &p->workers[w], replay_worker_at(t, pi, (int32_t)w), end);
-    const struct fja_replay *r = t->replay;
-    tell_completion_left(t, p, NULL, r && pi < r->npools ? &r->pools[pi].client : NULL, end);
+    for (uint32_t w = 0; w < rp->nworkers; w++)
+        tell_frames_left(t, p, (int32_t)w, &rp->workers[w], end);
+    for (uint32_t w = 0; w < rp->nworkers; w++)
+        tell_completion_left(t, p, (int32_t)w, &rp->workers[w], end);
+    tell_completion_left(t, p, FJA_NO_WORKER, &rp->client, end);
     tell_queued_left(t, p, end);
 }
 
@@ -1597,18 +1586,19 @@ void fja_tracker_finish(fja_tracker *t)
         fja_pool *p = &m->pools[i];
         const replay_pool *rp = replay_pool_at(t, i);
         uint64_t end = rp && rp->has_end ? rp->end_ts : t->last_ts;
-        for (uint32_t w = 0; w < p->nworkers; w++)
-            worker_close(t, p, &p->workers[w], end);
-        tell_left(t, p, end);
+        for (uint32_t w = 0; rp && w < rp->nworkers; w++)
+            worker_close(t, p, (int32_t)w, &rp->workers[w], end);
+        if (rp) tell_left(t, p, rp, end);
         if (rp && rp->seen) { /* its first and last event */
-            fja_change c = change_of(t, FJA_CHANGE_POOL_SPAN, p, NULL, rp->last_ts);
+            fja_change c = change_of(t, FJA_CHANGE_POOL_SPAN, p, FJA_NO_WORKER, rp->last_ts);
             c.since = rp->first_ts;
             tell(t, &c);
         }
-        tell_task(t, FJA_CHANGE_POOL_END, p, NULL, FJA_TASK_NONE, end);
+        tell_task(t, FJA_CHANGE_POOL_END, p, FJA_NO_WORKER, FJA_TASK_NONE, end);
     }
     fja_change c = {.kind = FJA_CHANGE_TRACE_END,
                     .ts = t->last_ts,
+                    .worker = FJA_NO_WORKER,
                     .task = FJA_TASK_NONE,
                     .other = -1,
                     .delta = (int64_t)t->left_out_events,

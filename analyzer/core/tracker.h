@@ -15,11 +15,13 @@
  * (struct fja_replay, private to tracker.c): a listener asks it nothing,
  * what they leave under way at the end it is told
  * (FJA_CHANGE_UNFINISHED), a worker's life by
- * STATE (its first, out of FJA_WS_OFF) and WORKER_END. Some of the
- * replay's state still lives in the fja_model's pools (model.h: the
- * task records, which the tracker reads, with their queue slots), so a
- * listener reads the task records it is told about; the pools
- * --recording leaves out are the tracker's own (fja_tracker_recording).
+ * STATE (its first, out of FJA_WS_OFF) and WORKER_END. A change names
+ * its worker by index (change.h), which each listener resolves: the
+ * model makes its own worker slots. Some of the replay's state still
+ * lives in the fja_model's pools (model.h: the task records, which the
+ * tracker makes and reads, with their queue slots), so a listener reads
+ * the task records it is told about; the pools --recording leaves out
+ * are the tracker's own (fja_tracker_recording).
  * The changes and the listener are change.h's. The tracker books no time: the model books
  * self time in task bodies of its own (fja_body), from the changes. */
 #ifndef FJA_TRACKER_H

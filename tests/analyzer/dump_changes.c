@@ -149,8 +149,8 @@ static void dump(void *ctx, fja_model *m, const fja_change *c)
     }
     line_len = 0;
     put(" %s %" PRIu32, kind_name(c->kind), c->pool_index);
-    if (c->worker)
-        put(" w%" PRId32, c->worker->index);
+    if (c->worker != FJA_NO_WORKER)
+        put(" w%" PRId32, c->worker);
     else
         put(" -");
     if (c->pool && c->task != FJA_TASK_NONE)

@@ -24,7 +24,7 @@ static void record(void *ctx, fja_model *m, const fja_change *c)
     change_log *log = ctx;
     if (log->n == MAX_LOG) return;
     log->c[log->n] = *c;
-    log->worker[log->n] = c->worker ? c->worker->index : -2;
+    log->worker[log->n] = c->worker != FJA_NO_WORKER ? c->worker : -2;
     log->task_id[log->n] =
         c->pool && c->task != FJA_TASK_NONE ? fja_taskmap_get(&c->pool->tasks, c->task)->id : 0;
     log->n++;
