@@ -49,11 +49,10 @@ typedef struct {
     uint16_t depth;      /* saturated */
     int16_t worker;      /* the forker until exec, then the executor */
     uint16_t flags;
-    uint32_t qslot; /* while queued: its slot in the tracker's queue times, else FJA_TASK_NONE */
 } fja_task;
 
 /* The analyzer's memory budget is 64 bytes per task (bench/analyzer.sh):
- * qslot took padding the record had; a new field must find room too. */
+ * a new field must find room in the 4 bytes of padding left. */
 _Static_assert(sizeof(fja_task) <= 64, "a task record outgrew its 64 bytes");
 
 /* Done: its body ran (executed) and, for a counted completer, its

@@ -185,12 +185,18 @@ typedef struct {
     bool openmp, jvm, has_end;
     uint64_t end_ts;
     /* fork/submit time of each task still queued, in slots reused once it
-     * is taken (fja_task.qslot): the records have no room for a timestamp,
-     * and only the few tasks queued at a time need one. A free slot holds
-     * the next free one; qfree heads that list (FJA_TASK_NONE: empty). */
+     * is taken (qslot): only the few tasks queued at a time need one. A
+     * free slot holds the next free one; qfree heads that list
+     * (FJA_TASK_NONE: empty). */
     uint64_t *qsince;
     uint32_t nqsince, cap_qsince, qfree;
     uint32_t qtaken; /* slots in use: none, no task left queued to look for */
+    /* the replay's own of each task record (numbered as the pool's map
+     * numbers them, fja_taskmap): its slot in qsince while queued, else
+     * FJA_TASK_NONE; cap_tasks of them, set as the record is made
+     * (task_new) */
+    uint32_t *qslot;
+    uint32_t cap_tasks;
     /* an event of it was replayed (seen): the first one's time, the
      * latest (told at the end: POOL_SPAN) */
     bool seen;
@@ -291,6 +297,7 @@ void fja_tracker_free(fja_tracker *t)
             free(rp->client.stack);
             free(rp->workers);
             free(rp->qsince);
+            free(rp->qslot);
         }
         free(t->replay->pools);
         free(t->replay);
@@ -493,16 +500,18 @@ static uint32_t qslot_grow(replay_pool *rp)
     return rp->nqsince++;
 }
 
-/* Remembers when task k of pool p was queued (fork, submit), in a free
- * slot. Without memory for a slot the time is just not known (the report
- * says so). Once per task: the pool the replay already keeps is found
- * inline. */
-static inline void qslot_take(fja_tracker *t, fja_pool *p, fja_task *k, uint64_t ts)
+/* The replay's pool p, of the event being replayed (fja_tracker_feed
+ * made it). */
+static inline replay_pool *replay_pool_in(const fja_tracker *t, const fja_pool *p)
 {
-    const struct fja_replay *r = t->replay;
-    uint32_t pi = (uint32_t)(p - t->model->pools);
-    replay_pool *rp = pi < r->npools ? &r->pools[pi] : replay_pool_of(t, p);
-    if (!rp) return;
+    return &t->replay->pools[p - t->model->pools];
+}
+
+/* Remembers when task record n of pool p was queued (fork, submit), in
+ * a free slot. Without memory for a slot the time is just not known (the
+ * report says so). */
+static inline void qslot_take(replay_pool *rp, uint32_t n, uint64_t ts)
+{
     uint32_t s = rp->qfree;
     if (s != FJA_TASK_NONE)
         rp->qfree = (uint32_t)rp->qsince[s];
@@ -510,34 +519,51 @@ static inline void qslot_take(fja_tracker *t, fja_pool *p, fja_task *k, uint64_t
         return;
     rp->qsince[s] = ts;
     rp->qtaken++;
-    k->qslot = s;
+    rp->qslot[n] = s;
 }
 
-/* Task k of pool p left its queue (taken by its owner or a thief): its
+/* Task record n left its queue (taken by its owner or a thief): its
  * slot is free. Returns when it was queued, 0 when unknown. */
-static uint64_t qslot_release(fja_tracker *t, const fja_pool *p, fja_task *k)
+static uint64_t qslot_release(replay_pool *rp, uint32_t n)
 {
-    if (k->qslot == FJA_TASK_NONE) return 0;
-    /* a slot was taken: the replay keeps the pool */
-    replay_pool *rp = &t->replay->pools[p - t->model->pools];
-    uint64_t since = rp->qsince[k->qslot];
-    rp->qsince[k->qslot] = rp->qfree;
-    rp->qfree = k->qslot;
+    uint32_t s = rp->qslot[n];
+    if (s == FJA_TASK_NONE) return 0;
+    uint64_t since = rp->qsince[s];
+    rp->qsince[s] = rp->qfree;
+    rp->qfree = s;
     rp->qtaken--;
-    k->qslot = FJA_TASK_NONE;
+    rp->qslot[n] = FJA_TASK_NONE;
     return since;
 }
 
 /* ------------------------------------------------------------ tasks and trees */
 
-static uint32_t task_new(fja_tracker *t, fja_pool *p, const fja_event *ev)
+/* Room for the replay's own of record n of rp (out of line: taken as
+ * the records outgrow it). */
+static bool replay_tasks_grow(replay_pool *rp, uint32_t n)
 {
-    uint32_t n = fja_taskmap_add(&p->tasks, ev->task);
+    uint32_t cap = rp->cap_tasks ? rp->cap_tasks : 64;
+    while (cap <= n)
+        cap *= 2;
+    uint32_t *q = realloc(rp->qslot, (size_t)cap * sizeof *q);
+    if (!q) return false;
+    rp->qslot = q;
+    rp->cap_tasks = cap;
+    return true;
+}
+
+/* A record for ev's task in pool p (the replay's pool rp), FJA_TASK_NONE
+ * when memory ran out (told). */
+static uint32_t task_new(fja_tracker *t, fja_pool *p, replay_pool *rp, const fja_event *ev)
+{
+    /* the next record's number is count at most (or a free one below) */
+    bool room = p->tasks.count < rp->cap_tasks || replay_tasks_grow(rp, p->tasks.count);
+    uint32_t n = room ? fja_taskmap_add(&p->tasks, ev->task) : FJA_TASK_NONE;
     if (n == FJA_TASK_NONE) {
         tell_anomaly(t, FJA_AN_OUT_OF_MEMORY, ev);
         t->oom = true;
     } else {
-        task_at(p, n)->qslot = FJA_TASK_NONE;
+        rp->qslot[n] = FJA_TASK_NONE;
     }
     return n;
 }
@@ -576,9 +602,10 @@ static void on_submit(fja_tracker *t, fja_pool *p, const fja_event *ev)
         tell_anomaly(t, FJA_AN_DUPLICATE_ID, ev);
         return;
     }
-    uint32_t n = task_new(t, p, ev);
+    replay_pool *rp = replay_pool_in(t, p);
+    uint32_t n = task_new(t, p, rp, ev);
     if (n == FJA_TASK_NONE) return;
-    qslot_take(t, p, task_at(p, n), ev->ts);
+    qslot_take(rp, n, ev->ts);
     fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, FJA_NO_WORKER, ev->ts);
     c.task = n;
     c.site = ev->site;
@@ -623,9 +650,10 @@ static void on_fork(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, c
         tell_anomaly(t, FJA_AN_SELF_PARENT, ev);
         return;
     }
-    uint32_t n = task_new(t, p, ev);
+    replay_pool *rp = replay_pool_in(t, p);
+    uint32_t n = task_new(t, p, rp, ev);
     if (n == FJA_TASK_NONE) return;
-    qslot_take(t, p, task_at(p, n), ev->ts);
+    qslot_take(rp, n, ev->ts);
     uint32_t size_hint = ev->size_hint > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->size_hint;
     fja_model_forked(t->model, p, w, n, parent, size_hint, ev->site, ev->ts);
     if (others_listen(t)) {
@@ -644,7 +672,7 @@ static void on_fork(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, c
 static uint32_t exec_unknown(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     tell_anomaly(t, FJA_AN_EXEC_UNKNOWN_TASK, ev);
-    uint32_t n = task_new(t, p, ev);
+    uint32_t n = task_new(t, p, replay_pool_in(t, p), ev);
     if (n == FJA_TASK_NONE) return n;
     fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, FJA_NO_WORKER, ev->ts);
     c.task = n;
@@ -666,7 +694,7 @@ static void exec_dequeue(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *
         }
         return;
     }
-    c->since = qslot_release(t, p, k);
+    c->since = qslot_release(replay_pool_in(t, p), c->task);
     if (k->flags & FJA_TF_FORKED) {
         c->other = k->worker;
         if (k->worker == w) { /* popped off its own deque: w's replay at hand */
@@ -799,7 +827,7 @@ static void on_steal(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, 
     fja_task *k = task_at(p, n);
     int32_t owner_index = k->flags & FJA_TF_FORKED ? k->worker : -1;
     if (!(k->flags & FJA_TF_STOLEN)) owner_dequeue(t, p, owner_index, ev->ts);
-    rw->stolen_queued_ts = qslot_release(t, p, k);
+    rw->stolen_queued_ts = qslot_release(replay_pool_in(t, p), n);
     rw->stolen_from = owner_index;
     rw->stolen = true;
     rw->stolen_id = ev->task;
@@ -1552,12 +1580,12 @@ static void tell_queued_left(fja_tracker *t, fja_pool *p, uint64_t end)
     const replay_pool *rp = replay_pool_at(t, (uint32_t)(p - t->model->pools));
     for (uint32_t n = 0; rp && rp->qtaken && n < p->tasks.count; n++) {
         const fja_task *k = task_at(p, n);
-        if (fja_taskmap_is_free(&p->tasks, n) || k->qslot == FJA_TASK_NONE) continue;
+        if (fja_taskmap_is_free(&p->tasks, n) || rp->qslot[n] == FJA_TASK_NONE) continue;
         bool forked = (k->flags & FJA_TF_FORKED) && (uint32_t)k->worker < rp->nworkers;
         fja_change c =
             change_of(t, FJA_CHANGE_UNFINISHED, p, forked ? k->worker : FJA_NO_WORKER, end);
         c.task = n;
-        c.since = rp->qsince[k->qslot];
+        c.since = rp->qsince[rp->qslot[n]];
         c.left = FJA_UT_QUEUED;
         tell(t, &c);
     }
