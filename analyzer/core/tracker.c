@@ -164,6 +164,32 @@ typedef struct {
     uint64_t clock_ts, clock_cpu, clock_off;
 } replay_worker;
 
+/* What the replay knows of a task (replay_task.flags), its own: made by
+ * a fork, or a root (submitted, or met by an exec: a tree's root);
+ * begun (exec), its body ended (executed), stolen, suspended (an untied
+ * part ended, not resumed); a counted completer (completing seen), its
+ * completion ended (completed). */
+enum {
+    RT_FORKED = 1 << 0,
+    RT_ROOT = 1 << 1,
+    RT_EXEC = 1 << 2,
+    RT_EXECUTED = 1 << 3,
+    RT_STOLEN = 1 << 4,
+    RT_SUSPENDED = 1 << 5,
+    RT_COMPLETER = 1 << 6,
+    RT_COMPLETED = 1 << 7,
+};
+
+/* The replay's own of a task record (numbered as the pool's map numbers
+ * them, fja_taskmap; set as the record is made, task_new). */
+typedef struct {
+    uint32_t qslot;  /* its slot in qsince while queued, else FJA_TASK_NONE */
+    uint32_t parent; /* a fork's parent's record, FJA_TASK_NONE: none found */
+    int16_t worker;  /* the forker until a steal or exec, then the thief, then the
+                        worker running it (-1: none) */
+    uint16_t flags;  /* RT_* */
+} replay_task;
+
 /* An event of a worker inside its own recorded off-CPU interval
  * contradicts it (a thread emits events only on the CPU); none was seen in
  * undamaged traces (~900 intervals of libfj and OpenMP recordings under
@@ -191,11 +217,8 @@ typedef struct {
     uint64_t *qsince;
     uint32_t nqsince, cap_qsince, qfree;
     uint32_t qtaken; /* slots in use: none, no task left queued to look for */
-    /* the replay's own of each task record (numbered as the pool's map
-     * numbers them, fja_taskmap): its slot in qsince while queued, else
-     * FJA_TASK_NONE; cap_tasks of them, set as the record is made
-     * (task_new) */
-    uint32_t *qslot;
+    /* the replay's own of each task record, cap_tasks of them */
+    replay_task *tasks;
     uint32_t cap_tasks;
     /* an event of it was replayed (seen): the first one's time, the
      * latest (told at the end: POOL_SPAN) */
@@ -206,6 +229,7 @@ typedef struct {
 struct fja_replay {
     replay_pool *pools; /* as the model's pools are numbered */
     uint32_t npools;
+    replay_pool *now; /* the pool of the event being replayed (fja_tracker_feed) */
 };
 
 /* Pool p as the replay keeps it, made as needed; NULL when memory ran
@@ -297,7 +321,7 @@ void fja_tracker_free(fja_tracker *t)
             free(rp->client.stack);
             free(rp->workers);
             free(rp->qsince);
-            free(rp->qslot);
+            free(rp->tasks);
         }
         free(t->replay->pools);
         free(t->replay);
@@ -501,10 +525,11 @@ static uint32_t qslot_grow(replay_pool *rp)
 }
 
 /* The replay's pool p, of the event being replayed (fja_tracker_feed
- * made it). */
+ * made it, and keeps it at hand: no pool is made meanwhile). */
 static inline replay_pool *replay_pool_in(const fja_tracker *t, const fja_pool *p)
 {
-    return &t->replay->pools[p - t->model->pools];
+    (void)p;
+    return t->replay->now;
 }
 
 /* Remembers when task record n of pool p was queued (fork, submit), in
@@ -519,20 +544,20 @@ static inline void qslot_take(replay_pool *rp, uint32_t n, uint64_t ts)
         return;
     rp->qsince[s] = ts;
     rp->qtaken++;
-    rp->qslot[n] = s;
+    rp->tasks[n].qslot = s;
 }
 
 /* Task record n left its queue (taken by its owner or a thief): its
  * slot is free. Returns when it was queued, 0 when unknown. */
 static uint64_t qslot_release(replay_pool *rp, uint32_t n)
 {
-    uint32_t s = rp->qslot[n];
+    uint32_t s = rp->tasks[n].qslot;
     if (s == FJA_TASK_NONE) return 0;
     uint64_t since = rp->qsince[s];
     rp->qsince[s] = rp->qfree;
     rp->qfree = s;
     rp->qtaken--;
-    rp->qslot[n] = FJA_TASK_NONE;
+    rp->tasks[n].qslot = FJA_TASK_NONE;
     return since;
 }
 
@@ -545,9 +570,9 @@ static bool replay_tasks_grow(replay_pool *rp, uint32_t n)
     uint32_t cap = rp->cap_tasks ? rp->cap_tasks : 64;
     while (cap <= n)
         cap *= 2;
-    uint32_t *q = realloc(rp->qslot, (size_t)cap * sizeof *q);
+    replay_task *q = realloc(rp->tasks, (size_t)cap * sizeof *q);
     if (!q) return false;
-    rp->qslot = q;
+    rp->tasks = q;
     rp->cap_tasks = cap;
     return true;
 }
@@ -563,24 +588,25 @@ static uint32_t task_new(fja_tracker *t, fja_pool *p, replay_pool *rp, const fja
         tell_anomaly(t, FJA_AN_OUT_OF_MEMORY, ev);
         t->oom = true;
     } else {
-        rp->qslot[n] = FJA_TASK_NONE;
+        rp->tasks[n] = (replay_task){.qslot = FJA_TASK_NONE, .parent = FJA_TASK_NONE, .worker = -1};
     }
     return n;
 }
 
-static bool task_is_done(const fja_task *t)
+/* Done: its body ended, and a counted completer's completion too. */
+static bool task_is_done(const replay_task *k)
 {
-    return (t->flags & FJA_TF_COMPLETER) ? (t->flags & FJA_TF_COMPLETED)
-                                         : (t->flags & FJA_TF_EXECUTED);
+    return (k->flags & RT_COMPLETER) ? (k->flags & RT_COMPLETED) : (k->flags & RT_EXECUTED);
 }
 
 /* The frame of task n's parent waiting for it in a join, NULL if none. */
 static fja_frame *join_frame(const fja_tracker *t, const fja_pool *p, uint32_t n)
 {
-    const fja_task *k = fja_taskmap_get(&p->tasks, n);
-    if (k->parent == FJA_TASK_NONE) return NULL;
-    int32_t wi = fja_taskmap_get(&p->tasks, k->parent)->worker;
-    const replay_worker *rw = replay_worker_at(t, (uint32_t)(p - t->model->pools), wi);
+    const replay_pool *rp = replay_pool_in(t, p);
+    uint32_t parent = rp->tasks[n].parent;
+    if (parent == FJA_TASK_NONE) return NULL;
+    uint32_t wi = (uint32_t)rp->tasks[parent].worker; /* -1: none, beyond nworkers */
+    const replay_worker *rw = wi < rp->nworkers ? &rp->workers[wi] : NULL;
     if (!rw || !rw->in_joins) return NULL;
     for (uint32_t i = rw->depth; i-- > 0;)
         if (rw->stack[i].in_join && rw->stack[i].awaited == n) return &rw->stack[i];
@@ -605,6 +631,7 @@ static void on_submit(fja_tracker *t, fja_pool *p, const fja_event *ev)
     replay_pool *rp = replay_pool_in(t, p);
     uint32_t n = task_new(t, p, rp, ev);
     if (n == FJA_TASK_NONE) return;
+    rp->tasks[n].flags = RT_ROOT;
     qslot_take(rp, n, ev->ts);
     fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, FJA_NO_WORKER, ev->ts);
     c.task = n;
@@ -617,8 +644,7 @@ static void on_submit(fja_tracker *t, fja_pool *p, const fja_event *ev)
 static uint32_t client_root(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
-    const fja_task *k = n == FJA_TASK_NONE ? NULL : task_at(p, n);
-    if (k && k->tree != FJA_TASK_NONE && p->trees[k->tree].root == n) return n;
+    if (n != FJA_TASK_NONE && (replay_pool_in(t, p)->tasks[n].flags & RT_ROOT)) return n;
     tell_anomaly(t, FJA_AN_RESULT_WITHOUT_SUBMIT, ev);
     return FJA_TASK_NONE;
 }
@@ -653,6 +679,11 @@ static void on_fork(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, c
     replay_pool *rp = replay_pool_in(t, p);
     uint32_t n = task_new(t, p, rp, ev);
     if (n == FJA_TASK_NONE) return;
+    /* its parent's record: most forks are by the worker's running task */
+    rp->tasks[n] = (replay_task){.qslot = FJA_TASK_NONE,
+                                 .parent = parent ? task_find_near(p, rw, parent) : FJA_TASK_NONE,
+                                 .worker = (int16_t)w,
+                                 .flags = RT_FORKED};
     qslot_take(rp, n, ev->ts);
     uint32_t size_hint = ev->size_hint > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->size_hint;
     fja_model_forked(t->model, p, w, n, parent, size_hint, ev->site, ev->ts);
@@ -672,8 +703,10 @@ static void on_fork(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, c
 static uint32_t exec_unknown(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     tell_anomaly(t, FJA_AN_EXEC_UNKNOWN_TASK, ev);
-    uint32_t n = task_new(t, p, replay_pool_in(t, p), ev);
+    replay_pool *rp = replay_pool_in(t, p);
+    uint32_t n = task_new(t, p, rp, ev);
     if (n == FJA_TASK_NONE) return n;
+    rp->tasks[n].flags = RT_ROOT;
     fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, FJA_NO_WORKER, ev->ts);
     c.task = n;
     c.other = ev->worker; /* not submitted: met by this worker's exec */
@@ -683,10 +716,10 @@ static uint32_t exec_unknown(fja_tracker *t, fja_pool *p, const fja_event *ev)
 
 /* Takes an exec'd task off the queue it was counted in; fills in when it
  * was queued and by whom. */
-static void exec_dequeue(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, fja_task *k,
-                         const fja_event *ev, fja_change *c)
+static void exec_dequeue(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw,
+                         const replay_task *k, const fja_event *ev, fja_change *c)
 {
-    if (k->flags & FJA_TF_STOLEN) { /* the steal dequeued it */
+    if (k->flags & RT_STOLEN) { /* the steal dequeued it */
         c->stolen = true;
         if (rw->stolen && rw->stolen_id == ev->task) {
             c->since = rw->stolen_queued_ts;
@@ -695,13 +728,14 @@ static void exec_dequeue(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *
         return;
     }
     c->since = qslot_release(replay_pool_in(t, p), c->task);
-    if (k->flags & FJA_TF_FORKED) {
-        c->other = k->worker;
-        if (k->worker == w) { /* popped off its own deque: w's replay at hand */
+    if (k->flags & RT_FORKED) {
+        int32_t owner = k->worker;
+        c->other = owner;
+        if (owner == w) { /* popped off its own deque: w's replay at hand */
             worker_queue(t, p, w, rw, -1, ev->ts);
             return;
         }
-        owner_dequeue(t, p, k->worker, ev->ts);
+        owner_dequeue(t, p, owner, ev->ts);
         tell_anomaly(t, FJA_AN_EXEC_ELSEWHERE_WITHOUT_STEAL, ev);
     }
 }
@@ -710,8 +744,8 @@ static void on_exec(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, c
 {
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
     if (n == FJA_TASK_NONE && (n = exec_unknown(t, p, ev)) == FJA_TASK_NONE) return;
-    fja_task *k = task_at(p, n);
-    if (k->flags & FJA_TF_EXEC) {
+    replay_task *k = &replay_pool_in(t, p)->tasks[n];
+    if (k->flags & RT_EXEC) {
         tell_anomaly(t, FJA_AN_DUPLICATE_EXEC, ev);
         return;
     }
@@ -729,6 +763,8 @@ static void on_exec(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, c
         tell_anomaly(t, FJA_AN_OUT_OF_MEMORY, ev);
         return;
     }
+    k->flags |= RT_EXEC;
+    k->worker = (int16_t)w; /* its executor from now on */
     fja_model_task_begin(t->model, p, &c);
     tell_others(t, &c);
     if (rw->stolen && rw->stolen_id == ev->task) rw->stolen = false;
@@ -749,6 +785,7 @@ static void on_executed(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *r
     f = top_frame(rw);
     frame_suspend(f);
     frame_drop(rw);
+    replay_pool_in(t, p)->tasks[n].flags |= RT_EXECUTED;
     fja_model_task_end(t->model, p, w, n, f->exec_ts, ev->ts);
     if (others_listen(t)) {
         fja_change c = change_of(t, FJA_CHANGE_TASK_END, p, w, ev->ts);
@@ -774,6 +811,7 @@ static void on_suspend(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw
     fja_frame *f = top_frame(rw);
     frame_suspend(f);
     frame_drop(rw);
+    replay_pool_in(t, p)->tasks[n].flags |= RT_SUSPENDED;
     tell_task(t, FJA_CHANGE_TASK_SUSPEND, p, w, n, ev->ts);
     if ((f = top_frame(rw))) frame_resume(f, ev->ts);
 }
@@ -784,8 +822,8 @@ static void on_resume(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw,
                       const fja_event *ev)
 {
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
-    fja_task *k = n == FJA_TASK_NONE ? NULL : task_at(p, n);
-    if (!k || !(k->flags & FJA_TF_SUSPENDED)) {
+    replay_task *k = n == FJA_TASK_NONE ? NULL : &replay_pool_in(t, p)->tasks[n];
+    if (!k || !(k->flags & RT_SUSPENDED)) {
         tell_anomaly(t, FJA_AN_UNKNOWN_TASK_EVENT, ev);
         return;
     }
@@ -798,6 +836,8 @@ static void on_resume(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw,
         tell_anomaly(t, FJA_AN_OUT_OF_MEMORY, ev);
         return;
     }
+    k->flags &= (uint16_t)~RT_SUSPENDED;
+    k->worker = (int16_t)w;
     tell_task(t, FJA_CHANGE_TASK_RESUME, p, w, n, ev->ts);
 }
 
@@ -824,10 +864,13 @@ static void on_steal(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, 
         tell_anomaly(t, FJA_AN_STEAL_UNKNOWN_TASK, ev);
         return;
     }
-    fja_task *k = task_at(p, n);
-    int32_t owner_index = k->flags & FJA_TF_FORKED ? k->worker : -1;
-    if (!(k->flags & FJA_TF_STOLEN)) owner_dequeue(t, p, owner_index, ev->ts);
-    rw->stolen_queued_ts = qslot_release(replay_pool_in(t, p), n);
+    replay_pool *rp = replay_pool_in(t, p);
+    replay_task *k = &rp->tasks[n];
+    int32_t owner_index = k->flags & RT_FORKED ? k->worker : -1;
+    if (!(k->flags & RT_STOLEN)) owner_dequeue(t, p, owner_index, ev->ts);
+    k->flags |= RT_STOLEN;
+    k->worker = (int16_t)w; /* the thief, until its exec */
+    rw->stolen_queued_ts = qslot_release(rp, n);
     rw->stolen_from = owner_index;
     rw->stolen = true;
     rw->stolen_id = ev->task;
@@ -851,7 +894,9 @@ static void on_join(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, c
     f->awaited = fja_taskmap_find(&p->tasks, ev->task);
     /* Done between the runtime's check and its event: no wait to measure. */
     f->awaited_done_ts =
-        f->awaited != FJA_TASK_NONE && task_is_done(task_at(p, f->awaited)) ? ev->ts : 0;
+        f->awaited != FJA_TASK_NONE && task_is_done(&replay_pool_in(t, p)->tasks[f->awaited])
+            ? ev->ts
+            : 0;
     fja_change c = change_of(t, FJA_CHANGE_JOIN_BEGIN, p, w, ev->ts);
     c.task = f->awaited;
     c.joined = ev->kind == FJA_EV_JOIN_STOLEN;
@@ -888,9 +933,8 @@ static void on_join_done(fja_tracker *t, fja_pool *p, int32_t w, const replay_wo
     fja_frame *f = top_frame(rw);
     uint32_t n = ev->task ? fja_taskmap_find(&p->tasks, ev->task) : FJA_TASK_NONE;
     bool all = ev->task == 0;
-    if (!f || f->in_join ||
-        (!all && (n == FJA_TASK_NONE || task_at(p, n)->parent != f->task ||
-                  !task_is_done(task_at(p, n))))) {
+    const replay_task *k = n == FJA_TASK_NONE ? NULL : &replay_pool_in(t, p)->tasks[n];
+    if (!f || f->in_join || (!all && (!k || k->parent != f->task || !task_is_done(k)))) {
         tell_anomaly(t, FJA_AN_JOIN_MISMATCH, ev);
         return;
     }
@@ -957,7 +1001,10 @@ static void on_completing(fja_tracker *t, fja_pool *p, const fja_event *ev)
     replay_worker *rw = completion_slot(t, p, ev);
     uint32_t n = fja_taskmap_find(&p->tasks, ev->task);
     if (!rw) return;
-    if (n == FJA_TASK_NONE) tell_anomaly(t, FJA_AN_UNKNOWN_TASK_EVENT, ev);
+    if (n == FJA_TASK_NONE)
+        tell_anomaly(t, FJA_AN_UNKNOWN_TASK_EVENT, ev);
+    else
+        replay_pool_in(t, p)->tasks[n].flags |= RT_COMPLETER;
     rw->completing = true;
     rw->completing_task = ev->task;
     rw->completing_ts = ev->ts;
@@ -989,6 +1036,7 @@ static void on_completed(fja_tracker *t, fja_pool *p, const fja_event *ev)
         return;
     }
     c.task = n;
+    replay_pool_in(t, p)->tasks[n].flags |= RT_COMPLETER | RT_COMPLETED;
     tell(t, &c);
     join_notify(t, p, n, ev->ts);
     fja_model_release(p, n);
@@ -1492,6 +1540,7 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
         t->oom = true;
         return -1;
     }
+    t->replay->now = rp; /* for the handlers: replay_pool_in */
     if (!rp->seen) {
         rp->seen = true;
         rp->first_ts = ev->ts;
@@ -1579,13 +1628,13 @@ static void tell_queued_left(fja_tracker *t, fja_pool *p, uint64_t end)
 {
     const replay_pool *rp = replay_pool_at(t, (uint32_t)(p - t->model->pools));
     for (uint32_t n = 0; rp && rp->qtaken && n < p->tasks.count; n++) {
-        const fja_task *k = task_at(p, n);
-        if (fja_taskmap_is_free(&p->tasks, n) || rp->qslot[n] == FJA_TASK_NONE) continue;
-        bool forked = (k->flags & FJA_TF_FORKED) && (uint32_t)k->worker < rp->nworkers;
+        const replay_task *k = &rp->tasks[n];
+        if (fja_taskmap_is_free(&p->tasks, n) || k->qslot == FJA_TASK_NONE) continue;
+        bool forked = (k->flags & RT_FORKED) && (uint32_t)k->worker < rp->nworkers;
         fja_change c =
             change_of(t, FJA_CHANGE_UNFINISHED, p, forked ? k->worker : FJA_NO_WORKER, end);
         c.task = n;
-        c.since = rp->qsince[rp->qslot[n]];
+        c.since = rp->qsince[k->qslot];
         c.left = FJA_UT_QUEUED;
         tell(t, &c);
     }

@@ -17,11 +17,13 @@
  * (FJA_CHANGE_UNFINISHED), a worker's life by
  * STATE (its first, out of FJA_WS_OFF) and WORKER_END. A change names
  * its worker by index (change.h), which each listener resolves: the
- * model makes its own worker slots. Some of the replay's state still
- * lives in the fja_model's pools (model.h: the task records, which the
- * tracker makes and reads, with their queue slots), so a listener reads
- * the task records it is told about; the pools --recording leaves out
- * are the tracker's own (fja_tracker_recording).
+ * model makes its own worker slots. What the replay knows of each task
+ * (flags, parent, the worker holding it, its queue slot) is its own too,
+ * per record number; the records themselves are still made by the
+ * tracker in the fja_model's pools (model.h), whose index by id it
+ * shares, so a listener reads the task records it is told about; the
+ * pools --recording leaves out are the tracker's own
+ * (fja_tracker_recording).
  * The changes and the listener are change.h's. The tracker books no time: the model books
  * self time in task bodies of its own (fja_body), from the changes. */
 #ifndef FJA_TRACKER_H
