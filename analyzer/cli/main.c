@@ -415,9 +415,8 @@ static int baseline_load(const cli_options *o, baseline *b)
     if (rc >= 0) return rc;
     fja_filter all = {0};
     const fja_model *m = trace_reading_model(&b->t);
-    if (fja_analysis_run(m, &all, &b->r)) return EXIT_INTERNAL;
-    b->analysed = true;
-    fja_sites_resolve(m, &b->r, fja_resolve_site, b->maps);
+    b->analysed = true; /* what it holds is freed, made or not */
+    if (fja_analysis_run_sites(m, &all, fja_resolve_site, b->maps, &b->r)) return EXIT_INTERNAL;
     fja_resolve_warnings(b->maps, stderr);
     return -1;
 }
@@ -428,15 +427,6 @@ static void baseline_free(baseline *b)
     if (b->analysed) fja_analysis_free(&b->r);
     trace_reading_free(&b->t);
     fjs_free(b->maps);
-}
-
-/* The report: of the on-CPU model when there is one (it keeps the
- * wall-clock twins itself: every reading path that makes it asks for
- * them), else of the wall-clock one. */
-static int report_make(const cli_options *o, const fja_model *m, const fja_model *oncpu,
-                       fja_report *r)
-{
-    return fja_analysis_run(oncpu ? oncpu : m, &o->filter, r);
 }
 
 /* One fact of two traces' hosts: known only when both say the same. */
@@ -473,13 +463,14 @@ static int report_write(const cli_options *o, const fja_model *m, const fja_mode
                         const baseline *base, double t0, unsigned nreadings)
 {
     fja_report r;
-    const fja_model *from = oncpu ? oncpu : m; /* the model the report is made from */
-    if (report_make(o, m, oncpu, &r)) {
+    /* the report is of the on-CPU model when there is one (it keeps the
+     * wall-clock twins itself), else of the wall-clock one */
+    const fja_model *from = oncpu ? oncpu : m;
+    if (fja_analysis_run_sites(from, &o->filter, fja_resolve_site, symbols, &r)) {
         fja_analysis_free(&r);
         fprintf(stderr, "fjtrace-analyze: out of memory in the analyses\n");
         return EXIT_INTERNAL;
     }
-    fja_sites_resolve(from, &r, fja_resolve_site, symbols);
     fja_resolve_warnings(symbols, stderr);
     if (base) fja_sites_baseline(&r, &base->r);
     bool missing = selection_missing(o, from, &r);

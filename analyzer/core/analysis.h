@@ -125,7 +125,7 @@ typedef struct {
 /* One creation site of a pool, summed up (sites_report.c). */
 typedef struct {
     uint64_t site;        /* the recorded return address, 0: none */
-    fja_site_where where; /* names, once resolved (fja_sites_resolve) */
+    fja_site_where where; /* names, once resolved (fja_analysis_run_sites) */
     uint64_t tasks, forks, submits, steals, executed;
     fja_pcts self;                 /* self time of its executed tasks */
     uint64_t work_ns;              /* summed self time */
@@ -135,7 +135,7 @@ typedef struct {
     uint32_t depth_min, depth_max; /* of its executed tasks */
     uint32_t addresses;            /* recorded addresses merged here (inlined copies of one call) */
     uint32_t stats;                /* its counts in the model's fja_sites (self-time histogram,
-                                    * merged by fja_sites_resolve); UINT32_MAX once merged */
+                                    * merged by fja_analysis_run_sites); UINT32_MAX once merged */
     /* --baseline: median self time per task here and at the same place in
      * the baseline run; inflation = mean_ns / base_mean_ns (< 0: no match) */
     uint64_t mean_ns, base_mean_ns;
@@ -303,6 +303,13 @@ typedef struct {
 
 /* Builds the report of a finished model. Returns 0, -1 when out of memory. */
 int fja_analysis_run(const fja_model *m, const fja_filter *f, fja_report *r);
+/* fja_analysis_run, then every site named with resolve (NULL: addresses
+ * only), the addresses of one place merged into one site (their self-time
+ * histograms are the model's: merged while it is there), and the advice
+ * per site (too small, too few) appended (sites_report.c): the report is
+ * whole when this returns. Returns 0, -1 when out of memory. */
+int fja_analysis_run_sites(const fja_model *m, const fja_filter *f, fja_site_resolver resolve,
+                           void *ctx, fja_report *r);
 void fja_analysis_free(fja_report *r);
 /* Appends the advice for one pool of r (advice.c): from the report alone. */
 void fja_advice_make(const fja_report *r, fja_pool_report *pr);
@@ -333,10 +340,7 @@ typedef struct {
 } fja_task_iter;
 fja_task_iter fja_task_iter_begin(const fja_model *m, const fja_pool_report *pr);
 bool fja_task_iter_next(fja_task_iter *it, fja_task_row *row);
-/* Names every site of the report (made from m) with resolve (NULL:
- * addresses only), merges the addresses of one place, and appends the
- * advice per site (too small, too few). */
-void fja_sites_resolve(const fja_model *m, fja_report *r, fja_site_resolver resolve, void *ctx);
+
 /* Work inflation per site against base, a resolved report of the same
  * program (pool i against base's pool i, or its first): each site is
  * matched by place (binary name, file, line, function; else binary name and

@@ -232,7 +232,9 @@ static void sites_merge(const fja_sites *ss, fja_pool_report *pr)
     qsort(pr->sites, pr->nsites, sizeof *pr->sites, by_work_desc);
 }
 
-void fja_sites_resolve(const fja_model *m, fja_report *r, fja_site_resolver resolve, void *ctx)
+/* Names every site of the report (made from m), merges the addresses of
+ * one place, and appends the advice per site. */
+static void sites_resolve(const fja_model *m, fja_report *r, fja_site_resolver resolve, void *ctx)
 {
     for (uint32_t i = 0; i < r->npools; i++) {
         fja_pool_report *pr = &r->pools[i];
@@ -247,4 +249,12 @@ void fja_sites_resolve(const fja_model *m, fja_report *r, fja_site_resolver reso
             advise_few(pr, &pr->sites[k]);
         }
     }
+}
+
+int fja_analysis_run_sites(const fja_model *m, const fja_filter *f, fja_site_resolver resolve,
+                           void *ctx, fja_report *r)
+{
+    if (fja_analysis_run(m, f, r)) return -1;
+    sites_resolve(m, r, resolve, ctx);
+    return 0;
 }

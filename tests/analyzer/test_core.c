@@ -1573,7 +1573,9 @@ static void test_sites(void)
     const fja_pool_report *pr = analyze();
     ok(pr->sites_known, "sites: a trace with sites has them");
     ok_eq_u64(pr->nsites, 4, "sites: four recorded addresses before resolution");
-    fja_sites_resolve(&M, &R, test_resolver, NULL);
+    fja_analysis_free(&R);
+    require(!fja_analysis_run_sites(&M, &(fja_filter){0}, test_resolver, NULL, &R));
+    pr = &R.pools[0];
     ok_eq_u64(pr->nsites, 3, "sites: the two addresses of a.c:5 are merged into one site");
     const fja_site_report *a = site_named(pr, "src/a.c"), *b = site_named(pr, "src/b.c");
     require(a && b);
