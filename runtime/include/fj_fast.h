@@ -188,34 +188,17 @@ static inline int fj__top_is_plain(const fj_ctx *w, const fj_frame *h)
            atomic_load_explicit(&h[-1].state, memory_order_relaxed) == FJ__TASK_PENDING;
 }
 
-/* The count of an inline sync (fj_deque.inline_syncs). On x86-64 one add
- * to memory instead of C11's relaxed load and store (three instructions):
- * the same for every reader, since only the owner writes the counter and
- * an aligned 8-byte store is single-copy atomic there, so a relaxed load
- * elsewhere sees the old or the new value, as it does with the relaxed
- * store; naive fib P=1 took 4% less (bench/RESULTS.md, 2026-12-06).
- * Under ThreadSanitizer, which must see the access, and elsewhere: the
- * relaxed load and store. */
-#if defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
-#if defined(__has_feature)
-#if !__has_feature(thread_sanitizer)
-#define FJ__COUNT_ADD_TO_MEMORY 1
-#endif
-#else
-#define FJ__COUNT_ADD_TO_MEMORY 1
-#endif
-#endif
-
+/* The count of an inline sync (fj_deque.inline_syncs): C11's relaxed load
+ * and store (only the owner writes the counter). An add to memory (`addq`,
+ * inline asm, until 2026-12-06) took naive fib 2-4% more time in both
+ * orders on this machine's CPU (bench/RESULTS.md, 2026-12-06 19:00),
+ * though 4% less on the machine of an earlier entry. */
 static inline void fj__count_inline_sync(fj_ctx *w)
 {
-#ifdef FJ__COUNT_ADD_TO_MEMORY
-    __asm__ volatile("addq $1, %0" : "+m"(*(uint64_t *)&w->dq.inline_syncs));
-#else
     /* Relaxed: see inline_syncs. */
     atomic_store_explicit(&w->dq.inline_syncs,
                           atomic_load_explicit(&w->dq.inline_syncs, memory_order_relaxed) + 1,
                           memory_order_relaxed);
-#endif
 }
 
 /* Inside a task: make t available to thieves and go on. Allocates nothing;

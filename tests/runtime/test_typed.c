@@ -133,8 +133,15 @@ static void case_typed_deep(void)
     for (int p = 1; p <= 2; p++) {
         fj_pool *pool = pool_new(p, 16);
         long r = -1;
+        fj_pool_stats_reset(pool);
         ok(FJ_INVOKE(pool, chain, &r, 2000) == FJ_OK && r == 2000,
            "P=%d: a chain of spawns 2000 deep past 16 shareable frames returns 2000 (%ld)", p, r);
+        /* The statistics count every sync of the chain, those of its
+         * overflow frames too. */
+        fj_worker_stats s;
+        fj_pool_stats_total(pool, &s);
+        ok_eq_u64(s.forks, 2000, "P=%d: the chain 2000 deep forked 2000 times", p);
+        ok_eq_u64(s.tasks_executed, 2001, "P=%d: ... and ran 2001 tasks with the root", p);
         r = -1;
         ok(FJ_INVOKE(pool, tfib, &r, 20) == FJ_OK && r == 6765,
            "P=%d: fib(20) with 16 shareable frames is 6765", p);
