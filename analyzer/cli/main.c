@@ -219,21 +219,6 @@ static fja_rereader rereader(const rereading *c, bool recording)
                           .recording = c->o->recording};
 }
 
-/* Does a tree with root task id `root` exist in the report's pools (any
- * window), or, when every task's record is kept (the subtree pictures),
- * a task of that id (--subtrees --root draws its subtree)? */
-static bool report_has_root(const fja_model *m, const fja_report *r, uint64_t root)
-{
-    for (uint32_t i = 0; i < r->npools; i++) {
-        const fja_pool *p = fja_report_pool(m, &r->pools[i]);
-        for (uint32_t t = 0; t < p->ntrees; t++)
-            if (p->trees[t].root_id == root) return true;
-        if (pictures_need_tasks() && fja_taskmap_find(&p->tasks, root) != FJA_TASK_NONE)
-            return true;
-    }
-    return false;
-}
-
 /* --pool ID / --root ID naming nothing in the traces: said on stderr, and
  * exit 7 (the report is written all the same). Returns whether it did. */
 static bool selection_missing(const cli_options *o, const fja_model *m, const fja_report *r)
@@ -247,7 +232,7 @@ static bool selection_missing(const cli_options *o, const fja_model *m, const fj
         fprintf(stderr, "fjtrace-analyze: error: no pool %u in the trace\n", o->filter.pool);
         return true;
     }
-    if (o->filter.root_set && !report_has_root(m, r, o->filter.root)) {
+    if (o->filter.root_set && !fja_report_has_root(m, r, o->filter.root, pictures_need_tasks())) {
         fprintf(stderr, "fjtrace-analyze: error: no tree with root %" PRIu64 " in the trace%s\n",
                 o->filter.root, o->filter.pool_set ? "'s selected pool" : "");
         return true;

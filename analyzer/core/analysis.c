@@ -749,6 +749,17 @@ const fja_pool *fja_report_pool(const fja_model *m, const fja_pool_report *pr)
     return &m->pools[pr->pool_index];
 }
 
+bool fja_report_has_root(const fja_model *m, const fja_report *r, uint64_t root, bool tasks)
+{
+    for (uint32_t i = 0; i < r->npools; i++) {
+        const fja_pool *p = fja_report_pool(m, &r->pools[i]);
+        for (uint32_t t = 0; t < p->ntrees; t++)
+            if (p->trees[t].root_id == root) return true;
+        if (tasks && fja_taskmap_find(&p->tasks, root) != FJA_TASK_NONE) return true;
+    }
+    return false;
+}
+
 fja_task_iter fja_task_iter_begin(const fja_model *m, const fja_pool_report *pr)
 {
     return (fja_task_iter){.pool = fja_report_pool(m, pr)};

@@ -322,6 +322,12 @@ int fja_sites_analyze(const fja_pool *p, fja_pool_report *pr);
  * (the subtree diagrams, --tasks). */
 const fja_pool *fja_report_pool(const fja_model *m, const fja_pool_report *pr);
 
+/* Does a tree with root task id `root` exist in the pools of r (made from
+ * m), in any --window, or, with tasks (every task's record kept: the
+ * subtree pictures), a task of that id (--subtrees --root draws its
+ * subtree)? */
+bool fja_report_has_root(const fja_model *m, const fja_report *r, uint64_t root, bool tasks);
+
 /* One task record, as --tasks lists it. */
 typedef struct {
     uint64_t id, root, parent; /* 0: none */
