@@ -64,7 +64,7 @@ def data_traces():
 
 
 def recorded(tmp):
-    """fj-fib recorded at P=2 (off-CPU on: two readings) and with the
+    """fj-fib recorded at P=2 (off-CPU on: its intervals read ahead) and with the
     default per-CPU channels; None without lttng."""
     out = os.path.join(tmp, "fib")
     rec = subprocess.run([RECORD, "-o", out, "--cmd-only", "--blocking", "--", FIB, "18",
