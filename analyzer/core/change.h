@@ -194,8 +194,14 @@ void fja_model_task_end(fja_model *m, fja_pool *p, int32_t w, uint32_t n, uint64
  * believed (ev), which the model counts: events, by kind, unknown, out
  * of order, the first and last believed (fja_model's event counts, read
  * during the replay by the reading policy, fjtrace-top and the
- * exporters). */
-void fja_model_counted(fja_model *m, const fja_event *ev);
+ * exporters); pool: the number the replay gives ev's pool (in order of
+ * first sight), FJA_NO_POOL for an event it replays in no pool. The
+ * first event of a pool (numbered fja_model.npools) makes the model's
+ * pool, with the source and id of ev (fja_model.oom when memory ran
+ * out): the model makes its pools itself, the changes name them by
+ * number (pool_index). */
+#define FJA_NO_POOL UINT32_MAX
+void fja_model_counted(fja_model *m, const fja_event *ev, uint32_t pool);
 /* And, after the end of record n's body or completion was told to every
  * listener (TASK_END, TASK_DONE), that the replay holds it no more: the
  * model may give it back (recycle.h), its records being its own. */

@@ -54,7 +54,7 @@ void fja_name_copy(char *dst, size_t n, const char *src)
 
 void fja_model_init(fja_model *m)
 {
-    *m = (fja_model){.last_pool = UINT32_MAX};
+    *m = (fja_model){0};
 }
 
 void fja_model_recycle(fja_model *m)
@@ -140,15 +140,9 @@ static void pool_init(fja_pool *p, uint32_t source, uint32_t id)
     fja_depend_init(&p->deps);
 }
 
-fja_pool *fja_model_pool(fja_model *m, uint32_t source, uint32_t id)
+/* A new pool (source, id), numbered next; NULL when out of memory. */
+static fja_pool *pool_make(fja_model *m, uint32_t source, uint32_t id)
 {
-    if (m->last_pool < m->npools) {
-        fja_pool *p = &m->pools[m->last_pool];
-        if (p->source == source && p->id == id) return p;
-    }
-    for (uint32_t i = 0; i < m->npools; i++)
-        if (m->pools[i].source == source && m->pools[i].id == id)
-            return &m->pools[m->last_pool = i];
     if (m->npools == m->cap_pools) {
         uint32_t cap = m->cap_pools ? m->cap_pools * 2 : 4;
         fja_pool *np = realloc(m->pools, cap * sizeof *np);
@@ -159,7 +153,6 @@ fja_pool *fja_model_pool(fja_model *m, uint32_t source, uint32_t id)
     pool_init(&m->pools[m->npools], source, id);
     if (m->recycle) fja_taskmap_recycle(&m->pools[m->npools].tasks);
     if (m->wall) fja_taskmap_keep_wall(&m->pools[m->npools].tasks);
-    m->last_pool = m->npools;
     return &m->pools[m->npools++];
 }
 
@@ -1617,8 +1610,10 @@ void fja_model_release(fja_pool *p, uint32_t n)
     fja_recycle_settle(p, n);
 }
 
-void fja_model_counted(fja_model *m, const fja_event *ev)
+void fja_model_counted(fja_model *m, const fja_event *ev, uint32_t pool)
 {
+    /* the first event of a pool: its number is the next (change.h) */
+    if (pool == m->npools && !pool_make(m, ev->source, ev->pool)) m->oom = true;
     /* the first believed event (an invalid one, counted, gave no time) */
     if (m->events == m->anomalies[FJA_AN_INVALID_EVENT]) m->first_ts = ev->ts;
     if (ev->ts < m->last_ts)

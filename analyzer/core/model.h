@@ -331,7 +331,6 @@ typedef struct {
     uint32_t npools, cap_pools;
     fja_lock *locks;
     uint32_t nlocks, cap_locks;
-    uint32_t last_pool; /* lookup cache */
     uint64_t events, unknown_events, discarded_events, discard_messages;
     uint64_t by_kind[FJA_EV_COUNT];
     uint64_t first_ts, last_ts;
@@ -379,8 +378,6 @@ void fja_model_recycle(fja_model *m);
  * both. Their twins of self time and span are kept beside each task record
  * (taskmap.h), the start of the running segment in each body (fja_body). */
 void fja_model_keep_wall(fja_model *m);
-/* The pool (source, id), made on first use; NULL when out of memory. */
-fja_pool *fja_model_pool(fja_model *m, uint32_t source, uint32_t id);
 /* The highest worker index a pool has (fja_task.worker is 16 bits): the
  * replay takes an event of a worker beyond it for one not on a worker.
  * The model makes a worker's slot (fja_pool.workers, up to the highest

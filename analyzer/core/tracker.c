@@ -224,30 +224,35 @@ typedef struct {
      * latest (told at the end: POOL_SPAN) */
     bool seen;
     uint64_t first_ts, last_ts;
+    uint32_t source, id; /* the pool as the events name it */
 } replay_pool;
 
 struct fja_replay {
-    replay_pool *pools; /* as the model's pools are numbered */
+    /* in order of first sight, the model's pools numbered so (it makes
+     * them as told: fja_model_counted) */
+    replay_pool *pools;
     uint32_t npools;
     replay_pool *now; /* the pool of the event being replayed (fja_tracker_feed) */
 };
 
-/* Pool p as the replay keeps it, made as needed; NULL when memory ran
- * out. */
-static replay_pool *replay_pool_of(fja_tracker *t, const fja_pool *p)
+/* The replay's pool p, of the event being replayed (fja_tracker_feed
+ * made it, and keeps it at hand: no pool is made meanwhile). */
+static inline replay_pool *replay_pool_in(const fja_tracker *t, const fja_pool *p)
+{
+    (void)p;
+    return t->replay->now;
+}
+
+/* A new pool, numbered next, for ev's (source, pool); NULL when memory
+ * ran out. */
+static replay_pool *replay_pool_make(fja_tracker *t, const fja_event *ev)
 {
     struct fja_replay *r = t->replay;
-    uint32_t pi = (uint32_t)(p - t->model->pools);
-    if (!r) return NULL;
-    if (pi >= r->npools) {
-        replay_pool *np = realloc(r->pools, (size_t)(pi + 1) * sizeof *np);
-        if (!np) return NULL;
-        for (uint32_t i = r->npools; i <= pi; i++)
-            np[i] = (replay_pool){.qfree = FJA_TASK_NONE};
-        r->pools = np;
-        r->npools = pi + 1;
-    }
-    return &r->pools[pi];
+    replay_pool *np = realloc(r->pools, (size_t)(r->npools + 1) * sizeof *np);
+    if (!np) return NULL;
+    r->pools = np;
+    np[r->npools] = (replay_pool){.qfree = FJA_TASK_NONE, .source = ev->source, .id = ev->pool};
+    return &np[r->npools++];
 }
 
 /* The pool numbered pi as the replay keeps it, NULL if it keeps nothing
@@ -258,14 +263,12 @@ static const replay_pool *replay_pool_at(const fja_tracker *t, uint32_t pi)
     return r && pi < r->npools ? &r->pools[pi] : NULL;
 }
 
-/* replay_worker_of's making: grows pool p's workers as the replay keeps
- * them (a worker's index, FJA_MAX_WORKER at most) up to index; growing
- * moves them, so a caller holding one makes no other (owner_dequeue finds
- * a forker's, made by its fork). */
-static replay_worker *replay_worker_make(fja_tracker *t, const fja_pool *p, int32_t index)
+/* replay_worker_of's making: grows pool rp's workers (a worker's index,
+ * FJA_MAX_WORKER at most) up to index; growing moves them, so a caller
+ * holding one makes no other (owner_dequeue finds a forker's, made by its
+ * fork). */
+static replay_worker *replay_worker_make(fja_tracker *t, replay_pool *rp, int32_t index)
 {
-    replay_pool *rp = replay_pool_of(t, p);
-    if (!rp) goto oom;
     if (index < 0) return &rp->client;
     if ((uint32_t)index >= rp->nworkers) {
         uint32_t n = (uint32_t)index + 1;
@@ -282,33 +285,20 @@ oom:
     return NULL;
 }
 
-/* Worker `index` of pool p as the replay keeps it (index -1: the pool's
- * client threads), made as needed; NULL when memory ran out (the model
- * says so). Once per worker event: the one already made is found inline. */
-static inline replay_worker *replay_worker_of(fja_tracker *t, const fja_pool *p, int32_t index)
+/* Worker `index` of pool rp (index -1: the pool's client threads), made
+ * as needed; NULL when memory ran out (oom says so). Once per worker
+ * event: the one already made is found inline. */
+static inline replay_worker *replay_worker_of(fja_tracker *t, replay_pool *rp, int32_t index)
 {
-    const struct fja_replay *r = t->replay;
-    uint32_t pi = (uint32_t)(p - t->model->pools);
-    if (r && pi < r->npools && index >= 0 && (uint32_t)index < r->pools[pi].nworkers)
-        return &r->pools[pi].workers[index];
-    return replay_worker_make(t, p, index);
+    if (index >= 0 && (uint32_t)index < rp->nworkers) return &rp->workers[index];
+    return replay_worker_make(t, rp, index);
 }
 
-/* Worker `index` of the pool numbered pi as the replay keeps it, NULL if
- * it keeps nothing of it yet (nothing to tell: all zero). */
-static const replay_worker *replay_worker_at(const fja_tracker *t, uint32_t pi, int32_t index)
+/* Worker `index` of pool rp, NULL when none was made yet (no event of
+ * that worker: it never began). */
+static inline replay_worker *replay_worker_found(replay_pool *rp, int32_t index)
 {
-    const struct fja_replay *r = t->replay;
-    if (!r || pi >= r->npools || index < 0 || (uint32_t)index >= r->pools[pi].nworkers) return NULL;
-    return &r->pools[pi].workers[index];
-}
-
-/* Worker `index` of pool p as the replay keeps it, NULL when none was
- * made yet (no event of that worker: it never began). */
-static inline replay_worker *replay_worker_found(const fja_tracker *t, const fja_pool *p,
-                                                 int32_t index)
-{
-    return (replay_worker *)replay_worker_at(t, (uint32_t)(p - t->model->pools), index);
+    return index >= 0 && (uint32_t)index < rp->nworkers ? &rp->workers[index] : NULL;
 }
 
 void fja_tracker_free(fja_tracker *t)
@@ -506,7 +496,7 @@ static void worker_queue(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *
  * up, taken by its owner or a thief. */
 static void owner_dequeue(fja_tracker *t, fja_pool *p, int32_t index, uint64_t ts)
 {
-    replay_worker *orw = replay_worker_found(t, p, index);
+    replay_worker *orw = replay_worker_found(replay_pool_in(t, p), index);
     if (orw) worker_queue(t, p, index, orw, -1, ts);
 }
 
@@ -522,14 +512,6 @@ static uint32_t qslot_grow(replay_pool *rp)
         rp->cap_qsince = cap;
     }
     return rp->nqsince++;
-}
-
-/* The replay's pool p, of the event being replayed (fja_tracker_feed
- * made it, and keeps it at hand: no pool is made meanwhile). */
-static inline replay_pool *replay_pool_in(const fja_tracker *t, const fja_pool *p)
-{
-    (void)p;
-    return t->replay->now;
 }
 
 /* Remembers when task record n of pool p was queued (fork, submit), in
@@ -993,7 +975,7 @@ static void on_lock_init(fja_tracker *t, const fja_event *ev)
 static replay_worker *completion_slot(fja_tracker *t, fja_pool *p, const fja_event *ev)
 {
     if (ev->worker > FJA_MAX_WORKER) return NULL;
-    return replay_worker_of(t, p, ev->worker);
+    return replay_worker_of(t, replay_pool_in(t, p), ev->worker);
 }
 
 static void on_completing(fja_tracker *t, fja_pool *p, const fja_event *ev)
@@ -1098,13 +1080,14 @@ static void check_cut(fja_tracker *t, fja_pool *p, replay_worker *rw, const fja_
 /* A replayed boundary, for a worker already known. */
 static void on_offcpu_edge(fja_tracker *t, const fja_event *ev)
 {
-    const fja_model *m = t->model;
-    fja_pool *p = NULL;
-    for (uint32_t i = 0; i < m->npools && !p; i++)
-        if (m->pools[i].source == ev->source && m->pools[i].id == ev->pool) p = &m->pools[i];
+    struct fja_replay *r = t->replay;
+    uint32_t pi = 0;
+    while (pi < r->npools && (r->pools[pi].source != ev->source || r->pools[pi].id != ev->pool))
+        pi++;
     /* a worker the replay does not keep never began: nothing to tell */
-    replay_worker *rw = p ? replay_worker_found(t, p, ev->worker) : NULL;
+    replay_worker *rw = pi < r->npools ? replay_worker_found(&r->pools[pi], ev->worker) : NULL;
     if (!rw) return;
+    fja_pool *p = &t->model->pools[pi];
     int32_t w = ev->worker;
     if (ev->kind == FJA_EV_OFFCPU_IN && !rw->off) check_cut(t, p, rw, ev);
     rw->cut_ts = 0;
@@ -1296,7 +1279,7 @@ static void on_worker_event(fja_tracker *t, fja_pool *p, replay_worker *rw, cons
         tell_anomaly(t, FJA_AN_NOT_ON_WORKER, ev);
         return;
     }
-    if (!rw && !(rw = replay_worker_of(t, p, w))) return; /* out of memory: oom says so */
+    if (!rw && !(rw = replay_worker_of(t, replay_pool_in(t, p), w))) return; /* out of memory */
     if (!rw->begun && ev->kind != FJA_EV_WORKER_END)
         worker_begin(rw, ev->ts); /* the trace began after worker_begin */
     /* the handlers make no other worker's replay (owner_dequeue finds
@@ -1325,14 +1308,13 @@ static void tell_fact(const fja_tracker *t, fja_pool *p, fja_pool_fact fact, con
 /* The replay's part of a pool fact (rp: NULL when memory ran out). */
 static void on_pool_fact(fja_tracker *t, fja_pool *p, fja_pool_fact fact, const fja_event *ev)
 {
-    replay_pool *rp = replay_pool_of(t, p);
-    if (!rp) t->oom = true;
-    if (rp && fact == FJA_FACT_BEGIN) rp->declared = (uint32_t)ev->arg.workers;
-    if (rp && fact == FJA_FACT_RUNTIME) { /* which runtime made the pool (none: libfj) */
+    replay_pool *rp = replay_pool_in(t, p);
+    if (fact == FJA_FACT_BEGIN) rp->declared = (uint32_t)ev->arg.workers;
+    if (fact == FJA_FACT_RUNTIME) { /* which runtime made the pool (none: libfj) */
         rp->openmp = ev->name && strcmp(ev->name, "openmp") == 0;
         rp->jvm = ev->name && strcmp(ev->name, "jvm") == 0;
     }
-    if (rp && fact == FJA_FACT_END) {
+    if (fact == FJA_FACT_END) {
         rp->has_end = true;
         rp->end_ts = ev->ts;
     }
@@ -1472,16 +1454,16 @@ static const char *claims_fault(const replay_pool *rp, const replay_worker *rw, 
     return why;
 }
 
-/* The number of ev's pool in the model, npools when it has none yet: the
- * pool of the previous event first (most events are), then every one. */
+/* The number of ev's pool, npools when the replay has none yet: the pool
+ * of the previous event first (most events are), then every one. */
 static uint32_t pool_number(fja_tracker *t, const fja_event *ev)
 {
-    const fja_model *m = t->model;
+    const struct fja_replay *r = t->replay;
     uint32_t pi = t->last_pool;
-    if (pi < m->npools && m->pools[pi].source == ev->source && m->pools[pi].id == ev->pool)
+    if (pi < r->npools && r->pools[pi].source == ev->source && r->pools[pi].id == ev->pool)
         return pi;
-    for (pi = 0; pi < m->npools; pi++)
-        if (m->pools[pi].source == ev->source && m->pools[pi].id == ev->pool) break;
+    for (pi = 0; pi < r->npools; pi++)
+        if (r->pools[pi].source == ev->source && r->pools[pi].id == ev->pool) break;
     t->last_pool = pi;
     return pi;
 }
@@ -1516,30 +1498,31 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
         return 0;
     }
     if (ev->kind == FJA_EV_OFFCPU && ev->worker >= 0) { /* believed: the next one after it */
-        fja_pool *p = fja_model_pool(m, ev->source, ev->pool);
-        rw = p ? replay_worker_of(t, p, ev->worker) : NULL; /* begun: made before */
+        rw = replay_worker_of(t, rp, ev->worker);       /* begun: made before, as its pool (rp) */
         if (rw && ev->end > rw->off_checked_end) rw->off_checked_end = ev->end;
     }
-    fja_model_counted(m, ev);
+    /* an event of a pool replayed: not of an unknown kind, nor lock_init
+     * (not pool-bound: pool 0), nor locking off the workers (not pool
+     * time); its pool is made at its first (the model's too) */
+    bool pooled =
+        ev->kind < FJA_EV_UNKNOWN && ev->kind != FJA_EV_LOCK_INIT &&
+        !((ev->kind == FJA_EV_LOCK_WAIT || ev->kind == FJA_EV_LOCK_ACQUIRED) && ev->worker < 0);
+    if (pooled && !rp && !(rp = replay_pool_make(t, ev))) {
+        t->oom = true;
+        return -1;
+    }
+    fja_model_counted(m, ev, pooled ? pi : FJA_NO_POOL);
     if (ev->ts > t->last_ts) t->last_ts = ev->ts;
-    if (ev->kind >= FJA_EV_UNKNOWN) return 0;
-    /* lock_init is not pool-bound (pool 0); locking off the workers is not
-     * pool time */
     if (ev->kind == FJA_EV_LOCK_INIT) {
         on_lock_init(t, ev);
         return fja_tracker_oom(t) ? -1 : 0;
     }
-    if (((ev->kind == FJA_EV_LOCK_WAIT || ev->kind == FJA_EV_LOCK_ACQUIRED) && ev->worker < 0))
-        return 0;
-    fja_pool *p = pi < m->npools ? &m->pools[pi] : fja_model_pool(m, ev->source, ev->pool);
-    if (!p) {
+    if (!pooled) return 0;
+    if (pi >= m->npools) { /* the model could not make it */
         t->oom = true;
         return -1;
     }
-    if (!rp && !(rp = replay_pool_of(t, p))) {
-        t->oom = true;
-        return -1;
-    }
+    fja_pool *p = &m->pools[pi];
     t->replay->now = rp; /* for the handlers: replay_pool_in */
     if (!rp->seen) {
         rp->seen = true;
@@ -1552,7 +1535,7 @@ int fja_tracker_feed(fja_tracker *t, const fja_event *ev)
     }
     if (ev->kind == FJA_EV_WORKER_BEGIN) {
         bool worker = ev->worker >= 0 && ev->worker <= FJA_MAX_WORKER;
-        rw = worker ? replay_worker_of(t, p, ev->worker) : NULL;
+        rw = worker ? replay_worker_of(t, rp, ev->worker) : NULL;
         if (rw && !rw->begun) {
             worker_begin(rw, ev->ts);
             worker_switch(t, p, ev->worker, rw, ev->ts);

@@ -17,7 +17,8 @@
  * (FJA_CHANGE_UNFINISHED), a worker's life by
  * STATE (its first, out of FJA_WS_OFF) and WORKER_END. A change names
  * its worker by index (change.h), which each listener resolves: the
- * model makes its own worker slots. What the replay knows of each task
+ * model makes its own worker slots, and its pools, numbered by the
+ * tracker in order of first sight (fja_model_counted). What the replay knows of each task
  * (flags, parent, the worker holding it, its queue slot) is its own too,
  * per record number; the records themselves are still made by the
  * tracker in the fja_model's pools (model.h), whose index by id it
