@@ -72,9 +72,10 @@ static off_sum *off_find(const top_view *v, uint32_t source, uint32_t pool, int3
     return NULL;
 }
 
-static int off_keep(top_view *v, const fja_change *c)
+static int off_keep(top_view *v, const fja_model *m, const fja_change *c)
 {
-    uint32_t source = c->pool->source, pool = c->pool->id;
+    const fja_pool *p = &m->pools[c->pool_index];
+    uint32_t source = p->source, pool = p->id;
     int32_t worker = c->worker;
     off_sum *o = off_find(v, source, pool, worker);
     if (!o) {
@@ -106,7 +107,7 @@ static void view_change(void *ctx, fja_model *m, const fja_change *c)
 {
     (void)m;
     top_view *v = ctx;
-    if (c->kind == FJA_CHANGE_OFFCPU_REPORTED && off_keep(v, c)) v->oom = true;
+    if (c->kind == FJA_CHANGE_OFFCPU_REPORTED && off_keep(v, m, c)) v->oom = true;
 }
 
 fja_listener top_view_listener(top_view *v)

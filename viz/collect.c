@@ -222,33 +222,34 @@ static const fjv_lstate lane_states[FJA_WS_COUNT] = {
 };
 
 /* The worker's event is applied: book the old state, take the new one. */
-static void on_settled(fjv_pool *p, fjv_lane *l, const fja_change *ch)
+static void on_settled(fjv_pool *p, fjv_lane *l, const fja_pool *mp, const fja_change *ch)
 {
     lane_advance(p, l, ch->ts);
     l->state = lane_states[ch->to];
-    l->tree = ch->task == FJA_TASK_NONE ? FJA_TASK_NONE
-                                        : fja_taskmap_get(&ch->pool->tasks, ch->task)->tree;
+    l->tree =
+        ch->task == FJA_TASK_NONE ? FJA_TASK_NONE : fja_taskmap_get(&mp->tasks, ch->task)->tree;
     l->lock = l->lock_told;
 }
 
-static void on_task_begin(fjv_collector *c, const fja_change *ch)
+static void on_task_begin(fjv_collector *c, const fja_pool *mp, const fja_change *ch)
 {
-    const fja_task *t = fja_taskmap_get(&ch->pool->tasks, ch->task);
+    const fja_task *t = fja_taskmap_get(&mp->tasks, ch->task);
     bool forked = (t->flags & FJA_TF_FORKED) && ch->since && ch->other >= 0;
     if (forked && ch->stolen) delay_add(c, ch->pool_index, t->id, ch->ts - ch->since);
 }
 
-static void on_worker(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_change *ch)
+static void on_worker(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_pool *mp,
+                      const fja_change *ch)
 {
     switch (ch->kind) {
     case FJA_CHANGE_SETTLED:
-        on_settled(p, l, ch);
+        on_settled(p, l, mp, ch);
         break;
     case FJA_CHANGE_QUEUE:
         lane_qdepth(p, l, (uint64_t)ch->depth, ch->ts);
         break;
     case FJA_CHANGE_TASK_BEGIN:
-        on_task_begin(c, ch);
+        on_task_begin(c, mp, ch);
         break;
     case FJA_CHANGE_STEAL:
         steal_sample(c, ch->pool_index, ch);
@@ -291,21 +292,24 @@ static void on_pool_end(fjv_pool *p, uint64_t end)
     }
 }
 
-bool fjv_change_is_client(const fja_change *ch)
+bool fjv_change_is_client(const fja_pool *mp, const fja_change *ch)
 {
     return ch->kind == FJA_CHANGE_RESULT ||
            (ch->kind == FJA_CHANGE_TASK_NEW &&
-            (fja_taskmap_get(&ch->pool->tasks, ch->task)->flags & FJA_TF_SUBMITTED));
+            (fja_taskmap_get(&mp->tasks, ch->task)->flags & FJA_TF_SUBMITTED));
 }
 
 static void collect_change(void *ctx, fja_model *m, const fja_change *ch)
 {
-    (void)m;
     fjv_collector *c = ctx;
-    /* lock names, the pools' facts and first and last events: the model keeps them */
-    if (!ch->pool || ch->kind == FJA_CHANGE_POOL_FACT || ch->kind == FJA_CHANGE_POOL_SPAN) return;
+    /* lock names, anomalies, the pools' facts and first and last events:
+     * the model keeps them */
+    if (ch->pool_index == FJA_NO_POOL || ch->kind == FJA_CHANGE_ANOMALY ||
+        ch->kind == FJA_CHANGE_POOL_FACT || ch->kind == FJA_CHANGE_POOL_SPAN)
+        return;
+    const fja_pool *mp = &m->pools[ch->pool_index];
     c->started = true;
-    fjv_pool *p = pool_get(c, ch->pool, ch->pool_index, ch->ts);
+    fjv_pool *p = pool_get(c, mp, ch->pool_index, ch->ts);
     if (!p || ch->ts < p->t0) return; /* out of order before the pool's first event */
     if (ch->ts > p->last_ts) p->last_ts = ch->ts;
     if (ch->kind == FJA_CHANGE_POOL_END) {
@@ -316,14 +320,14 @@ static void collect_change(void *ctx, fja_model *m, const fja_change *ch)
         if (ch->counted) dep_add(c, ch->pool_index, ch->task, (uint32_t)ch->parent_id);
         return;
     }
-    bool client = fjv_change_is_client(ch);
+    bool client = fjv_change_is_client(mp, ch);
     if (!client && ch->worker == FJA_NO_WORKER) return;
     fjv_lane *l = lane_get(p, client ? -1 : ch->worker);
     if (!l) return;
     if (client)
         on_client(p, l, ch);
     else
-        on_worker(c, p, l, ch);
+        on_worker(c, p, l, mp, ch);
 }
 
 fja_listener fjv_collector_listener(fjv_collector *c)

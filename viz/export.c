@@ -137,9 +137,10 @@ static void on_settled(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja_ch
         slice_end(c, p, l, ch->worker, ch->ts);
 }
 
-static void on_task_begin(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja_change *ch)
+static void on_task_begin(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja_pool *mp,
+                          const fja_change *ch)
 {
-    const fja_task *t = fja_taskmap_get(&ch->pool->tasks, ch->task);
+    const fja_task *t = fja_taskmap_get(&mp->tasks, ch->task);
     int32_t w = ch->worker;
     bool forked = (t->flags & FJA_TF_FORKED) && ch->since && ch->other >= 0;
     fjv_xslice s = {.lock = -1, .from = -1};
@@ -156,10 +157,11 @@ static void on_task_begin(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja
             l = lane_get(p, w);
         }
     }
-    if (l) slice_begin(c, p, l, w, "task", ch->pool, ch->task, ch->ts, &s);
+    if (l) slice_begin(c, p, l, w, "task", mp, ch->task, ch->ts, &s);
 }
 
-static void on_worker(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja_change *ch)
+static void on_worker(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja_pool *mp,
+                      const fja_change *ch)
 {
     int32_t w = ch->worker;
     switch (ch->kind) {
@@ -170,18 +172,18 @@ static void on_worker(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja_cha
         counter(c, p, l, "queue", w, (uint64_t)ch->depth, ch->ts);
         break;
     case FJA_CHANGE_TASK_BEGIN:
-        on_task_begin(c, p, l, ch);
+        on_task_begin(c, p, l, mp, ch);
         break;
     case FJA_CHANGE_TASK_RESUME:
-        slice_open(c, p, l, w, "task", ch->pool, ch->task, ch->ts, -1);
+        slice_open(c, p, l, w, "task", mp, ch->task, ch->ts, -1);
         break;
     case FJA_CHANGE_JOIN_BEGIN:
-        slice_open(c, p, l, w, "join wait", ch->pool, FJA_TASK_NONE, ch->ts, -1);
+        slice_open(c, p, l, w, "join wait", mp, FJA_TASK_NONE, ch->ts, -1);
         break;
     case FJA_CHANGE_LOCK_BEGIN:
         if (l->in_lock) break;
         l->in_lock = true;
-        slice_open(c, p, l, w, "lock wait", ch->pool, FJA_TASK_NONE, ch->ts, ch->lock);
+        slice_open(c, p, l, w, "lock wait", mp, FJA_TASK_NONE, ch->ts, ch->lock);
         break;
     case FJA_CHANGE_LOCK_END:
         if (!l->in_lock) break; /* the wait began before the trace */
@@ -198,7 +200,7 @@ static void on_worker(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja_cha
         if (c->fmt->oncpu) c->fmt->oncpu(c->f, p, l, w, ch->ts);
         break;
     case FJA_CHANGE_PARK:
-        if (ch->counted) slice_open(c, p, l, w, "parked", ch->pool, FJA_TASK_NONE, ch->ts, -1);
+        if (ch->counted) slice_open(c, p, l, w, "parked", mp, FJA_TASK_NONE, ch->ts, -1);
         break;
     case FJA_CHANGE_UNPARK:
         if (ch->counted) slice_end(c, p, l, w, ch->ts);
@@ -240,14 +242,18 @@ static void on_pool_end(fjv_exporter *c, fjv_xpool *p, uint64_t end)
 static void export_change(void *ctx, fja_model *m, const fja_change *ch)
 {
     fjv_exporter *c = ctx;
-    /* lock names, the pools' facts and first and last events: the model keeps them */
-    if (!ch->pool || ch->kind == FJA_CHANGE_POOL_FACT || ch->kind == FJA_CHANGE_POOL_SPAN) return;
+    /* lock names, anomalies, the pools' facts and first and last events:
+     * the model keeps them */
+    if (ch->pool_index == FJA_NO_POOL || ch->kind == FJA_CHANGE_ANOMALY ||
+        ch->kind == FJA_CHANGE_POOL_FACT || ch->kind == FJA_CHANGE_POOL_SPAN)
+        return;
+    const fja_pool *mp = &m->pools[ch->pool_index];
     if (!c->started) {
         /* the trace's first event, as --window counts from it */
         c->started = true;
         c->t0 = m->first_ts && m->first_ts < ch->ts ? m->first_ts : ch->ts;
     }
-    fjv_xpool *p = pool_get(c, ch->pool, ch->pool_index, ch->ts);
+    fjv_xpool *p = pool_get(c, mp, ch->pool_index, ch->ts);
     if (!p || ch->ts < p->t0) return; /* out of order before the pool's first event */
     if (ch->ts > p->last_ts) p->last_ts = ch->ts;
     if (ch->kind == FJA_CHANGE_POOL_END) {
@@ -255,7 +261,7 @@ static void export_change(void *ctx, fja_model *m, const fja_change *ch)
         return;
     }
     if (ch->kind == FJA_CHANGE_DEPENDENCE) return;
-    bool client = fjv_change_is_client(ch);
+    bool client = fjv_change_is_client(mp, ch);
     if (!client && ch->worker == FJA_NO_WORKER) return;
     fjv_xlane *l = lane_get(p, client ? -1 : ch->worker);
     if (!l) return;
@@ -263,7 +269,7 @@ static void export_change(void *ctx, fja_model *m, const fja_change *ch)
     if (client)
         on_client(c, p, l, ch);
     else
-        on_worker(c, p, l, ch);
+        on_worker(c, p, l, mp, ch);
 }
 
 fja_listener fjv_exporter_listener(fjv_exporter *c)

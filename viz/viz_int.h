@@ -105,7 +105,7 @@ struct fjv_collector {
 };
 
 /* Is the change about a pool's client threads (a submission, a result)? */
-bool fjv_change_is_client(const fja_change *ch);
+bool fjv_change_is_client(const fja_pool *mp, const fja_change *ch);
 
 /* ------------------------------------------------------------ exporter */
 

@@ -105,12 +105,14 @@ typedef enum {
  * for a worker at the first change that names it). */
 #define FJA_NO_WORKER INT32_MIN
 #define FJA_CLIENT (-1)
+/* fja_change.pool_index of a change of no pool (LOCK_NAME, TRACE_END, an
+ * ANOMALY but one naming its worker: fja_change.worker) */
+#define FJA_NO_POOL UINT32_MAX
 
 typedef struct {
     /* Ordered by size, no padding: one is built (zeroed) per change, a few
      * per event, so its size is replay time (bench/RESULTS.md). */
     uint64_t ts;
-    fja_pool *pool;
     uint64_t since; /* STATE: when from began; TASK_BEGIN: when the task was queued (0:
                        unknown); JOIN_END: when the awaited task was done (0: unknown);
                        LOCK_END: when the wait began; TASK_DONE: when completing began
@@ -136,7 +138,8 @@ typedef struct {
         uint64_t recording;     /* TRACE_END: the --recording token (if counted) */
     };
     fja_change_kind kind;
-    uint32_t pool_index; /* in fja_model.pools */
+    uint32_t pool_index; /* its pool's number (fja_model.pools[pool_index], each listener
+                            resolves it), FJA_NO_POOL: none (above) */
     int32_t worker;      /* its index, FJA_CLIENT or FJA_NO_WORKER (above); ANOMALY: of pool
                             pool_index's event, when the replay met that worker there only */
     uint32_t task;       /* record number, FJA_TASK_NONE when none */
@@ -163,7 +166,8 @@ typedef struct {
     uint8_t anomaly;     /* ANOMALY: an fja_anomaly_kind (in the tail padding too) */
 } fja_change;
 
-/* A consumer of the changes. model is the one being replayed into. */
+/* A consumer of the changes. model is the one being replayed into, whose
+ * pools the changes name by number. */
 typedef struct {
     void *ctx;
     void (*change)(void *ctx, fja_model *model, const fja_change *c);
@@ -200,7 +204,6 @@ void fja_model_task_end(fja_model *m, fja_pool *p, int32_t w, uint32_t n, uint64
  * pool, with the source and id of ev (fja_model.oom when memory ran
  * out): the model makes its pools itself, the changes name them by
  * number (pool_index). */
-#define FJA_NO_POOL UINT32_MAX
 void fja_model_counted(fja_model *m, const fja_event *ev, uint32_t pool);
 /* And, after the end of record n's body or completion was told to every
  * listener (TASK_END, TASK_DONE), that the replay holds it no more: the

@@ -1280,9 +1280,9 @@ static void on_lock_begin(fja_pool *p, fja_worker *w, const fja_change *c)
     p->lock_waits++;
 }
 
-static void on_lock_end(fja_model *m, const fja_change *c)
+static void on_lock_end(fja_model *m, const fja_pool *p, const fja_change *c)
 {
-    fja_lock *l = lock_get(m, c->pool->source, c->lock);
+    fja_lock *l = lock_get(m, p->source, c->lock);
     if (!l) {
         m->oom = true;
         return;
@@ -1491,11 +1491,10 @@ static void contradiction(fja_model *m, const fja_event *ev, const char *why)
 
 /* An event the tracker found inconsistent; one it does not believe (a
  * reason told) is counted as read unless it was a replayed edge. One
- * that names a worker no other change named (change.h) makes its slot. */
+ * that names a worker no other change named (change.h) made its slot
+ * (fja_model_change). */
 static void on_anomaly(fja_model *m, const fja_change *c)
 {
-    if (c->worker >= 0 && c->pool_index < m->npools)
-        pool_worker(m, &m->pools[c->pool_index], c->worker);
     if (!c->name) {
         anomaly(m, (fja_anomaly_kind)c->anomaly, c->event);
         return;
@@ -1519,7 +1518,7 @@ static void on_trace_end(fja_model *m, const fja_change *c)
 void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
 {
     (void)ctx;
-    fja_pool *p = c->pool;
+    fja_pool *p = c->pool_index < m->npools ? &m->pools[c->pool_index] : NULL;
     /* the worker it names (NULL: none), its slot made at the first change
      * naming it; a change of no pool names none but an anomaly's */
     fja_worker *w = p && c->worker != FJA_NO_WORKER ? worker_of(m, p, c->worker) : NULL;
@@ -1540,7 +1539,7 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c)
         if (c->task != FJA_TASK_NONE) task_at(p, c->task)->flags |= FJA_TF_COMPLETER;
         break;
     case FJA_CHANGE_LOCK_END:
-        on_lock_end(m, c);
+        on_lock_end(m, p, c);
         break;
     case FJA_CHANGE_RESULT:
         on_result(p, c);

@@ -40,7 +40,6 @@ static fja_change change_of(const fja_tracker *t, fja_change_kind k, fja_pool *p
 {
     return (fja_change){.kind = k,
                         .ts = ts,
-                        .pool = p,
                         .pool_index = (uint32_t)(p - t->model->pools),
                         .worker = w,
                         .task = FJA_TASK_NONE,
@@ -61,6 +60,7 @@ static void tell_anomaly(const fja_tracker *t, fja_anomaly_kind k, const fja_eve
 {
     fja_change c = {.kind = FJA_CHANGE_ANOMALY,
                     .ts = ev->ts,
+                    .pool_index = FJA_NO_POOL,
                     .worker = FJA_NO_WORKER,
                     .task = FJA_TASK_NONE,
                     .other = -1,
@@ -75,6 +75,7 @@ static void tell_invalid(const fja_tracker *t, const fja_event *ev, const char *
 {
     fja_change c = {.kind = FJA_CHANGE_ANOMALY,
                     .ts = ev->ts,
+                    .pool_index = FJA_NO_POOL,
                     .worker = FJA_NO_WORKER,
                     .task = FJA_TASK_NONE,
                     .other = -1,
@@ -960,6 +961,7 @@ static void on_lock_init(fja_tracker *t, const fja_event *ev)
 {
     fja_change c = {.kind = FJA_CHANGE_LOCK_NAME,
                     .ts = ev->ts,
+                    .pool_index = FJA_NO_POOL,
                     .worker = FJA_NO_WORKER,
                     .task = FJA_TASK_NONE,
                     .lock = (uint32_t)ev->arg.lock,
@@ -1658,6 +1660,7 @@ void fja_tracker_finish(fja_tracker *t)
     }
     fja_change c = {.kind = FJA_CHANGE_TRACE_END,
                     .ts = t->last_ts,
+                    .pool_index = FJA_NO_POOL,
                     .worker = FJA_NO_WORKER,
                     .task = FJA_TASK_NONE,
                     .other = -1,

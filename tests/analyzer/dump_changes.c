@@ -137,7 +137,6 @@ static void flush_pending(void)
 static void dump(void *ctx, fja_model *m, const fja_change *c)
 {
     (void)ctx;
-    (void)m;
     bool fact = c->kind == FJA_CHANGE_POOL_FACT;
     /* an anomaly at an event before the first replayed one (an invalid
      * one's time may be anything) waits for the origin too */
@@ -148,13 +147,14 @@ static void dump(void *ctx, fja_model *m, const fja_change *c)
         origin_set = true;
     }
     line_len = 0;
-    put(" %s %" PRIu32, kind_name(c->kind), c->pool_index);
+    /* a change of no pool (FJA_NO_POOL) as pool 0, as it always was */
+    put(" %s %" PRIu32, kind_name(c->kind), c->pool_index == FJA_NO_POOL ? 0 : c->pool_index);
     if (c->worker != FJA_NO_WORKER)
         put(" w%" PRId32, c->worker);
     else
         put(" -");
-    if (c->pool && c->task != FJA_TASK_NONE)
-        put(" t%" PRIx64, fja_taskmap_get(&c->pool->tasks, c->task)->id);
+    if (c->pool_index != FJA_NO_POOL && c->task != FJA_TASK_NONE)
+        put(" t%" PRIx64, fja_taskmap_get(&m->pools[c->pool_index].tasks, c->task)->id);
     else
         put(" -");
     if (c->kind == FJA_CHANGE_STATE) put(" %s>%s", state_name(c->from), state_name(c->to));

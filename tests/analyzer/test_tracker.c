@@ -20,13 +20,13 @@ typedef struct {
 
 static void record(void *ctx, fja_model *m, const fja_change *c)
 {
-    (void)m;
     change_log *log = ctx;
     if (log->n == MAX_LOG) return;
     log->c[log->n] = *c;
     log->worker[log->n] = c->worker != FJA_NO_WORKER ? c->worker : -2;
-    log->task_id[log->n] =
-        c->pool && c->task != FJA_TASK_NONE ? fja_taskmap_get(&c->pool->tasks, c->task)->id : 0;
+    log->task_id[log->n] = c->pool_index != FJA_NO_POOL && c->task != FJA_TASK_NONE
+                               ? fja_taskmap_get(&m->pools[c->pool_index].tasks, c->task)->id
+                               : 0;
     log->n++;
 }
 
