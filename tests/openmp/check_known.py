@@ -66,7 +66,7 @@ class Run:
         self.recorded = rec.returncode == 0
         self.out = rec.stdout  # the program's own output
         self.trace = trace
-        self.pool, self.trees, self.rc, self.text, self.report = None, [], None, "", {}
+        self.pool, self.trees, self.rc, self.report = None, [], None, {}
         if not self.recorded:
             tap.diag(f"{self.name}: recording exited {rec.returncode}", rec.stderr[-800:])
             return
@@ -83,8 +83,17 @@ class Run:
         # other's holds itself only); the first is the warm-up's
         made = [t for t in self.pool["trees"] if t["tasks"] > 1]
         self.trees = made[1:] if len(made) == len(cases) + 1 else []
-        self.text = subprocess.run([analyze, "--no-progress", trace], capture_output=True,
-                                   text=True).stdout
+        self.analyze = analyze
+
+    @property
+    def text(self):
+        """The text report, made when a check reads it (one recording's of
+        a shape: depend's advice)."""
+        if not hasattr(self, "_text"):
+            self._text = "" if self.pool is None else subprocess.run(
+                [self.analyze, "--no-progress", self.trace], capture_output=True,
+                text=True).stdout
+        return self._text
 
     def whole(self):
         """Recorded, read whole (exit 0), no anomaly, on-CPU figures, one
