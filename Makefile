@@ -30,13 +30,16 @@ demo: build
 # The libFuzzer campaign (suite fuzz) runs once, in the main build: it
 # builds its own clang ASan+UBSan binary. So does the lint suite
 # (clang-format, shellcheck, clang-tidy: the tree, not a build).
-test: build
-	@rc=0; \
-	$(MAKE) --no-print-directory test-main || rc=1; \
-	$(MAKE) --no-print-directory test-asan || rc=1; \
-	$(MAKE) --no-print-directory test-tsan || rc=1; \
-	scripts/test-summary $(BUILD) $(BUILD_ASAN) $(BUILD_TSAN) || rc=1; \
-	exit $$rc
+# make test overlaps them (tests/make-test.py, docs/testing.md): the main
+# build's tests that may run beside others start at once, while the ASan
+# and TSan builds are built and their such tests run; then the tests that
+# must run alone, one at a time; scripts/test-summary adds up the logs.
+# test-main, test-asan and test-tsan run one build's tests, as before.
+ASAN_SUITES = --no-suite record --no-suite install --no-suite fuzz --no-suite lint
+TSAN_SUITES = --suite concurrency
+
+test: build $(BUILD_ASAN)/build.ninja $(BUILD_TSAN)/build.ninja
+	tests/make-test.py $(BUILD) -- $(BUILD_ASAN) $(ASAN_SUITES) -- $(BUILD_TSAN) $(TSAN_SUITES)
 
 test-main: build
 	$(MESON_TEST) -C $(BUILD)
@@ -49,8 +52,7 @@ $(BUILD_ASAN)/build.ninja:
 
 test-asan: deps $(BUILD_ASAN)/build.ninja
 	ninja -C $(BUILD_ASAN)
-	$(MESON_TEST) -C $(BUILD_ASAN) --no-suite record --no-suite install --no-suite fuzz \
-	  --no-suite lint
+	$(MESON_TEST) -C $(BUILD_ASAN) $(ASAN_SUITES)
 
 $(BUILD_TSAN)/build.ninja:
 	CC=clang meson setup $(BUILD_TSAN) -Db_sanitize=thread -Db_lundef=false -Db_lto=false \
@@ -58,7 +60,7 @@ $(BUILD_TSAN)/build.ninja:
 
 test-tsan: deps $(BUILD_TSAN)/build.ninja
 	ninja -C $(BUILD_TSAN)
-	$(MESON_TEST) -C $(BUILD_TSAN) --suite concurrency
+	$(MESON_TEST) -C $(BUILD_TSAN) $(TSAN_SUITES)
 
 # The prefix is compiled into nothing but the install paths: a PREFIX
 # other than the build's only reconfigures. Installing needs no Debian
