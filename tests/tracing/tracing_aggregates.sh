@@ -15,9 +15,20 @@
 #   sum is shown beside a time (outermost bodies) that fits in the run.
 #   four clients' trees at once on one pool: the pool's span is the longest
 #   tree's, not their sum; each client thread recorded its off-CPU time.
-# usage: tracing_aggregates.sh FJTRACE-RECORD FJTRACE-ANALYZE FJ-BREAKEVEN FJ-FIB NESTED-POOLS CHAIN CLIENTS
+# PART: "counts", the first two (no steal, task counts: no figure a load
+# could change; meson runs them beside other tests, tracing_aggregates_counts),
+# or "figures", the others (on-CPU work, parallelism, spans: alone,
+# tracing_aggregates).
+# usage: tracing_aggregates.sh PART FJTRACE-RECORD FJTRACE-ANALYZE FJ-BREAKEVEN FJ-FIB NESTED-POOLS CHAIN CLIENTS
+PART=$1
+shift
 . "$(dirname "$0")/lib.sh" "$1"
 ANALYZE=$2 BREAKEVEN=$3 FIB=$4 NESTED=$5 CHAIN=$6 CLIENTS=$7
+case $PART in
+counts | figures) ;;
+*) bail_out "PART is counts or figures, not '$PART'" ;;
+esac
+if [[ $PART == counts ]]; then
 record be1 "$BREAKEVEN" -p 1 -n 20000 -q 50 -r 10 --think 1
 "$ANALYZE" --no-progress --json "$tmp/be1" >"$tmp/be1.json" 2>"$tmp/be1.aerr"
 ok $? "fjtrace-analyze reads it (exit 0)" || cat "$tmp/be1.aerr" >&2
@@ -58,6 +69,9 @@ print(f"pools of {sys.argv[2]}: tasks {got}, pids {sorted(pids)}")
 sys.exit(0 if got == [2584, 4181] and len(pids) == 2 else 1)
 PY
 ok $? "one pool per process: F(18)=2584 and F(19)=4181 tasks, two pids ($(cat "$tmp/two.check"))"
+done_testing
+exit
+fi
 record nested "$NESTED"
 "$ANALYZE" --no-progress --json "$tmp/nested" >"$tmp/nested.json" 2>"$tmp/nested.aerr"
 ok $? "fjtrace-analyze reads nested_pools (exit 0)" || cat "$tmp/nested.aerr" >&2
