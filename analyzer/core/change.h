@@ -183,13 +183,14 @@ void fja_model_change(void *ctx, fja_model *m, const fja_change *c);
  * index, of pool p runs task, or FJA_TASK_NONE, at ts; runs: its top
  * task's body runs, counted), which comes with every event; QUEUE (two
  * per forked task); the TASK_NEW of a fork (task n, the parent named by
- * the event, its size hint and creation site); TASK_BEGIN; TASK_END
- * (since: when the body began). */
+ * the event, parent_id, and its record, which the replay found,
+ * FJA_TASK_NONE if none; its size hint and creation site); TASK_BEGIN;
+ * TASK_END (since: when the body began). */
 void fja_model_settled(fja_model *m, fja_pool *p, int32_t w, uint32_t task, bool runs, uint64_t ts);
 void fja_model_queue(fja_model *m, fja_pool *p, int32_t w, int64_t delta, int64_t depth,
                      bool counted, uint64_t ts);
 void fja_model_forked(fja_model *m, fja_pool *p, int32_t w, uint32_t n, uint64_t parent_id,
-                      uint32_t size_hint, uint64_t site, uint64_t ts);
+                      uint32_t parent, uint32_t size_hint, uint64_t site, uint64_t ts);
 void fja_model_task_begin(fja_model *m, fja_pool *p, const fja_change *c);
 void fja_model_task_end(fja_model *m, fja_pool *p, int32_t w, uint32_t n, uint64_t since,
                         uint64_t ts);

@@ -847,21 +847,16 @@ static void site_on_task(fja_model *m, fja_pool *p, uint32_t n, uint64_t site, b
     m->oom = true;
 }
 
-/* The record of task n, forked by w at ts, filled in: its parent (the
- * record of parent_id, found first among the bodies under way on w, as
- * most forks are by the running task) and the parent's tree. */
+/* The record of task n, forked by w at ts, filled in: its parent (record
+ * pn, which the replay found for parent_id: FJA_TASK_NONE, none) and the
+ * parent's tree. */
 static void fork_link(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, uint64_t parent_id,
-                      uint32_t size_hint, uint64_t ts)
+                      uint32_t pn, uint32_t size_hint, uint64_t ts)
 {
     fja_task *t = task_at(p, n);
     t->flags = FJA_TF_FORKED;
     t->worker = (int16_t)w->index; /* the forker, until a steal or exec */
     t->size_hint = size_hint;
-    const fja_body *b = top_body(w);
-    uint32_t pn = !parent_id ? FJA_TASK_NONE
-                  : b && task_at(p, b->task)->id == parent_id
-                      ? b->task
-                      : fja_taskmap_find(&p->tasks, parent_id);
     if (pn == FJA_TASK_NONE) {
         if (!parent_id) return;
         fja_event at = {.ts = ts, .task = t->id, .pool = p->id, .worker = w->index};
@@ -877,11 +872,11 @@ static void fork_link(fja_model *m, fja_pool *p, fja_worker *w, uint32_t n, uint
 }
 
 void fja_model_forked(fja_model *m, fja_pool *p, int32_t wi, uint32_t n, uint64_t parent_id,
-                      uint32_t size_hint, uint64_t site, uint64_t ts)
+                      uint32_t parent, uint32_t size_hint, uint64_t site, uint64_t ts)
 {
     fja_worker *w = worker_of(m, p, wi);
     if (!w) return;
-    fork_link(m, p, w, n, parent_id, size_hint, ts);
+    fork_link(m, p, w, n, parent_id, parent, size_hint, ts);
     site_on_task(m, p, n, site, true, w->index, ts);
     fja_task *t = task_at(p, n);
     if (t->size_hint) p->any_size_hint = true;

@@ -662,14 +662,14 @@ static void on_fork(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, c
     replay_pool *rp = replay_pool_in(t, p);
     uint32_t n = task_new(t, p, rp, ev);
     if (n == FJA_TASK_NONE) return;
-    /* its parent's record: most forks are by the worker's running task */
-    rp->tasks[n] = (replay_task){.qslot = FJA_TASK_NONE,
-                                 .parent = parent ? task_find_near(p, rw, parent) : FJA_TASK_NONE,
-                                 .worker = (int16_t)w,
-                                 .flags = RT_FORKED};
+    /* its parent's record (the model's too): most forks are by the
+     * worker's running task */
+    uint32_t pn = parent ? task_find_near(p, rw, parent) : FJA_TASK_NONE;
+    rp->tasks[n] = (replay_task){
+        .qslot = FJA_TASK_NONE, .parent = pn, .worker = (int16_t)w, .flags = RT_FORKED};
     qslot_take(rp, n, ev->ts);
     uint32_t size_hint = ev->size_hint > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->size_hint;
-    fja_model_forked(t->model, p, w, n, parent, size_hint, ev->site, ev->ts);
+    fja_model_forked(t->model, p, w, n, parent, pn, size_hint, ev->site, ev->ts);
     if (others_listen(t)) {
         fja_change c = change_of(t, FJA_CHANGE_TASK_NEW, p, w, ev->ts);
         c.task = n;
