@@ -33,7 +33,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 
 MESON_TEST = ["meson", "test", "--print-errorlogs", "--num-processes", "2"]
 LOGS = ("testlog-beside", "testlog-alone")
@@ -100,21 +99,6 @@ def test(build, names, log):
     return run(MESON_TEST + ["-C", build, "--logbase", log] + names, os.path.basename(build))
 
 
-def settle(most_s=150, below=1.0):
-    """Waits, at most most_s, until the machine is quiet after the tests
-    beside each other (the 1-minute load average below `below`): the tests
-    that run alone check figures a load changes, and right after that phase
-    the OpenMP on-CPU span checks failed in 4 runs of 4 (openmp-known-preempt
-    and -producer, +6..+19% over the program's own span), while the same
-    test after a quiet minute and a half passed 3 of 3 (2026-12-06)."""
-    waited = 0
-    while os.getloadavg()[0] >= below and waited < most_s:
-        time.sleep(5)
-        waited += 5
-    print(f"make-test: waited {waited} s for the machine to settle before the tests that run "
-          f"alone (load {os.getloadavg()[0]:.2f})", flush=True)
-
-
 def main():
     builds = parse(sys.argv[1:])
     if not builds:
@@ -145,7 +129,6 @@ def main():
     if test(first, parts[first][0], LOGS[0]) != 0:
         failed.append(f"{first}: tests beside others")
     others.join()
-    settle()
     for build, _ in builds:
         if build in parts and test(build, parts[build][1], LOGS[1]) != 0:
             failed.append(f"{build}: tests alone")
