@@ -95,7 +95,7 @@ static void mutex_acquire(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void 
      * held by this thread is re-entered without waiting.) */
     if ((h != 0 && h != th->worker + 1) || (h == 0 && others > 0)) {
         th->lock_waiting = (uint32_t)s + 1;
-        fjomp_offcpu_drain(th); /* the task's self time ends: its clock */
+        fjomp_offcpu_drain(th, true); /* the task's self time ends: its clock */
         FJOMP_EMIT(lock_wait, FJOMP_POOL, fjomp_worker(th), (uint32_t)s + 1);
     }
 }
@@ -110,7 +110,7 @@ static void mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void
     atomic_fetch_sub_explicit(&acquiring[s], 1, memory_order_relaxed);
     if (th->lock_waiting == (uint32_t)s + 1) {
         th->lock_waiting = 0;
-        fjomp_offcpu_drain(th);
+        fjomp_offcpu_drain(th, true);
         FJOMP_EMIT(lock_acquired, FJOMP_POOL, fjomp_worker(th), (uint32_t)s + 1);
     }
 }

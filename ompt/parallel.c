@@ -64,7 +64,7 @@ static void implicit_begin(ompt_data_t *task_data, uint64_t site)
     t->implicit = t->started = true;
     if (!fjomp_pool_open()) return;
     int32_t w = fjomp_worker(th);
-    fjomp_offcpu_drain(th); /* the task's clock at its start */
+    fjomp_offcpu_drain(th, true); /* the task's clock at its start */
     t->emitted = true;
     FJOMP_EMIT(submit, FJOMP_POOL, w, t->id, site);
     FJOMP_EMIT(exec, FJOMP_POOL, w, t->id);
@@ -74,7 +74,7 @@ void fjomp_implicit_emit_end(fjomp_thread *th, fjomp_task *t, bool drain)
 {
     if (!t->emitted || t->ended || !fjomp_pool_open()) return;
     int32_t w = fjomp_worker(th);
-    if (drain) fjomp_offcpu_drain(th); /* its last clock */
+    if (drain) fjomp_offcpu_drain(th, true); /* its last clock */
     FJOMP_EMIT(executed, FJOMP_POOL, w);
     FJOMP_EMIT(result, FJOMP_POOL, w, t->id);
     t->ended = true;

@@ -72,7 +72,7 @@ static void wait_begin(ompt_sync_region_t kind, const ompt_data_t *parallel_data
     bool joins = target >= 0 && th->wait_depth < FJOMP_MAX_WAIT_NEST;
     if (th->wait_depth < FJOMP_MAX_WAIT_NEST) th->join_bits = th->join_bits << 1 | joins;
     th->wait_depth++;
-    fjomp_offcpu_drain(th);
+    fjomp_offcpu_drain(th, joins);
     if (!joins) return;
     th->join_tasks[th->wait_depth - 1] = (uint64_t)target;
     FJOMP_EMIT(join, FJOMP_POOL, fjomp_worker(th), (uint64_t)target);
@@ -81,16 +81,18 @@ static void wait_begin(ompt_sync_region_t kind, const ompt_data_t *parallel_data
 static void wait_end(void)
 {
     fjomp_thread *th = fjomp_self();
-    fjomp_offcpu_drain(th);
-    if (th->wait_depth == 0) return; /* began before the tool knew */
+    const uint32_t depth = th->wait_depth; /* 0: began before the tool knew */
+    const bool kept = depth > 0 && depth - 1 < FJOMP_MAX_WAIT_NEST;
+    const bool joined = kept && (th->join_bits & 1) && fjomp_pool_open();
+    fjomp_task *closing = kept ? th->closing[depth - 1] : NULL;
+    const bool ends = closing && closing->emitted && !closing->ended && fjomp_pool_open();
+    fjomp_offcpu_drain(th, joined || ends);
+    if (depth == 0) return;
     th->wait_depth--;
-    if (th->wait_depth >= FJOMP_MAX_WAIT_NEST) return;
-    bool joined = th->join_bits & 1;
+    if (!kept) return;
     th->join_bits >>= 1;
-    if (joined && fjomp_pool_open())
-        FJOMP_EMIT(joined, FJOMP_POOL, fjomp_worker(th), th->join_tasks[th->wait_depth]);
-    if (th->closing[th->wait_depth])
-        fjomp_implicit_emit_end(th, th->closing[th->wait_depth], false);
+    if (joined) FJOMP_EMIT(joined, FJOMP_POOL, fjomp_worker(th), th->join_tasks[depth - 1]);
+    if (closing) fjomp_implicit_emit_end(th, closing, false);
 }
 
 /* Times itself (tool.h, fjomp_enter). */

@@ -54,6 +54,22 @@ static bool finished(ompt_task_status_t status)
     return status == ompt_task_complete || status == ompt_task_cancel || status == ompt_task_detach;
 }
 
+/* Whether task_schedule (below) emits a switch for this call, the branches
+ * taken as it takes them: its drain's reading says so (tool.h). */
+static bool schedule_emits(const fjomp_task *prior, ompt_task_status_t prior_task_status,
+                           const fjomp_task *next)
+{
+    if (prior && prior != next && !prior->implicit && finished(prior_task_status)) {
+        if (prior->emitted) return true; /* executed */
+        if (next == prior->below) return false;
+    } else if (prior && prior != next && prior->untied && !prior->implicit &&
+               next == prior->below) {
+        return prior->emitted; /* suspend */
+    }
+    /* take_up: exec (a steal first) or resume */
+    return next && next->emitted && (!next->started || next->suspended);
+}
+
 /* A switch on the running thread from prior to next:
  * - prior complete: its end; next is the task below it (or one taken up
  *   on top of that);
@@ -80,7 +96,7 @@ static void task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior
     int32_t w = fjomp_worker(th);
     /* The thread's CPU clock where one piece of a task ends and the next
      * begins (thread.c): the analyzer's on-CPU time of each piece. */
-    fjomp_offcpu_drain(th);
+    fjomp_offcpu_drain(th, schedule_emits(prior, prior_task_status, next));
     fjomp_task *below = prior;
     if (prior && prior == next) {
         below = prior->below; /* a part taken up at once */

@@ -63,7 +63,7 @@ int32_t fjomp_worker(fjomp_thread *t)
     return t->worker;
 }
 
-void fjomp_offcpu_drain(fjomp_thread *t)
+void fjomp_offcpu_drain(fjomp_thread *t, bool switch_follows)
 {
     /* (in a forked child: stopped, see emit.h; its switches are not ours) */
     if (!t->worker_begun || atomic_load_explicit(&fjomp_stopped, memory_order_relaxed)) return;
@@ -73,14 +73,15 @@ void fjomp_offcpu_drain(fjomp_thread *t)
         open_switches(t);
         if (!fj_switches_is_open()) return;
     }
-    fj_switches_drain_task(switches_of(t), tool_of(t));
+    fj_switches_drain_task(switches_of(t), tool_of(t), switch_follows);
 }
 
 void fjomp_thread_end(void)
 {
     if (atomic_load_explicit(&fjomp_stopped, memory_order_relaxed)) return; /* see emit.h */
     if (self.worker_begun && fjomp_pool_open()) {
-        if (fj_switches_is_open()) fj_switches_drain_task(switches_of(&self), tool_of(&self));
+        if (fj_switches_is_open())
+            fj_switches_drain_task(switches_of(&self), tool_of(&self), false);
         FJOMP_EMIT(worker_end, FJOMP_POOL, self.worker);
     }
     if (fj_switches_is_open()) fj_switches_close();

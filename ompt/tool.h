@@ -76,8 +76,10 @@ int32_t fjomp_worker(fjomp_thread *th);
 /* Emits th's off-CPU intervals since the last drain and, when there were
  * any, its CPU clock (offcpu_task_clock), at every point where its task's
  * self time begins or ends: task schedule points, waits, the implicit
- * task's ends (when no switch happened: a load of the ring's head). */
-void fjomp_offcpu_drain(fjomp_thread *th);
+ * task's ends (when no switch happened: a load of the ring's head).
+ * switch_follows: the caller emits the switch (exec, executed, join...)
+ * right after, as th's next event (fj_switches_drain_task). */
+void fjomp_offcpu_drain(fjomp_thread *th, bool switch_follows);
 /* Last drain, worker_end, closes the off-CPU recording. */
 void fjomp_thread_end(void);
 /* In a child forked without exec: the forking thread's off-CPU ring is not

@@ -279,14 +279,18 @@ LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(fjtrace, clock_event, fjtrace, offcpu_clock,
  * on-CPU time is the kernel's own count. tool: the tool's own time in its
  * callbacks on this thread so far, ns (timed with the TSC from entry to
  * exit, up to this reading): the CPU time between two readings that was
- * the tool's, not the task's (docs/events.md). */
+ * the tool's, not the task's. switch_follows: 1 when the thread's next
+ * event is the task switch this reading was made for, emitted by the same
+ * callback: the time between the two is the tool's too (docs/events.md). */
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_task_clock,
-    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, cpu, uint64_t, tool),
+    LTTNG_UST_TP_ARGS(uint32_t, pool, int32_t, worker, uint64_t, cpu, uint64_t, tool,
+                      uint8_t, switch_follows),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_integer(uint16_t, pool, pool)
         lttng_ust_field_integer(int16_t, worker, worker)
         lttng_ust_field_integer(uint64_t, cpu, cpu)
         lttng_ust_field_integer(uint64_t, tool, tool)
+        lttng_ust_field_integer(uint8_t, switch_follows, switch_follows)
     )
 )
 LTTNG_UST_TRACEPOINT_EVENT(fjtrace, offcpu_unavailable,

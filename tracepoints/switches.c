@@ -161,8 +161,10 @@ static void tell_clock(fj_switches_for to)
 /* The same at a task's boundary (offcpu_task_clock: at `now`, ticks), with
  * the caller's own time up to the reading: its clock read included (a
  * system call, 1.4 us measured on the test VM), which the clock
- * counts partly before the reading and partly after: told here whole. */
-static void tell_task_clock(fj_switches_for to, fj_switches_tool tool, uint64_t now)
+ * counts partly before the reading and partly after: told here whole;
+ * and whether the caller's next event is the switch it reads for. */
+static void tell_task_clock(fj_switches_for to, fj_switches_tool tool, uint64_t now,
+                            bool switch_follows)
 {
     uint64_t cpu;
     if (!worker_cpu_ns(to, &cpu)) return;
@@ -177,7 +179,7 @@ static void tell_task_clock(fj_switches_for to, fj_switches_tool tool, uint64_t 
         st.tool_ns += (uint64_t)((double)(ticks - st.tool_ticks) * st.ns_per_tick);
         st.tool_ticks = ticks;
     }
-    FJ_TRACE(offcpu_task_clock, to.pool, to.worker, cpu, st.tool_ns);
+    FJ_TRACE(offcpu_task_clock, to.pool, to.worker, cpu, st.tool_ns, (uint8_t)switch_follows);
 }
 
 void fj_switches_prepare(void)
@@ -315,7 +317,7 @@ static bool drain(fj_switches_for to)
     return true;
 }
 
-void fj_switches_drain_task(fj_switches_for to, fj_switches_tool tool)
+void fj_switches_drain_task(fj_switches_for to, fj_switches_tool tool, bool switch_follows)
 {
     /* The thread's CPU clock is a system call (~0.2 us, and its event):
      * read at a switch drained, at the end of a long piece, and after a
@@ -324,7 +326,7 @@ void fj_switches_drain_task(fj_switches_for to, fj_switches_tool tool)
     bool long_piece = now - st.point_at >= st.piece_ticks;
     st.point_at = now;
     if (drain(to) || long_piece || now - st.read_at >= st.span_ticks)
-        tell_task_clock(to, tool, now);
+        tell_task_clock(to, tool, now, switch_follows);
 }
 
 void fj_switches_drain(fj_switches_for to)
@@ -344,7 +346,7 @@ void fj_switches_drain_last(fj_switches_for to)
 
 void fj_switches_task_clock(fj_switches_for to, fj_switches_tool tool)
 {
-    tell_task_clock(to, tool, fj_switches_ticks());
+    tell_task_clock(to, tool, fj_switches_ticks(), false);
 }
 
 void fj_switches_close(void)

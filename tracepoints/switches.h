@@ -135,8 +135,11 @@ void fj_switches_drain_last(fj_switches_for to);
  * the thread's not; 120 us inside one 500 us task seen on the test
  * machine) then lies in the last piece too, but for stalls shorter than a
  * piece's period in short pieces, within a span's period. A system call
- * only at those readings. */
-void fj_switches_drain_task(fj_switches_for to, fj_switches_tool tool);
+ * only at those readings. switch_follows: the caller's next event is the
+ * task switch it drains for, which it emits at once (the reading tells
+ * so: the time from the reading to the switch is the caller's own, which
+ * its next reading's `tool` counts). */
+void fj_switches_drain_task(fj_switches_for to, fj_switches_tool tool, bool switch_follows);
 /* The periods (ns) of the readings without a switch: at most one reading
  * per 200 us of a thread busy with tiny tasks; every piece of 20 us or
  * more has a reading at its end. */

@@ -164,6 +164,8 @@ typedef struct {
     uint8_t left;        /* UNFINISHED: an fja_ustate (in the tail padding: no bigger) */
     uint8_t fact;        /* POOL_FACT: an fja_pool_fact (in the tail padding too) */
     uint8_t anomaly;     /* ANOMALY: an fja_anomaly_kind (in the tail padding too) */
+    bool switch_follows; /* CLOCK_READ (joined): the worker's next event is the switch the
+                            reading was made for (fja_event.switch_follows; tail padding) */
 } fja_change;
 
 /* A consumer of the changes. model is the one being replayed into, whose

@@ -119,6 +119,10 @@ typedef struct {
      * executed closes (docs/events.md). */
     bool named;
     bool tool_told;
+    /* offcpu_task_clock: the worker's next event is the switch this reading
+     * was made for, in the same callback (traces recorded before the tool
+     * told it: false) */
+    bool switch_follows;
 } fja_event;
 
 /* Stores the kind's argument, whatever the tracepoint calls it. */

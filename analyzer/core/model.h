@@ -197,6 +197,13 @@ typedef struct {
      * readings, left out of tool_ns (TOOL_TIME's beyond) */
     bool tool_told;
     uint64_t tool_ns, tool_taken_ns, tool_beyond_ns;
+    /* A reading whose callback goes on to the switch it was made for
+     * (CLOCK_READ's switch_follows), at switch_read_ts: 2 until the
+     * reading's own event is settled, 1 until the switch's, then 0; the
+     * time from it to the switch, kept out of the pieces as the tool's
+     * (model.c, piece_end) until the next reading tells it (tool_ahead_ns) */
+    uint8_t switch_pending;
+    uint64_t switch_read_ts, tool_ahead_ns;
     /* queue (deque) depth, as the QUEUE changes tell it */
     int64_t qdepth, qmax;
     uint64_t q_ts;

@@ -1132,6 +1132,7 @@ static void on_offcpu_clock(fja_tracker *t, fja_pool *p, int32_t w, replay_worke
     uint64_t cpu = ev->arg.cpu;
     fja_change c = change_of(t, FJA_CHANGE_CLOCK_READ, p, w, ev->ts);
     c.joined = ev->kind == FJA_EV_OFFCPU_TASK_CLOCK;
+    c.switch_follows = c.joined && ev->switch_follows;
     if (rw->clock_read && ev->ts >= rw->clock_ts && cpu >= rw->clock_cpu &&
         rw->off_all_ns >= rw->clock_off) {
         uint64_t on = ev->ts - rw->clock_ts;

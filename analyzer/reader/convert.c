@@ -82,7 +82,7 @@ static void site_name_class_resolve(class_info *ci, const bt_field_class *payloa
 static void fjtrace_class_resolve(class_info *ci, const bt_field_class *payload)
 {
     ci->pool = ci->worker = ci->task = ci->arg = ci->size_hint = ci->name = ci->site = ci->runtime =
-        ci->begin = ci->end = ci->tool = ci->site_size = -1;
+        ci->begin = ci->end = ci->tool = ci->switch_follows = ci->site_size = -1;
     if (!payload || bt_field_class_get_type(payload) != BT_FIELD_CLASS_TYPE_STRUCTURE) return;
     ci->pool = member_index(payload, "pool");
     ci->worker = member_index(payload, "worker");
@@ -96,6 +96,7 @@ static void fjtrace_class_resolve(class_info *ci, const bt_field_class *payload)
     ci->begin = member_index(payload, "begin");
     ci->end = member_index(payload, "end");
     ci->tool = member_index(payload, "tool");
+    ci->switch_follows = member_index(payload, "switch_follows");
     /* the older layout's fork names its parent, its executed its task */
     ci->named = (ci->kind == FJA_EV_FORK && member_index(payload, "parent") >= 0) ||
                 (ci->kind == FJA_EV_EXECUTED && ci->task >= 0);
@@ -380,6 +381,8 @@ static int convert_rich(const class_info *ci, const bt_event *e, const bt_field 
             ev.tool = int_member(ci, payload, ci->tool, &ok);
             ev.tool_told = true;
         }
+        if (ci->switch_follows >= 0)
+            ev.switch_follows = int_member(ci, payload, ci->switch_follows, &ok) != 0;
         if (!ok) ev.kind = FJA_EV_UNKNOWN; /* schema changed: do not guess */
     }
     if (ev.kind == FJA_EV_POOL_BEGIN) process_of(e, &ev);

@@ -64,8 +64,9 @@ typedef struct {
     bool named;      /* fork with parent, executed with task: the older layout */
     uint8_t how[16]; /* how member i is read (convert.c), for the first 16 */
     int64_t pool, worker, task, arg, size_hint, name, site, runtime, begin, end; /* -1: absent */
-    int64_t site_size; /* fork's site and size_hint in one (fjtrace_site_size; -1: absent) */
-    int64_t tool;      /* offcpu_task_clock's (-1: absent, an older trace) */
+    int64_t site_size;      /* fork's site and size_hint in one (fjtrace_site_size; -1: absent) */
+    int64_t tool;           /* offcpu_task_clock's (-1: absent, an older trace) */
+    int64_t switch_follows; /* offcpu_task_clock's (-1: absent, an older trace) */
     /* a load-map event (lttng_ust_statedump / lttng_ust_dl) */
     bool map;
     fja_map_kind map_kind;

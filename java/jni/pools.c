@@ -126,7 +126,9 @@ void fjj_offcpu_drain(fjj_thread *t)
     const unsigned long long *ring = fj_switches_ring_head();
     const fj_switches_tool tool = {
         .done = t->tool_ticks, .entry = fj_switches_ticks(), .entry_head = fj_switches_head(ring)};
-    fj_switches_drain_task(t->offcpu, tool);
+    /* (the agent does not time its events after the drain: its readings
+     * say no switch follows, the time to it stays the task's) */
+    fj_switches_drain_task(t->offcpu, tool, false);
     t->tool_ticks +=
         fj_switches_stayed_ticks(ring, tool.entry_head, tool.entry, fj_switches_ticks());
 }

@@ -2049,6 +2049,80 @@ static void tool_stream(bool told)
     stop(250001, 1);
 }
 
+/* The OMPT tool's time between a reading and the switch it was made for
+ * (offcpu_task_clock's switch_follows: the same callback emits the switch
+ * next). Worker 0 reads its clock at 0, 100, 250 and 300 us, the tool's
+ * time so far 0.5, 3.5, 55.5 and 56.5 us; the clock counts the trace's
+ * time. Task 1 runs 0..150 us, but its piece ends at the reading at 100
+ * us: the 50 us to its executed are the tool's (its callback stalled
+ * there), told by the next reading with 2 us of task 2's (150..250 us).
+ * Task 1: 100 - 3 us; task 2: 100 - 2 us. A trace whose readings do not
+ * say so keeps the 50 us in task 1 and takes them from task 2 instead. */
+static const uint64_t tail_at[] = {0, 100000, 250000, 300000},
+                      tail_told[] = {500, 3500, 55500, 56500};
+
+static void tail_reading(size_t i, bool follows)
+{
+    fja_event r = {.ts = tail_at[i], .kind = FJA_EV_OFFCPU_TASK_CLOCK, .pool = 1};
+    fja_event_set_arg(&r, 1000000 + tail_at[i]);
+    r.tool = tail_told[i];
+    r.tool_told = true;
+    r.switch_follows = follows;
+    fja_offcpu_replay(&fit_o, r.ts, feed_model, NULL);
+    fja_tracker_feed(&T, &r);
+}
+
+static void tail_stream(bool follows)
+{
+    fja_offcpu_init(&fit_o);
+    for (size_t i = 0; i < 4; i++) {
+        fja_event r = {.ts = tail_at[i], .kind = FJA_EV_OFFCPU_TASK_CLOCK, .pool = 1};
+        fja_event_set_arg(&r, 1000000 + tail_at[i]);
+        ok(fja_offcpu_collect(&fit_o, &r) == 0, "tool tail: reading %zu collected", i);
+    }
+    fja_offcpu_seal(&fit_o);
+    fit_sealed = true;
+    start_offcpu(1);
+    tail_reading(0, follows);
+    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
+    ev_fit(0, FJA_EV_EXEC, 1, 0, 0, 0);
+    tail_reading(1, follows);
+    ev_fit(150000, FJA_EV_EXECUTED, 1, 0, 0, 0);
+    ev(150000, FJA_EV_RESULT, -1, 1, 0);
+    ev(150000, FJA_EV_SUBMIT, -1, 2, 0);
+    ev_fit(150000, FJA_EV_EXEC, 2, 0, 0, 0);
+    tail_reading(2, follows);
+    ev_fit(250000, FJA_EV_EXECUTED, 2, 0, 0, 0);
+    ev(250000, FJA_EV_RESULT, -1, 2, 0);
+    tail_reading(3, false);
+    fja_offcpu_replay(&fit_o, UINT64_MAX, feed_model, NULL);
+    stop(300001, 1);
+}
+
+static void test_task_clock_tool_tail(void)
+{
+    tail_stream(true);
+    const fja_pool_report *p = analyze();
+    require(p->ntrees == 2);
+    ok_eq_i64(p->trees[0].work_ns, 97000,
+              "tool tail: task 1's piece ends at its reading, less 3 us");
+    ok_eq_i64(p->trees[0].span_ns, 97000, "tool tail: so does its span");
+    ok_eq_i64(p->trees[1].work_ns, 98000, "tool tail: task 2 loses only its own 2 us");
+    ok_eq_i64(p->tool_in_tasks_ns, 55000, "tool tail: 3 + 50 + 2 us kept out of the tasks");
+    ok_eq_i64(p->tool_ns, 56000, "tool tail: 56 us told in all");
+    done();
+    fja_offcpu_free(&fit_o);
+
+    tail_stream(false);
+    p = analyze();
+    require(p->ntrees == 2);
+    ok_eq_i64(p->trees[0].work_ns, 147000, "no tail told: task 1 keeps the 50 us");
+    ok_eq_i64(p->trees[1].work_ns, 48000, "no tail told: task 2 loses them instead");
+    done();
+    fja_offcpu_free(&fit_o);
+    fit_sealed = false;
+}
+
 static void test_task_clock_tool(void)
 {
     tool_stream(true);
