@@ -10,9 +10,9 @@ usage: check_known.py RECORD ANALYZE SHAPE OMP_KNOWN...
            leaves, untied vs tied
   depend   a depend(inout) chain of 100 x 200 us; an 8 x 8 wavefront of
            500 us; the advice on a flat graph of tiny tasks (40 x 40)
-  preempt  a tree of 64 leaves x 2 ms, then one of 64 x 500 us, under two
-           busy loops: work; the span against 2 ms, and against the span
-           the program measures on its threads' CPU clocks
+  preempt  a tree of 16 leaves x 8 ms, then one of 8 x 500 us, under two
+           busy loops: work; the spans against those the program measures
+           on its threads' CPU clocks
   producer one task making 400 children, each waiting for a 100 us
            grandchild: its work and its span against those the program
            measures on its threads' CPU clocks
@@ -157,12 +157,16 @@ def check_own(name, what, figures, truths, above=0.10):
 UNTIED_WAIT = ["untied-wait"]
 FIB_UNTIED, FIB_TIED = ["fib", "8", "500"], ["fib", "8", "500", "tied"]
 CHAIN, GRID, FLAT = ["chain", "100", "200"], ["grid", "8", "500"], ["grid", "40", "0"]
-# 2 ms leaves, as tracing_offcpu's: the runtime's and the tool's own cost
-# along the tree's path (the program's own measure: 30-60 us over its 7
-# tasks under load) is then a small share by construction (docs/testing.md);
-# with 500 us leaves it is 4-30% of the span: that tree's span is checked
-# against the program's own measure
-TREE, TREE500 = ["tree", "6", "2000"], ["tree", "6", "500"]
+# 8 ms leaves: the runtime's and the tool's own cost along the tree's path
+# (the program's own measure: 30-60 us over its tasks under load), and the
+# 100-300 us of its threads' CPU clocks that libomp's code between the
+# bodies shows now and then under two busy loops (docs/testing.md), are
+# then a small share by construction, on whichever path the span takes
+# (it is the longest of them all); with 500 us leaves the path's own code
+# is 4-30% of the span: that tree's span is checked against the program's
+# own measure, on 8 leaves (each of a tree's paths is one more place for
+# such a stall to make the longest)
+TREE, TREE500 = ["tree", "4", "8000"], ["tree", "3", "500"]
 PRODUCER = ["producer", "400", "100"]
 
 
@@ -280,14 +284,14 @@ def preempt(record, analyze, tmp, exes):
         tap.ok(all(r.pool["offcpu"]["state"] == "recorded" for r in m.runs),
                f"{m.name(TREE)}: the OpenMP threads' off-CPU time is recorded")
         check_near(m.name(TREE), "median on-CPU work", m.fig(TREE, "work_ns"), 128 * MS)
-        check_near(m.name(TREE500), "median on-CPU work", m.fig(TREE500, "work_ns"), 32 * MS)
+        check_near(m.name(TREE500), "median on-CPU work", m.fig(TREE500, "work_ns"), 4 * MS)
         # ... and no recording below it: the leaves burn that much of their
         # threads' CPU time whatever the load. The tool once timed its
         # callbacks in wall time and took a callback's second off the CPU
         # out of the tasks (work 113.6 ms of 128, one recording in 8 at a
         # load of 10): a callback that leaves the CPU is not its time now
         low = [(m.name(c), r.trees[m.cases.index(c)]["work_ns"] / MS) for r in m.runs
-               for c, truth in ((TREE, 128 * MS), (TREE500, 32 * MS))
+               for c, truth in ((TREE, 128 * MS), (TREE500, 4 * MS))
                if r.trees[m.cases.index(c)]["work_ns"] < 0.98 * truth]
         tap.ok(not low, f"{m.runs[0].name}: every recording's on-CPU work at least the leaves' "
                f"(-2%)", low)
@@ -314,7 +318,7 @@ def preempt(record, analyze, tmp, exes):
         # own 2.18-2.28 ms at a load of 5: the analyzer 2.21 ms, +1.2%
         # over the program's, failed a bound of 2 ms +10%)
         tap.diag(f"{m.name(TREE)}: median on-CPU span {m.fig(TREE, 'span_ns') / MS:.3f} ms, "
-                 f"the leaf 2 ms")
+                 f"the leaf 8 ms")
         truth = [[float(line.split()[-2]) for line in r.out.splitlines()
                   if line.startswith("tree span on the CPU")] for r in m.runs]
         tap.ok(all(len(t) == 2 for t in truth), f"{m.runs[0].name}: the program told its spans",
@@ -341,9 +345,11 @@ def preempt(record, analyze, tmp, exes):
             i = m.cases.index(TREE500)
             check_own(m.name(TREE500), "span", [r.trees[i]["span_ns"] for r in m.runs],
                       [t[1] for t in truth])
-            # The 2 ms tree against its own measure, within 5%: there the
-            # path's dispatch and events are a small share (+0.8..+2.1%
-            # medians, each -0.3..+2.6%, at loads of 2-6)
+            # The 8 ms tree against its own measure, within 5%: there the
+            # path's dispatch and events are a small share, a stall of libomp's
+            # code too (+0.0..+3.0% each, 28 recordings at a load of ~4;
+            # 64 leaves of 2 ms were +0.4..+10.4%, bimodal: a stall of
+            # 100-200 us after one of the 64 leaves, docs/testing.md)
             i = m.cases.index(TREE)
             check_own(m.name(TREE), "span", [r.trees[i]["span_ns"] for r in m.runs],
                       [t[0] for t in truth], above=0.05)
