@@ -6,7 +6,7 @@ its work, span and parallelism are compared with what the program's leaves
 burnt on their threads' CPU clocks.
 
 usage: check_known.py RECORD ANALYZE SHAPE OMP_KNOWN...
-  untied   one untied task waiting for a 20 ms child; fib(8) of 500 us
+  untied   one untied task waiting for a 20 ms child; fib(8) of 8 ms
            leaves, untied vs tied
   depend   a depend(inout) chain of 100 x 200 us; an 8 x 8 wavefront of
            500 us; the advice on a flat graph of tiny tasks (40 x 40)
@@ -14,7 +14,8 @@ usage: check_known.py RECORD ANALYZE SHAPE OMP_KNOWN...
            busy loops: work; the spans against those the program measures
            on its threads' CPU clocks
   producer one task making 400 children, each waiting for a 100 us
-           grandchild: its work and its span against those the program
+           grandchild, then 20 children of 8 ms grandchildren: the work of
+           the first and the span of the second against those the program
            measures on its threads' CPU clocks
 Each build records the shape's cases in one run, three times (preempt:
 five); a case's figures are the median.
@@ -155,7 +156,12 @@ def check_own(name, what, figures, truths, above=0.10):
 
 
 UNTIED_WAIT = ["untied-wait"]
-FIB_UNTIED, FIB_TIED = ["fib", "8", "500"], ["fib", "8", "500", "tied"]
+# fib(8)'s 34 leaves of 8 ms: its span is the longest of 34 paths, and a
+# stall of libomp's own code on any (100-300 us now and then, more often
+# on an untied task's paths, which switch more) is under 4% of it; with
+# 500 us leaves one recording in six was +23..+33% over the program's span
+FIB_LEAF_NS = 8 * MS
+FIB_UNTIED, FIB_TIED = ["fib", "8", "8000"], ["fib", "8", "8000", "tied"]
 CHAIN, GRID, FLAT = ["chain", "100", "200"], ["grid", "8", "500"], ["grid", "40", "0"]
 # 8 ms leaves: the runtime's and the tool's own cost along the tree's path
 # (the program's own measure: 30-60 us over its tasks under load), and the
@@ -167,7 +173,14 @@ CHAIN, GRID, FLAT = ["chain", "100", "200"], ["grid", "8", "500"], ["grid", "40"
 # own measure, on 8 leaves (each of a tree's paths is one more place for
 # such a stall to make the longest)
 TREE, TREE500 = ["tree", "4", "8000"], ["tree", "3", "500"]
-PRODUCER = ["producer", "400", "100"]
+# The producer's work against the program's: 400 x 100 us, where the tool's
+# own time at its 1600 task boundaries is a share worth checking. Its span
+# on 20 x 8 ms: the span is the longest of the children's paths, each as
+# long as the next but for the strand's few us, so a stall of libomp's own
+# code (100-300 us now and then, docs/testing.md) on any of 400 paths of
+# ~0.45 ms made it: +12..+37% in 5 of 8 recordings (the program's measure
+# leaves that code out), against +0.1..+2.2% in 12 on 8 ms grandchildren
+PRODUCER, PRODUCER_SPAN = ["producer", "400", "100"], ["producer", "20", "8000"]
 
 
 def primary_tails(trace):
@@ -217,14 +230,14 @@ def untied(record, analyze, tmp, exes):
         if "gcc" in exe:  # libomp's GOMP ABI runs an untied task in one part
             tap.is_eq(m.pool["openmp"]["untied_suspensions"], 0,
                       f"{m.runs[0].name}: untied tasks waiting in taskwaits are not suspended")
-        # fib(8): F(9) = 34 leaves of 500 us, tied and untied alike
+        # fib(8): F(9) = 34 leaves of 8 ms, tied and untied alike
         for case in (FIB_UNTIED, FIB_TIED):
-            check_near(m.name(case), "work", m.fig(case, "work_ns"), fib(9) * 500e3)
+            check_near(m.name(case), "work", m.fig(case, "work_ns"), fib(9) * FIB_LEAF_NS)
         # The span: one leaf and the path's task creations and waits, each
         # build against the program's own measure on its threads' CPU
         # clocks (as the trees'). The untied build's path really is longer
-        # than the tied one's (gcc, two busy loops: its own 0.585-0.625 ms
-        # vs 0.544-0.564), so "untied = tied" is the check only where the
+        # than the tied one's (gcc, two busy loops, 500 us leaves: its own
+        # 0.585-0.625 ms vs 0.544-0.564), so "untied = tied" is the check only where the
         # program could not measure: a task's parts on different threads.
         own = [fib_spans(r.out) for r in m.runs]
         tap.ok(all(o[1] is not None for o in own), f"{m.runs[0].name}: the program told its tied "
@@ -236,7 +249,7 @@ def untied(record, analyze, tmp, exes):
                           [o[k] for o in own])
         if any(o[0] is None for o in own):
             u, t = m.fig(FIB_UNTIED, "span_ns"), m.fig(FIB_TIED, "span_ns")
-            tap.ok(min(u, t) >= 0.49 * MS and abs(u - t) <= 0.1 * t + 0.1 * MS,
+            tap.ok(min(u, t) >= 0.98 * FIB_LEAF_NS and abs(u - t) <= 0.1 * t + 0.1 * MS,
                    f"{m.runs[0].name}: fib(8) untied span = tied span within 10% + 0.1 ms, >= one "
                    f"leaf, where the program could not measure its own ({u / MS:.3f} vs "
                    f"{t / MS:.3f} ms)")
@@ -383,11 +396,16 @@ def producer(record, analyze, tmp, exes):
         # of running a child at once when it is full: the program's own
         # measure of the producer's strand (omp-known.c) then holds no
         # child's start and end, which the analyzer gives to the child
-        m = Median(record, analyze, tmp, exe, [PRODUCER],
+        m = Median(record, analyze, tmp, exe, [PRODUCER, PRODUCER_SPAN],
                    env={"KMP_ENABLE_TASK_THROTTLING": "0"})
         if not m.ok:
             continue
         m.diag()
+        # what the program told of each case, in order: per recording, a
+        # line per case
+        told = {what: [[float(line.split()[-2]) for line in r.out.splitlines()
+                        if line.startswith(f"producer {what} on the CPU")] for r in m.runs]
+                for what in ("work", "span")}
         # The work: 400 x 100 us of leaves, and the tasks' own code around
         # them, as the program measured it on its threads' CPU clocks (its
         # clock readings are part of it: 1.4 us each where reading a
@@ -398,27 +416,27 @@ def producer(record, analyze, tmp, exes):
         # before (medians, both compilers), +2.3..+4.5% after (runs
         # -2.8..+4.6%, load 10-16), libomp's dispatch between the bodies
         # mostly; +6%, not +10%, leaves room for a loaded machine
-        work = [float(line.split()[-2]) for r in m.runs for line in r.out.splitlines()
-                if line.startswith("producer work on the CPU")]
-        tap.ok(len(work) == len(m.runs) and min(work) >= 40 * MS,
+        whole = all(len(told[w][k]) == 2 for w in told for k in range(len(m.runs)))
+        work = [t[0] for t in told["work"]] if whole else []
+        tap.ok(whole and min(work) >= 40 * MS,
                f"{m.name(PRODUCER)}: the program told its work, at least its leaves' 40 ms",
                work, m.runs[0].out[-400:])
-        if len(work) == len(m.runs):
+        if whole:
             check_own(m.name(PRODUCER), "work", [r.trees[0]["work_ns"] for r in m.runs], work,
                       above=0.06)
         # The span: the producer's strand up to its last child, then that
-        # child and its grandchild (~0.4 ms here), as the program measured
+        # child and its grandchild (~8.1 ms here), as the program measured
         # it on its threads' CPU clocks; not the sum of the children (the
         # rule that merged a child done before its parent's join into the
-        # parent's path gave 45-61 ms)
-        truth = [float(line.split()[-2]) for r in m.runs for line in r.out.splitlines()
-                 if line.startswith("producer span on the CPU")]
-        tap.ok(len(truth) == len(m.runs), f"{m.name(PRODUCER)}: the program told its span",
-               m.runs[0].out[-400:])
-        if len(truth) == len(m.runs):
+        # parent's path gave 45-61 ms for 400 x 100 us: 160 ms here)
+        tap.ok(whole and min(t[1] for t in told["span"]) >= 8 * MS,
+               f"{m.name(PRODUCER_SPAN)}: the program told its span, at least a grandchild's "
+               f"8 ms", m.runs[0].out[-400:])
+        if whole:
             # each recording against its own answer (they vary with the
-            # load: 0.40-0.55 ms), the median of the ratios, as for the tree
-            check_own(m.name(PRODUCER), "span", [r.trees[0]["span_ns"] for r in m.runs], truth)
+            # load), the median of the ratios, as for the tree
+            check_own(m.name(PRODUCER_SPAN), "span", [r.trees[1]["span_ns"] for r in m.runs],
+                      [t[1] for t in told["span"]])
 
 
 def main():
