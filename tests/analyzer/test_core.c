@@ -1996,6 +1996,17 @@ static void test_task_clock_stall(void)
     fit_sealed = false;
 }
 
+/* A worker's clock readings around two tasks, as the OMPT tool tells them:
+ * reading i at at[i] (the clock counts the trace's time), the tool's time
+ * so far told[i] (with told_any; a trace of an older tool tells none);
+ * task 1 runs from 0 to end1, task 2 from end1 to end2; follows: the
+ * readings before a switch say the switch follows (switch_follows). */
+typedef struct {
+    const uint64_t *at, *told;
+    uint64_t end1, end2;
+    bool told_any, follows;
+} tool_script;
+
 /* The OMPT tool's own time (offcpu_task_clock's tool) is booked apart
  * from the tasks' work. Worker 0 reads its clock at 0, 100, 200 and 250 us
  * (no time lost: the clock counts the trace's time), the tool's time so
@@ -2009,44 +2020,44 @@ static const uint64_t tool_at[] = {0, 100000, 200000, 250000},
 /* 102 us told by the reading at 200 us, where the thread's clock counted
  * 100 us since the last */
 static const uint64_t tool_beyond[] = {500, 3500, 105500, 106500};
-static const uint64_t *tool_told = tool_so_far;
 
-/* Reading i (told: with the tool's time) after the boundaries before it. */
-static void tool_reading(size_t i, bool told)
+/* Reading i of the script after the boundaries before it. */
+static void tool_reading(const tool_script *s, size_t i)
 {
-    fja_event r = {.ts = tool_at[i], .kind = FJA_EV_OFFCPU_TASK_CLOCK, .pool = 1};
-    fja_event_set_arg(&r, 1000000 + tool_at[i]);
-    r.tool = tool_told[i];
-    r.tool_told = told;
+    fja_event r = {.ts = s->at[i], .kind = FJA_EV_OFFCPU_TASK_CLOCK, .pool = 1};
+    fja_event_set_arg(&r, 1000000 + s->at[i]);
+    r.tool = s->told[i];
+    r.tool_told = s->told_any;
+    r.switch_follows = s->follows && i < 3; /* the last: no switch follows */
     fja_offcpu_replay(&fit_o, r.ts, feed_model, NULL);
     fja_tracker_feed(&T, &r);
 }
 
-static void tool_stream(bool told)
+static void tool_stream(const tool_script *s)
 {
     fja_offcpu_init(&fit_o);
     for (size_t i = 0; i < 4; i++) {
-        fja_event r = {.ts = tool_at[i], .kind = FJA_EV_OFFCPU_TASK_CLOCK, .pool = 1};
-        fja_event_set_arg(&r, 1000000 + tool_at[i]);
+        fja_event r = {.ts = s->at[i], .kind = FJA_EV_OFFCPU_TASK_CLOCK, .pool = 1};
+        fja_event_set_arg(&r, 1000000 + s->at[i]);
         ok(fja_offcpu_collect(&fit_o, &r) == 0, "tool time: reading %zu collected", i);
     }
     fja_offcpu_seal(&fit_o);
     fit_sealed = true;
     start_offcpu(1);
-    tool_reading(0, told);
+    tool_reading(s, 0);
     ev(0, FJA_EV_SUBMIT, -1, 1, 0);
     ev_fit(0, FJA_EV_EXEC, 1, 0, 0, 0);
-    tool_reading(1, told);
-    ev_fit(100000, FJA_EV_EXECUTED, 1, 0, 0, 0);
-    ev(100000, FJA_EV_RESULT, -1, 1, 0);
-    ev(100000, FJA_EV_SUBMIT, -1, 2, 0);
-    ev_fit(100000, FJA_EV_EXEC, 2, 0, 0, 0);
-    tool_reading(2, told);
-    ev_fit(200000, FJA_EV_EXECUTED, 2, 0, 0, 0);
-    ev(200000, FJA_EV_RESULT, -1, 2, 0);
-    tool_reading(3, told);
+    tool_reading(s, 1);
+    ev_fit(s->end1, FJA_EV_EXECUTED, 1, 0, 0, 0);
+    ev(s->end1, FJA_EV_RESULT, -1, 1, 0);
+    ev(s->end1, FJA_EV_SUBMIT, -1, 2, 0);
+    ev_fit(s->end1, FJA_EV_EXEC, 2, 0, 0, 0);
+    tool_reading(s, 2);
+    ev_fit(s->end2, FJA_EV_EXECUTED, 2, 0, 0, 0);
+    ev(s->end2, FJA_EV_RESULT, -1, 2, 0);
+    tool_reading(s, 3);
     fja_offcpu_replay(&fit_o, UINT64_MAX, feed_model, NULL);
-    stop(250001, 1);
+    stop(s->at[3] + 1, 1);
 }
 
 /* The OMPT tool's time between a reading and the switch it was made for
@@ -2061,47 +2072,10 @@ static void tool_stream(bool told)
 static const uint64_t tail_at[] = {0, 100000, 250000, 300000},
                       tail_told[] = {500, 3500, 55500, 56500};
 
-static void tail_reading(size_t i, bool follows)
-{
-    fja_event r = {.ts = tail_at[i], .kind = FJA_EV_OFFCPU_TASK_CLOCK, .pool = 1};
-    fja_event_set_arg(&r, 1000000 + tail_at[i]);
-    r.tool = tail_told[i];
-    r.tool_told = true;
-    r.switch_follows = follows;
-    fja_offcpu_replay(&fit_o, r.ts, feed_model, NULL);
-    fja_tracker_feed(&T, &r);
-}
-
-static void tail_stream(bool follows)
-{
-    fja_offcpu_init(&fit_o);
-    for (size_t i = 0; i < 4; i++) {
-        fja_event r = {.ts = tail_at[i], .kind = FJA_EV_OFFCPU_TASK_CLOCK, .pool = 1};
-        fja_event_set_arg(&r, 1000000 + tail_at[i]);
-        ok(fja_offcpu_collect(&fit_o, &r) == 0, "tool tail: reading %zu collected", i);
-    }
-    fja_offcpu_seal(&fit_o);
-    fit_sealed = true;
-    start_offcpu(1);
-    tail_reading(0, follows);
-    ev(0, FJA_EV_SUBMIT, -1, 1, 0);
-    ev_fit(0, FJA_EV_EXEC, 1, 0, 0, 0);
-    tail_reading(1, follows);
-    ev_fit(150000, FJA_EV_EXECUTED, 1, 0, 0, 0);
-    ev(150000, FJA_EV_RESULT, -1, 1, 0);
-    ev(150000, FJA_EV_SUBMIT, -1, 2, 0);
-    ev_fit(150000, FJA_EV_EXEC, 2, 0, 0, 0);
-    tail_reading(2, follows);
-    ev_fit(250000, FJA_EV_EXECUTED, 2, 0, 0, 0);
-    ev(250000, FJA_EV_RESULT, -1, 2, 0);
-    tail_reading(3, false);
-    fja_offcpu_replay(&fit_o, UINT64_MAX, feed_model, NULL);
-    stop(300001, 1);
-}
-
 static void test_task_clock_tool_tail(void)
 {
-    tail_stream(true);
+    tool_script tail = {tail_at, tail_told, 150000, 250000, true, true};
+    tool_stream(&tail);
     const fja_pool_report *p = analyze();
     require(p->ntrees == 2);
     ok_eq_i64(p->trees[0].work_ns, 97000,
@@ -2113,7 +2087,8 @@ static void test_task_clock_tool_tail(void)
     done();
     fja_offcpu_free(&fit_o);
 
-    tail_stream(false);
+    tail.follows = false;
+    tool_stream(&tail);
     p = analyze();
     require(p->ntrees == 2);
     ok_eq_i64(p->trees[0].work_ns, 147000, "no tail told: task 1 keeps the 50 us");
@@ -2125,7 +2100,8 @@ static void test_task_clock_tool_tail(void)
 
 static void test_task_clock_tool(void)
 {
-    tool_stream(true);
+    tool_script told = {tool_at, tool_so_far, 100000, 200000, true, false};
+    tool_stream(&told);
     const fja_pool_report *p = analyze();
     require(p->ntrees == 2);
     ok_eq_i64(p->trees[0].work_ns, 97000, "tool time: task 1's work is its clock's less 3 us");
@@ -2153,9 +2129,9 @@ static void test_task_clock_tool(void)
     /* Told beyond the thread's clock (a tool that timed itself wrong: its
      * ratio of ticks to ns once x5): the tool's CPU time between two
      * readings is at most the thread's; the rest is told apart */
-    tool_told = tool_beyond;
-    tool_stream(true);
-    tool_told = tool_so_far;
+    tool_script beyond = told;
+    beyond.told = tool_beyond;
+    tool_stream(&beyond);
     p = analyze();
     require(p->ntrees == 2);
     ok_eq_i64(p->trees[0].work_ns, 97000, "tool time beyond the clock: task 1 as before");
@@ -2175,7 +2151,8 @@ static void test_task_clock_tool(void)
     done();
     fja_offcpu_free(&fit_o);
 
-    tool_stream(false);
+    told.told_any = false;
+    tool_stream(&told);
     p = analyze();
     require(p->ntrees == 2);
     ok_eq_i64(p->trees[0].work_ns, 100000, "no tool time told: task 1's work is its clock's");
