@@ -188,6 +188,7 @@ static void dump(void *ctx, fja_model *m, const fja_change *c)
     field("counted", c->counted);
     field("offcpu", c->offcpu);
     field("joined", c->joined);
+    field("switch_follows", c->switch_follows);
     if (c->name) put(" name=%s", c->name);
     put("\n");
     char *rest = wait ? malloc(line_len + 1) : NULL;
