@@ -31,6 +31,13 @@ static void task_create(ompt_data_t *encountering_task_data,
         FJOMP_EMIT(fork_wide, FJOMP_POOL, fjomp_worker(th), t->id, 0, site);
 }
 
+/* Whether take_up (below) writes an event for next: its first start, or an
+ * untied task going on after its part ended. */
+static bool takes_up(const fjomp_task *next)
+{
+    return next && next->emitted && (!next->started || next->suspended);
+}
+
 /* The running thread takes up `next` on top of `below`: a first start, or
  * an untied task going on after its part ended (resume). */
 static void take_up(fjomp_task *next, fjomp_task *below, int32_t w)
@@ -54,36 +61,49 @@ static bool finished(ompt_task_status_t status)
     return status == ompt_task_complete || status == ompt_task_cancel || status == ompt_task_detach;
 }
 
-/* Whether task_schedule (below) emits a switch for this call, the branches
- * taken as it takes them: its drain's reading says so (tool.h). */
-static bool schedule_emits(const fjomp_task *prior, ompt_task_status_t prior_task_status,
-                           const fjomp_task *next)
+/* A switch on the running thread from prior to next:
+ * - SWITCH_AGAIN: prior is next, a part of an untied task taken up at once;
+ * - SWITCH_END: prior complete: its end; next is the task below it (or one
+ *   taken up on top of that);
+ * - SWITCH_PART: untied prior back to the task below it: its part ended.
+ *   clang runs an untied task in parts, re-queueing its continuation at
+ *   each task scheduling point: the task is off the thread until a thread
+ *   takes the continuation up (a resume; the same thread often does at
+ *   once, in a serialised team as a switch from the task to itself). The
+ *   analyzer counts as suspensions only the parts after which another task
+ *   ran on the thread or another thread took the task up (docs/openmp.md);
+ * - SWITCH_ON_TOP: anything else: next runs on top of prior (a child run
+ *   inside a taskwait, a task run at once when created, or in a
+ *   taskyield): a nested task, as in libfj's helping joins. prior did not
+ *   leave: an untied task waiting in a taskwait is a join, not a
+ *   suspension. */
+typedef enum { SWITCH_ON_TOP, SWITCH_AGAIN, SWITCH_END, SWITCH_PART } switch_kind;
+
+static switch_kind switch_of(const fjomp_task *prior, ompt_task_status_t prior_task_status,
+                             const fjomp_task *next)
 {
-    if (prior && prior != next && !prior->implicit && finished(prior_task_status)) {
-        if (prior->emitted) return true; /* executed */
-        if (next == prior->below) return false;
-    } else if (prior && prior != next && prior->untied && !prior->implicit &&
-               next == prior->below) {
-        return prior->emitted; /* suspend */
-    }
-    /* take_up: exec (a steal first) or resume */
-    return next && next->emitted && (!next->started || next->suspended);
+    if (!prior) return SWITCH_ON_TOP;
+    if (prior == next) return SWITCH_AGAIN;
+    if (!prior->implicit && finished(prior_task_status)) return SWITCH_END;
+    if (prior->untied && !prior->implicit && next == prior->below) return SWITCH_PART;
+    return SWITCH_ON_TOP;
 }
 
-/* A switch on the running thread from prior to next:
- * - prior complete: its end; next is the task below it (or one taken up
- *   on top of that);
- * - untied prior back to the task below it: its part ended. clang runs an
- *   untied task in parts, re-queueing its continuation at each task
- *   scheduling point: the task is off the thread until a thread takes the
- *   continuation up (a resume; the same thread often does at once, in a
- *   serialised team as a switch from the task to itself). The analyzer
- *   counts as suspensions only the parts after which another task ran on
- *   the thread or another thread took the task up (docs/openmp.md);
- * - anything else: next runs on top of prior (a child run inside a
- *   taskwait, a task run at once when created, or in a taskyield): a
- *   nested task, as in libfj's helping joins. prior did not leave: an
- *   untied task waiting in a taskwait is a join, not a suspension. */
+/* Whether task_schedule writes an event for a switch of kind k: its
+ * drain's reading says so (tool.h). */
+static bool switch_writes(switch_kind k, const fjomp_task *prior, const fjomp_task *next)
+{
+    switch (k) {
+    case SWITCH_PART:
+        return prior->emitted; /* suspend */
+    case SWITCH_END:
+        /* executed; else back to the task below, or a task taken up */
+        return prior->emitted || (next != prior->below && takes_up(next));
+    default:
+        return takes_up(next);
+    }
+}
+
 static void task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
                           ompt_data_t *next_task_data)
 {
@@ -94,19 +114,20 @@ static void task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior
     fjomp_task *next = fjomp_task_of(next_task_data);
     fjomp_thread *th = fjomp_self();
     int32_t w = fjomp_worker(th);
+    const switch_kind k = switch_of(prior, prior_task_status, next);
     /* The thread's CPU clock where one piece of a task ends and the next
      * begins (thread.c): the analyzer's on-CPU time of each piece. */
-    fjomp_offcpu_drain(th, schedule_emits(prior, prior_task_status, next));
+    fjomp_offcpu_drain(th, switch_writes(k, prior, next));
     fjomp_task *below = prior;
-    if (prior && prior == next) {
-        below = prior->below; /* a part taken up at once */
-    } else if (prior && !prior->implicit && finished(prior_task_status)) {
+    if (k == SWITCH_AGAIN) {
+        below = prior->below;
+    } else if (k == SWITCH_END) {
         below = prior->below;
         if (prior->emitted) FJOMP_EMIT(executed, FJOMP_POOL, w);
         prior_task_data->ptr = NULL;
         fjomp_task_complete(th, prior);
         if (next == below) return;
-    } else if (prior && prior->untied && !prior->implicit && next == prior->below) {
+    } else if (k == SWITCH_PART) {
         if (prior->emitted) {
             prior->suspended = true;
             FJOMP_EMIT(suspend, FJOMP_POOL, w, prior->id);
