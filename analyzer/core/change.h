@@ -54,6 +54,11 @@ typedef enum {
     FJA_CHANGE_TOOL_TIME,        /* worker's CPU clock reading told the tracer's own time (the
                                     OMPT tool's, the JVM agent's) since its previous reading:
                                     delta ns (0 at its first), beyond */
+    FJA_CHANGE_TOOL_TAIL,        /* the switch worker's last CLOCK_READ said follows
+                                    (switch_follows) was applied (counted: the time from the
+                                    reading, since, to ts was the tracer's own), or it left the
+                                    CPU first (not counted: that time is not known); told after
+                                    the switch's own changes */
     FJA_CHANGE_WORKER_END,       /* worker's life ended (its worker_end, or the trace's end);
                                     it began at its first STATE out of FJA_WS_OFF (since) */
     FJA_CHANGE_CLOCK_READ,       /* worker's CPU clock was read (joined: at a task boundary,
@@ -165,7 +170,8 @@ typedef struct {
     uint8_t fact;        /* POOL_FACT: an fja_pool_fact (in the tail padding too) */
     uint8_t anomaly;     /* ANOMALY: an fja_anomaly_kind (in the tail padding too) */
     bool switch_follows; /* CLOCK_READ (joined): the worker's next event is the switch the
-                            reading was made for (fja_event.switch_follows; tail padding) */
+                            reading was made for (fja_event.switch_follows; tail padding):
+                            a TOOL_TAIL follows it */
 } fja_change;
 
 /* A consumer of the changes. model is the one being replayed into, whose

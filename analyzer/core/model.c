@@ -260,7 +260,8 @@ static fja_body *top_body(fja_worker *w)
 
 /* Where on the CPU a piece of w's that stops at ts ends: at the reading
  * before ts when ts is the switch that reading was made for, in the same
- * callback of the OMPT tool (fja_worker.switch_pending): the time between
+ * callback of the OMPT tool (fja_worker.tail_open, until the tracker's
+ * TOOL_TAIL after the switch's own changes): the time between
  * is the tool's, which its next reading tells (on_tool_time). The tool's
  * time there is mostly its events' writing, but now and then 100-200 us
  * of the thread's CPU clock right after a reading (seen in 5 of 774
@@ -268,7 +269,7 @@ static fja_body *top_body(fja_worker *w)
  * it was a 500 us leaf's +40%. */
 static uint64_t piece_end(const fja_worker *w, uint64_t ts)
 {
-    return w->switch_pending == 1 && w->switch_read_ts < ts ? w->switch_read_ts : ts;
+    return w->tail_open && w->tail_from < ts ? w->tail_from : ts;
 }
 
 /* Books a running body's segment as its task's own time, up to piece_end
@@ -748,9 +749,6 @@ static bool off_is_state(fja_wstate s, uint8_t kind)
  * twin runs on), and its worker holds its task up meanwhile. */
 static void on_offcpu_out(fja_pool *p, fja_worker *w, const fja_change *c)
 {
-    /* a stay off the CPU after a reading: the tool's time to the switch is
-     * not told (switches.h), the piece ends at the switch as before */
-    w->switch_pending = 0;
     fja_body *b = top_body(w);
     if (b && b->running) { /* body_suspend's on-CPU part */
         if (c->ts > b->seg_start) task_at(p, b->task)->self_ns += c->ts - b->seg_start;
@@ -820,11 +818,21 @@ static void on_clock_read(fja_worker *w, const fja_change *c)
 {
     w->clock_read = true;
     if (c->joined) w->task_clock = true; /* its intervals were fitted to it (offcpu.h) */
-    w->switch_pending = c->switch_follows ? 2 : 0;
-    w->switch_read_ts = c->ts;
+    w->tail_open = c->switch_follows;
+    w->tail_from = c->ts;
     if (!c->counted) return;
     w->unattributed_ns += c->delta;
     w->clock_disagree_ns += (uint64_t)(c->delta < 0 ? -c->delta : c->delta);
+}
+
+/* The switch w's reading said follows was applied (TOOL_TAIL): its
+ * pieces ended at the reading (piece_end); the time to the switch is the
+ * tool's, which its next reading tells (on_tool_time). Left off the CPU
+ * first (not counted): the piece ended at the stay's start as before. */
+static void on_tool_tail(fja_worker *w, const fja_change *c)
+{
+    w->tail_open = false;
+    if (c->counted && c->ts > c->since) w->tool_ahead_ns += c->ts - c->since;
 }
 
 /* The off-CPU recording of w, or of p's client threads (w NULL). */
@@ -1431,9 +1439,6 @@ void fja_model_settled(fja_model *m, fja_pool *p, int32_t wi, uint32_t task, boo
     w->fork_last = w->forking; /* every event of a worker ends with its SETTLED */
     w->forking = false;
     w->seen = true;
-    if (w->switch_pending == 1 && ts > w->switch_read_ts)
-        w->tool_ahead_ns += ts - w->switch_read_ts; /* the switch: piece_end */
-    if (w->switch_pending) w->switch_pending--;
 }
 
 static void on_worker_change(fja_model *m, fja_pool *p, fja_worker *w, const fja_change *c)
@@ -1493,6 +1498,9 @@ static void on_worker_change(fja_model *m, fja_pool *p, fja_worker *w, const fja
         break;
     case FJA_CHANGE_CLOCK_READ:
         on_clock_read(w, c);
+        break;
+    case FJA_CHANGE_TOOL_TAIL:
+        on_tool_tail(w, c);
         break;
     case FJA_CHANGE_WORKER_END:
         w->ended = true;

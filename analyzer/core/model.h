@@ -198,12 +198,12 @@ typedef struct {
     bool tool_told;
     uint64_t tool_ns, tool_taken_ns, tool_beyond_ns;
     /* A reading whose callback goes on to the switch it was made for
-     * (CLOCK_READ's switch_follows), at switch_read_ts: 2 until the
-     * reading's own event is settled, 1 until the switch's, then 0; the
-     * time from it to the switch, kept out of the pieces as the tool's
-     * (model.c, piece_end) until the next reading tells it (tool_ahead_ns) */
-    uint8_t switch_pending;
-    uint64_t switch_read_ts, tool_ahead_ns;
+     * (CLOCK_READ's switch_follows), at tail_from, until its TOOL_TAIL
+     * (tail_open); the time from it to the switch, kept out of the pieces
+     * as the tool's (model.c, piece_end) until the next reading tells it
+     * (tool_ahead_ns) */
+    bool tail_open;
+    uint64_t tail_from, tool_ahead_ns;
     /* queue (deque) depth, as the QUEUE changes tell it */
     int64_t qdepth, qmax;
     uint64_t q_ts;

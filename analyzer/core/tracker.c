@@ -163,6 +163,10 @@ typedef struct {
      * clock, off_all_ns then */
     bool clock_read;
     uint64_t clock_ts, clock_cpu, clock_off;
+    /* its last reading said the next event is the switch it was made for
+     * (switch_follows), and that event has not come: told as TOOL_TAIL
+     * once it is applied (or when the worker leaves the CPU first) */
+    bool tail_open;
 } replay_worker;
 
 /* What the replay knows of a task (replay_task.flags), its own: made by
@@ -1028,6 +1032,22 @@ static void on_completed(fja_tracker *t, fja_pool *p, const fja_event *ev)
 
 /* ------------------------------------------------------------ off the CPU */
 
+/* The switch w's last clock reading said follows was applied at ts (told
+ * after its own changes, so the piece it ended stopped at the reading:
+ * model.c, piece_end): the time from the reading to ts was the OMPT
+ * tool's (switched); or w left the CPU first (!switched), the tool's time
+ * to the switch not known (switches.h). */
+static void tool_tail(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw, uint64_t ts,
+                      bool switched)
+{
+    if (!rw->tail_open) return;
+    rw->tail_open = false;
+    fja_change c = change_of(t, FJA_CHANGE_TOOL_TAIL, p, w, ts);
+    c.since = rw->clock_ts;
+    c.counted = switched;
+    tell(t, &c);
+}
+
 /* The worker left the CPU (a replayed boundary, offcpu.h): the task it was
  * running stops accruing self time (the model's), and while it is away it
  * holds that task up. Its state does not change: the time is booked
@@ -1036,6 +1056,7 @@ static void offcpu_out(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *rw
                        uint8_t kind)
 {
     if (!rw->begun || rw->ended || rw->off) return;
+    tool_tail(t, p, w, rw, ts, false);
     rw->off = true;
     rw->off_kind = kind < FJA_OFFCPU_KINDS ? kind : FJA_OFFCPU_PREEMPTED;
     rw->off_ts = ts;
@@ -1141,6 +1162,7 @@ static void on_offcpu_clock(fja_tracker *t, fja_pool *p, int32_t w, replay_worke
         c.counted = true;
     }
     tell(t, &c);
+    rw->tail_open = c.switch_follows;
     rw->clock_read = true;
     rw->clock_ts = ev->ts;
     rw->clock_cpu = cpu;
@@ -1285,10 +1307,13 @@ static void on_worker_event(fja_tracker *t, fja_pool *p, replay_worker *rw, cons
     if (!rw && !(rw = replay_worker_of(t, replay_pool_in(t, p), w))) return; /* out of memory */
     if (!rw->begun && ev->kind != FJA_EV_WORKER_END)
         worker_begin(rw, ev->ts); /* the trace began after worker_begin */
+    /* a reading after a reading: the first one's switch never came */
+    bool switched = ev->kind != FJA_EV_OFFCPU_TASK_CLOCK && ev->kind != FJA_EV_OFFCPU_CLOCK;
     /* the handlers make no other worker's replay (owner_dequeue finds
      * it): rw stays */
     worker_dispatch(t, p, w, rw, ev);
     worker_switch(t, p, w, rw, ev->ts);
+    if (switched) tool_tail(t, p, w, rw, ev->ts, true);
 }
 
 /* What the pool's own event said of it, told. */
@@ -1566,6 +1591,7 @@ static void worker_close(fja_tracker *t, fja_pool *p, int32_t w, replay_worker *
     if (f) frame_suspend(f);
     worker_end(t, p, w, rw, end);
     worker_switch(t, p, w, rw, end);
+    tool_tail(t, p, w, rw, end, true);
 }
 
 /* Where a frame's task is as the trace ends: its body on top of the

@@ -50,6 +50,7 @@ static const char *const kinds[] = {
     [FJA_CHANGE_UNFINISHED] = "unfinished",
     [FJA_CHANGE_WORKER_END] = "worker_end",
     [FJA_CHANGE_CLOCK_READ] = "clock_read",
+    [FJA_CHANGE_TOOL_TAIL] = "tool_tail",
     [FJA_CHANGE_OFFCPU_RECORDING] = "offcpu_recording",
     [FJA_CHANGE_CLIENT_OFFCPU] = "client_offcpu",
     [FJA_CHANGE_POOL_FACT] = "pool_fact",
