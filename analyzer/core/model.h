@@ -18,6 +18,20 @@
 #include "sites.h"
 #include "taskmap.h"
 
+/* The clocks a model keeps task and tree figures on (self time, span,
+ * work): its own, on-CPU time in a model fed the off-CPU boundaries, else
+ * wall-clock time; and the wall-clock twins of a model fed them that keeps
+ * them too (fja_model_keep_wall): the figures a model fed no boundary
+ * would have, from the same replay. One set of span rules (model.c, "span")
+ * runs on each clock the pool keeps. */
+typedef enum { FJA_CLOCK_OWN, FJA_CLOCK_WALL, FJA_CLOCKS } fja_clock;
+
+/* A tree's work and span on one clock (fja_tree's own, or a twin:
+ * fja_pool.tree_walls). */
+typedef struct {
+    uint64_t work_ns, span_ns;
+} fja_tree_clock;
+
 /* What a worker is doing; the per-worker time split. */
 typedef enum {
     FJA_WS_OFF,    /* before worker_begin / after worker_end */
@@ -141,8 +155,7 @@ typedef struct {
     uint64_t wall_seg_start;
     /* in a join_stolen: how much later the awaited task's path reaches us
      * (the fork's and the join's own cost, model.c stolen_join_shift) */
-    uint64_t join_shift;
-    uint64_t join_shift_wall; /* its wall-clock twin (fja_model_keep_wall) */
+    uint64_t join_shift[FJA_CLOCKS]; /* per clock (fja_clock) */
 } fja_body;
 
 typedef struct {
@@ -222,8 +235,7 @@ typedef struct {
     /* the task this worker forked last, and its parent's self time then
      * (a join_stolen for it: the parent's strand from the fork) */
     uint32_t last_fork_task;
-    uint64_t last_fork_self;
-    uint64_t last_fork_self_wall; /* its wall-clock twin (fja_model_keep_wall) */
+    uint64_t last_fork_self[FJA_CLOCKS]; /* per clock (fja_clock) */
     /* the untied task whose part ended here last, and the tasks this
      * worker had begun then: a suspension counts once it ran another task
      * or another worker resumed it */
@@ -236,7 +248,12 @@ typedef struct {
     uint32_t root; /* record number */
     uint64_t submit_ts, first_exec_ts, full_par_ts, last_done_ts, done_ts, result_ts;
     uint64_t tasks, executed, forks, steals, joins_waited, unfinished;
-    uint64_t work_ns, span_ns;
+    union { /* on the model's own clock, by name or as one */
+        fja_tree_clock clock;
+        struct {
+            uint64_t work_ns, span_ns;
+        };
+    };
     uint32_t max_depth, max_arity;
     uint64_t workers_mask; /* workers 0..63 that ran one of its tasks */
     uint32_t busy_now;     /* workers running one of its tasks now */
@@ -246,12 +263,6 @@ typedef struct {
      * in the final hand-off) */
     uint64_t client_off_ns[FJA_OFFCPU_KINDS], client_wake_ns;
 } fja_tree;
-
-/* A tree's work and span as a model fed no off-CPU boundary has them:
- * the wall-clock twins of a model that keeps them (fja_model_keep_wall). */
-typedef struct {
-    uint64_t work_ns, span_ns;
-} fja_tree_wall;
 
 #define FJA_DEPTH_SLOTS 64
 #define FJA_SIZE_SLOTS 256
@@ -316,7 +327,7 @@ typedef struct {
     /* beside trees, cap_trees of them (fja_model_keep_wall); where
      * any_size_hint's padding was, so that the pool's size (model_bytes)
      * stays */
-    fja_tree_wall *tree_walls;
+    fja_tree_clock *tree_walls;
     /* consecutive forks by one parent on one worker: a fork-cost estimate */
     fja_hist fork_interval;
     fja_sites sites; /* per creation site */

@@ -108,7 +108,7 @@ static int chunk_add(fja_taskmap *m)
         }
         if (m->wall) {
             // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers, as meant
-            fja_task_wall **w = realloc(m->walls, cap * sizeof *w);
+            fja_task_clock **w = realloc(m->walls, cap * sizeof *w);
             if (!w) return -1;
             m->walls = w;
         }
@@ -116,7 +116,7 @@ static int chunk_add(fja_taskmap *m)
     }
     fja_task *c = malloc(CHUNK * sizeof *c);
     fja_task_link *l = m->recycle ? malloc(CHUNK * sizeof *l) : NULL;
-    fja_task_wall *w = m->wall ? malloc(CHUNK * sizeof *w) : NULL;
+    fja_task_clock *w = m->wall ? malloc(CHUNK * sizeof *w) : NULL;
     if (!c || (m->recycle && !l) || (m->wall && !w)) {
         free(c);
         free(l);
@@ -157,7 +157,7 @@ uint32_t fja_taskmap_add(fja_taskmap *m, uint64_t id)
     if (m->recycle)
         *fja_taskmap_link(m, n) =
             (fja_task_link){.done_head = FJA_TASK_NONE, .done_next = FJA_TASK_NONE};
-    if (m->wall) *fja_taskmap_wall(m, n) = (fja_task_wall){0};
+    if (m->wall) *fja_taskmap_wall(m, n) = (fja_task_clock){0};
     slot_insert(m->slots, m->tags, m->mask, id, n);
     return n;
 }

@@ -31,16 +31,31 @@ enum {
     FJA_TF_LISTED = 1 << 9,           /* recycling: in its parent's list of done children */
     FJA_TF_FREE = 1 << 10,            /* recycling: a free record, no task's */
     FJA_TF_JOIN_SHIFT = 1 << 11,      /* its parent's join_stolen moved its path (fja_body) */
-    FJA_TF_JOIN_SHIFT_WALL = 1 << 12, /* likewise for its wall-clock twin (fja_task_wall) */
+    FJA_TF_JOIN_SHIFT_WALL = 1 << 12, /* likewise for its wall-clock twin (fja_taskmap_wall) */
     FJA_TF_RUN_BY_JOIN = 1 << 13,     /* run by its parent's own join (exec_joined) */
 };
 
+/* A task's self time and path on one clock (the model's span rules take
+ * one of these: model.c, "span"): the record's own figures (the model's
+ * clock: on-CPU time in a model fed the off-CPU boundaries, else wall-clock
+ * time), or its wall-clock twin beside it (fja_taskmap_clock). */
+typedef struct {
+    int64_t sp_base;    /* span so far = sp_base + self_ns while it runs */
+    uint64_t self_ns;   /* body time minus nested tasks and join waits */
+    uint64_t child_max; /* largest done-span of children done after its body, or
+                           before their join (fja_pool.joins_told) */
+} fja_task_clock;
+
 typedef struct {
     uint64_t id;
-    int64_t sp_base;     /* span so far = sp_base + self_ns while it runs */
-    uint64_t self_ns;    /* body time minus nested tasks and join waits */
-    uint64_t child_max;  /* largest done-span of children done after its body, or
-                            before their join (fja_pool.joins_told) */
+    union { /* the model's own clock's figures, by name or as one */
+        fja_task_clock clock;
+        struct {
+            int64_t sp_base;
+            uint64_t self_ns;
+            uint64_t child_max;
+        };
+    };
     uint64_t subtree_ns; /* self_ns of itself and its descendants */
     uint32_t parent;     /* record number, FJA_TASK_NONE for a root or orphan */
     uint32_t tree;       /* tree number, FJA_TASK_NONE for an orphan */
@@ -54,6 +69,9 @@ typedef struct {
 /* The analyzer's memory budget is 64 bytes per task (bench/analyzer.sh):
  * a new field must find room in the 4 bytes of padding left. */
 _Static_assert(sizeof(fja_task) <= 64, "a task record outgrew its 64 bytes");
+_Static_assert(offsetof(fja_task, self_ns) == offsetof(fja_task, clock.self_ns) &&
+                   offsetof(fja_task, child_max) == offsetof(fja_task, clock.child_max),
+               "a record's named figures are its clock's");
 
 /* Done: its body ran (executed) and, for a counted completer, its
  * completion too. What the trace ended without is "unfinished". */
@@ -63,15 +81,22 @@ static inline bool fja_task_finished(const fja_task *t)
            (!(t->flags & FJA_TF_COMPLETER) || (t->flags & FJA_TF_COMPLETED));
 }
 
-/* The span of the longest path that ends when t is done: its own body's
- * end on the path it started on (sp_base + self time), or a child's path
- * that finished after the body. The critical path runs through the child
- * for which this is largest (docs/analyses.md, "Span"). */
+/* The span of the longest path that ends when a task is done, on one
+ * clock (c): its own body's end on the path it started on (sp_base + self
+ * time), or a child's path that finished after the body. The critical
+ * path runs through the child for which this is largest (docs/analyses.md,
+ * "Span"). */
+static inline uint64_t fja_task_clock_done_span(const fja_task_clock *c)
+{
+    int64_t v = c->sp_base + (int64_t)c->self_ns;
+    uint64_t body = v > 0 ? (uint64_t)v : 0;
+    return body > c->child_max ? body : c->child_max;
+}
+
+/* The same on the record's own clock. */
 static inline uint64_t fja_task_done_span(const fja_task *t)
 {
-    int64_t v = t->sp_base + (int64_t)t->self_ns;
-    uint64_t body = v > 0 ? (uint64_t)v : 0;
-    return body > t->child_max ? body : t->child_max;
+    return fja_task_clock_done_span(&t->clock);
 }
 
 /* Beside each record of a recycling map: when its task may go (recycle.c). */
@@ -81,17 +106,6 @@ typedef struct {
     uint32_t done_next; /* the next one in its parent's list */
 } fja_task_link;
 
-/* Beside each record of a map that keeps the wall-clock twins (a model fed
- * the off-CPU boundaries, whose own figures are on-CPU time): the task's
- * self time and span as a model fed no boundary would have them, so one
- * replay gives both (docs/analyses.md, "Off-CPU time"). Outside the record,
- * which has no room left. */
-typedef struct {
-    int64_t sp_base;    /* as fja_task's */
-    uint64_t self_ns;   /* body time minus nested tasks and join waits, off-CPU time kept */
-    uint64_t child_max; /* as fja_task's */
-} fja_task_wall;
-
 /* Records per chunk: 256 KiB of them, small enough that a recycling map
  * (a few records in use) holds one barely touched chunk. */
 #define FJA_TASK_CHUNK_BITS 12
@@ -99,7 +113,13 @@ typedef struct {
 typedef struct {
     fja_task **chunks;
     fja_task_link **links; /* one chunk beside each record chunk; NULL: no recycling */
-    fja_task_wall **walls; /* likewise; NULL: no wall-clock twins */
+    /* likewise, the wall-clock twins (NULL: none kept): beside each record of
+     * a map that keeps them (a model fed the off-CPU boundaries, whose own
+     * figures are on-CPU time), the task's self time and span as a model
+     * fed no boundary would have them, so one replay gives both
+     * (docs/analyses.md, "Off-CPU time"); off-CPU time kept in self_ns.
+     * Outside the record, which has no room left. */
+    fja_task_clock **walls;
     uint32_t nchunks, cap_chunks;
     uint32_t count;     /* record numbers in use, free ones included (0..count-1) */
     uint32_t live;      /* records that hold a task */
@@ -133,7 +153,7 @@ static inline fja_task_link *fja_taskmap_link(const fja_taskmap *m, uint32_t n)
     return &m->links[n >> FJA_TASK_CHUNK_BITS][n & ((1u << FJA_TASK_CHUNK_BITS) - 1)];
 }
 /* Its wall-clock twin, in a map that keeps them only. */
-static inline fja_task_wall *fja_taskmap_wall(const fja_taskmap *m, uint32_t n)
+static inline fja_task_clock *fja_taskmap_wall(const fja_taskmap *m, uint32_t n)
 {
     return &m->walls[n >> FJA_TASK_CHUNK_BITS][n & ((1u << FJA_TASK_CHUNK_BITS) - 1)];
 }
