@@ -84,7 +84,9 @@ static void slice_begin(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, int32_t wor
     }
     const fja_task *task = rec == FJA_TASK_NONE ? NULL : fja_taskmap_get(&fp->tasks, rec);
     char site[512], full[600];
-    const char *where = task ? fjv_site_label(c->o, fp, rec, site, sizeof site) : NULL;
+    const char *where =
+        task ? fjv_site_label(c->o, fp->pid, fja_sites_address(&fp->sites, rec), site, sizeof site)
+             : NULL;
     const char *label = where ? where : task ? "task" : name;
     if (task && task->size_hint) {
         snprintf(full, sizeof full, "%s n=%u", label, task->size_hint);

@@ -16,23 +16,29 @@
 
 enum { MK_CRIT = 1, MK_EXPANDED = 2, MK_SHOWN = 4 };
 
-/* Per-pool arrays over task records, built once per pool. */
+/* Per-pool arrays over task records, built once per pool from the
+ * report's task iterator: rows[n] is record n's (a record the iterator
+ * does not list, none in a model that keeps every task, stays a row of
+ * no parent). */
 typedef struct {
-    const fja_pool *p;
-    const fjv_pool *cp;     /* the collector's pool, NULL without a collector */
+    const fja_pool_report *pr;
+    const fjv_pool *cp; /* the collector's pool, NULL without a collector */
+    fja_task_row *rows;
+    uint32_t nrows;
     uint32_t *first, *kids; /* children of n: kids[first[n] .. first[n+1]) */
     uint32_t *cnt;          /* tasks in the subtree */
     uint64_t *wm;           /* workers 0..63 that ran a task of the subtree */
     uint8_t *mark;
 } tree_prep;
 
-static const fja_task *task(const tree_prep *tp, uint32_t n)
+static const fja_task_row *task(const tree_prep *tp, uint32_t n)
 {
-    return fja_taskmap_get(&tp->p->tasks, n);
+    return &tp->rows[n];
 }
 
 static void prep_free(tree_prep *tp)
 {
+    free(tp->rows);
     free(tp->first);
     free(tp->kids);
     free(tp->cnt);
@@ -41,12 +47,41 @@ static void prep_free(tree_prep *tp)
     *tp = (tree_prep){0};
 }
 
+/* The iterator's rows of pool pr, by record number (tp->rows, nrows). */
+static int rows_read(tree_prep *tp, const fja_model *m)
+{
+    uint32_t cap = 0;
+    fja_task_iter it = fja_task_iter_begin(m, tp->pr);
+    for (fja_task_row row; fja_task_iter_next(&it, &row);) {
+        if (row.record >= cap) {
+            uint32_t nc = cap ? cap * 2 : 1024;
+            while (nc <= row.record)
+                nc *= 2;
+            fja_task_row *r = realloc(tp->rows, (size_t)nc * sizeof *r);
+            if (!r) return -1;
+            tp->rows = r;
+            cap = nc;
+        }
+        for (uint32_t i = tp->nrows; i < row.record; i++) /* not listed */
+            tp->rows[i] = (fja_task_row){.record = i, .parent_record = FJA_TASK_NONE};
+        tp->rows[row.record] = row;
+        tp->nrows = row.record + 1;
+    }
+    return 0;
+}
+
 /* Records are numbered in creation order and a parent is always created
  * before its children, so one backward sweep sums subtrees bottom-up. */
-static int prep_init(tree_prep *tp, const fja_pool *p, const fjv_collector *c)
+static int prep_init(tree_prep *tp, const fja_model *m, const fja_pool_report *pr,
+                     const fjv_collector *c)
 {
-    uint32_t n = p->tasks.count;
-    *tp = (tree_prep){.p = p, .cp = c ? fjv_pool_find(c, p->source, p->id) : NULL};
+    *tp =
+        (tree_prep){.pr = pr, .cp = c ? fjv_pool_find(c, pr->totals.source, pr->totals.id) : NULL};
+    if (rows_read(tp, m)) {
+        prep_free(tp);
+        return -1;
+    }
+    uint32_t n = tp->nrows;
     tp->first = calloc((size_t)n + 1, sizeof *tp->first);
     tp->kids = malloc(((size_t)n + 1) * sizeof *tp->kids);
     tp->cnt = calloc((size_t)n + 1, sizeof *tp->cnt);
@@ -57,23 +92,23 @@ static int prep_init(tree_prep *tp, const fja_pool *p, const fjv_collector *c)
         return -1;
     }
     for (uint32_t i = 0; i < n; i++)
-        if (task(tp, i)->parent != FJA_TASK_NONE) tp->first[task(tp, i)->parent + 1]++;
+        if (task(tp, i)->parent_record != FJA_TASK_NONE)
+            tp->first[task(tp, i)->parent_record + 1]++;
     for (uint32_t i = 0; i < n; i++)
         tp->first[i + 1] += tp->first[i];
     uint32_t *fill = tp->cnt; /* borrowed as a cursor, reset below */
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t par = task(tp, i)->parent;
+        uint32_t par = task(tp, i)->parent_record;
         if (par != FJA_TASK_NONE) tp->kids[tp->first[par] + fill[par]++] = i;
     }
     memset(tp->cnt, 0, ((size_t)n + 1) * sizeof *tp->cnt);
     for (uint32_t i = n; i-- > 0;) {
-        const fja_task *t = task(tp, i);
+        const fja_task_row *t = task(tp, i);
         tp->cnt[i]++;
-        if ((t->flags & FJA_TF_EXEC) && t->worker >= 0 && t->worker < 64)
-            tp->wm[i] |= 1ull << t->worker;
-        if (t->parent != FJA_TASK_NONE) {
-            tp->cnt[t->parent] += tp->cnt[i];
-            tp->wm[t->parent] |= tp->wm[i];
+        if (t->ran && t->worker >= 0 && t->worker < 64) tp->wm[i] |= 1ull << t->worker;
+        if (t->parent_record != FJA_TASK_NONE) {
+            tp->cnt[t->parent_record] += tp->cnt[i];
+            tp->wm[t->parent_record] |= tp->wm[i];
         }
     }
     return 0;
@@ -92,7 +127,7 @@ static uint32_t crit_child(const tree_prep *tp, uint32_t n)
     uint32_t best = FJA_TASK_NONE;
     uint64_t bv = 0;
     for (uint32_t k = tp->first[n]; k < tp->first[n + 1]; k++) {
-        uint64_t v = fja_task_done_span(task(tp, tp->kids[k]));
+        uint64_t v = task(tp, tp->kids[k])->done_span_ns;
         if (best == FJA_TASK_NONE || v > bv) {
             best = tp->kids[k];
             bv = v;
@@ -140,7 +175,7 @@ static void mark(fold *f, uint32_t n, uint8_t bits)
 static int child_score(const tree_prep *tp, uint32_t c, bool few)
 {
     if (tp->mark[c] & MK_CRIT) return 4;
-    if (task(tp, c)->flags & FJA_TF_STOLEN) return 3;
+    if (task(tp, c)->stolen) return 3;
     if (nkids(tp, c)) return 2;
     return few ? 1 : 0;
 }
@@ -288,7 +323,7 @@ static void milestones(fjv_str *s, const fja_tree_report *tr)
 static Agnode_t *task_node(builder *b, uint32_t n)
 {
     const tree_prep *tp = b->f->tp;
-    const fja_task *t = task(tp, n);
+    const fja_task_row *t = task(tp, n);
     char name[32], d[32], e[32];
     snprintf(name, sizeof name, "t%u", n);
     Agnode_t *nd = agnode(b->g, name, 1);
@@ -298,7 +333,7 @@ static Agnode_t *task_node(builder *b, uint32_t n)
     const char *sep = nkids(tp, n) ? "\\n" : " · ";
     char site[512];
     /* where it was forked: the label is Graphviz escString, so "\\" is escaped */
-    if (fjv_site_label(b->o, tp->p, n, site, sizeof site)) {
+    if (fjv_site_label(b->o, tp->pr->totals.pid, t->site, site, sizeof site)) {
         fjv_str_label(&s, site);
         fjv_str_printf(&s, "%s", sep);
     }
@@ -307,12 +342,12 @@ static Agnode_t *task_node(builder *b, uint32_t n)
     if (nkids(tp, n))
         fjv_str_printf(&s, "\\nsubtree %s",
                        fja_report_duration(e, sizeof e, (double)t->subtree_ns));
-    if (t->flags & FJA_TF_EXEC) fjv_str_printf(&s, "%sw%d", sep, t->worker);
+    if (t->ran) fjv_str_printf(&s, "%sw%d", sep, t->worker);
     if (n == b->f->root && b->tr) milestones(&s, b->tr);
     set(nd, "label", s.s ? s.s : "");
     fjv_str_free(&s);
-    node_colour(nd, 0, (t->flags & FJA_TF_EXEC) ? t->worker : -1);
-    if (t->flags & FJA_TF_STOLEN) {
+    node_colour(nd, 0, t->ran ? t->worker : -1);
+    if (t->stolen) {
         set(nd, "color", "#d62728");
         set(nd, "peripheries", "2");
     }
@@ -332,7 +367,7 @@ static void summary_label(fjv_str *s, uint64_t tasks, uint64_t work, uint64_t wm
 static Agnode_t *fold_node(builder *b, uint32_t n)
 {
     const tree_prep *tp = b->f->tp;
-    const fja_task *t = task(tp, n);
+    const fja_task_row *t = task(tp, n);
     char name[32];
     snprintf(name, sizeof name, "f%u", n);
     Agnode_t *nd = agnode(b->g, name, 1);
@@ -344,7 +379,7 @@ static Agnode_t *fold_node(builder *b, uint32_t n)
     fjv_str_free(&s);
     set(nd, "shape", "box3d");
     node_colour(nd, tp->wm[n], -1);
-    if (t->flags & FJA_TF_STOLEN) {
+    if (t->stolen) {
         set(nd, "color", "#d62728");
         set(nd, "peripheries", "2");
     }
@@ -384,10 +419,10 @@ static void edge(builder *b, Agnode_t *from, Agnode_t *to, uint32_t child, bool 
 {
     const tree_prep *tp = b->f->tp;
     Agedge_t *e = agedge(b->g, from, to, NULL, 1);
-    const fja_task *t = child != FJA_TASK_NONE ? task(tp, child) : NULL;
+    const fja_task_row *t = child != FJA_TASK_NONE ? task(tp, child) : NULL;
     size_t ndeps = 0;
     if (t && tp->cp) (void)fjv_deps_of(b->c, tp->cp, child, &ndeps);
-    if (t && (t->flags & FJA_TF_STOLEN)) {
+    if (t && t->stolen) {
         char d[32], lbl[48];
         uint64_t ns;
         set(e, "style", "dashed");
@@ -411,7 +446,7 @@ static void dep_edges(builder *b)
 {
     const tree_prep *tp = b->f->tp;
     if (!tp->cp) return;
-    for (uint32_t n = 0; n < tp->p->tasks.count; n++) {
+    for (uint32_t n = 0; n < tp->nrows; n++) {
         size_t ndeps;
         const fjv_dep *d = fjv_deps_of(b->c, tp->cp, n, &ndeps);
         char name[32];
@@ -501,14 +536,14 @@ static uint32_t tree_number(const fja_report *r, const fja_tree_report *tr)
     return 0;
 }
 
-static void title(builder *b, const fja_pool *p, uint32_t root, bool subtree)
+static void title(builder *b, const fja_pool_report *pr, uint32_t root, bool subtree)
 {
-    const fja_task *t = task(b->f->tp, root);
+    const fja_task_row *t = task(b->f->tp, root);
     char w[32], sp[32], cnt[32], note[128];
     fjv_str s = {0};
     char label[96];
     fjv_str_printf(&s, "pool ");
-    fjv_str_label(&s, fjv_model_pool_label(p, label, sizeof label));
+    fjv_str_label(&s, fja_pool_label(&pr->totals, false, label, sizeof label));
     uint32_t number = subtree || !b->tr ? 0 : tree_number(b->r, b->tr);
     if (number)
         fjv_str_printf(&s, " · root #%u (task 0x%llx)", number, (unsigned long long)t->id);
@@ -574,7 +609,7 @@ static Agraph_t *graph_build(const fjv_options *o, const fjv_collector *c, const
     set(g, "size", "60,60");
     set(g, "nodesep", "0.15");
     set(g, "ranksep", "0.3");
-    title(&b, tp->p, root, tr == NULL);
+    title(&b, tp->pr, root, tr == NULL);
     build_nodes(&b);
     dep_edges(&b);
     legend(&b, tp->wm[root]);
@@ -634,24 +669,11 @@ static int draw_one(GVC_t *gvc, const fjv_options *o, const fjv_collector *c, co
     char base[4096];
     char pn[32];
     snprintf(base, sizeof base, "%s/tree-%s-%llu", o->subtrees_dir,
-             fjv_pool_name(tp->p->source, tp->p->id, pn, sizeof pn),
+             fjv_pool_name(tp->pr->totals.source, tp->pr->totals.id, pn, sizeof pn),
              (unsigned long long)task(tp, root)->id);
     int rc = render_files(gvc, g, o->formats ? o->formats : FJV_PNG, base, err);
     agclose(g);
     return rc;
-}
-
-static const fja_pool_report *find_subtree(const fja_model *m, const fja_report *r, uint64_t id,
-                                           uint32_t *rec)
-{
-    for (uint32_t i = 0; i < m->npools; i++) {
-        uint32_t n = fja_taskmap_find(&m->pools[i].tasks, id);
-        if (n == FJA_TASK_NONE) continue;
-        *rec = n;
-        for (uint32_t k = 0; k < r->npools; k++)
-            if (r->pools[k].pool_index == i) return &r->pools[k];
-    }
-    return NULL;
 }
 
 static int mkdir_p(const char *dir, FILE *err)
@@ -681,10 +703,10 @@ static int draw_subtree_root(GVC_t *gvc, const fjv_options *o, const fjv_collect
                              const fja_model *m, const fja_report *r, uint64_t id, FILE *err)
 {
     uint32_t rec;
-    const fja_pool_report *pr = find_subtree(m, r, id, &rec);
+    const fja_pool_report *pr = fja_report_find_task(m, r, id, &rec);
     if (!pr) return 0;
     tree_prep tp;
-    if (prep_init(&tp, fja_report_pool(m, pr), c)) return -1;
+    if (prep_init(&tp, m, pr, c)) return -1;
     int rc = draw_one(gvc, o, c, r, &tp, rec, NULL, err);
     prep_free(&tp);
     return rc;
@@ -720,7 +742,7 @@ int fjv_subtrees(const fjv_options *o, const fjv_collector *c, const fja_model *
         const fja_pool_report *pr = &r->pools[i];
         if (!pr->ntrees) continue;
         tree_prep tp;
-        if (prep_init(&tp, fja_report_pool(m, pr), c)) {
+        if (prep_init(&tp, m, pr, c)) {
             rc = -1;
             break;
         }
@@ -736,7 +758,7 @@ char *fjv_subtree_svg(const fjv_options *o, const fjv_collector *c, const fja_mo
                       const fja_report *r, const fja_pool_report *pr, const fja_tree_report *tr)
 {
     tree_prep tp;
-    if (prep_init(&tp, fja_report_pool(m, pr), c)) return NULL;
+    if (prep_init(&tp, m, pr, c)) return NULL;
     GVC_t *gvc = graphviz_context();
     uint32_t drawn;
     Agraph_t *g = gvc ? graph_build(o, c, r, &tp, tr->root_rec, tr, &drawn) : NULL;

@@ -187,13 +187,10 @@ const char *fjv_model_pool_label(const fja_pool *p, char *buf, size_t n)
     return fja_pool_label(&t, false, buf, n);
 }
 
-const char *fjv_site_label(const fjv_options *o, const fja_pool *p, uint32_t rec, char *buf,
-                           size_t n)
+const char *fjv_site_label(const fjv_options *o, int64_t pid, uint64_t site, char *buf, size_t n)
 {
-    uint64_t site = fja_sites_address(&p->sites, rec);
     fja_site_where w = {0};
-    if (!o->site_resolve || !site || o->site_resolve(o->site_ctx, p->pid, site, &w) != 0)
-        return NULL;
+    if (!o->site_resolve || !site || o->site_resolve(o->site_ctx, pid, site, &w) != 0) return NULL;
     return fja_site_where_label(buf, n, site, &w);
 }
 

@@ -223,10 +223,10 @@ const char *fjv_state_name(fjv_lstate s);
 /* A pool's name in file names: "1" for pool 1 of the first trace, "t2.1"
  * for pool 1 of the third (pool ids restart in every process). */
 const char *fjv_pool_name(uint32_t source, uint32_t id, char *buf, size_t n);
-/* Where task record rec of pool p was created ("fib.c:23 (fib_split)"), in
- * buf; NULL when no resolver was given or the task has no site. */
-const char *fjv_site_label(const fjv_options *o, const fja_pool *p, uint32_t rec, char *buf,
-                           size_t n);
+/* Where a task of process pid was created, its site address ("fib.c:23
+ * (fib_split)"), in buf; NULL when no resolver was given or the task has
+ * no site (0). */
+const char *fjv_site_label(const fjv_options *o, int64_t pid, uint64_t site, char *buf, size_t n);
 
 /* "WARNING: 12 events discarded" suffix for titles, "" when none. */
 const char *fjv_discard_note(const fja_trace_summary *t, char *buf, size_t n);

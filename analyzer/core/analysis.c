@@ -760,6 +760,18 @@ bool fja_report_has_root(const fja_model *m, const fja_report *r, uint64_t root,
     return false;
 }
 
+const fja_pool_report *fja_report_find_task(const fja_model *m, const fja_report *r, uint64_t id,
+                                            uint32_t *record)
+{
+    for (uint32_t i = 0; i < r->npools; i++) {
+        uint32_t n = fja_taskmap_find(&fja_report_pool(m, &r->pools[i])->tasks, id);
+        if (n == FJA_TASK_NONE) continue;
+        *record = n;
+        return &r->pools[i];
+    }
+    return NULL;
+}
+
 fja_task_iter fja_task_iter_begin(const fja_model *m, const fja_pool_report *pr)
 {
     return (fja_task_iter){.pool = fja_report_pool(m, pr)};
@@ -775,15 +787,20 @@ bool fja_task_iter_next(fja_task_iter *it, fja_task_row *row)
             .id = t->id,
             .root = t->tree != FJA_TASK_NONE ? p->trees[t->tree].root_id : 0,
             .parent = t->parent != FJA_TASK_NONE ? fja_taskmap_get(&p->tasks, t->parent)->id : 0,
+            .record = it->next - 1,
+            .parent_record = t->parent,
             .depth = t->depth,
             .size_hint = t->size_hint,
             .children = t->nchildren,
             .worker = t->worker,
+            .ran = t->flags & FJA_TF_EXEC,
             .stolen = t->flags & FJA_TF_STOLEN,
             .completer = t->flags & FJA_TF_COMPLETER,
             .finished = fja_task_finished(t),
             .self_ns = t->self_ns,
-            .subtree_ns = t->subtree_ns};
+            .subtree_ns = t->subtree_ns,
+            .done_span_ns = fja_task_done_span(t),
+            .site = fja_sites_address(&p->sites, it->next - 1)};
         return true;
     }
     return false;

@@ -318,8 +318,7 @@ void fja_advice_make(const fja_report *r, fja_pool_report *pr);
 int fja_sites_analyze(const fja_pool *p, fja_pool_report *pr);
 
 /* The model's pool of a report's pool m (the one the report was made
- * from): where the task records are, for what draws or lists every task
- * (the subtree diagrams, --tasks). */
+ * from): where the task records are (the task iterator reads them). */
 const fja_pool *fja_report_pool(const fja_model *m, const fja_pool_report *pr);
 
 /* Does a tree with root task id `root` exist in the pools of r (made from
@@ -328,13 +327,19 @@ const fja_pool *fja_report_pool(const fja_model *m, const fja_pool_report *pr);
  * subtree)? */
 bool fja_report_has_root(const fja_model *m, const fja_report *r, uint64_t root, bool tasks);
 
-/* One task record, as --tasks lists it. */
+/* One task record, as --tasks lists it and the subtree pictures draw it. */
 typedef struct {
     uint64_t id, root, parent; /* 0: none */
+    /* the record's number and its parent's (FJA_TASK_NONE: none), which
+     * link the rows of one pool (a parent's row comes before its
+     * children's) */
+    uint32_t record, parent_record;
     uint32_t depth, size_hint, children;
-    int32_t worker;
-    bool stolen, completer, finished;
+    int32_t worker; /* the forker until its body began (ran), then the executor */
+    bool ran, stolen, completer, finished;
     uint64_t self_ns, subtree_ns;
+    uint64_t done_span_ns; /* the longest path that ends when it is done (its done-span) */
+    uint64_t site;         /* its creation site's address, 0: none recorded */
 } fja_task_row;
 
 /* Every task record the model kept of one report pool, in record order:
@@ -346,6 +351,11 @@ typedef struct {
 } fja_task_iter;
 fja_task_iter fja_task_iter_begin(const fja_model *m, const fja_pool_report *pr);
 bool fja_task_iter_next(fja_task_iter *it, fja_task_row *row);
+
+/* The report pool of r (made from m) that holds a task of that id, and its
+ * record's number; NULL if none (the subtree pictures' --root). */
+const fja_pool_report *fja_report_find_task(const fja_model *m, const fja_report *r, uint64_t id,
+                                            uint32_t *record);
 
 /* Work inflation per site against base, a resolved report of the same
  * program (pool i against base's pool i, or its first): each site is
