@@ -9,7 +9,11 @@
  *   fib naive   spawn fib(n-2), compute fib(n-1) inline, sync: typed tasks,
  *               exactly the naive variant of samples/fj-fib.c (F(n+1)-1
  *               spawns)
- *   fib cutoff  the same, but sequential (the noinline baseline) for n <= T
+ *   fib cutoff  the same, but sequential for n <= T: bench/fib_leaf.c's
+ *               noinline fib, one object (no LTO, aligned) linked into
+ *               this program and into the Lace programs (bench/lace.sh), so
+ *               that the cutoff rows compare runtimes, not two placements
+ *               of one loop
  *   Lace order  naive and cutoff fib as Lace's benchmarks/fib/fib-lace.c
  *               writes it: spawn fib(n-1), compute fib(n-2) inline, sync
  *               (same task count, a different shape: the inline call is
@@ -32,8 +36,12 @@
  *               rows (the goals: each order against Lace in the same order)
  *
  * The sequential baselines are compiled with the same flags as everything
- * else (the project's release flags: -O3 + LTO); fib_seq is noinline plain
- * recursion. Pools (libfj) and thread teams (libgomp) are created and warmed
+ * else (the project's release flags: -O3 + LTO) but the sequential fib,
+ * which is fib_leaf.c's, as the cutoff rows' leaves: noinline plain
+ * recursion, one aligned object without LTO, so that its speed does not
+ * follow where the linker puts it (samples/fib.c's fib_seq, the same code,
+ * took 93.8 ms for fib(38) in one build of this program and 85 ms in the
+ * next). Pools (libfj) and thread teams (libgomp) are created and warmed
  * up outside the timed regions. libfj is the normal shared library (fj_dep):
  * tracing compiled in when the build found lttng-ust, not recording.
  */
@@ -57,6 +65,7 @@ extern char **environ;
 
 #include "clock.h"
 #include "fib.h"
+#include "fib_leaf.h"
 #include "fj.h"
 
 #ifdef BENCH_OPENMP
@@ -111,9 +120,19 @@ static long typed_naive(long n)
     return fib_typed_naive(fj_ctx_self(), n);
 }
 
+/* The samples' cutoff fib (samples/fib.c's fib_cutoff) on the shared leaf. */
+FJ_TASK_1(long, fib_so_cutoff, long, n)
+{
+    if (n <= fib_cutoff_limit) return fjb_fib_leaf(n);
+    FJ_SPAWN_SIZED(fib_so_cutoff, n - 2, n - 2);
+    long x = FJ_CALL(fib_so_cutoff, n - 1);
+    return x + FJ_SYNC(fib_so_cutoff);
+}
+
 static long typed_cutoff(long n)
 {
-    return fib_typed_cutoff(fj_ctx_self(), n);
+    fj_ctx *w = fj_ctx_self();
+    return fib_so_cutoff(w, fj_head(w), n);
 }
 
 /* Lace's order (see the top of this file): spawn the larger half. */
@@ -127,7 +146,7 @@ FJ_TASK_1(long, fib_lo_naive, long, n)
 
 FJ_TASK_1(long, fib_lo_cutoff, long, n)
 {
-    if (n <= fib_cutoff_limit) return fib_seq(n);
+    if (n <= fib_cutoff_limit) return fjb_fib_leaf(n);
     FJ_SPAWN_SIZED(fib_lo_cutoff, n - 1, n - 1);
     long y = FJ_CALL(fib_lo_cutoff, n - 2);
     return FJ_SYNC(fib_lo_cutoff) + y;
@@ -170,7 +189,7 @@ static long omp_fib_naive(long n)
 
 static long omp_fib_cutoff(long n)
 {
-    if (n <= fib_cutoff_limit) return fib_seq(n);
+    if (n <= fib_cutoff_limit) return fjb_fib_leaf(n);
     long x, y;
 #pragma omp task shared(y)
     y = omp_fib_cutoff(n - 2);
@@ -663,7 +682,7 @@ int main(int argc, char **argv)
         t0 = sample_now();
         c0 = cpu_now();
         double main_cpu = thread_cpu_now();
-        long res = fib_seq(vn);
+        long res = fjb_fib_leaf(vn);
         root_cpu = thread_cpu_now() - main_cpu;
         record_root(FIB_SEQ, r, t0, c0);
         check_fib("seq", res, n);
