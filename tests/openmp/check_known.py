@@ -163,6 +163,9 @@ UNTIED_WAIT = ["untied-wait"]
 FIB_LEAF_NS = 8 * MS
 FIB_UNTIED, FIB_TIED = ["fib", "8", "8000"], ["fib", "8", "8000", "tied"]
 CHAIN, GRID, FLAT = ["chain", "100", "200"], ["grid", "8", "500"], ["grid", "40", "0"]
+# 16 independent iterations of 8 ms, a task each: work 128 ms, span one
+# iteration (and the making of the tasks before it, tens of us)
+TASKLOOP = ["taskloop", "16", "8000"]
 # 8 ms leaves: the runtime's and the tool's own cost along the tree's path
 # (the program's own measure: 30-60 us over its tasks under load), and the
 # 100-300 us of its threads' CPU clocks that libomp's code between the
@@ -257,7 +260,7 @@ def untied(record, analyze, tmp, exes):
 
 def depend(record, analyze, tmp, exes):
     for exe in exes:
-        m = Median(record, analyze, tmp, exe, [CHAIN, GRID, FLAT])
+        m = Median(record, analyze, tmp, exe, [CHAIN, GRID, FLAT, TASKLOOP])
         if not m.ok:
             continue
         m.diag()
@@ -275,6 +278,9 @@ def depend(record, analyze, tmp, exes):
         check_near(m.name(GRID), "work", m.fig(GRID, "work_ns"), 64 * 500e3)
         check_near(m.name(GRID), "span (15 cells of the wavefront)", m.fig(GRID, "span_ns"),
                    15 * 500e3)
+        check_near(m.name(TASKLOOP), "work", m.fig(TASKLOOP, "work_ns"), 16 * 8 * MS)
+        check_near(m.name(TASKLOOP), "span (the iterations are independent: one of them)",
+                   m.fig(TASKLOOP, "span_ns"), 8 * MS)
         # a flat graph of tiny tasks: no depth cutoff is advised
         text = m.runs[0].text
         advice = text[text.find("advice:"):]

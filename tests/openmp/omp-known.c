@@ -202,6 +202,19 @@ static void grid(int n)
     free(cell);
 }
 
+/* A taskloop of n iterations of leaf_ns each, one task an iteration
+ * (grainsize 1): independent tasks, made by the runtime inside the
+ * construct (libgomp in a loop, libomp by splitting the range into tasks
+ * that make the others), joined by its implicit taskgroup. */
+static void taskloop(int n)
+{
+#pragma omp parallel
+#pragma omp single
+#pragma omp taskloop grainsize(1)
+    for (unsigned long i = 0; i < (unsigned long)n; i++)
+        cpuburn(leaf_ns);
+}
+
 /* The producer's span on its threads' CPU clocks, measured by the program
  * itself: the path through child i is the producer's strand up to the
  * child's creation, then the child's code before its taskwait, its
@@ -349,7 +362,7 @@ static int usage(void)
 {
     fprintf(stderr, "usage: omp-known CASE [+ CASE]...\n"
                     "  CASE: untied-wait [tied] | fib N LEAF_US [tied] | chain N US |"
-                    " grid N US | producer N US | tree DEPTH US\n");
+                    " grid N US | producer N US | tree DEPTH US | taskloop N US\n");
     return 2;
 }
 
@@ -374,6 +387,8 @@ static bool run_case(int argc, char **argv)
         producer(n);
     } else if (strcmp(c, "tree") == 0 && argc == 3) {
         tree_region(n);
+    } else if (strcmp(c, "taskloop") == 0 && argc == 3) {
+        taskloop(n);
     } else {
         return false;
     }
