@@ -78,6 +78,34 @@ static void advise_pile_up(fja_pool_report *pr)
                    pr->mean_queue_depth, (unsigned long long)med, (unsigned long long)fork);
 }
 
+/* An OpenMP pool of implicit tasks only (parallel regions of worksharing
+ * loops, sections, single): its parallelism is the threads' own work (the
+ * trees are the implicit tasks), so parallelism below the threads means
+ * work split unequally among them, which fewer threads would not mend.
+ * Judged on the work alone (10% of the threads lost to it), not on the
+ * barrier waits, which a thread preempted while it waits does not show.
+ * Says the least and most CPU time a thread ran. */
+static void advise_uneven_threads(fja_pool_report *pr)
+{
+    if (pr->parallelism > 0.9 * pr->workers) return;
+    uint64_t least = UINT64_MAX, most = 0;
+    for (uint32_t i = 0; i < pr->nper_worker; i++) {
+        const fja_worker_report *w = &pr->per_worker[i];
+        if (!w->lifetime_ns) continue;
+        uint64_t busy = w->state_ns[FJA_WS_RUN];
+        if (busy < least) least = busy;
+        if (busy > most) most = busy;
+    }
+    if (least == UINT64_MAX) return;
+    fja_advise(pr, "queues_run_dry",
+               "no explicit tasks, and the threads' own work was uneven: from %.2f ms to %.2f ms "
+               "of CPU per thread (parallelism %.1f < %u threads), the others waiting for the "
+               "busiest at the regions' barriers: balance the work among the threads - "
+               "schedule(dynamic) or schedule(guided) for a loop whose iterations differ, "
+               "smaller chunks, or tasks (taskloop) - rather than fewer threads",
+               (double)least / 1e6, (double)most / 1e6, pr->parallelism, pr->workers);
+}
+
 /* Quicksort-like: too little parallelism for the workers, so they idle with
  * nothing to steal — either searching, or blocked in joins on stolen
  * children while the (empty) queues offer nothing to help with. */
@@ -86,6 +114,10 @@ static void advise_dry(fja_pool_report *pr)
     double idle = frac(pr->gap_ns[FJA_GAP_NO_WORK], pr->lifetime_ns);
     double join = frac(pr->gap_ns[FJA_GAP_JOIN], pr->lifetime_ns);
     if (pr->span_state != FJA_SPAN_KNOWN || pr->parallelism >= pr->workers) return;
+    if (pr->totals.openmp && !pr->totals.forks) {
+        advise_uneven_threads(pr);
+        return;
+    }
     bool dry = pr->mean_queue_depth < 0.5 && idle + join >= 0.15;
     if (idle < 0.2 && !dry) return;
     if (pr->totals.jvm)

@@ -215,6 +215,9 @@ def main():
         tap.is_eq(len(t.forks), 4, "each of the 4 inner implicit tasks makes one task")
         inner = [f for f in t.forks.values() if f["parent"] in t.roots]
         tap.is_eq(len(inner), 4, "each task hangs below its implicit task")
+    elif case == "worksharing":
+        tap.is_eq(len(t.forks), 0, "a worksharing loop makes no explicit task")
+        tap.is_eq(len(t.roots), 2, "2 implicit tasks, one a thread")
     elif case == "exit":
         tap.is_eq(t.count["pool_end"], 0, "no pool_end: the program exited inside the region")
         tap.is_eq(len(t.forks), 4, "the 4 tasks made before exit() are in the trace")
@@ -279,6 +282,15 @@ def analyze(trace, case, t):
         tap.is_eq(omp.get("dependences"), 4, "report: 4 dependences")
     elif case == "taskwait":
         tap.is_eq(omp.get("taskwait_waits"), 1, "report: 1 taskwait wait")
+    elif case == "worksharing":
+        # thread 0 runs iterations 0..7 (nothing), thread 1 8..15 (24 ms of
+        # CPU): the work is theirs, unequal, and fewer threads would not help
+        work = pool["trees"][0]["work_ns"] + pool["trees"][1]["work_ns"]
+        tap.ok(0.98 * 24e6 <= work <= 1.10 * 24e6,
+               f"report: the loop's 24 ms of CPU are the implicit tasks' work ({work / 1e6:.2f} ms)")
+        tap.ok("[queues_run_dry] no explicit tasks, and the threads' own work was uneven" in advice
+               and "schedule(dynamic)" in advice and "lower OMP_NUM_THREADS" not in advice,
+               "the advice is to balance the loop (schedule), not to use fewer threads", advice)
 
 
 main()

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static void sleep_ms(int ms)
@@ -235,21 +236,41 @@ static void exit_inside(void)
     }
 }
 
+/* Burns us of this thread's CPU time. */
+static void burn_us(long us)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+    do
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    while ((t.tv_sec - t0.tv_sec) * 1000000L + (t.tv_nsec - t0.tv_nsec) / 1000 < us);
+}
+
+/* No explicit task: a statically scheduled loop of 16 iterations of which
+ * the last 8 burn 3 ms each: thread 0 runs 0..7 (nothing), thread 1 8..15
+ * (24 ms), and thread 0 waits at the loop's barrier meanwhile. */
+static void worksharing(void)
+{
+#pragma omp parallel for schedule(static) num_threads(2)
+    for (int i = 0; i < 16; i++)
+        burn_us(i < 8 ? 0 : 3000);
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
         const char *name;
         void (*run)(void);
-    } cases[] = {{"steal", steal},     {"taskwait", taskwait},     {"taskgroup", taskgroup},
-                 {"depend", depend},   {"undeferred", undeferred}, {"untied", untied},
-                 {"lock", lock},       {"critical", critical},     {"nested", nested},
-                 {"exit", exit_inside}};
+    } cases[] = {{"steal", steal},      {"taskwait", taskwait},      {"taskgroup", taskgroup},
+                 {"depend", depend},    {"undeferred", undeferred},  {"untied", untied},
+                 {"lock", lock},        {"critical", critical},      {"nested", nested},
+                 {"exit", exit_inside}, {"worksharing", worksharing}};
     for (size_t i = 0; argc == 2 && i < sizeof cases / sizeof cases[0]; i++)
         if (strcmp(argv[1], cases[i].name) == 0) {
             cases[i].run();
             return 0;
         }
     fprintf(stderr, "usage: omp-cases steal|taskwait|taskgroup|depend|undeferred|untied|lock|"
-                    "critical|nested|exit\n");
+                    "critical|nested|exit|worksharing\n");
     return 2;
 }

@@ -68,7 +68,7 @@ while [ $# -ge 2 ]; do
     shift 2
     tag=$(basename "$cases")
     ALONE=1 run "$tag-fib" fib 18 -- "$fib" 18 -p 2
-    for c in steal taskwait taskgroup depend undeferred untied lock critical nested exit; do
+    for c in steal taskwait taskgroup depend undeferred untied lock critical nested exit worksharing; do
         extra=()
         [ "$c" = untied ] && ldd "$cases" | grep -q libgomp && extra=(gomp)
         run "$tag-$c" "$c" "${extra[@]}" -- "$cases" "$c"
