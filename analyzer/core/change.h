@@ -79,6 +79,7 @@ typedef enum {
     FJA_CHANGE_ANOMALY,          /* event (no pool: about the event) is inconsistent, an
                                     anomaly; with name, why it is not believed (invalid_event;
                                     counted: an event of the trace, not a replayed edge) */
+    FJA_CHANGE_KINDS,            /* how many kinds there are (no change is of it) */
 } fja_change_kind;
 
 /* What an FJA_CHANGE_POOL_FACT says: the pool began (pool_begin: name

@@ -20,11 +20,18 @@ DUMP, DATA = sys.argv[1:3]
 UPDATE = "--update" in sys.argv
 # locks, steals, waited joins; OpenMP untied tasks (suspend, resume);
 # completers, parks and wakes; a task cut short and unbalanced nesting;
-# discarded events; a killed run. (No committed trace has off-CPU records.)
-TRACES = ["contention-p2", "omp-untied", "breakeven-p2", "anomalies", "discarded", "killed"]
+# discarded events; a killed run; and, replayed on the CPU (--on-cpu: the
+# off-CPU intervals read first, their boundaries among the events), an
+# OpenMP tree beside a busy loop: stays off the CPU, the OMPT tool's clock
+# readings, its own time and the tail before a switch (TOOL_TIME,
+# TOOL_TAIL).
+TRACES = ["contention-p2", "omp-untied", "breakeven-p2", "anomalies", "discarded", "killed",
+          "omp-tree-offcpu"]
+ON_CPU = {"omp-tree-offcpu"}
 
 for name in TRACES:
-    p = subprocess.run([DUMP, os.path.join(DATA, name)], capture_output=True, text=True,
+    opts = ["--on-cpu"] if name in ON_CPU else []
+    p = subprocess.run([DUMP, *opts, os.path.join(DATA, name)], capture_output=True, text=True,
                        timeout=120)
     ok(p.returncode == 0 and p.stdout, f"{name}: fja-dump-changes replays the trace",
        f"rc {p.returncode}", p.stderr)

@@ -39,9 +39,15 @@ record contention-p2 "$build/samples/fj-contention" -n 200 -p 2
 # tasks that yield (suspend/resume)
 FJTRACE_OMP_TOOL=$build/ompt/libfjtrace-omp.so record omp-fib-p2 --openmp "$build/samples/omp/omp-fib" 10 -p 2
 FJTRACE_OMP_TOOL=$build/ompt/libfjtrace-omp.so record omp-untied --openmp "$build/tests/openmp/omp-cases-clang" untied
+# a tree of 4 leaves of 2 ms beside a busy loop: off-CPU records, and the
+# OMPT tool's clock readings (offcpu_task_clock with its own time and
+# switch_follows) for the replay's golden changes (TOOL_TIME, TOOL_TAIL)
+( timeout 10 sh -c 'while :; do :; done' & )
+OMP_NUM_THREADS=2 FJTRACE_OMP_TOOL=$build/ompt/libfjtrace-omp.so record omp-tree-offcpu --openmp "$build/tests/openmp/omp-known-clang" tree 2 2000
+pkill -f "while :; do :; done" || true
 # their load maps name this machine's build paths: drop them, so that the
 # golden reports do not depend on where the binaries are
-for n in omp-fib-p2 omp-untied; do
+for n in omp-fib-p2 omp-untied omp-tree-offcpu; do
     rm -f "$data/$n"/ust/uid/*/64-bit/fjtrace_maps_* "$data/$n"/ust/uid/*/64-bit/index/fjtrace_maps_*
 done
 record killed "$tmp/scenario" killed
