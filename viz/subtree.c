@@ -16,29 +16,32 @@
 
 enum { MK_CRIT = 1, MK_EXPANDED = 2, MK_SHOWN = 4 };
 
-/* Per-pool arrays over task records, built once per pool from the
- * report's task iterator: rows[n] is record n's (a record the iterator
- * does not list, none in a model that keeps every task, stays a row of
- * no parent). */
+/* Per-pool arrays over task records, built once per pool; the records
+ * themselves are read through the report (fja_report_task), one row at a
+ * time: no copy of them is kept. */
 typedef struct {
+    const fja_model *m;
     const fja_pool_report *pr;
-    const fjv_pool *cp; /* the collector's pool, NULL without a collector */
-    fja_task_row *rows;
-    uint32_t nrows;
+    const fjv_pool *cp;     /* the collector's pool, NULL without a collector */
+    uint32_t nrows;         /* record numbers 0..nrows-1 */
     uint32_t *first, *kids; /* children of n: kids[first[n] .. first[n+1]) */
     uint32_t *cnt;          /* tasks in the subtree */
     uint64_t *wm;           /* workers 0..63 that ran a task of the subtree */
     uint8_t *mark;
 } tree_prep;
 
-static const fja_task_row *task(const tree_prep *tp, uint32_t n)
+/* Record n's row; a number that holds no task (a recycled record, none
+ * in a model that keeps every task) is a row of no parent. */
+static fja_task_row task(const tree_prep *tp, uint32_t n)
 {
-    return &tp->rows[n];
+    fja_task_row row;
+    if (!fja_report_task(tp->m, tp->pr, n, &row))
+        row = (fja_task_row){.record = n, .parent_record = FJA_TASK_NONE};
+    return row;
 }
 
 static void prep_free(tree_prep *tp)
 {
-    free(tp->rows);
     free(tp->first);
     free(tp->kids);
     free(tp->cnt);
@@ -47,40 +50,15 @@ static void prep_free(tree_prep *tp)
     *tp = (tree_prep){0};
 }
 
-/* The iterator's rows of pool pr, by record number (tp->rows, nrows). */
-static int rows_read(tree_prep *tp, const fja_model *m)
-{
-    uint32_t cap = 0;
-    fja_task_iter it = fja_task_iter_begin(m, tp->pr);
-    for (fja_task_row row; fja_task_iter_next(&it, &row);) {
-        if (row.record >= cap) {
-            uint32_t nc = cap ? cap * 2 : 1024;
-            while (nc <= row.record)
-                nc *= 2;
-            fja_task_row *r = realloc(tp->rows, (size_t)nc * sizeof *r);
-            if (!r) return -1;
-            tp->rows = r;
-            cap = nc;
-        }
-        for (uint32_t i = tp->nrows; i < row.record; i++) /* not listed */
-            tp->rows[i] = (fja_task_row){.record = i, .parent_record = FJA_TASK_NONE};
-        tp->rows[row.record] = row;
-        tp->nrows = row.record + 1;
-    }
-    return 0;
-}
-
 /* Records are numbered in creation order and a parent is always created
  * before its children, so one backward sweep sums subtrees bottom-up. */
 static int prep_init(tree_prep *tp, const fja_model *m, const fja_pool_report *pr,
                      const fjv_collector *c)
 {
-    *tp =
-        (tree_prep){.pr = pr, .cp = c ? fjv_pool_find(c, pr->totals.source, pr->totals.id) : NULL};
-    if (rows_read(tp, m)) {
-        prep_free(tp);
-        return -1;
-    }
+    *tp = (tree_prep){.m = m,
+                      .pr = pr,
+                      .cp = c ? fjv_pool_find(c, pr->totals.source, pr->totals.id) : NULL,
+                      .nrows = fja_report_task_records(m, pr)};
     uint32_t n = tp->nrows;
     tp->first = calloc((size_t)n + 1, sizeof *tp->first);
     tp->kids = malloc(((size_t)n + 1) * sizeof *tp->kids);
@@ -91,24 +69,25 @@ static int prep_init(tree_prep *tp, const fja_model *m, const fja_pool_report *p
         prep_free(tp);
         return -1;
     }
-    for (uint32_t i = 0; i < n; i++)
-        if (task(tp, i)->parent_record != FJA_TASK_NONE)
-            tp->first[task(tp, i)->parent_record + 1]++;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t par = task(tp, i).parent_record;
+        if (par != FJA_TASK_NONE) tp->first[par + 1]++;
+    }
     for (uint32_t i = 0; i < n; i++)
         tp->first[i + 1] += tp->first[i];
     uint32_t *fill = tp->cnt; /* borrowed as a cursor, reset below */
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t par = task(tp, i)->parent_record;
+        uint32_t par = task(tp, i).parent_record;
         if (par != FJA_TASK_NONE) tp->kids[tp->first[par] + fill[par]++] = i;
     }
     memset(tp->cnt, 0, ((size_t)n + 1) * sizeof *tp->cnt);
     for (uint32_t i = n; i-- > 0;) {
-        const fja_task_row *t = task(tp, i);
+        const fja_task_row t = task(tp, i);
         tp->cnt[i]++;
-        if (t->ran && t->worker >= 0 && t->worker < 64) tp->wm[i] |= 1ull << t->worker;
-        if (t->parent_record != FJA_TASK_NONE) {
-            tp->cnt[t->parent_record] += tp->cnt[i];
-            tp->wm[t->parent_record] |= tp->wm[i];
+        if (t.ran && t.worker >= 0 && t.worker < 64) tp->wm[i] |= 1ull << t.worker;
+        if (t.parent_record != FJA_TASK_NONE) {
+            tp->cnt[t.parent_record] += tp->cnt[i];
+            tp->wm[t.parent_record] |= tp->wm[i];
         }
     }
     return 0;
@@ -127,7 +106,7 @@ static uint32_t crit_child(const tree_prep *tp, uint32_t n)
     uint32_t best = FJA_TASK_NONE;
     uint64_t bv = 0;
     for (uint32_t k = tp->first[n]; k < tp->first[n + 1]; k++) {
-        uint64_t v = task(tp, tp->kids[k])->done_span_ns;
+        uint64_t v = task(tp, tp->kids[k]).done_span_ns;
         if (best == FJA_TASK_NONE || v > bv) {
             best = tp->kids[k];
             bv = v;
@@ -175,7 +154,7 @@ static void mark(fold *f, uint32_t n, uint8_t bits)
 static int child_score(const tree_prep *tp, uint32_t c, bool few)
 {
     if (tp->mark[c] & MK_CRIT) return 4;
-    if (task(tp, c)->stolen) return 3;
+    if (task(tp, c).stolen) return 3;
     if (nkids(tp, c)) return 2;
     return few ? 1 : 0;
 }
@@ -200,7 +179,7 @@ static void choose_shown(fold *f, uint32_t n, uint32_t k, bool few)
             int sc = child_score(tp, c, few);
             if ((tp->mark[c] & MK_SHOWN) || sc <= 0) continue;
             if (best == FJA_TASK_NONE || sc > bs ||
-                (sc == bs && task(tp, c)->subtree_ns > task(tp, best)->subtree_ns)) {
+                (sc == bs && task(tp, c).subtree_ns > task(tp, best).subtree_ns)) {
                 best = c;
                 bs = sc;
             }
@@ -215,7 +194,7 @@ static bool expand(fold *f, uint32_t n)
 {
     const tree_prep *tp = f->tp;
     uint32_t kn = nkids(tp, n);
-    uint32_t depth = task(tp, n)->depth - task(tp, f->root)->depth;
+    uint32_t depth = task(tp, n).depth - task(tp, f->root).depth;
     if (!kn || (f->max_depth && depth >= f->max_depth) || f->total >= f->max_nodes) return false;
     bool few = kn <= 3;
     uint32_t room = f->max_nodes - f->total;
@@ -323,7 +302,8 @@ static void milestones(fjv_str *s, const fja_tree_report *tr)
 static Agnode_t *task_node(builder *b, uint32_t n)
 {
     const tree_prep *tp = b->f->tp;
-    const fja_task_row *t = task(tp, n);
+    const fja_task_row row = task(tp, n);
+    const fja_task_row *t = &row;
     char name[32], d[32], e[32];
     snprintf(name, sizeof name, "t%u", n);
     Agnode_t *nd = agnode(b->g, name, 1);
@@ -367,7 +347,8 @@ static void summary_label(fjv_str *s, uint64_t tasks, uint64_t work, uint64_t wm
 static Agnode_t *fold_node(builder *b, uint32_t n)
 {
     const tree_prep *tp = b->f->tp;
-    const fja_task_row *t = task(tp, n);
+    const fja_task_row row = task(tp, n);
+    const fja_task_row *t = &row;
     char name[32];
     snprintf(name, sizeof name, "f%u", n);
     Agnode_t *nd = agnode(b->g, name, 1);
@@ -397,7 +378,7 @@ static Agnode_t *siblings_node(builder *b, uint32_t n)
         if (tp->mark[c] & MK_SHOWN) continue;
         subtrees++;
         tasks += tp->cnt[c];
-        work += task(tp, c)->subtree_ns;
+        work += task(tp, c).subtree_ns;
         wm |= tp->wm[c];
     }
     if (!subtrees) return NULL;
@@ -419,7 +400,9 @@ static void edge(builder *b, Agnode_t *from, Agnode_t *to, uint32_t child, bool 
 {
     const tree_prep *tp = b->f->tp;
     Agedge_t *e = agedge(b->g, from, to, NULL, 1);
-    const fja_task_row *t = child != FJA_TASK_NONE ? task(tp, child) : NULL;
+    fja_task_row row = {0};
+    if (child != FJA_TASK_NONE) row = task(tp, child);
+    const fja_task_row *t = child != FJA_TASK_NONE ? &row : NULL;
     size_t ndeps = 0;
     if (t && tp->cp) (void)fjv_deps_of(b->c, tp->cp, child, &ndeps);
     if (t && t->stolen) {
@@ -543,7 +526,8 @@ static uint32_t tree_number(const fja_report *r, const fja_tree_report *tr)
 
 static void title(builder *b, const fja_pool_report *pr, uint32_t root, bool subtree)
 {
-    const fja_task_row *t = task(b->f->tp, root);
+    const fja_task_row row = task(b->f->tp, root);
+    const fja_task_row *t = &row;
     char w[32], sp[32], cnt[32], note[128];
     fjv_str s = {0};
     char label[96];
@@ -675,7 +659,7 @@ static int draw_one(GVC_t *gvc, const fjv_options *o, const fjv_collector *c, co
     char pn[32];
     snprintf(base, sizeof base, "%s/tree-%s-%llu", o->subtrees_dir,
              fjv_pool_name(tp->pr->totals.source, tp->pr->totals.id, pn, sizeof pn),
-             (unsigned long long)task(tp, root)->id);
+             (unsigned long long)task(tp, root).id);
     int rc = render_files(gvc, g, o->formats ? o->formats : FJV_PNG, base, err);
     agclose(g);
     return rc;

@@ -777,31 +777,52 @@ fja_task_iter fja_task_iter_begin(const fja_model *m, const fja_pool_report *pr)
     return (fja_task_iter){.pool = fja_report_pool(m, pr)};
 }
 
+/* Record n's row (a record that holds a task). */
+static void task_row(const fja_pool *p, uint32_t n, fja_task_row *row)
+{
+    const fja_task *t = fja_taskmap_get(&p->tasks, n);
+    *row = (fja_task_row){
+        .id = t->id,
+        .root = t->tree != FJA_TASK_NONE ? p->trees[t->tree].root_id : 0,
+        .parent = t->parent != FJA_TASK_NONE ? fja_taskmap_get(&p->tasks, t->parent)->id : 0,
+        .record = n,
+        .parent_record = t->parent,
+        .depth = t->depth,
+        .size_hint = t->size_hint,
+        .children = t->nchildren,
+        .worker = t->worker,
+        .ran = t->flags & FJA_TF_EXEC,
+        .stolen = t->flags & FJA_TF_STOLEN,
+        .completer = t->flags & FJA_TF_COMPLETER,
+        .finished = fja_task_finished(t),
+        .self_ns = t->self_ns,
+        .subtree_ns = t->subtree_ns,
+        .done_span_ns = fja_task_done_span(t),
+        .site = fja_sites_address(&p->sites, n)};
+}
+
 bool fja_task_iter_next(fja_task_iter *it, fja_task_row *row)
 {
     const fja_pool *p = it->pool;
     while (it->next < p->tasks.count) {
-        const fja_task *t = fja_taskmap_get(&p->tasks, it->next++);
-        if (t->flags & FJA_TF_FREE) continue; /* a recycling model lists what is left */
-        *row = (fja_task_row){
-            .id = t->id,
-            .root = t->tree != FJA_TASK_NONE ? p->trees[t->tree].root_id : 0,
-            .parent = t->parent != FJA_TASK_NONE ? fja_taskmap_get(&p->tasks, t->parent)->id : 0,
-            .record = it->next - 1,
-            .parent_record = t->parent,
-            .depth = t->depth,
-            .size_hint = t->size_hint,
-            .children = t->nchildren,
-            .worker = t->worker,
-            .ran = t->flags & FJA_TF_EXEC,
-            .stolen = t->flags & FJA_TF_STOLEN,
-            .completer = t->flags & FJA_TF_COMPLETER,
-            .finished = fja_task_finished(t),
-            .self_ns = t->self_ns,
-            .subtree_ns = t->subtree_ns,
-            .done_span_ns = fja_task_done_span(t),
-            .site = fja_sites_address(&p->sites, it->next - 1)};
+        uint32_t n = it->next++;
+        if (fja_taskmap_is_free(&p->tasks, n)) continue; /* a recycling model lists what is left */
+        task_row(p, n, row);
         return true;
     }
     return false;
+}
+
+uint32_t fja_report_task_records(const fja_model *m, const fja_pool_report *pr)
+{
+    return fja_report_pool(m, pr)->tasks.count;
+}
+
+bool fja_report_task(const fja_model *m, const fja_pool_report *pr, uint32_t record,
+                     fja_task_row *row)
+{
+    const fja_pool *p = fja_report_pool(m, pr);
+    if (record >= p->tasks.count || fja_taskmap_is_free(&p->tasks, record)) return false;
+    task_row(p, record, row);
+    return true;
 }

@@ -352,6 +352,14 @@ typedef struct {
 fja_task_iter fja_task_iter_begin(const fja_model *m, const fja_pool_report *pr);
 bool fja_task_iter_next(fja_task_iter *it, fja_task_row *row);
 
+/* Task records by number, for what draws them (the subtree diagrams): the
+ * numbers of pool pr's records run from 0 to fja_report_task_records (a
+ * parent's below its children's); fja_report_task fills the row of one,
+ * false for a number that holds no task (a recycled record). */
+uint32_t fja_report_task_records(const fja_model *m, const fja_pool_report *pr);
+bool fja_report_task(const fja_model *m, const fja_pool_report *pr, uint32_t record,
+                     fja_task_row *row);
+
 /* The report pool of r (made from m) that holds a task of that id, and its
  * record's number; NULL if none (the subtree pictures' --root). */
 const fja_pool_report *fja_report_find_task(const fja_model *m, const fja_report *r, uint64_t id,
