@@ -16,7 +16,19 @@
  *       hostile ones included; pool_begin's pid is b3 as a signed byte)
  *   b0 0xff also reports discarded events, 0xfe a decode error
  *   b6..b7  signed 16-bit time delta in ns, scaled: -0x8000 jumps to a huge
- *       timestamp, so time can go backwards and far forwards. */
+ *       timestamp, so time can go backwards and far forwards.
+ *   For offcpu (an interval record) b4 and b5 are how far back its begin
+ *   and end lie (x256 ns, x128 ns: either may come after the other, or
+ *   after the event); for offcpu_task_clock b4 is the tool's time so far
+ *   (x1024 ns) and b5's bits 0 and 1 say whether it is told and whether
+ *   a switch follows.
+ *
+ * An input whose length is 2 or 3 modulo 4 is replayed on the CPU, as
+ * fjtrace-analyze reads a trace with off-CPU records: its offcpu and
+ * offcpu_task_clock events collected first (fitted and sealed), their
+ * boundaries replayed among the events, the model keeping the wall-clock
+ * twins (fja_model_keep_wall). Odd lengths recycle task records. */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +37,7 @@
 #include "analysis.h"
 #include "event.h"
 #include "model.h"
+#include "offcpu.h"
 #include "report.h"
 #include "tracker.h"
 
@@ -48,6 +61,48 @@ static const char *const names[] = {
     NULL,
 };
 
+/* Event i of the input (8 bytes at b), its time ts after the delta. */
+static fja_event decode(const uint8_t *b, uint64_t *ts)
+{
+    fja_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = (fja_kind)(b[0] % FJA_EV_COUNT);
+    int w = b[1] & 7;
+    ev.worker = w < 6                   ? w
+                : w == 6                ? -1
+                : (b[4] & 0xc0) == 0xc0 ? 32767 + (b[4] & 1)
+                                        : 63 + (b[4] & 1);
+    ev.pool = (b[1] >> 3) & 3;
+    if ((b[1] >> 6) == 3) ev.pool = UINT32_MAX - ev.pool;
+    ev.source = (b[1] >> 5) & 1;
+    ev.task = id_of(b[2]);
+    fja_event_set_arg(&ev, id_of(b[3]));
+    ev.size_hint = b[4] >= 0xf0 ? UINT64_MAX - (b[4] & 15) : b[4];
+    ev.name = names[b[5] % (sizeof names / sizeof names[0])];
+    ev.procname = ev.name; /* read on pool_begin only */
+    ev.pid = (int8_t)b[3];
+    int16_t d = (int16_t)(b[6] | (uint16_t)b[7] << 8);
+    if (d == INT16_MIN)
+        *ts = UINT64_MAX - 1000;
+    else
+        *ts += (uint64_t)(int64_t)d * 64; /* wraps; backwards when d < 0 */
+    ev.ts = *ts;
+    if (ev.kind == FJA_EV_OFFCPU) {
+        ev.begin = ev.ts - (uint64_t)b[4] * 256; /* wraps near 0: hostile too */
+        ev.end = ev.ts - (uint64_t)b[5] * 128;
+    } else if (ev.kind == FJA_EV_OFFCPU_TASK_CLOCK) {
+        ev.tool = (uint64_t)b[4] * 1024;
+        ev.tool_told = b[5] & 1;
+        ev.switch_follows = b[5] & 2;
+    }
+    return ev;
+}
+
+static int feed(void *ctx, const fja_event *ev)
+{
+    return fja_tracker_feed(ctx, ev) ? 1 : 0;
+}
+
 static FILE *devnull(void)
 {
     static FILE *f;
@@ -63,38 +118,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fja_tracker_init(&t, &m);
     /* inputs of odd length give finished tasks' records back (recycle.h) */
     if (size & 1) fja_model_recycle(&m);
-    uint64_t ts = 1000;
+    bool oncpu = size & 2;
+    if (oncpu) fja_model_keep_wall(&m);
     size_t n = size / 8;
     if (n > MAX_EVENTS) n = MAX_EVENTS;
+    fja_offcpu ahead;
+    fja_offcpu_init(&ahead);
+    uint64_t ts = 1000;
+    for (size_t i = 0; oncpu && i < n; i++) { /* the reading ahead */
+        fja_event ev = decode(data + i * 8, &ts);
+        fja_offcpu_collect(&ahead, &ev);
+    }
+    fja_offcpu_seal(&ahead);
+    ts = 1000;
     for (size_t i = 0; i < n; i++) {
         const uint8_t *b = data + i * 8;
-        fja_event ev;
-        memset(&ev, 0, sizeof ev);
-        ev.kind = (fja_kind)(b[0] % FJA_EV_COUNT);
-        int w = b[1] & 7;
-        ev.worker = w < 6                   ? w
-                    : w == 6                ? -1
-                    : (b[4] & 0xc0) == 0xc0 ? 32767 + (b[4] & 1)
-                                            : 63 + (b[4] & 1);
-        ev.pool = (b[1] >> 3) & 3;
-        if ((b[1] >> 6) == 3) ev.pool = UINT32_MAX - ev.pool;
-        ev.source = (b[1] >> 5) & 1;
-        ev.task = id_of(b[2]);
-        fja_event_set_arg(&ev, id_of(b[3]));
-        ev.size_hint = b[4] >= 0xf0 ? UINT64_MAX - (b[4] & 15) : b[4];
-        ev.name = names[b[5] % (sizeof names / sizeof names[0])];
-        ev.procname = ev.name; /* read on pool_begin only */
-        ev.pid = (int8_t)b[3];
-        int16_t d = (int16_t)(b[6] | (uint16_t)b[7] << 8);
-        if (d == INT16_MIN)
-            ts = UINT64_MAX - 1000;
-        else
-            ts += (uint64_t)(int64_t)d * 64; /* wraps; backwards when d < 0 */
-        ev.ts = ts;
+        fja_event ev = decode(b, &ts);
+        if (oncpu) fja_offcpu_replay(&ahead, ev.ts, feed, &t);
         fja_tracker_feed(&t, &ev);
         if (b[0] == 0xff) fja_model_discarded(&m, id_of(b[3]), ts, ev.source);
         if (b[0] == 0xfe) fja_model_decode_stopped(&m, ev.name);
     }
+    if (oncpu) fja_offcpu_replay(&ahead, UINT64_MAX, feed, &t);
+    fja_offcpu_free(&ahead);
     fja_tracker_finish(&t);
     fja_tracker_free(&t);
 

@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
 """Writes the seed corpus of fuzz_core (tests/fuzz/corpus/) in the harness's
 8-byte event encoding (see fuzz_core.c): plausible fork/exec/steal/join
-sequences, a counted completer, locks, parks and a few damaged variants."""
+sequences, a counted completer, locks, parks, a few damaged variants, and
+one replayed on the CPU (its length 2 modulo 4: off-CPU records and the
+OMPT tool's clock readings read ahead)."""
 import os
 import struct
 import sys
 
+# fja_kind's order (analyzer/core/event.h)
 K = {n: i for i, n in enumerate(
     "pool_begin pool_end worker_begin worker_end submit result fork exec executed "
     "steal join joined completing completed park unpark wake lock_init lock_wait "
-    "lock_acquired unknown".split())}
+    "lock_acquired pool_runtime suspend resume dependence offcpu offcpu_start offcpu_lost "
+    "offcpu_unavailable exec_joined offcpu_client join_stolen join_done joins_told "
+    "offcpu_clock offcpu_task_clock offcpu_out offcpu_in unknown".split())}
 
 
 def ev(kind, worker=0, task=0, arg=0, pool=0, source=0, size=0, name=0, dt=100):
@@ -59,6 +64,19 @@ def main():
             ev("result", -1, 1), ev("unknown", 2)]),
         "backwards": run(fib_tree()[:6] + [ev("executed", 0, 2, dt=-5000)] + fib_tree()[6:]),
         "unfinished": run(fib_tree()[:7]),
+        # offcpu: size and name say how far back its begin and end lie;
+        # offcpu_task_clock: arg the clock, size the tool's time, name its
+        # bits (1: told, 2: a switch follows)
+        "oncpu": run([
+            ev("offcpu_start", 0), ev("offcpu_start", 1), ev("offcpu_task_clock", 0, 0, 1),
+            ev("submit", -1, 1), ev("exec", 0, 1), ev("offcpu_task_clock", 0, 0, 3, size=1,
+                                                       name=3),
+            ev("fork", 0, 2, 1), ev("steal", 1, 2), ev("exec", 1, 2),
+            ev("offcpu", 0, 0, 0, size=3, name=1, dt=600),
+            ev("offcpu_task_clock", 0, 0, 9, size=4, name=3), ev("join", 0, 2),
+            ev("executed", 1, 2, dt=400), ev("joined", 0, 2),
+            ev("offcpu_task_clock", 0, 0, 12, size=5, name=1), ev("executed", 0, 1),
+            ev("result", -1, 1)]) + [b"\0\0"],
     }
     for name, evs in seeds.items():
         with open(os.path.join(out, name), "wb") as f:
