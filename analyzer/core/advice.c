@@ -97,7 +97,7 @@ static void advise_uneven_threads(fja_pool_report *pr)
         if (busy > most) most = busy;
     }
     if (least == UINT64_MAX) return;
-    fja_advise(pr, "queues_run_dry",
+    fja_advise(pr, "uneven_threads",
                "no explicit tasks, and the threads' own work was uneven: from %.2f ms to %.2f ms "
                "of CPU per thread (parallelism %.1f < %u threads), the others waiting for the "
                "busiest at the regions' barriers: balance the work among the threads - "

@@ -288,7 +288,7 @@ def analyze(trace, case, t):
         work = pool["trees"][0]["work_ns"] + pool["trees"][1]["work_ns"]
         tap.ok(0.98 * 24e6 <= work <= 1.10 * 24e6,
                f"report: the loop's 24 ms of CPU are the implicit tasks' work ({work / 1e6:.2f} ms)")
-        tap.ok("[queues_run_dry] no explicit tasks, and the threads' own work was uneven" in advice
+        tap.ok("[uneven_threads] no explicit tasks, and the threads' own work was uneven" in advice
                and "schedule(dynamic)" in advice and "lower OMP_NUM_THREADS" not in advice,
                "the advice is to balance the loop (schedule), not to use fewer threads", advice)
 
