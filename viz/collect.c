@@ -226,16 +226,15 @@ static void on_settled(fjv_pool *p, fjv_lane *l, const fja_pool *mp, const fja_c
 {
     lane_advance(p, l, ch->ts);
     l->state = lane_states[ch->to];
-    l->tree =
-        ch->task == FJA_TASK_NONE ? FJA_TASK_NONE : fja_taskmap_get(&mp->tasks, ch->task)->tree;
+    l->tree = ch->task == FJA_TASK_NONE ? FJA_TASK_NONE : fja_model_task_facts(mp, ch->task).tree;
     l->lock = l->lock_told;
 }
 
 static void on_task_begin(fjv_collector *c, const fja_pool *mp, const fja_change *ch)
 {
-    const fja_task *t = fja_taskmap_get(&mp->tasks, ch->task);
-    bool forked = (t->flags & FJA_TF_FORKED) && ch->since && ch->other >= 0;
-    if (forked && ch->stolen) delay_add(c, ch->pool_index, t->id, ch->ts - ch->since);
+    fja_task_facts t = fja_model_task_facts(mp, ch->task);
+    bool forked = t.forked && ch->since && ch->other >= 0;
+    if (forked && ch->stolen) delay_add(c, ch->pool_index, t.id, ch->ts - ch->since);
 }
 
 static void on_worker(fjv_collector *c, fjv_pool *p, fjv_lane *l, const fja_pool *mp,
@@ -295,8 +294,7 @@ static void on_pool_end(fjv_pool *p, uint64_t end)
 bool fjv_change_is_client(const fja_pool *mp, const fja_change *ch)
 {
     return ch->kind == FJA_CHANGE_RESULT ||
-           (ch->kind == FJA_CHANGE_TASK_NEW &&
-            (fja_taskmap_get(&mp->tasks, ch->task)->flags & FJA_TF_SUBMITTED));
+           (ch->kind == FJA_CHANGE_TASK_NEW && fja_model_task_facts(mp, ch->task).submitted);
 }
 
 static void collect_change(void *ctx, fja_model *m, const fja_change *ch)

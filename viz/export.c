@@ -82,18 +82,18 @@ static void slice_begin(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, int32_t wor
             l->skip_above++;
         return;
     }
-    const fja_task *task = rec == FJA_TASK_NONE ? NULL : fja_taskmap_get(&fp->tasks, rec);
+    bool task = rec != FJA_TASK_NONE;
+    fja_task_facts t = {0};
+    if (task) t = fja_model_task_facts(fp, rec);
     char site[512], full[600];
-    const char *where =
-        task ? fjv_site_label(c->o, fp->pid, fja_sites_address(&fp->sites, rec), site, sizeof site)
-             : NULL;
+    const char *where = task ? fjv_site_label(c->o, fp->pid, t.site, site, sizeof site) : NULL;
     const char *label = where ? where : task ? "task" : name;
-    if (task && task->size_hint) {
-        snprintf(full, sizeof full, "%s n=%u", label, task->size_hint);
+    if (task && t.size_hint) {
+        snprintf(full, sizeof full, "%s n=%u", label, t.size_hint);
         label = full;
     }
     s->name = label;
-    s->task = task;
+    s->task = task ? &t : NULL;
     c->fmt->begin(c->f, p, l, worker, ts, s);
 }
 
@@ -142,9 +142,9 @@ static void on_settled(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja_ch
 static void on_task_begin(fjv_exporter *c, fjv_xpool *p, fjv_xlane *l, const fja_pool *mp,
                           const fja_change *ch)
 {
-    const fja_task *t = fja_taskmap_get(&mp->tasks, ch->task);
+    fja_task_facts t = fja_model_task_facts(mp, ch->task);
     int32_t w = ch->worker;
-    bool forked = (t->flags & FJA_TF_FORKED) && ch->since && ch->other >= 0;
+    bool forked = t.forked && ch->since && ch->other >= 0;
     fjv_xslice s = {.lock = -1, .from = -1};
     if (forked && in_window(c, ch->since) && in_window(c, ch->ts)) {
         /* a flow from the fork, both ends in the window */

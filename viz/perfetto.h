@@ -25,9 +25,9 @@ typedef struct fjv_pf fjv_pf;
 /* A slice's name and what is known about it. */
 typedef struct {
     const char *name;
-    const fja_task *task; /* NULL: not a task's body */
-    uint64_t flow;        /* a flow ending here (fjv_pf_steal), 0: none */
-    int64_t lock;         /* a lock wait's lock id, -1: none */
+    const fja_task_facts *task; /* NULL: not a task's body */
+    uint64_t flow;              /* a flow ending here (fjv_pf_steal), 0: none */
+    int64_t lock;               /* a lock wait's lock id, -1: none */
 } fjv_pf_slice;
 
 /* Creates path (whole or not at all: fja_outfile). NULL when it cannot, or

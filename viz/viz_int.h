@@ -137,9 +137,9 @@ typedef struct {
 
 /* A slice the exporter opens on a lane. */
 typedef struct {
-    const char *name;     /* its label: the task's creation site, "join wait" ... */
-    const fja_task *task; /* NULL: not a task's body */
-    int64_t lock;         /* a lock wait's lock id, -1: none */
+    const char *name;           /* its label: the task's creation site, "join wait" ... */
+    const fja_task_facts *task; /* NULL: not a task's body */
+    int64_t lock;               /* a lock wait's lock id, -1: none */
     /* a task's body begun after its fork, both in the window: a flow from
      * worker `from` (-1: none) at from_ts, a steal or not; from_lane: the
      * forker's lane when another worker stole it (else NULL) */

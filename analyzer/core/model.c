@@ -1642,6 +1642,17 @@ void fja_model_offcpu_lost(fja_model *m, uint64_t count, uint64_t begin_ts, uint
     snprintf(have + len, sizeof m->offcpu_lost_streams - len, "%s%s", len ? ", " : "", name);
 }
 
+fja_task_facts fja_model_task_facts(const fja_pool *p, uint32_t n)
+{
+    const fja_task *t = fja_taskmap_get(&p->tasks, n);
+    return (fja_task_facts){.id = t->id,
+                            .site = fja_sites_address(&p->sites, n),
+                            .tree = t->tree,
+                            .size_hint = t->size_hint,
+                            .forked = t->flags & FJA_TF_FORKED,
+                            .submitted = t->flags & FJA_TF_SUBMITTED};
+}
+
 size_t fja_model_bytes(const fja_model *m)
 {
     size_t b = m->cap_pools * sizeof(fja_pool);

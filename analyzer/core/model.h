@@ -441,4 +441,17 @@ void fja_model_window(fja_model *m, uint64_t left_out);
 /* Live task count, tree count and bytes held, for memory reporting. */
 size_t fja_model_bytes(const fja_model *m);
 
+/* What a listener may ask of the task a change names (record n of pool p,
+ * filled in by the changes before it): facts, not the record, whose
+ * layout stays the model's. */
+typedef struct {
+    uint64_t id;
+    uint64_t site;      /* its creation site's address, 0: none recorded */
+    uint32_t tree;      /* its tree's number, FJA_TASK_NONE: none (an orphan) */
+    uint32_t size_hint; /* 0: none */
+    bool forked;        /* a fork made it */
+    bool submitted;     /* a submission made it (a root) */
+} fja_task_facts;
+fja_task_facts fja_model_task_facts(const fja_pool *p, uint32_t n);
+
 #endif

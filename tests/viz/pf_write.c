@@ -28,7 +28,7 @@ int main(int argc, char **argv)
     }
     fjv_xpool p = {.source = 0, .id = 1, .started = true};
     fjv_xlane l0 = {0}, l1 = {0};
-    fja_task task = {.id = 0x7f0012345678, .tree = 0};
+    fja_task_facts task = {.id = 0x7f0012345678, .tree = 0};
 
     fjv_pf_lane(w, &p, &l0, 0);
     fjv_pf_begin(w, &p, &l0, 0, 1000, &(fjv_pf_slice){.name = "fib", .task = &task, .lock = -1});
