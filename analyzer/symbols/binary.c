@@ -172,6 +172,58 @@ static const char *user_name(Dwarf_Die *die)
     return name && task_body(name) ? name + strlen(FJ_BODY_PREFIX) : name;
 }
 
+/* The declaration a function scope is named by: an inlined copy's
+ * abstract origin, then an out-of-class definition's specification (the
+ * declaration inside its class or namespace); the scope itself when it
+ * has neither. A bounded chain: a damaged one ends the walk. */
+static Dwarf_Die *declaration_of(Dwarf_Die *die, Dwarf_Die *mem)
+{
+    Dwarf_Die *d = die;
+    for (int i = 0; i < 4; i++) {
+        Dwarf_Attribute attr;
+        Dwarf_Die next;
+        if (!dwarf_attr(d, DW_AT_abstract_origin, &attr) &&
+            !dwarf_attr(d, DW_AT_specification, &attr))
+            break;
+        if (!dwarf_formref_die(&attr, &next)) break;
+        *mem = next;
+        d = mem;
+    }
+    return d;
+}
+
+static bool qualifies(int tag)
+{
+    return tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
+           tag == DW_TAG_union_type;
+}
+
+/* name qualified by the namespaces and classes its declaration lies in
+ * (C++: "work::Sorter<int>::fib", the class's name with its template
+ * arguments as the compiler wrote it), in buf; name itself when there are
+ * none (C) or the chain of scopes is not found (an LTO unit's, or buf too
+ * small). */
+static const char *qualified(Dwarf_Die *scope, const char *name, char *buf, size_t n)
+{
+    Dwarf_Die mem, *chain = NULL;
+    int nchain = dwarf_getscopes_die(declaration_of(scope, &mem), &chain);
+    size_t len = 0;
+    for (int i = nchain - 1; i >= 1; i--) {
+        if (!qualifies(dwarf_tag(&chain[i]))) continue;
+        const char *q = dwarf_diename(&chain[i]);
+        int w = snprintf(buf + len, n - len, "%s::", q ? q : "(anonymous namespace)");
+        if (w < 0 || (size_t)w >= n - len) {
+            len = 0;
+            break;
+        }
+        len += (size_t)w;
+    }
+    free(chain);
+    if (!len) return name;
+    int w = snprintf(buf + len, n - len, "%s", name);
+    return w < 0 || (size_t)w >= n - len ? name : buf;
+}
+
 /* Where the inlined subroutine die was called from: its DW_AT_call_file
  * (an index in its compile unit's file table) and DW_AT_call_line. */
 static const char *call_site(Dwarf_Die *die, Dwarf_Die *cu, int *line)
@@ -217,16 +269,19 @@ static Dwarf_Die *cu_of(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Die *mem, Dwarf
  * libfj code inlined into the program (fj_fork is a public inline
  * function), the program's line that called it: fills *file and *line then.
  * The innermost function names itself: fib_split inlined into fib_naive is
- * fib_split. */
-static const char *dwarf_function(Dwarf_Die *cu, Dwarf_Addr pc, const char **file, int *line)
+ * fib_split; a C++ one with its namespaces and classes (qualified, in buf).
+ */
+static const char *dwarf_function(Dwarf_Die *cu, Dwarf_Addr pc, const char **file, int *line,
+                                  char *buf, size_t n)
 {
     Dwarf_Die scopes[MAX_SCOPES];
-    int n = function_scopes(cu, pc, scopes, 0);
-    int k = n - 1;
+    int nscopes = function_scopes(cu, pc, scopes, 0);
+    int k = nscopes - 1;
     while (k > 0 && libfj_inline(&scopes[k]))
         k--;
-    if (k < n - 1) *file = call_site(&scopes[k + 1], cu, line);
-    return k >= 0 ? user_name(&scopes[k]) : NULL;
+    if (k < nscopes - 1) *file = call_site(&scopes[k + 1], cu, line);
+    const char *name = k >= 0 ? user_name(&scopes[k]) : NULL;
+    return name ? qualified(&scopes[k], name, buf, n) : NULL;
 }
 
 /* The line of pc: libdwfl's lookup, else the unit's own line table. */
@@ -263,7 +318,8 @@ fjs_status binary_lookup(fjs_binary *b, uint64_t vaddr, const char *(*intern)(vo
     Dwarf_Die mem;
     Dwarf_Addr bias = 0;
     Dwarf_Die *cu = cu_of(b->mod, addr, &mem, &bias);
-    if (cu) fn = dwarf_function(cu, addr - bias, &src, &lineno);
+    char qname[512];
+    if (cu) fn = dwarf_function(cu, addr - bias, &src, &lineno, qname, sizeof qname);
     if (!src) src = line_of(b->mod, addr, cu, addr - bias, &lineno);
     if (!fn) fn = symbol_function(b->mod, addr);
     if (fn) *function = intern(ictx, fn);

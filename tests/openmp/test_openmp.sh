@@ -81,6 +81,17 @@ if [ -n "${fib:-}" ] && grep -q libgomp "$tmp/$tag-fib.err"; then
     grep -q "running it on LLVM's libomp" "$tmp/$tag-fib.err"
     ok $? "a libgomp program: fjtrace-record says it runs it on libomp"
 fi
+# C++: a creation site is named with its namespaces and classes (libdw's
+# scope chain of the function's declaration), not the bare function name.
+if [ -n "${OMP_CPP:-}" ] && [ "$ANALYZE" != - ]; then
+    st=0; "$RECORD" --openmp --cmd-only -o "$tmp/cpp" -- "$OMP_CPP" >/dev/null 2>"$tmp/cpp.err" || st=$?
+    is "$st" 0 "fjtrace-record --openmp records a C++ program (omp-cpp)" || cat "$tmp/cpp.err"
+    "$ANALYZE" --no-progress "$tmp/cpp" >"$tmp/cpp.txt" 2>&1
+    grep -q 'omp-cpp.cpp:[0-9]* (work::Sorter<long>::fib)' "$tmp/cpp.txt" &&
+        grep -q 'omp-cpp.cpp:[0-9]* (work::detail::leaves)' "$tmp/cpp.txt"
+    ok $? "its creation sites are named with their namespaces and classes (work::Sorter<long>::fib, work::detail::leaves)" ||
+        grep -A12 'creation sites' "$tmp/cpp.txt"
+fi
 # Not an OpenMP program: exit 125; no tool: exit 124.
 st=0; "$RECORD" --openmp -o "$tmp/none" -- /bin/true 2>"$tmp/none.err" || st=$?
 is "$st" 119 "--openmp on a program with no OpenMP runtime exits 119"
