@@ -295,6 +295,31 @@ static const char *line_of(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Die *cu, Dwa
     return dwarf_linesrc(dl, NULL, NULL);
 }
 
+/* C++'s demangler (libstdc++, the C++ ABI's __cxa_demangle), for the names
+ * compilers leave mangled: ELF symbols, and gcc's outlined OpenMP task
+ * functions (their DWARF name is the mangled one with "._omp_fn.N"). */
+// NOLINTNEXTLINE(bugprone-reserved-identifier): the C++ ABI's own name, declared for C
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *n, int *status);
+
+/* name readable: a mangled C++ name ("_Z...", up to the suffix a compiler
+ * appended: "._omp_fn.0", ".cold", ".isra.0") demangled, the suffix kept,
+ * in buf; name itself otherwise (C, or not a name the demangler reads). */
+static const char *demangled(const char *name, char *buf, size_t n)
+{
+    if (strncmp(name, "_Z", 2) != 0) return name;
+    const char *suffix = strchr(name, '.');
+    size_t len = suffix ? (size_t)(suffix - name) : strlen(name);
+    char mangled[1024];
+    if (len >= sizeof mangled) return name;
+    memcpy(mangled, name, len);
+    mangled[len] = '\0';
+    int status = -1;
+    char *plain = __cxa_demangle(mangled, NULL, NULL, &status);
+    int w = plain && status == 0 ? snprintf(buf, n, "%s%s", plain, suffix ? suffix : "") : -1;
+    free(plain);
+    return w < 0 || (size_t)w >= n ? name : buf;
+}
+
 /* The ELF symbol containing addr, only when addr lies inside its size: a
  * stripped binary's nearest exported symbol would name the wrong code. */
 static const char *symbol_function(Dwfl_Module *mod, Dwarf_Addr addr)
@@ -322,7 +347,8 @@ fjs_status binary_lookup(fjs_binary *b, uint64_t vaddr, const char *(*intern)(vo
     if (cu) fn = dwarf_function(cu, addr - bias, &src, &lineno, qname, sizeof qname);
     if (!src) src = line_of(b->mod, addr, cu, addr - bias, &lineno);
     if (!fn) fn = symbol_function(b->mod, addr);
-    if (fn) *function = intern(ictx, fn);
+    char plain[1024];
+    if (fn) *function = intern(ictx, demangled(fn, plain, sizeof plain));
     if (src && lineno > 0) {
         *file = intern(ictx, src);
         *line = (uint32_t)lineno;

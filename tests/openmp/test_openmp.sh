@@ -91,6 +91,15 @@ if [ -n "${OMP_CPP:-}" ] && [ "$ANALYZE" != - ]; then
         grep -q 'omp-cpp.cpp:[0-9]* (work::detail::leaves)' "$tmp/cpp.txt"
     ok $? "its creation sites are named with their namespaces and classes (work::Sorter<long>::fib, work::detail::leaves)" ||
         grep -A12 'creation sites' "$tmp/cpp.txt"
+    # g++ names its outlined task functions after the mangled name
+    # (_ZN4work6SorterIlE3fibEl._omp_fn.0): demangled, its suffix kept
+    st=0; "$RECORD" --openmp --cmd-only -o "$tmp/cppg" -- "$OMP_CPP_GCC" >/dev/null 2>"$tmp/cppg.err" || st=$?
+    is "$st" 0 "fjtrace-record --openmp records the g++ build (runs on libomp)" || cat "$tmp/cppg.err"
+    "$ANALYZE" --no-progress "$tmp/cppg" >"$tmp/cppg.txt" 2>&1
+    grep -q 'omp-cpp.cpp:[0-9]* (work::Sorter<long>::fib(long)._omp_fn.[0-9]*)' "$tmp/cppg.txt" &&
+        ! grep -q '(_Z' "$tmp/cppg.txt"
+    ok $? "its outlined task functions are demangled (work::Sorter<long>::fib(long)._omp_fn.N), no mangled name left" ||
+        grep -A16 'creation sites' "$tmp/cppg.txt"
 fi
 # Not an OpenMP program: exit 125; no tool: exit 124.
 st=0; "$RECORD" --openmp -o "$tmp/none" -- /bin/true 2>"$tmp/none.err" || st=$?
