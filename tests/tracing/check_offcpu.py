@@ -130,9 +130,13 @@ def analyzed(mode, analyzer, trace):
             f"{pool['parallelism_wall']:.1f}; off {off}")
     print(f"# {diag}")
     if mode == "preempted":
-        # 64 leaves x 2 ms of CPU: work 128 ms, span 2 ms (+ overheads: ~30 us
+        # 16 leaves x 8 ms of CPU: work 128 ms, span 8 ms (+ overheads: ~30 us
         # along the path in the release build, ~280 us under ASan, which
-        # made 0.777 ms of a 0.5 ms span with 500 us leaves).
+        # made 0.777 ms of a 0.5 ms span with 500 us leaves). libfj's workers
+        # read no CPU clock: a stall of the vCPU that no switch record shows
+        # is on-CPU time here, and the span is the longest of the leaves'
+        # paths: with 64 leaves of 2 ms one of them once read 3.04 ms (local
+        # CI 74, ASan), so the leaves are long enough for that to stay small.
         ok(off["preempted_ns"] > 0 and wwork > work, "workers were preempted: wall work > on-CPU work")
         # The leaves count their thread's CPU clock, the analyzer the trace's
         # clock less the switch records' stays: the two differ by up to
@@ -140,7 +144,7 @@ def analyzed(mode, analyzer, trace):
         # 19.90 for 20 ms), hence 2% below the truth; above it, overheads.
         ok(near(work, 128.0 * ms * 0.98, 128.0 * ms * 1.08),
            f"on-CPU work within -2%..+8% of the 128 ms of CPU ({diag})")
-        ok(near(span, 2.0 * ms * 0.98, 2.0 * ms * 1.5), f"on-CPU span within -2%..+50% of 2 ms ({diag})")
+        ok(near(span, 8.0 * ms * 0.98, 8.0 * ms * 1.5), f"on-CPU span within -2%..+50% of 8 ms ({diag})")
         # The burdened bound in one clock: on-CPU work and span, and the
         # steal and join costs on the thief's and the waiter's CPU. With the
         # wall-clock join latency (14 ms: the waiter preempted) a tree of

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Off-CPU time recorded through the real stack (TAP, from check_offcpu.py):
-#   preempted   fj-burn at P=2 (64 leaves x 2 ms of CPU) while 3 busy loops
+#   preempted   fj-burn at P=2 (16 leaves x 8 ms of CPU) while 3 busy loops
 #               compete for the 2 cores
 #   blocked     each of the 2^3 leaves burns 1 ms, sleeps 2 ms: 8 blocked intervals
 #   unavailable perf_event_open refused by seccomp (EACCES): said in the trace
@@ -25,7 +25,7 @@ run() { # run CMD...: records CMD into $tmp/t
 case $mode in
   preempted)
     for _ in 1 2 3; do (while :; do :; done) >/dev/null 2>&1 & busy+=($!); done
-    run "$burn" -p 2 --depth 6 --leaf-us 2000
+    run "$burn" -p 2 --depth 4 --leaf-us 8000
     for pid in "${busy[@]}"; do kill "$pid"; done; busy=()
     python3 "$check" "$tmp/t" preempted ${analyze:+"$analyze"}; exit ;;
   blocked)
