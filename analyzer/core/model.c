@@ -299,18 +299,28 @@ static uint64_t piece_end(const fja_worker *w, uint64_t ts)
     return w->tail_open && w->tail_from < ts ? w->tail_from : ts;
 }
 
-/* Books a running body's segment as its task's own time, up to piece_end
- * on the CPU; for the wall-clock twin (fja_model_keep_wall) a body off the
- * CPU runs, to ts. */
+/* The time the body b on top of worker w has accrued on clock k in its
+ * segment running at ts: on the model's own clock while w runs it on the
+ * CPU, to the piece's end (piece_end); on the wall clock also while it is
+ * off the CPU, from the segment's start before it left
+ * (fja_body.wall_seg_start), to ts. */
+static inline uint64_t segment_now(const fja_worker *w, const fja_body *b, uint64_t ts, fja_clock k)
+{
+    if (k == FJA_CLOCK_WALL) {
+        bool runs = b->running || b->off_cpu;
+        return runs && ts > b->wall_seg_start ? ts - b->wall_seg_start : 0;
+    }
+    if (!b->running) return 0;
+    uint64_t end = piece_end(w, ts);
+    return end > b->seg_start ? end - b->seg_start : 0;
+}
+
+/* Books a running body's segment as its task's own time on each clock
+ * (segment_now); what the piece's end left out is the tool's. */
 static void body_suspend(fja_pool *p, fja_worker *w, fja_body *b, uint64_t ts)
 {
-    if (p->tasks.wall && (b->running || b->off_cpu) && ts > b->wall_seg_start)
-        clock_at(p, b->task, FJA_CLOCK_WALL)->self_ns += ts - b->wall_seg_start;
-    if (b->running) {
-        uint64_t end = piece_end(w, ts);
-        if (end > b->seg_start) task_at(p, b->task)->self_ns += end - b->seg_start;
-        w->tool_taken_ns += ts - end;
-    }
+    EACH_CLOCK(p, k, clock_at(p, b->task, k)->self_ns += segment_now(w, b, ts, k));
+    if (b->running) w->tool_taken_ns += ts - piece_end(w, ts);
     b->running = false;
 }
 
@@ -380,34 +390,17 @@ static uint32_t task_below_top(fja_worker *w)
 /* The rules below are written once and run on each clock the pool keeps
  * (fja_clock, EACH_CLOCK): the records' own figures, and their wall-clock
  * twins when kept. The clocks differ only in when a body accrues time
- * (self_now) and in what the code a parent ran ahead of its join is worth
- * (ahead_on). */
-
-/* The time task t's body b (on top of its worker) has accrued on clock k
- * in its segment running at ts: on the model's own clock while its worker
- * runs it on the CPU, to the piece's end (piece_end); on the wall clock
- * also while it is off the CPU, from the segment's start before it left
- * (fja_body.wall_seg_start), to ts. */
-static inline uint64_t segment_now(fja_pool *p, const fja_task *t, const fja_body *b, uint64_t ts,
-                                   fja_clock k)
-{
-    if (k == FJA_CLOCK_WALL) {
-        bool runs = b->running || b->off_cpu;
-        return runs && ts > b->wall_seg_start ? ts - b->wall_seg_start : 0;
-    }
-    if (!b->running) return 0;
-    uint64_t end = piece_end(&p->workers[t->worker], ts);
-    return end > b->seg_start ? end - b->seg_start : 0;
-}
+ * (segment_now) and in what the code a parent ran ahead of its join is
+ * worth (ahead_on). */
 
 /* Self time of task n so far on clock k, the segment running now
  * included. */
 static inline uint64_t self_now(fja_pool *p, uint32_t n, uint64_t ts, fja_clock k)
 {
     const fja_task *t = task_at(p, n);
-    uint64_t self = k == FJA_CLOCK_OWN ? t->self_ns : clock_at(p, n, k)->self_ns;
+    uint64_t self = clock_at(p, n, k)->self_ns;
     const fja_body *b = top_body_of(p, t, n);
-    return b ? self + segment_now(p, t, b, ts, k) : self;
+    return b ? self + segment_now(&p->workers[t->worker], b, ts, k) : self;
 }
 
 /* The length of a path that reached a task's body at base and went on
