@@ -81,12 +81,15 @@ static void bench_tree(const char *dir, uint64_t n)
     fja_tracker_finish(&t);
     fja_report r;
     fja_filter f = {0};
-    fja_analysis_run(&m, &f, &r);
+    if (fja_analysis_run(&m, &f, &r) || fja_report_take_tasks(&r, &m)) {
+        fprintf(stderr, "bench-render: out of memory\n");
+        exit(1);
+    }
     char sub[4096];
     snprintf(sub, sizeof sub, "%s/tree-%llu", dir, (unsigned long long)n);
     fjv_options o = {.subtrees_dir = sub, .formats = FJV_PNG};
     double t0 = now();
-    int rc = fjv_render(&o, NULL, &m, &r, stderr);
+    int rc = fjv_render(&o, NULL, &r, stderr);
     if (!r.npools || !r.pools[0].ntrees) rc = -1;
     double t1 = now();
     printf("| subtree diagram, tree of %llu tasks (PNG, default --max-nodes) | %.2f s |%s\n",
@@ -116,7 +119,7 @@ static void bench_timeline(const char *dir, uint64_t events)
     fja_report r = {.trace = {.events = m.events, .duration_ns = m.last_ts - m.first_ts},
                     .npools = 1};
     double t2 = now();
-    int rc = fjv_render(&o, c, &m, &r, stderr);
+    int rc = fjv_render(&o, c, &r, stderr);
     double t3 = now();
     printf("| timeline PNG of %llu events: collecting (streamed, not a render cost) | %.2f s |\n",
            (unsigned long long)g.events, t1 - t0);

@@ -90,21 +90,72 @@ bool fjv_steal_delay(const fjv_collector *c, const fjv_pool *p, uint64_t id, uin
     return d != NULL;
 }
 
-/* The collector's pool for the model's pool `index`, its time axis starting
- * at ts. */
-static fjv_pool *pool_get(fjv_collector *c, const fja_pool *mp, uint32_t index, uint64_t ts)
+/* The collector's slot for the model's pool `index`, started or not. */
+static fjv_pool *pool_slot(fjv_collector *c, uint32_t index)
 {
     if (index >= c->npools) {
         fjv_pool *np = realloc(c->pools, (index + 1) * sizeof *np);
         if (!np) return NULL;
-        memset(np + c->npools, 0, (index + 1 - c->npools) * sizeof *np);
+        for (uint32_t i = c->npools; i <= index; i++)
+            np[i] = (fjv_pool){.pid = -1};
         c->pools = np;
         c->npools = index + 1;
     }
-    fjv_pool *p = &c->pools[index];
-    if (!p->started)
-        *p = (fjv_pool){.source = mp->source, .id = mp->id, .t0 = ts, .res = 256, .started = true};
+    return &c->pools[index];
+}
+
+/* The collector's pool for the model's pool `index`, its time axis starting
+ * at ts. */
+static fjv_pool *pool_get(fjv_collector *c, const fja_pool *mp, uint32_t index, uint64_t ts)
+{
+    fjv_pool *p = pool_slot(c, index);
+    if (p && !p->started) {
+        p->source = mp->source;
+        p->id = mp->id;
+        p->t0 = ts;
+        p->res = 256;
+        p->started = true;
+    }
     return p;
+}
+
+/* A pool_begin's process name and pid: the pool's label. */
+static void pool_named(fjv_collector *c, uint32_t index, const fja_change *ch)
+{
+    fjv_pool *p = pool_slot(c, index);
+    if (!p) return;
+    if (ch->name) fja_name_copy(p->procname, sizeof p->procname, ch->name);
+    if (ch->counted) p->pid = ch->delta;
+}
+
+/* A lock_init's name (the last one told, as the model keeps it). */
+static void lock_named(fjv_collector *c, const fja_change *ch)
+{
+    if (!ch->name) return;
+    fjv_lock_name *l = NULL;
+    for (uint32_t i = 0; i < c->nlock_names && !l; i++)
+        if (c->lock_names[i].source == ch->source && c->lock_names[i].id == ch->lock)
+            l = &c->lock_names[i];
+    if (!l) {
+        if (c->nlock_names == c->cap_lock_names) {
+            uint32_t cap = c->cap_lock_names ? 2 * c->cap_lock_names : 8;
+            fjv_lock_name *nl = realloc(c->lock_names, cap * sizeof *nl);
+            if (!nl) return; /* no name: the hover text says none */
+            c->lock_names = nl;
+            c->cap_lock_names = cap;
+        }
+        l = &c->lock_names[c->nlock_names++];
+        *l = (fjv_lock_name){.source = ch->source, .id = ch->lock};
+    }
+    fja_name_copy(l->name, sizeof l->name, ch->name);
+}
+
+const char *fjv_lock_name_of(const fjv_collector *c, uint32_t source, uint32_t id)
+{
+    for (uint32_t i = 0; i < c->nlock_names; i++)
+        if (c->lock_names[i].source == source && c->lock_names[i].id == id)
+            return c->lock_names[i].name;
+    return NULL;
 }
 
 static fjv_lane *lane_get(fjv_pool *p, int32_t worker)
@@ -300,8 +351,16 @@ bool fjv_change_is_client(const fja_pool *mp, const fja_change *ch)
 static void collect_change(void *ctx, fja_model *m, const fja_change *ch)
 {
     fjv_collector *c = ctx;
-    /* lock names, anomalies, the pools' facts and first and last events:
-     * the model keeps them */
+    /* the names of the locks and pools (the timeline's), kept apart: a
+     * pool's time axis starts at its first other change */
+    if (ch->kind == FJA_CHANGE_LOCK_NAME) {
+        lock_named(c, ch);
+        return;
+    }
+    if (ch->kind == FJA_CHANGE_POOL_FACT && ch->fact == FJA_FACT_BEGIN)
+        pool_named(c, ch->pool_index, ch);
+    /* anomalies, the pools' other facts and first and last events: the
+     * model keeps them */
     if (ch->pool_index == FJA_NO_POOL || ch->kind == FJA_CHANGE_ANOMALY ||
         ch->kind == FJA_CHANGE_POOL_FACT || ch->kind == FJA_CHANGE_POOL_SPAN)
         return;
@@ -377,5 +436,6 @@ void fjv_collector_free(fjv_collector *c)
     free(c->delays);
     free(c->deps);
     free(c->steals);
+    free(c->lock_names);
     free(c);
 }

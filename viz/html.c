@@ -200,8 +200,8 @@ static void trees_table(fjv_str *s, const fja_pool_report *pr)
 }
 
 /* Diagrams of the largest few trees of each pool. */
-static void trees(fjv_str *s, const fjv_options *o, const fjv_collector *c, const fja_model *m,
-                  const fja_report *r, int *fig)
+static void trees(fjv_str *s, const fjv_options *o, const fjv_collector *c, const fja_report *r,
+                  int *fig)
 {
     fjv_str_printf(s, "<h2 id=\"trees\">Trees</h2>\n");
     for (uint32_t i = 0; i < r->npools; i++) {
@@ -225,19 +225,19 @@ static void trees(fjv_str *s, const fjv_options *o, const fjv_collector *c, cons
             const fja_tree_report *tr = &pr->trees[pick[j]];
             fjv_str_printf(s, "<h4>tree of root #%u (task id %llu)</h4>\n", pick[j] + 1,
                            (unsigned long long)tr->root_id);
-            char *svg = fjv_subtree_svg(o, c, m, r, pr, tr);
+            char *svg = fjv_subtree_svg(o, c, r, pr, tr);
             svg_inline(s, svg, (*fig)++);
             free(svg);
         }
     }
 }
 
-static void pictures(fjv_str *s, const fjv_options *o, const fjv_collector *c, const fja_model *m,
-                     const fja_report *r, int *fig)
+static void pictures(fjv_str *s, const fjv_options *o, const fjv_collector *c, const fja_report *r,
+                     int *fig)
 {
     char *svg = NULL;
     fjv_str_printf(s, "<h2 id=\"timeline\">Timeline</h2>\n");
-    if (c && !fjv_timeline(o, c, m, r, NULL, &svg)) svg_inline(s, svg, (*fig)++);
+    if (c && !fjv_timeline(o, c, r, NULL, &svg)) svg_inline(s, svg, (*fig)++);
     free(svg);
     fjv_str_printf(s, "<h2 id=\"charts\">Charts</h2>\n");
     for (uint32_t i = 0; i < r->npools; i++) {
@@ -269,8 +269,7 @@ static void advice(fjv_str *s, const fja_report *r)
     if (!n) fjv_str_printf(s, "<p>No advice: nothing stood out.</p>\n");
 }
 
-int fjv_html(const fjv_options *o, const fjv_collector *c, const fja_model *m, const fja_report *r,
-             FILE *err)
+int fjv_html(const fjv_options *o, const fjv_collector *c, const fja_report *r, FILE *err)
 {
     fjv_str s = {0};
     int fig = 0;
@@ -289,8 +288,8 @@ int fjv_html(const fjv_options *o, const fjv_collector *c, const fja_model *m, c
     summary(&s, o, r);
     workers(&s, r);
     fjv_html_sites(&s, r);
-    trees(&s, o, c, m, r, &fig);
-    pictures(&s, o, c, m, r, &fig);
+    trees(&s, o, c, r, &fig);
+    pictures(&s, o, c, r, &fig);
     advice(&s, r);
     fjv_str_printf(&s, "</body></html>\n");
     int rc = s.oom ? -1 : fjv_write_file(o->html, s.s, s.len, err);

@@ -159,14 +159,13 @@ void fjv_options_check(fjv_options *o, FILE *err)
     o->max_nodes = FJV_LAYOUT_MAX_NODES;
 }
 
-int fjv_render(const fjv_options *o, fjv_collector *c, const fja_model *m, const fja_report *r,
-               FILE *err)
+int fjv_render(const fjv_options *o, fjv_collector *c, const fja_report *r, FILE *err)
 {
     int rc = 0;
-    if (o->subtrees_dir && fjv_subtrees(o, c, m, r, err)) rc = -1;
-    if (o->timeline && fjv_timeline(o, c, m, r, o->timeline, NULL)) rc = -1; /* it said why */
+    if (o->subtrees_dir && fjv_subtrees(o, c, r, err)) rc = -1;
+    if (o->timeline && fjv_timeline(o, c, r, o->timeline, NULL)) rc = -1; /* it said why */
     if (o->charts_dir && fjv_charts(o, c, r, err)) rc = -1;
-    if (o->html && fjv_html(o, c, m, r, err)) rc = -1;
+    if (o->html && fjv_html(o, c, r, err)) rc = -1;
     fjv_graphviz_release();
     return rc;
 }

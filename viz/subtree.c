@@ -20,7 +20,6 @@ enum { MK_CRIT = 1, MK_EXPANDED = 2, MK_SHOWN = 4 };
  * themselves are read through the report (fja_report_task), one row at a
  * time: no copy of them is kept. */
 typedef struct {
-    const fja_model *m;
     const fja_pool_report *pr;
     const fjv_pool *cp;     /* the collector's pool, NULL without a collector */
     uint32_t nrows;         /* record numbers 0..nrows-1 */
@@ -35,7 +34,7 @@ typedef struct {
 static fja_task_row task(const tree_prep *tp, uint32_t n)
 {
     fja_task_row row;
-    if (!fja_report_task(tp->m, tp->pr, n, &row))
+    if (!fja_report_task(tp->pr, n, &row))
         row = (fja_task_row){.record = n, .parent_record = FJA_TASK_NONE};
     return row;
 }
@@ -52,13 +51,11 @@ static void prep_free(tree_prep *tp)
 
 /* Records are numbered in creation order and a parent is always created
  * before its children, so one backward sweep sums subtrees bottom-up. */
-static int prep_init(tree_prep *tp, const fja_model *m, const fja_pool_report *pr,
-                     const fjv_collector *c)
+static int prep_init(tree_prep *tp, const fja_pool_report *pr, const fjv_collector *c)
 {
-    *tp = (tree_prep){.m = m,
-                      .pr = pr,
+    *tp = (tree_prep){.pr = pr,
                       .cp = c ? fjv_pool_find(c, pr->totals.source, pr->totals.id) : NULL,
-                      .nrows = fja_report_task_records(m, pr)};
+                      .nrows = fja_report_task_records(pr)};
     uint32_t n = tp->nrows;
     tp->first = calloc((size_t)n + 1, sizeof *tp->first);
     tp->kids = malloc(((size_t)n + 1) * sizeof *tp->kids);
@@ -689,13 +686,13 @@ int fjv_mkdir(const char *dir, FILE *err)
 
 /* --root ID that names a task inside a tree: its subtree alone. */
 static int draw_subtree_root(GVC_t *gvc, const fjv_options *o, const fjv_collector *c,
-                             const fja_model *m, const fja_report *r, uint64_t id, FILE *err)
+                             const fja_report *r, uint64_t id, FILE *err)
 {
     uint32_t rec;
-    const fja_pool_report *pr = fja_report_find_task(m, r, id, &rec);
+    const fja_pool_report *pr = fja_report_find_task(r, id, &rec);
     if (!pr) return 0;
     tree_prep tp;
-    if (prep_init(&tp, m, pr, c)) return -1;
+    if (prep_init(&tp, pr, c)) return -1;
     int rc = draw_one(gvc, o, c, r, &tp, rec, NULL, err);
     prep_free(&tp);
     return rc;
@@ -719,8 +716,7 @@ void fjv_graphviz_release(void)
     graphviz = NULL;
 }
 
-int fjv_subtrees(const fjv_options *o, const fjv_collector *c, const fja_model *m,
-                 const fja_report *r, FILE *err)
+int fjv_subtrees(const fjv_options *o, const fjv_collector *c, const fja_report *r, FILE *err)
 {
     if (mkdir_p(o->subtrees_dir, err)) return -1;
     GVC_t *gvc = graphviz_context();
@@ -731,7 +727,7 @@ int fjv_subtrees(const fjv_options *o, const fjv_collector *c, const fja_model *
         const fja_pool_report *pr = &r->pools[i];
         if (!pr->ntrees) continue;
         tree_prep tp;
-        if (prep_init(&tp, m, pr, c)) {
+        if (prep_init(&tp, pr, c)) {
             rc = -1;
             break;
         }
@@ -739,15 +735,15 @@ int fjv_subtrees(const fjv_options *o, const fjv_collector *c, const fja_model *
             rc = draw_one(gvc, o, c, r, &tp, pr->trees[k].root_rec, &pr->trees[k], err);
         prep_free(&tp);
     }
-    if (!drawn && !rc && o->root_set) rc = draw_subtree_root(gvc, o, c, m, r, o->root, err);
+    if (!drawn && !rc && o->root_set) rc = draw_subtree_root(gvc, o, c, r, o->root, err);
     return rc;
 }
 
-char *fjv_subtree_svg(const fjv_options *o, const fjv_collector *c, const fja_model *m,
-                      const fja_report *r, const fja_pool_report *pr, const fja_tree_report *tr)
+char *fjv_subtree_svg(const fjv_options *o, const fjv_collector *c, const fja_report *r,
+                      const fja_pool_report *pr, const fja_tree_report *tr)
 {
     tree_prep tp;
-    if (prep_init(&tp, m, pr, c)) return NULL;
+    if (prep_init(&tp, pr, c)) return NULL;
     GVC_t *gvc = graphviz_context();
     uint32_t drawn;
     Agraph_t *g = gvc ? graph_build(o, c, r, &tp, tr->root_rec, tr, &drawn) : NULL;

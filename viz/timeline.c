@@ -23,7 +23,6 @@
 
 typedef struct {
     const fjv_collector *c;
-    const fja_model *m;
     fjv_canvas *cv;
     cairo_t *cr;
     const fjv_pool *p; /* the band being drawn: its axis */
@@ -80,10 +79,7 @@ static int pixel_state(const tl *t, const fjv_lane *l, int x, uint32_t *tree, ui
 /* The name of lock id of the pool's trace, for the hover text. */
 static const char *lock_name(const tl *t, uint32_t id)
 {
-    for (uint32_t i = 0; i < t->m->nlocks; i++)
-        if (t->m->locks[i].source == t->p->source && t->m->locks[i].id == id)
-            return t->m->locks[i].name;
-    return NULL;
+    return fjv_lock_name_of(t->c, t->p->source, id);
 }
 
 /* A lock wait's rectangle in an SVG gets an invisible twin carrying the
@@ -266,14 +262,6 @@ static void title_draw(cairo_t *cr, const fja_report *r)
     canvas_text(cr, TL_LEFT, 24, t, 15, AL_LEFT, true);
 }
 
-/* The model's pool of the collector's pool p (NULL if none). */
-static const fja_pool *model_pool(const fja_model *m, const fjv_pool *p)
-{
-    for (uint32_t i = 0; i < m->npools; i++)
-        if (m->pools[i].source == p->source && m->pools[i].id == p->id) return &m->pools[i];
-    return NULL;
-}
-
 /* The band of pool p: its title, its lanes on its own time axis, and the
  * axis under them. Returns the y below it. */
 static double band_draw(tl *t, uint32_t pi, double y)
@@ -288,11 +276,7 @@ static double band_draw(tl *t, uint32_t pi, double y)
     char lbl[200], pn[96], d[32];
     y += POOL_GAP;
     cairo_set_source_rgb(cr, 0, 0, 0);
-    const fja_pool *mp = model_pool(t->m, p);
-    if (mp)
-        fjv_model_pool_label(mp, pn, sizeof pn);
-    else
-        fjv_pool_name(p->source, p->id, pn, sizeof pn);
+    fjv_pool_label(p, pn, sizeof pn);
     snprintf(lbl, sizeof lbl, "pool %s: %s from its first event", pn,
              fja_report_duration(d, sizeof d, (double)t->dur));
     canvas_text(cr, 8, y - 5, lbl, 11, AL_LEFT, true);
@@ -314,8 +298,8 @@ static double band_draw(tl *t, uint32_t pi, double y)
     return y + AXIS_H;
 }
 
-int fjv_timeline(const fjv_options *o, const fjv_collector *c, const fja_model *m,
-                 const fja_report *r, const char *path, char **out)
+int fjv_timeline(const fjv_options *o, const fjv_collector *c, const fja_report *r,
+                 const char *path, char **out)
 {
     (void)o;
     /* One line on failure, naming the file (canvas_close says why it
@@ -327,7 +311,7 @@ int fjv_timeline(const fjv_options *o, const fjv_collector *c, const fja_model *
         return -1;
     }
     double h = height_of(c);
-    tl t = {.c = c, .m = m, .cv = &cv, .cr = cv.cr, .pw = TL_WIDTH - TL_LEFT - TL_RIGHT};
+    tl t = {.c = c, .cv = &cv, .cr = cv.cr, .pw = TL_WIDTH - TL_LEFT - TL_RIGHT};
     title_draw(cv.cr, r);
     double y = TOP;
     for (uint32_t pi = 0; pi < c->npools; pi++)

@@ -180,7 +180,7 @@ const char *fjv_discard_note(const fja_trace_summary *m, char *buf, size_t n)
     return buf;
 }
 
-const char *fjv_model_pool_label(const fja_pool *p, char *buf, size_t n)
+const char *fjv_pool_label(const fjv_pool *p, char *buf, size_t n)
 {
     fja_pool_totals t = {.source = p->source, .id = p->id, .pid = p->pid};
     snprintf(t.procname, sizeof t.procname, "%s", p->procname);

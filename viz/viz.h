@@ -110,13 +110,12 @@ int fjv_exporter_finish(fjv_exporter *x);
 /* Frees it; files not finished are removed (the run failed). */
 void fjv_exporter_free(fjv_exporter *x);
 
-/* Draws every picture asked for from r, the report made from m. c may be
- * NULL (no timeline data, no steal delays). The HTML page's text and the
- * charts read the report only; the subtree diagrams walk m's task records,
- * the timeline names its pools and locks from m (they need not be in the
- * report: --pool). Messages go to err. Returns 0, or -1 if something could
- * not be written. */
-int fjv_render(const fjv_options *o, fjv_collector *c, const fja_model *m, const fja_report *r,
-               FILE *err);
+/* Draws every picture asked for from r (its task records taken:
+ * fja_report_take_tasks) and c. c may be NULL (no timeline data, no steal
+ * delays). The HTML page's text, the charts and the subtree diagrams read
+ * the report; the timeline draws c's pools (every pool: --pool selects the
+ * report's), named as their events said. Messages go to err. Returns 0,
+ * or -1 if something could not be written. */
+int fjv_render(const fjv_options *o, fjv_collector *c, const fja_report *r, FILE *err);
 
 #endif

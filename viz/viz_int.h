@@ -70,7 +70,16 @@ typedef struct {
     uint64_t t0, res;     /* the pool's own time axis: its first event, ns per bucket */
     uint64_t last_ts;
     bool started;
+    /* who made it, as its pool_begin said (its label): "" and -1 unknown */
+    char procname[32];
+    int64_t pid;
 } fjv_pool;
+
+/* A lock's name, as its trace's lock_init said (the timeline's hover). */
+typedef struct {
+    uint32_t source, id;
+    char name[FJA_LOCK_NAME_MAX];
+} fjv_lock_name;
 
 /* A stolen task's fork -> exec delay, for the subtree diagrams. */
 typedef struct {
@@ -98,11 +107,18 @@ struct fjv_collector {
     size_t ndeps, cap_deps;
     fjv_steal *steals;
     uint32_t nsteals, steal_stride, steal_seen;
+    fjv_lock_name *lock_names;
+    uint32_t nlock_names, cap_lock_names;
     const fjv_options *o; /* the options it was made with (site names) */
     /* the on-CPU replay tells it when workers leave the CPU
      * (pictures_start on the on-CPU tracker): the lanes show it */
     bool offcpu_shown;
 };
+
+/* The name of lock id of trace source (NULL: none told). */
+const char *fjv_lock_name_of(const fjv_collector *c, uint32_t source, uint32_t id);
+/* Pool p's label, "1 of process NAME pid N" (fja_pool_label). */
+const char *fjv_pool_label(const fjv_pool *p, char *buf, size_t n);
 
 /* Is the change about a pool's client threads (a submission, a result)? */
 bool fjv_change_is_client(const fja_pool *mp, const fja_change *ch);
@@ -231,30 +247,27 @@ const char *fjv_site_label(const fjv_options *o, int64_t pid, uint64_t site, cha
 /* "WARNING: 12 events discarded" suffix for titles, "" when none. */
 const char *fjv_discard_note(const fja_trace_summary *t, char *buf, size_t n);
 /* fja_pool_label of a model's pool (the pictures that walk the model). */
-const char *fjv_model_pool_label(const fja_pool *p, char *buf, size_t n);
 
 /* ------------------------------------------------------------ pictures */
 
 /* mkdir -p; messages to err. */
 int fjv_mkdir(const char *dir, FILE *err);
 /* Subtree diagrams of every selected tree. */
-int fjv_subtrees(const fjv_options *o, const fjv_collector *c, const fja_model *m,
-                 const fja_report *r, FILE *err);
+int fjv_subtrees(const fjv_options *o, const fjv_collector *c, const fja_report *r, FILE *err);
 /* Frees the Graphviz context shared by every diagram of the run. */
 void fjv_graphviz_release(void);
 /* One tree's diagram as SVG text (for the HTML report); caller frees. */
-char *fjv_subtree_svg(const fjv_options *o, const fjv_collector *c, const fja_model *m,
-                      const fja_report *r, const fja_pool_report *pr, const fja_tree_report *tr);
+char *fjv_subtree_svg(const fjv_options *o, const fjv_collector *c, const fja_report *r,
+                      const fja_pool_report *pr, const fja_tree_report *tr);
 /* Timeline to a .png or .svg path, or as SVG text when path is NULL (out). */
-int fjv_timeline(const fjv_options *o, const fjv_collector *c, const fja_model *m,
-                 const fja_report *r, const char *path, char **out);
+int fjv_timeline(const fjv_options *o, const fjv_collector *c, const fja_report *r,
+                 const char *path, char **out);
 typedef enum { CH_GRANULARITY, CH_QUEUE, CH_SPEEDUP } fjv_chart;
 /* Chart of pool report pr (CH_SPEEDUP: of all pools). */
 int fjv_chart_draw(fjv_chart k, const fjv_collector *c, const fja_report *r,
                    const fja_pool_report *pr, const char *path, char **out);
 int fjv_charts(const fjv_options *o, const fjv_collector *c, const fja_report *r, FILE *err);
-int fjv_html(const fjv_options *o, const fjv_collector *c, const fja_model *m, const fja_report *r,
-             FILE *err);
+int fjv_html(const fjv_options *o, const fjv_collector *c, const fja_report *r, FILE *err);
 /* The sortable creation-sites section of the HTML report (html_sites.c). */
 void fjv_html_sites(fjv_str *s, const fja_report *r);
 

@@ -221,7 +221,7 @@ static fja_rereader rereader(const rereading *c, bool recording)
 
 /* --pool ID / --root ID naming nothing in the traces: said on stderr, and
  * exit 7 (the report is written all the same). Returns whether it did. */
-static bool selection_missing(const cli_options *o, const fja_model *m, const fja_report *r)
+static bool selection_missing(const cli_options *o, const fja_report *r)
 {
     if (o->recording_set && !r->npools) {
         fprintf(stderr, "fjtrace-analyze: error: no pool of recording %" PRIu64 " in the trace\n",
@@ -232,7 +232,7 @@ static bool selection_missing(const cli_options *o, const fja_model *m, const fj
         fprintf(stderr, "fjtrace-analyze: error: no pool %u in the trace\n", o->filter.pool);
         return true;
     }
-    if (o->filter.root_set && !fja_report_has_root(m, r, o->filter.root, pictures_need_tasks())) {
+    if (o->filter.root_set && !fja_report_has_root(r, o->filter.root, pictures_need_tasks())) {
         fprintf(stderr, "fjtrace-analyze: error: no tree with root %" PRIu64 " in the trace%s\n",
                 o->filter.root, o->filter.pool_set ? "'s selected pool" : "");
         return true;
@@ -444,21 +444,23 @@ static fja_host_facts host_facts(const cli_options *o)
     return all;
 }
 
-static int report_write(const cli_options *o, const fja_model *m, const fja_model *oncpu,
-                        const baseline *base, double t0, unsigned nreadings)
+static int report_write(const cli_options *o, fja_model *m, fja_model *oncpu, const baseline *base,
+                        double t0, unsigned nreadings)
 {
     fja_report r;
     /* the report is of the on-CPU model when there is one (it keeps the
-     * wall-clock twins itself), else of the wall-clock one */
-    const fja_model *from = oncpu ? oncpu : m;
-    if (fja_analysis_run_sites(from, &o->filter, fja_resolve_site, symbols, &r)) {
+     * wall-clock twins itself), else of the wall-clock one; it takes the
+     * task records, and what writes and draws it reads the report alone */
+    fja_model *from = oncpu ? oncpu : m;
+    if (fja_analysis_run_sites(from, &o->filter, fja_resolve_site, symbols, &r) ||
+        fja_report_take_tasks(&r, from)) {
         fja_analysis_free(&r);
         fprintf(stderr, "fjtrace-analyze: out of memory in the analyses\n");
         return EXIT_INTERNAL;
     }
     fja_resolve_warnings(symbols, stderr);
     if (base) fja_sites_baseline(&r, &base->r);
-    bool missing = selection_missing(o, from, &r);
+    bool missing = selection_missing(o, &r);
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     fja_run_info info = {.paths = (const char *const *)o->paths,
@@ -470,8 +472,8 @@ static int report_write(const cli_options *o, const fja_model *m, const fja_mode
                          .host = host_facts(o)};
     int rc = r.complete ? EXIT_COMPLETE : EXIT_INCOMPLETE;
     if (missing) rc = EXIT_NO_MATCH;
-    if (pictures_render(from, &r)) rc = EXIT_OUTPUT;
-    cli_report_ctx c = {.r = &r, .m = from, .info = &info};
+    if (pictures_render(&r)) rc = EXIT_OUTPUT;
+    cli_report_ctx c = {.r = &r, .info = &info};
     if (output_write(o->output, o->report->write, &c)) rc = EXIT_OUTPUT;
     size_t n;
     const cli_output *rows = cli_outputs(&n);

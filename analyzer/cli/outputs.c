@@ -14,7 +14,7 @@ static int json(FILE *f, const cli_report_ctx *c)
 
 static int tasks_csv(FILE *f, const cli_report_ctx *c)
 {
-    return fja_report_tasks_csv(f, c->m, c->r);
+    return fja_report_tasks_csv(f, c->r);
 }
 
 /* The report writers first (the default one first of all); the pictures'

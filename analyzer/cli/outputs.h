@@ -23,12 +23,10 @@ typedef enum {
     CLI_OUT_SETTING, /* no output of its own: how the pictures are drawn */
 } cli_output_kind;
 
-/* What a writer is given: the report value, the model it was made from
- * (the task records, through fja_task_iter, for what lists every task) and
- * the run's own facts. */
+/* What a writer is given: the report value (its task records with it,
+ * fja_report_take_tasks) and the run's own facts. */
 typedef struct {
     const fja_report *r;
-    const fja_model *m;
     const fja_run_info *info;
 } cli_report_ctx;
 

@@ -85,9 +85,9 @@ bool pictures_need_tasks(void)
     return options.subtrees_dir || options.html;
 }
 
-int pictures_render(const fja_model *m, const fja_report *r)
+int pictures_render(const fja_report *r)
 {
-    return fjv_drawn(&options) ? fjv_render(&options, collector, m, r, stderr) : 0;
+    return fjv_drawn(&options) ? fjv_render(&options, collector, r, stderr) : 0;
 }
 
 void pictures_free(void)

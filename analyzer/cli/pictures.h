@@ -33,9 +33,10 @@ int pictures_finish(void);
 /* Whether a picture asked for draws the decomposition trees (subtree
  * diagrams, alone or in the HTML report): those need every task's record. */
 bool pictures_need_tasks(void);
-/* Draws every picture asked for from r, the report made from m (whose
- * task records the subtree diagrams walk); -1 if one could not be written. */
-int pictures_render(const fja_model *m, const fja_report *r);
+/* Draws every picture asked for from r (its task records taken:
+ * fja_report_take_tasks) and the collector; -1 if one could not be
+ * written. */
+int pictures_render(const fja_report *r);
 void pictures_free(void);
 
 #endif

@@ -730,6 +730,14 @@ int fja_analysis_run(const fja_model *m, const fja_filter *f, fja_report *r)
     return 0;
 }
 
+static void task_table_free(fja_task_table *tt)
+{
+    if (!tt->taken) return;
+    fja_taskmap_free(&tt->tasks);
+    fja_sites_free(&tt->sites);
+    free(tt->tree_roots);
+}
+
 void fja_analysis_free(fja_report *r)
 {
     for (uint32_t i = 0; i < r->npools; i++) {
@@ -738,6 +746,7 @@ void fja_analysis_free(fja_report *r)
         free(r->pools[i].per_worker);
         free(r->pools[i].locks);
         free(r->pools[i].sites);
+        task_table_free(&r->pools[i].records);
     }
     free(r->pools);
     free(r->traces);
@@ -749,22 +758,50 @@ const fja_pool *fja_report_pool(const fja_model *m, const fja_pool_report *pr)
     return &m->pools[pr->pool_index];
 }
 
-bool fja_report_has_root(const fja_model *m, const fja_report *r, uint64_t root, bool tasks)
+/* Moves pool p's records into tt; -1 (nothing moved) when out of memory. */
+static int task_table_take(fja_task_table *tt, fja_pool *p)
+{
+    uint64_t *roots = p->ntrees ? malloc(p->ntrees * sizeof *roots) : NULL;
+    if (p->ntrees && !roots) return -1;
+    for (uint32_t t = 0; t < p->ntrees; t++)
+        roots[t] = p->trees[t].root_id;
+    *tt = (fja_task_table){.tasks = p->tasks,
+                           .sites = p->sites,
+                           .tree_roots = roots,
+                           .ntrees = p->ntrees,
+                           .taken = true};
+    /* the model keeps empty tables (freed as such) */
+    fja_taskmap_init(&p->tasks);
+    fja_sites_init(&p->sites);
+    return 0;
+}
+
+int fja_report_take_tasks(fja_report *r, fja_model *m)
 {
     for (uint32_t i = 0; i < r->npools; i++) {
-        const fja_pool *p = fja_report_pool(m, &r->pools[i]);
-        for (uint32_t t = 0; t < p->ntrees; t++)
-            if (p->trees[t].root_id == root) return true;
-        if (tasks && fja_taskmap_find(&p->tasks, root) != FJA_TASK_NONE) return true;
+        fja_pool_report *pr = &r->pools[i];
+        if (pr->records.taken) continue;
+        if (task_table_take(&pr->records, &m->pools[pr->pool_index])) return -1;
+    }
+    return 0;
+}
+
+bool fja_report_has_root(const fja_report *r, uint64_t root, bool tasks)
+{
+    for (uint32_t i = 0; i < r->npools; i++) {
+        const fja_task_table *tt = &r->pools[i].records;
+        for (uint32_t t = 0; t < tt->ntrees; t++)
+            if (tt->tree_roots[t] == root) return true;
+        if (tasks && tt->taken && fja_taskmap_find(&tt->tasks, root) != FJA_TASK_NONE) return true;
     }
     return false;
 }
 
-const fja_pool_report *fja_report_find_task(const fja_model *m, const fja_report *r, uint64_t id,
-                                            uint32_t *record)
+const fja_pool_report *fja_report_find_task(const fja_report *r, uint64_t id, uint32_t *record)
 {
     for (uint32_t i = 0; i < r->npools; i++) {
-        uint32_t n = fja_taskmap_find(&fja_report_pool(m, &r->pools[i])->tasks, id);
+        const fja_task_table *tt = &r->pools[i].records;
+        uint32_t n = tt->taken ? fja_taskmap_find(&tt->tasks, id) : FJA_TASK_NONE;
         if (n == FJA_TASK_NONE) continue;
         *record = n;
         return &r->pools[i];
@@ -772,19 +809,19 @@ const fja_pool_report *fja_report_find_task(const fja_model *m, const fja_report
     return NULL;
 }
 
-fja_task_iter fja_task_iter_begin(const fja_model *m, const fja_pool_report *pr)
+fja_task_iter fja_task_iter_begin(const fja_pool_report *pr)
 {
-    return (fja_task_iter){.pool = fja_report_pool(m, pr)};
+    return (fja_task_iter){.table = &pr->records};
 }
 
 /* Record n's row (a record that holds a task). */
-static void task_row(const fja_pool *p, uint32_t n, fja_task_row *row)
+static void task_row(const fja_task_table *tt, uint32_t n, fja_task_row *row)
 {
-    const fja_task *t = fja_taskmap_get(&p->tasks, n);
+    const fja_task *t = fja_taskmap_get(&tt->tasks, n);
     *row = (fja_task_row){
         .id = t->id,
-        .root = t->tree != FJA_TASK_NONE ? p->trees[t->tree].root_id : 0,
-        .parent = t->parent != FJA_TASK_NONE ? fja_taskmap_get(&p->tasks, t->parent)->id : 0,
+        .root = t->tree != FJA_TASK_NONE ? tt->tree_roots[t->tree] : 0,
+        .parent = t->parent != FJA_TASK_NONE ? fja_taskmap_get(&tt->tasks, t->parent)->id : 0,
         .record = n,
         .parent_record = t->parent,
         .depth = t->depth,
@@ -798,31 +835,35 @@ static void task_row(const fja_pool *p, uint32_t n, fja_task_row *row)
         .self_ns = t->self_ns,
         .subtree_ns = t->subtree_ns,
         .done_span_ns = fja_task_done_span(t),
-        .site = fja_sites_address(&p->sites, n)};
+        .site = fja_sites_address(&tt->sites, n)};
+}
+
+/* Does record n hold a task? */
+static bool task_held(const fja_task_table *tt, uint32_t n)
+{
+    return tt->taken && n < tt->tasks.count && !fja_taskmap_is_free(&tt->tasks, n);
 }
 
 bool fja_task_iter_next(fja_task_iter *it, fja_task_row *row)
 {
-    const fja_pool *p = it->pool;
-    while (it->next < p->tasks.count) {
+    const fja_task_table *tt = it->table;
+    while (tt->taken && it->next < tt->tasks.count) {
         uint32_t n = it->next++;
-        if (fja_taskmap_is_free(&p->tasks, n)) continue; /* a recycling model lists what is left */
-        task_row(p, n, row);
+        if (!task_held(tt, n)) continue; /* a recycling model lists what is left */
+        task_row(tt, n, row);
         return true;
     }
     return false;
 }
 
-uint32_t fja_report_task_records(const fja_model *m, const fja_pool_report *pr)
+uint32_t fja_report_task_records(const fja_pool_report *pr)
 {
-    return fja_report_pool(m, pr)->tasks.count;
+    return pr->records.taken ? pr->records.tasks.count : 0;
 }
 
-bool fja_report_task(const fja_model *m, const fja_pool_report *pr, uint32_t record,
-                     fja_task_row *row)
+bool fja_report_task(const fja_pool_report *pr, uint32_t record, fja_task_row *row)
 {
-    const fja_pool *p = fja_report_pool(m, pr);
-    if (record >= p->tasks.count || fja_taskmap_is_free(&p->tasks, record)) return false;
-    task_row(p, record, row);
+    if (!task_held(&pr->records, record)) return false;
+    task_row(&pr->records, record, row);
     return true;
 }

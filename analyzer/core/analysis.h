@@ -152,9 +152,21 @@ typedef enum {
 
 #define FJA_INFLATION_FLAG 1.25 /* self time per task x1.25 or more: flagged */
 
+/* A pool's task records, moved out of the model into its report
+ * (fja_report_take_tasks): what --tasks lists and the subtree diagrams
+ * draw, read row by row (fja_task_iter, fja_report_task). */
+typedef struct {
+    fja_taskmap tasks;    /* the records, by number */
+    fja_sites sites;      /* their creation sites */
+    uint64_t *tree_roots; /* each tree's root task id, by the records' tree number */
+    uint32_t ntrees;
+    bool taken; /* moved in (else the report lists no task) */
+} fja_task_table;
+
 typedef struct {
     fja_pool_totals totals;
-    uint32_t pool_index; /* the model's pool (fja_report_pool): its task records */
+    uint32_t pool_index;    /* the model's pool it was made from (fja_report_pool) */
+    fja_task_table records; /* its task records, once taken (fja_report_take_tasks) */
     uint32_t workers;
     uint64_t duration_ns;
     uint64_t tasks; /* task records: forked + submitted */
@@ -289,8 +301,9 @@ typedef struct {
 } fja_trace_summary;
 
 /* The report is a value: every figure the writers show, built once from a
- * finished model (fja_analysis_run) and holding no pointer into it. Only
- * the task records stay in the model (fja_report_pool, fja_task_iter). */
+ * finished model (fja_analysis_run) and holding no pointer into it; the
+ * task records moved into it (fja_report_take_tasks), the model is not
+ * needed to write or draw it. */
 typedef struct {
     fja_trace_summary trace;
     fja_pool_report *pools;
@@ -317,15 +330,22 @@ void fja_advice_make(const fja_report *r, fja_pool_report *pr);
  * out of memory. */
 int fja_sites_analyze(const fja_pool *p, fja_pool_report *pr);
 
-/* The model's pool of a report's pool m (the one the report was made
- * from): where the task records are (the task iterator reads them). */
+/* The model's pool of a report's pool pr (m: the one the report was made
+ * from): for the analyses while they make the report, and the tests. */
 const fja_pool *fja_report_pool(const fja_model *m, const fja_pool_report *pr);
 
-/* Does a tree with root task id `root` exist in the pools of r (made from
- * m), in any --window, or, with tasks (every task's record kept: the
- * subtree pictures), a task of that id (--subtrees --root draws its
- * subtree)? */
-bool fja_report_has_root(const fja_model *m, const fja_report *r, uint64_t root, bool tasks);
+/* Moves the task records of r's pools out of m (r made from it, its
+ * analyses done: fja_analysis_run, the sites too) into r, which lists and
+ * draws every task from then on without m; m keeps no task record (its
+ * other figures stay). Once. Returns 0, -1 when out of memory (the
+ * records not moved: r lists no task). */
+int fja_report_take_tasks(fja_report *r, fja_model *m);
+
+/* Does a tree with root task id `root` exist in the pools of r, in any
+ * --window, or, with tasks (every task's record kept: the subtree
+ * pictures), a task of that id (--subtrees --root draws its subtree)?
+ * After fja_report_take_tasks. */
+bool fja_report_has_root(const fja_report *r, uint64_t root, bool tasks);
 
 /* One task record, as --tasks lists it and the subtree pictures draw it. */
 typedef struct {
@@ -342,28 +362,26 @@ typedef struct {
     uint64_t site;         /* its creation site's address, 0: none recorded */
 } fja_task_row;
 
-/* Every task record the model kept of one report pool, in record order:
- *   fja_task_iter it = fja_task_iter_begin(m, pr);
+/* Every task record of one report pool, in record order:
+ *   fja_task_iter it = fja_task_iter_begin(pr);
  *   for (fja_task_row t; fja_task_iter_next(&it, &t);) ... */
 typedef struct {
-    const fja_pool *pool;
+    const fja_task_table *table;
     uint32_t next;
 } fja_task_iter;
-fja_task_iter fja_task_iter_begin(const fja_model *m, const fja_pool_report *pr);
+fja_task_iter fja_task_iter_begin(const fja_pool_report *pr);
 bool fja_task_iter_next(fja_task_iter *it, fja_task_row *row);
 
 /* Task records by number, for what draws them (the subtree diagrams): the
  * numbers of pool pr's records run from 0 to fja_report_task_records (a
  * parent's below its children's); fja_report_task fills the row of one,
  * false for a number that holds no task (a recycled record). */
-uint32_t fja_report_task_records(const fja_model *m, const fja_pool_report *pr);
-bool fja_report_task(const fja_model *m, const fja_pool_report *pr, uint32_t record,
-                     fja_task_row *row);
+uint32_t fja_report_task_records(const fja_pool_report *pr);
+bool fja_report_task(const fja_pool_report *pr, uint32_t record, fja_task_row *row);
 
-/* The report pool of r (made from m) that holds a task of that id, and its
- * record's number; NULL if none (the subtree pictures' --root). */
-const fja_pool_report *fja_report_find_task(const fja_model *m, const fja_report *r, uint64_t id,
-                                            uint32_t *record);
+/* The report pool of r that holds a task of that id, and its record's
+ * number; NULL if none (the subtree pictures' --root). */
+const fja_pool_report *fja_report_find_task(const fja_report *r, uint64_t id, uint32_t *record);
 
 /* Work inflation per site against base, a resolved report of the same
  * program (pool i against base's pool i, or its first): each site is

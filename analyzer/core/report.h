@@ -66,9 +66,8 @@ bool fja_report_several_traces(const fja_report *r);
  * report lists no such tree. */
 uint32_t fja_root_number(const fja_pool_report *pr, uint64_t root);
 int fja_report_json(FILE *out, const fja_report *r, const fja_run_info *info);
-/* Every task record of the selected pools as CSV (docs/report-schema.md):
- * the records are the model's (m, which r was made from), read through
- * the task iterator. */
-int fja_report_tasks_csv(FILE *out, const fja_model *m, const fja_report *r);
+/* Every task record of the selected pools as CSV (docs/report-schema.md),
+ * read through the task iterator (r's records: fja_report_take_tasks). */
+int fja_report_tasks_csv(FILE *out, const fja_report *r);
 
 #endif

@@ -2261,6 +2261,81 @@ static void test_report_outlives_model(void)
     done();
 }
 
+/* The report takes the task records (fja_report_take_tasks): the model
+ * keeps none, and after it is freed (its blocks refilled: MALLOC_PERTURB_,
+ * ASan) the report lists every task, finds a tree's root and a task, and
+ * writes the same CSV. Root 1 (submitted at 0x1000) forks 11 at 0x2001 and
+ * 12 at 0x3001; 11 forks 21. */
+static void test_report_takes_tasks(void)
+{
+    start(1);
+    ev_site(0, FJA_EV_SUBMIT, -1, 1, 0, 0x1000);
+    ev(1, FJA_EV_EXEC, 0, 1, 0);
+    ev_site(2, FJA_EV_FORK, 0, 11, 1, 0x2001);
+    ev_site(3, FJA_EV_FORK, 0, 12, 1, 0x3001);
+    ev(4, FJA_EV_EXEC, 0, 12, 0);
+    ev(10, FJA_EV_EXECUTED, 0, 12, 0);
+    ev(11, FJA_EV_EXEC, 0, 11, 0);
+    ev_site(12, FJA_EV_FORK, 0, 21, 11, 0x2001);
+    ev(13, FJA_EV_EXEC, 0, 21, 0);
+    ev(20, FJA_EV_EXECUTED, 0, 21, 0);
+    ev(30, FJA_EV_EXECUTED, 0, 11, 0);
+    ev(40, FJA_EV_EXECUTED, 0, 1, 0);
+    ev(41, FJA_EV_RESULT, -1, 1, 0);
+    stop(50, 1);
+    const fja_pool_report *p = analyze();
+    const fja_pool *pool = fja_report_pool(&M, p);
+    ok_eq_u64(pool->tasks.count, 4, "take: the model holds the 4 task records before");
+    fja_task_iter before = fja_task_iter_begin(p);
+    fja_task_row row;
+    ok(!fja_task_iter_next(&before, &row), "take: before it, the report lists no task");
+    require(fja_report_take_tasks(&R, &M) == 0);
+    ok_eq_u64(pool->tasks.count, 0, "take: the model holds no task record after");
+    char *csv = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&csv, &len);
+    ok(f && fja_report_tasks_csv(f, &R) == 0, "take: the task CSV is written");
+    if (f) fclose(f);
+    fja_tracker_free(&T);
+    fja_model_free(&M);
+    uint64_t ids = 0, parents = 0, sites = 0;
+    uint32_t rows = 0;
+    fja_task_iter it = fja_task_iter_begin(p);
+    while (fja_task_iter_next(&it, &row)) {
+        rows++;
+        ids += row.id;
+        parents += row.parent;
+        sites += row.site;
+        if (row.id == 21)
+            ok(row.root == 1 && row.parent == 11 && row.depth == 2 && row.self_ns == 7,
+               "take: task 21's row after the model is freed: root 1, parent 11, depth 2, 7 ns");
+    }
+    ok_eq_u64(rows, 4, "take: the report lists the 4 tasks after the model is freed");
+    ok_eq_u64(ids, 1 + 11 + 12 + 21, "take: their ids");
+    ok_eq_u64(parents, 0 + 1 + 1 + 11, "take: their parents");
+    ok_eq_u64(sites, 0x1000 + 0x2001 + 0x3001 + 0x2001, "take: their creation sites");
+    ok(fja_report_has_root(&R, 1, false) && !fja_report_has_root(&R, 11, false) &&
+           fja_report_has_root(&R, 11, true) && !fja_report_has_root(&R, 99, true),
+       "take: root 1 is a tree's, 11 a task's only, 99 none");
+    uint32_t rec = FJA_TASK_NONE;
+    ok(fja_report_find_task(&R, 21, &rec) == p && fja_report_task(p, rec, &row) && row.id == 21,
+       "take: task 21 is found by its id, and its row by its record");
+    char *csv2 = NULL;
+    f = open_memstream(&csv2, &len);
+    if (f) {
+        fja_report_tasks_csv(f, &R);
+        fclose(f);
+    }
+    ok(csv && csv2 && strcmp(csv, csv2) == 0 && strstr(csv, ",1,21,11,2,"),
+       "take: the CSV is the same written after the model is freed");
+    free(csv);
+    free(csv2);
+    fja_analysis_free(&R);
+    fja_model_init(&M); /* done() frees it again */
+    fja_tracker_init(&T, &M);
+    done();
+}
+
 /* The idle-gap classes come from one table (FJA_GAP_CLASSES): each has a
  * distinct JSON key of [a-z_] and words for the text, and both reports name
  * every class (off-CPU time recorded: none is left out as unknown). */
