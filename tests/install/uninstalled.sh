@@ -13,7 +13,8 @@ trap 'rm -rf "$tmp"' EXIT
 # A shell of `meson devenv`, in $tmp, without the variables the test suite
 # and the demo use to point the tools at each other.
 devenv() {
-  env -u FJTRACE_OMP_TOOL -u FJTRACE_RECORD meson devenv -C "$build" -w "$tmp" "$@"
+  # TMPDIR: what fjtrace-top keeps (its relay folder) goes with $tmp
+  env -u FJTRACE_OMP_TOOL -u FJTRACE_RECORD TMPDIR="$tmp" meson devenv -C "$build" -w "$tmp" "$@"
 }
 
 # Where each tool and man page is found, asked in one devenv shell (a

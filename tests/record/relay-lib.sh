@@ -8,6 +8,9 @@ set -uo pipefail  # no -e: each check reports its own failure (TAP)
 REC=${1:?usage: $0 FJTRACE_RECORD ...}
 REC=$(cd "$(dirname "$REC")" && pwd -P)/$(basename "$REC")
 TMP=$(mktemp -d /tmp/fjtrace-relay-test.XXXXXX)
+# What the tools keep in TMPDIR (fjtrace-top's relay folder and CMD's
+# output, which it keeps for the user) goes with the scratch folder.
+export TMPDIR=$TMP
 RELAY_PID=
 declare -a CLEANUP_PIDS=()
 
