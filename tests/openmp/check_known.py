@@ -286,27 +286,52 @@ def depend(record, analyze, tmp, exes):
         advice = text[text.find("advice:"):]
         tap.ok("if(depth <" not in advice and "final(depth" not in advice,
                f"{m.runs[0].name}: no depth cutoff advised on flat dependence graphs", advice)
-        diagrams(analyze, tmp, m.runs[0])
+        diagrams(record, analyze, tmp, exe, m.runs[0])
 
 
-def diagrams(analyze, tmp, run):
-    """The subtree diagrams of a recording with dependence edges are drawn,
-    the edges in them: Graphviz 2.42's dot freed memory twice when it laid
-    out a labelled edge that shapes no rank (constraint=false) between
-    siblings, and the analysis aborted (the 8 x 8 grid's diagram, every
-    time here)."""
-    out = os.path.join(tmp, f"diagrams-{run.name}")
+# a chain whose every task a subtree diagram draws (a node of 3 children or
+# fewer shows them all; of more, those run elsewhere and on the critical
+# path), its tasks long enough that the maker makes each before its
+# predecessor is done (the runtime reports an edge only to a predecessor
+# not complete)
+SMALL_CHAIN = ["chain", "3", "8000"]
+
+
+def subtree_dots(analyze, tmp, run):
+    """--subtrees --format dot of run's trace: (exit code, the files' text,
+    stderr's tail)."""
+    out = os.path.join(tmp, f"diagrams-{len(os.listdir(tmp))}")
     p = subprocess.run([analyze, "--no-progress", "-o", os.devnull, "--subtrees", out,
                         "--format", "dot", run.trace], capture_output=True, text=True)
-    dots = [os.path.join(out, f) for f in os.listdir(out)] if os.path.isdir(out) else []
-    edges = 0
-    for f in dots:
-        with open(f) as d:
-            edges += d.read().count('xlabel=depend')
-    tap.ok(p.returncode == 0 and edges > 0,
-           f"{run.name}: the subtree diagrams are drawn (exit 0), with the dependence edges",
-           f"rc {p.returncode}, {len(dots)} files, {edges} dependence edges, "
-           f"{p.stderr[-500:]}")
+    texts = []
+    for f in sorted(os.listdir(out)) if os.path.isdir(out) else []:
+        with open(os.path.join(out, f)) as d:
+            texts.append(d.read())
+    return p.returncode, texts, p.stderr[-500:]
+
+
+def diagrams(record, analyze, tmp, exe, run):
+    """The subtree diagrams of a recording with dependence edges are drawn:
+    Graphviz 2.42's dot freed memory twice when it laid out a labelled edge
+    that shapes no rank (constraint=false) between siblings, and the
+    analysis aborted (the 8 x 8 grid's diagram, every time here). Which of
+    a big grid's tasks a diagram shows varies with where they ran, so the
+    edges themselves are counted on a chain of 3, all of whose tasks are
+    drawn: every dependence the report counts is one edge in its
+    diagram."""
+    rc, texts, err = subtree_dots(analyze, tmp, run)
+    tap.ok(rc == 0 and texts, f"{run.name}: the subtree diagrams of the 8 x 8 grid and the rest "
+           f"are drawn (exit 0)", f"rc {rc}, {len(texts)} files, {err}")
+    small = Run(record, analyze, tmp, exe, [SMALL_CHAIN])
+    if not small.whole():
+        return
+    deps = small.pool["openmp"]["dependences"]
+    rc, texts, err = subtree_dots(analyze, tmp, small)
+    edges = sum(t.count("xlabel=depend") for t in texts)
+    tap.ok(rc == 0 and 0 < edges == deps,
+           f"{small.name} {' '.join(SMALL_CHAIN)}: its diagram has an edge for every dependence "
+           f"reported (exit 0)", f"rc {rc}, {len(texts)} files, {edges} dependence edges, "
+           f"{deps} reported (of 2), {err}")
 
 
 def preempt(record, analyze, tmp, exes):

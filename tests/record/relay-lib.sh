@@ -8,9 +8,6 @@ set -uo pipefail  # no -e: each check reports its own failure (TAP)
 REC=${1:?usage: $0 FJTRACE_RECORD ...}
 REC=$(cd "$(dirname "$REC")" && pwd -P)/$(basename "$REC")
 TMP=$(mktemp -d /tmp/fjtrace-relay-test.XXXXXX)
-# What the tools keep in TMPDIR (fjtrace-top's relay folder and CMD's
-# output, which it keeps for the user) goes with the scratch folder.
-export TMPDIR=$TMP
 RELAY_PID=
 declare -a CLEANUP_PIDS=()
 
@@ -23,6 +20,12 @@ on_exit() {
     return 0
 }
 trap on_exit EXIT
+
+# keep_tmp_here: what a tool keeps in TMPDIR for its user (fjtrace-top's
+# relay folder, CMD's output) goes with the scratch folder. Not for every
+# test: some run the recorder as another user (nobody), which cannot
+# write there.
+keep_tmp_here() { export TMPDIR=$TMP; }
 
 # check STATUS WHAT [FILE]: ok when STATUS is 0; else FILE (e.g. the
 # stderr of the command checked) as diagnostics.

@@ -10,6 +10,7 @@
 # not touched.
 #   bash test-top-decoder.sh FJTRACE_RECORD FJTRACE_TOP FJ_BURN
 source "$(dirname "$0")/relay-lib.sh"
+keep_tmp_here
 TOP=${2:?usage}
 BURN=${3:?usage}
 need lttng lttng-relayd python3 timeout pgrep

@@ -7,6 +7,7 @@
 # the shared session daemon is not touched.
 #   bash test-top-lost.sh FJTRACE_RECORD FJTRACE_TOP FJ_BURN
 source "$(dirname "$0")/relay-lib.sh"
+keep_tmp_here
 TOP=${2:?usage}
 BURN=${3:?usage}
 need lttng lttng-relayd python3 timeout

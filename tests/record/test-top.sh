@@ -6,6 +6,7 @@
 # someone else records; the interactive view in tmux (send-keys q).
 #   bash test-top.sh FJTRACE_RECORD FJTRACE_TOP FJ_BURN [OMPT_TOOL OMP_FIB]
 source "$(dirname "$0")/relay-lib.sh"
+keep_tmp_here
 TOP=${2:?usage}
 BURN=${3:?usage}
 OMP_TOOL=${4:-}
