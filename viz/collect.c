@@ -128,14 +128,20 @@ static void pool_named(fjv_collector *c, uint32_t index, const fja_change *ch)
     if (ch->counted) p->pid = ch->delta;
 }
 
+/* The name kept for lock id of trace source, NULL if none. */
+static fjv_lock_name *lock_find(const fjv_collector *c, uint32_t source, uint32_t id)
+{
+    for (uint32_t i = 0; i < c->nlock_names; i++)
+        if (c->lock_names[i].source == source && c->lock_names[i].id == id)
+            return &c->lock_names[i];
+    return NULL;
+}
+
 /* A lock_init's name (the last one told, as the model keeps it). */
 static void lock_named(fjv_collector *c, const fja_change *ch)
 {
     if (!ch->name) return;
-    fjv_lock_name *l = NULL;
-    for (uint32_t i = 0; i < c->nlock_names && !l; i++)
-        if (c->lock_names[i].source == ch->source && c->lock_names[i].id == ch->lock)
-            l = &c->lock_names[i];
+    fjv_lock_name *l = lock_find(c, ch->source, ch->lock);
     if (!l) {
         if (c->nlock_names == c->cap_lock_names) {
             uint32_t cap = c->cap_lock_names ? 2 * c->cap_lock_names : 8;
@@ -152,10 +158,8 @@ static void lock_named(fjv_collector *c, const fja_change *ch)
 
 const char *fjv_lock_name_of(const fjv_collector *c, uint32_t source, uint32_t id)
 {
-    for (uint32_t i = 0; i < c->nlock_names; i++)
-        if (c->lock_names[i].source == source && c->lock_names[i].id == id)
-            return c->lock_names[i].name;
-    return NULL;
+    const fjv_lock_name *l = lock_find(c, source, id);
+    return l ? l->name : NULL;
 }
 
 static fjv_lane *lane_get(fjv_pool *p, int32_t worker)
