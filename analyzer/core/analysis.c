@@ -730,9 +730,9 @@ int fja_analysis_run(const fja_model *m, const fja_filter *f, fja_report *r)
     return 0;
 }
 
+/* (a table not taken is all zeros: an empty map and sites, no roots) */
 static void task_table_free(fja_task_table *tt)
 {
-    if (!tt->taken) return;
     fja_taskmap_free(&tt->tasks);
     fja_sites_free(&tt->sites);
     free(tt->tree_roots);
@@ -792,7 +792,7 @@ bool fja_report_has_root(const fja_report *r, uint64_t root, bool tasks)
         const fja_task_table *tt = &r->pools[i].records;
         for (uint32_t t = 0; t < tt->ntrees; t++)
             if (tt->tree_roots[t] == root) return true;
-        if (tasks && tt->taken && fja_taskmap_find(&tt->tasks, root) != FJA_TASK_NONE) return true;
+        if (tasks && fja_taskmap_find(&tt->tasks, root) != FJA_TASK_NONE) return true;
     }
     return false;
 }
@@ -800,8 +800,7 @@ bool fja_report_has_root(const fja_report *r, uint64_t root, bool tasks)
 const fja_pool_report *fja_report_find_task(const fja_report *r, uint64_t id, uint32_t *record)
 {
     for (uint32_t i = 0; i < r->npools; i++) {
-        const fja_task_table *tt = &r->pools[i].records;
-        uint32_t n = tt->taken ? fja_taskmap_find(&tt->tasks, id) : FJA_TASK_NONE;
+        uint32_t n = fja_taskmap_find(&r->pools[i].records.tasks, id);
         if (n == FJA_TASK_NONE) continue;
         *record = n;
         return &r->pools[i];
@@ -841,13 +840,13 @@ static void task_row(const fja_task_table *tt, uint32_t n, fja_task_row *row)
 /* Does record n hold a task? */
 static bool task_held(const fja_task_table *tt, uint32_t n)
 {
-    return tt->taken && n < tt->tasks.count && !fja_taskmap_is_free(&tt->tasks, n);
+    return n < tt->tasks.count && !fja_taskmap_is_free(&tt->tasks, n);
 }
 
 bool fja_task_iter_next(fja_task_iter *it, fja_task_row *row)
 {
     const fja_task_table *tt = it->table;
-    while (tt->taken && it->next < tt->tasks.count) {
+    while (it->next < tt->tasks.count) {
         uint32_t n = it->next++;
         if (!task_held(tt, n)) continue; /* a recycling model lists what is left */
         task_row(tt, n, row);
@@ -858,7 +857,7 @@ bool fja_task_iter_next(fja_task_iter *it, fja_task_row *row)
 
 uint32_t fja_report_task_records(const fja_pool_report *pr)
 {
-    return pr->records.taken ? pr->records.tasks.count : 0;
+    return pr->records.tasks.count;
 }
 
 bool fja_report_task(const fja_pool_report *pr, uint32_t record, fja_task_row *row)

@@ -160,7 +160,9 @@ typedef struct {
     fja_sites sites;      /* their creation sites */
     uint64_t *tree_roots; /* each tree's root task id, by the records' tree number */
     uint32_t ntrees;
-    bool taken; /* moved in (else the report lists no task) */
+    /* moved in (fja_report_take_tasks moves once); until then the table is
+     * all zeros, an empty one: the report lists no task */
+    bool taken;
 } fja_task_table;
 
 typedef struct {
