@@ -10,9 +10,11 @@
  * (since: ns since that change).
  *
  * --on-cpu: the on-CPU replay, as fjtrace-analyze makes it from a trace
- * with off-CPU records: a first reading collects the intervals (and the
- * clock readings they are fitted to), the second replays their boundaries
- * among the events (OFFCPU_OUT, OFFCPU_IN). Without it, the events alone. */
+ * with off-CPU records when it reads it twice, through the core's reading
+ * policy (reading.h): a first reading collects the intervals (and the
+ * clock readings they are fitted to) that a replay believed, the second
+ * replays their boundaries among the events (OFFCPU_OUT, OFFCPU_IN).
+ * Without it, the events alone (the same second reading, no interval). */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -23,6 +25,7 @@
 #include "find.h"
 #include "fja.h"
 #include "reader.h"
+#include "reading.h"
 
 static const char *const kinds[FJA_CHANGE_KINDS] = {
     [FJA_CHANGE_STATE] = "state",
@@ -215,48 +218,38 @@ static void dump(void *ctx, fja_model *m, const fja_change *c)
     printf("%" PRId64 "%s", rel(c->ts), line);
 }
 
-static int feed(void *ctx, const fja_event *ev)
-{
-    return fja_tracker_feed(ctx, ev) ? 1 : 0;
-}
-
-/* --on-cpu: the intervals read first, replayed before each event. */
+/* The intervals replayed among the events (--on-cpu; none without it). */
 static fja_offcpu intervals;
 
-static int collect(void *ctx, const fja_event *ev)
-{
-    (void)ctx;
-    return fja_offcpu_collect(&intervals, ev) ? 1 : 0;
-}
-
-static int feed_replayed(void *ctx, const fja_event *ev)
-{
-    if (fja_offcpu_replay(&intervals, ev->ts, feed, ctx)) return 1;
-    return feed(ctx, ev);
-}
-
+/* ctx: the dumped reading (fja_reading) */
 static void discarded(void *ctx, uint64_t count, uint64_t ts, uint32_t source)
 {
-    fja_tracker *t = ctx;
     printf("%" PRId64 " discarded %" PRIu64 " source=%" PRIu32 "\n", origin_set ? rel(ts) : 0,
            count, source);
-    fja_model_discarded(t->model, count, ts, source);
+    fja_reading_discarded(ctx, count, ts, source);
 }
 
-/* --on-cpu's first reading: the intervals, sealed. 0, or 3 when the
- * trace cannot be read. */
+/* --on-cpu's first reading: the intervals a replay of its own believed
+ * (fja_reading_event, as the analyzer's first reading collects them). 0,
+ * or 3 when the trace cannot be read. */
 static int read_intervals(const find_list *dirs)
 {
-    fja_offcpu_init(&intervals);
+    static fja_model wm;
+    static fja_tracker wt;
+    fja_model_init(&wm);
+    fja_tracker_init(&wt, &wm);
+    fja_reading rd = {.tracker = &wt, .offcpu = &intervals};
     char err[4096] = "";
-    fja_reader_sink sink = {.event = collect, .jobs = 1};
+    fja_reader_sink sink = {
+        .event = fja_reading_event, .discarded = fja_reading_discarded, .ctx = &rd, .jobs = 1};
     fja_reader_stats stats;
-    if (reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err) != READER_OK) {
+    reader_status st = reader_run(dirs->dirs, dirs->n, &sink, &stats, err, sizeof err);
+    fja_tracker_free(&wt);
+    fja_model_free(&wm);
+    if (st != READER_OK) {
         fprintf(stderr, "fja-dump-changes: %s\n", *err ? err : "the trace cannot be read");
-        fja_offcpu_free(&intervals);
         return 3;
     }
-    fja_offcpu_seal(&intervals);
     return 0;
 }
 
@@ -300,20 +293,23 @@ int main(int argc, char **argv)
             fja_model_free(&m);
             return 3;
         }
+    fja_offcpu_init(&intervals);
     if (oncpu && read_intervals(&dirs)) {
+        fja_offcpu_free(&intervals);
         find_list_free(&dirs);
         fja_model_free(&m);
         return 3;
     }
+    fja_offcpu_seal(&intervals);
+    fja_reading rd = {.tracker = &t, .offcpu = &intervals};
     fja_reader_sink sink = {
-        .event = oncpu ? feed_replayed : feed, .discarded = discarded, .ctx = &t, .jobs = 1};
+        .event = fja_reading_event_replayed, .discarded = discarded, .ctx = &rd, .jobs = 1};
     fja_reader_stats stats;
     reader_status st = reader_run(dirs.dirs, dirs.n, &sink, &stats, err, sizeof err);
     find_list_free(&dirs);
-    if (oncpu) {
-        if (st == READER_OK) fja_offcpu_replay(&intervals, UINT64_MAX, feed, &t);
-        fja_offcpu_free(&intervals);
-    }
+    /* the intervals after the last event */
+    if (st == READER_OK) fja_offcpu_replay(&intervals, UINT64_MAX, fja_reading_feed, &t);
+    fja_offcpu_free(&intervals);
     if (st != READER_OK) {
         fprintf(stderr, "fja-dump-changes: %s\n", *err ? err : "the trace cannot be read");
         fja_model_free(&m);
