@@ -38,6 +38,7 @@
 #include "event.h"
 #include "model.h"
 #include "offcpu.h"
+#include "reading.h"
 #include "report.h"
 #include "tracker.h"
 
@@ -98,11 +99,6 @@ static fja_event decode(const uint8_t *b, uint64_t *ts)
     return ev;
 }
 
-static int feed(void *ctx, const fja_event *ev)
-{
-    return fja_tracker_feed(ctx, ev) ? 1 : 0;
-}
-
 static FILE *devnull(void)
 {
     static FILE *f;
@@ -130,16 +126,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fja_offcpu_collect(&ahead, &ev);
     }
     fja_offcpu_seal(&ahead);
+    /* the events through the reading policy's replay (reading.h) */
+    fja_reading rd = {.tracker = &t, .offcpu = &ahead};
     ts = 1000;
     for (size_t i = 0; i < n; i++) {
         const uint8_t *b = data + i * 8;
         fja_event ev = decode(b, &ts);
-        if (oncpu) fja_offcpu_replay(&ahead, ev.ts, feed, &t);
-        fja_tracker_feed(&t, &ev);
+        fja_reading_event_replayed(&rd, &ev); /* no interval unless oncpu */
         if (b[0] == 0xff) fja_model_discarded(&m, id_of(b[3]), ts, ev.source);
         if (b[0] == 0xfe) fja_model_decode_stopped(&m, ev.name);
     }
-    if (oncpu) fja_offcpu_replay(&ahead, UINT64_MAX, feed, &t);
+    fja_offcpu_replay(&ahead, UINT64_MAX, fja_reading_feed, &t);
     fja_offcpu_free(&ahead);
     fja_tracker_finish(&t);
     fja_tracker_free(&t);
