@@ -48,7 +48,7 @@ int top_parse(int argc, char **argv, top_options *o);
 typedef struct {
     pid_t relayd, recorder;
     char relay_dir[256]; /* the relay's output folder (ours), "" with --relayd */
-    char live_url[512];  /* what the view reads */
+    char live_url[640];  /* what the view reads: room for two host names of 255 bytes */
     char trace_dir[768]; /* where the relay stores the trace, "" when remote */
     char log[256];       /* CMD's and the recorder's output */
     int recorder_status; /* -1 while it runs */

@@ -72,7 +72,6 @@ static int collect_event(void *ctx, const fja_event *ev)
 static fja_preread_status read_links(const fja_tmptrace *t, size_t n, const fja_reader_sink *like,
                                      fja_offcpu *pre, char *why, size_t whylen)
 {
-    char err[4096] = "";
     char **dirs = calloc(n, sizeof *dirs);
     size_t ndirs = 0;
     collecting c = {.pre = pre, .links = t, .nlinks = n, .only = UINT32_MAX};
@@ -90,11 +89,12 @@ static fja_preread_status read_links(const fja_tmptrace *t, size_t n, const fja_
                             .label = n == 1 ? t[0].trace : NULL};
     fja_reader_stats stats;
     reader_status st = READER_NO_MEMORY;
-    if (dirs) st = reader_run(dirs, ndirs, &sink, &stats, err, sizeof err);
+    *why = '\0'; /* the reader's error, if it stops on one */
+    if (dirs) st = reader_run(dirs, ndirs, &sink, &stats, why, whylen);
     free(dirs);
     free(c.folder);
     if (st == READER_UNREADABLE || stats.damaged) {
-        snprintf(why, whylen, "%s", *err ? err : stats.damage_note);
+        if (!*why) snprintf(why, whylen, "%s", stats.damage_note);
         return FJA_PREREAD_FAILED;
     }
     /* out of memory, or cut short (a recording killed): the main reading

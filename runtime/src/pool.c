@@ -84,8 +84,11 @@ static int workers_start(fj_pool *p)
             workers_stop(p, i);
             return FJ_EAGAIN;
         }
-        char name[16];
+        /* The kernel keeps 15 bytes of a thread's name (and refuses a
+         * longer one): a long pool id and index are cut there. */
+        char name[32];
         snprintf(name, sizeof(name), "fj-%u-%d", p->id, i);
+        name[15] = '\0';
         pthread_setname_np(w->thread, name);
     }
     return FJ_OK;
