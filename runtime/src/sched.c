@@ -12,7 +12,9 @@
 #include "stamp.h"
 
 /* head == end == split == NULL: both inline paths fall through. */
-fj_ctx fj_outside = {.dq = {.gate = &fj_trace_gate_off, .trace_gate = &fj_trace_gate_off}};
+fj_ctx fj_outside = {.dq = {.gate = &fj_trace_gate_off,
+                            .trace_gate = &fj_trace_gate_off,
+                            .rest_gate = &fj_trace_gate_off}};
 __attribute__((tls_model("initial-exec"))) _Thread_local fj_ctx *fj__self = &fj_outside;
 
 void fj_task_mark_done(fj_task *t)
@@ -504,7 +506,11 @@ int fj_fork_at(fj_task *t, uint64_t site)
     fj_frame *f = w->fast.dq.head;
     f->run = NULL;
     f->payload.task = t;
-    frame_push(w, traced || completer ? FJ__FRAME_SLOW : FJ__TASK_PENDING);
+    /* In a pool that counts tasks (count_state) SLOW too: fj_join then
+     * goes out of line, where the join, the pop and the task run are
+     * counted (fj_fast.h, FJ__FRAME_SLOW). */
+    const int slow = traced || completer || w->fast.dq.count_state;
+    frame_push(w, slow ? FJ__FRAME_SLOW : FJ__TASK_PENDING);
     /* After the push and the publishing: what the fork cost is not the
      * parent's own code (exec_joined). Only this worker reads it, when its
      * join pops t; a thief never does. Not a completer: once pushed, its
@@ -519,7 +525,7 @@ void fj__spawn_slow(fj_ctx *fw, uint64_t size_hint)
     fj_frame *f = fw->dq.head;
     const int traced = FJ__RECORDING(fw) != 0;
     if (traced) f->id = fork_trace(w, size_hint, FJ_CALLER_SITE());
-    frame_push(w, traced ? FJ__FRAME_SLOW : FJ__TASK_PENDING);
+    frame_push(w, traced ? FJ__FRAME_SLOW : fw->dq.count_state);
     /* As in fj_fork_at; the frame stays the owner's field while stolen. */
     if (traced) f->forked_ns = fj_stamp();
 }
