@@ -22,9 +22,9 @@
  * Counting tasks (fj_pool_config.count_tasks, after Lace's
  * LACE_COUNT_TASKS, off by default): the plain spawn and sync count
  * nothing. A pool that counts keeps every deque's gate rung, so that every
- * spawn and fj_fork takes the slow branch, which marks the frame (COUNTED,
- * or SLOW for a proxy); its sync then leaves the plain case for the one
- * that counts it (fj__sync_other, or fj_join's out-of-line path). A pool
+ * spawn and fj_fork takes the slow branch, which marks the frame COUNTED;
+ * its sync then leaves the plain case for the one that counts it
+ * (fj__sync_other, or first thing in fj__join_slow). A pool
  * that does not count reports forks, joins and tasks_executed as
  * FJ_STAT_UNKNOWN, never as a number.
  */
@@ -42,12 +42,11 @@
 /* fj_frame.state: 0 = pending, joined inline when on top of the private
  * part. SLOW: pending, but not the plain sync: a traced task (a typed
  * frame's sync then emits its events around the direct call, fj_join's
- * goes out of line), a counted completer's proxy (out of line) or, in a
- * pool that counts tasks (fj_pool_config.count_tasks), any proxy (its
- * fj_join goes out of line, which counts it). COUNTED: pending, a typed
- * frame pushed in a pool that counts tasks, not traced: its sync is the
- * direct call all the same, in the case that counts it (fj__sync_other),
- * so that the plain case needs no count. DONE:
+ * goes out of line) or a counted completer's proxy (out of line).
+ * COUNTED: pending, pushed untraced in a pool that counts tasks
+ * (fj_pool_config.count_tasks): its sync runs it with a direct call all
+ * the same, in the case that counts it (fj__sync_other; fj_join's: first
+ * thing in fj__join_slow), so that the plain case needs no count. DONE:
  * the thief that stole it finished with it (set by the thief only; a
  * frame the owner pops is never marked). A free frame (at or above head)
  * is always pending: the code that pops or drops a frame whose state is
@@ -122,10 +121,9 @@ typedef struct fj_deque {
     /* What `gate` holds while no request is open, and what fj__publish
      * puts back: `trace_gate`, or in a pool that counts tasks the constant
      * 1 of a request, so that every spawn and fj_fork takes the slow branch
-     * and marks its frame (COUNTED, or SLOW for a proxy), which sends its
-     * sync to the counting case: the fast path has no count, and no test of
-     * its own for counting either. Set at the deque's creation, read-only
-     * after it. */
+     * and marks its frame COUNTED, which sends its sync to the counting
+     * case: the fast path has no count, and no test of its own for counting
+     * either. Set at the deque's creation, read-only after it. */
     const volatile int *rest_gate;
     /* "Is anybody recording": nonzero while a tracing session has the
      * fjtrace:fork event enabled (LTTng-UST's own state word of that
@@ -259,14 +257,17 @@ static inline void fj_join(fj_task *t)
     fj_ctx *w = fj__self;
     fj_frame *h = w->dq.head;
     if (__builtin_expect(fj__top_is_plain(w, h) && h[-1].payload.task == t, 1)) {
-        /* Not counted: in a pool that counts tasks every proxy is SLOW
-         * (fj_fork_at), and its join goes out of line, which counts it. */
+        /* Not counted: in a pool that counts tasks no proxy is pending
+         * (fj_fork_at pushes it COUNTED), see fj__join_slow. */
         w->dq.head = h - 1;
         t->fn(t->arg);
         /* Relaxed: t never left this thread; fj_task_done on this thread. */
         atomic_store_explicit(&t->state, FJ__TASK_DONE, memory_order_relaxed);
         return;
     }
+    /* Out of line: a COUNTED frame is joined first thing there, as here
+     * but counted (a second case here cost the plain one: naive fib with
+     * fj_fork/fj_join took 1.2x its time, bench/RESULTS.md 2026-12-07). */
     fj__join_slow(t);
 }
 

@@ -506,11 +506,9 @@ int fj_fork_at(fj_task *t, uint64_t site)
     fj_frame *f = w->fast.dq.head;
     f->run = NULL;
     f->payload.task = t;
-    /* In a pool that counts tasks (count_state) SLOW too: fj_join then
-     * goes out of line, where the join, the pop and the task run are
-     * counted (fj_fast.h, FJ__FRAME_SLOW). */
-    const int slow = traced || completer || w->fast.dq.count_state;
-    frame_push(w, slow ? FJ__FRAME_SLOW : FJ__TASK_PENDING);
+    /* Untraced in a pool that counts tasks: COUNTED (count_state), which
+     * fj_join's inline case counts (fj_fast.h, FJ__FRAME_COUNTED). */
+    frame_push(w, traced || completer ? FJ__FRAME_SLOW : w->fast.dq.count_state);
     /* After the push and the publishing: what the fork cost is not the
      * parent's own code (exec_joined). Only this worker reads it, when its
      * join pops t; a thief never does. Not a completer: once pushed, its
@@ -619,6 +617,23 @@ void fj__join_slow(fj_task *t)
         /* Forked outside a pool: fj_fork already ran it. */
         while (!fj_task_is_done(t))
             sched_yield();
+        return;
+    }
+    fj_frame *h = w->fast.dq.head;
+    /* Relaxed: a private frame (above the split); only this thread writes
+     * its state. */
+    if (h > w->fast.dq.split && !h[-1].run && h[-1].payload.task == t &&
+        atomic_load_explicit(&h[-1].state, memory_order_relaxed) == FJ__FRAME_COUNTED) {
+        /* A pool that counts tasks, t untraced and on top: fj_join's
+         * inline case, counted (inline_syncs: neither a pop nor a slow
+         * join, stats.c), the slot pending again (FJ__FRAME_SLOW) before
+         * t's own forks reuse it. */
+        w->fast.dq.head = h - 1;
+        fj__count_inline_sync(&w->fast);
+        atomic_store_explicit(&h[-1].state, FJ__TASK_PENDING, memory_order_relaxed);
+        t->fn(t->arg);
+        /* Relaxed: t never left this thread; fj_task_done on this thread. */
+        atomic_store_explicit(&t->state, FJ_TASK_DONE, memory_order_relaxed);
         return;
     }
     FJ_STAT_INC(w, joins_slow);
