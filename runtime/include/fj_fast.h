@@ -50,8 +50,9 @@
  * the thief that stole it finished with it (set by the thief only; a
  * frame the owner pops is never marked). A free frame (at or above head)
  * is always pending: the code that pops or drops a frame whose state is
- * not 0 (own_frame_run, stolen_top_wait in runtime/src/sched.c, the traced
- * case of fj__sync_other) sets it back to 0, and the deque's frames start
+ * not 0 (own_frame_run, stolen_top_wait and fj__join_slow's counted case
+ * in runtime/src/sched.c, the traced and counted cases of fj__sync_other)
+ * sets it back to 0, and the deque's frames start
  * zeroed, so that the inline spawn and fj_fork need not store it. */
 #define FJ__FRAME_DONE 1u
 #define FJ__FRAME_SLOW 2u
@@ -91,14 +92,14 @@ typedef struct fj_deque {
     fj_frame *end;   /* frames at or above end are never shared (overflow) */
     fj_frame *base;  /* frame 0 */
     fj_frame *guard; /* the last frame reserved */
-    /* Typed frames synced by fj__sync_other's direct call (COUNTED or
-     * traced, never the plain case), for fj_pool_stats' forks, joins and
-     * tasks_executed. The plain case does not count: in a pool that counts
-     * tasks no frame is plain (see `rest_gate`), and a pool that does not
-     * reports those three as FJ_STAT_UNKNOWN. The count at every plain
-     * sync cost naive fib 30-40% of its P=1 time in Lace's order
-     * (bench/RESULTS.md, 2026-12-06 18:30). Written by the owner only:
-     * relaxed. */
+    /* Frames run by their own sync with a direct call, COUNTED or traced
+     * (fj__sync_other; a proxy's in fj__join_slow), never the plain case,
+     * for fj_pool_stats' forks, joins and tasks_executed. The plain case
+     * does not count: in a pool that counts tasks no frame is plain (see
+     * `rest_gate`), and a pool that does not reports those three as
+     * FJ_STAT_UNKNOWN. Without the count at every plain sync naive fib
+     * P=1 takes 0.76x its time in Lace's order, 0.96x in the samples'
+     * (bench/RESULTS.md, 2026-12-07). Written by the owner only: relaxed. */
     _Atomic uint64_t inline_syncs;
     /* Shared with thieves, on a cache line of its own. */
     _Alignas(64) _Atomic uint64_t ts; /* tail | split << 16 | generation << 32 */

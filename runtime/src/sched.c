@@ -507,7 +507,7 @@ int fj_fork_at(fj_task *t, uint64_t site)
     f->run = NULL;
     f->payload.task = t;
     /* Untraced in a pool that counts tasks: COUNTED (count_state), which
-     * fj_join's inline case counts (fj_fast.h, FJ__FRAME_COUNTED). */
+     * fj__join_slow counts first thing (fj_fast.h, FJ__FRAME_COUNTED). */
     frame_push(w, traced || completer ? FJ__FRAME_SLOW : w->fast.dq.count_state);
     /* After the push and the publishing: what the fork cost is not the
      * parent's own code (exec_joined). Only this worker reads it, when its
@@ -626,8 +626,10 @@ void fj__join_slow(fj_task *t)
         atomic_load_explicit(&h[-1].state, memory_order_relaxed) == FJ__FRAME_COUNTED) {
         /* A pool that counts tasks, t untraced and on top: fj_join's
          * inline case, counted (inline_syncs: neither a pop nor a slow
-         * join, stats.c), the slot pending again (FJ__FRAME_SLOW) before
-         * t's own forks reuse it. */
+         * join, stats.c), the slot pending again (a free frame is, see
+         * FJ__FRAME_SLOW) before t's own forks reuse it. Else (t stolen,
+         * or below other frames) the general case below, whose pops count
+         * the COUNTED frames it runs. */
         w->fast.dq.head = h - 1;
         fj__count_inline_sync(&w->fast);
         atomic_store_explicit(&h[-1].state, FJ__TASK_PENDING, memory_order_relaxed);

@@ -34,11 +34,11 @@ int fj_pool_stats(const fj_pool *p, fj_worker_stats *out, int n)
     return count;
 }
 
-/* A sum of figures that are either all known or all not (a pool counts
- * tasks or does not): unknown stays unknown. */
+/* A sum of figures that may be unknown (all of a pool's are, or none):
+ * unknown once one of them is. */
 static void add_known(uint64_t *sum, uint64_t v)
 {
-    *sum = v == FJ_STAT_UNKNOWN ? FJ_STAT_UNKNOWN : *sum + v;
+    *sum = v == FJ_STAT_UNKNOWN || *sum == FJ_STAT_UNKNOWN ? FJ_STAT_UNKNOWN : *sum + v;
 }
 
 void fj_pool_stats_total(const fj_pool *p, fj_worker_stats *total)
