@@ -65,14 +65,15 @@ med() {
 
 echo "load before: $(load_avg)"
 : >"$tmp/x"; : >"$tmp/o"; : >"$tmp/of"
-tasks=0
+# Tasks of naive fib(n): F(n+1)-1 forks plus the root (bench-tracing-fib's
+# own tasks= is n/a: its pool does not count tasks).
+tasks=$(awk -v n="$n" 'BEGIN { a = 0; b = 1; for (i = 0; i < n + 1; i++) { c = a + b; a = b; b = c }; print a }')
 for ((r = 1; r <= reps; r++)); do
     recorded x "$tmp/run" "$fib" "$n" "$p"
     field "$tmp/run" elapsed_ns >>"$tmp/x"
     recorded o "$tmp/run" "$fib" "$n" "$p"
     field "$tmp/run" elapsed_ns >>"$tmp/o"
     echo "$(field "$tmp/run" offcpu) $(field "$tmp/run" elapsed_ns)" >>"$tmp/of"
-    tasks=$(field "$tmp/run" tasks)
 done
 tx=$(med "$tmp/x") to=$(med "$tmp/o")
 awk '{ print $1 / ($2 / 1e9) }' "$tmp/of" >"$tmp/ofr"

@@ -447,11 +447,15 @@ static double least(const double *v, int reps)
     return m;
 }
 
-static fj_pool *make_pool(int p)
+/* count_tasks: the pool counts forks, joins and tasks run (every spawn
+ * leaves the inline path); 0: it does not, the default and what libfj
+ * costs untraced. */
+static fj_pool *make_pool(int p, int count_tasks)
 {
     fj_pool_config cfg;
     fj_pool_config_init(&cfg);
     cfg.workers = p;
+    cfg.count_tasks = count_tasks;
     fj_pool *pool;
     int rc = fj_pool_create(&pool, &cfg);
     if (rc != FJ_OK) die("fj_pool_create", rc);
@@ -563,17 +567,22 @@ static void usage(FILE *out)
                  "fib(n-1))\n"
                  "  -C PROG  the same with a cutoff (run as -K)\n"
                  "  -X    no libgomp rows (naive fib on libgomp takes minutes at N=38)\n"
+                 "  -T    libfj's timed pools count tasks (fj_pool_config.count_tasks: the\n"
+                 "        cost of exact forks, joins and tasks run); default: they do not\n"
                  "  -v    also print every sample to stderr\n");
 }
 
 int main(int argc, char **argv)
 {
     long n = 32, m = 4000000;
-    int reps = 11, verbose = 0, c;
+    int reps = 11, verbose = 0, count_tasks = 0, c;
     const char *lace_naive = NULL, *lace_cutoff = NULL, *lace_so_naive = NULL,
                *lace_so_cutoff = NULL;
-    while ((c = getopt(argc, argv, "n:r:t:m:c:L:K:S:C:Xvh")) != -1) {
+    while ((c = getopt(argc, argv, "n:r:t:m:c:L:K:S:C:XTvh")) != -1) {
         switch (c) {
+        case 'T':
+            count_tasks = 1;
+            break;
         case 'X':
             with_omp = 0;
             break;
@@ -623,7 +632,10 @@ int main(int argc, char **argv)
     volatile long vn = n; /* the compiler must not see n as a constant */
 
     double t_start = sample_now();
-    fj_pool *pool1 = make_pool(1), *pool2 = make_pool(2);
+    fj_pool *pool1 = make_pool(1, count_tasks), *pool2 = make_pool(2, count_tasks);
+    /* The spawn count is checked on a pool of its own that counts tasks:
+     * the timed pools do not unless -T. */
+    fj_pool *pool_counted = make_pool(1, 1);
     fj_pool *pools[3] = {NULL, pool1, pool2};
 
     /* Input for the sort: xorshift, fixed seed. */
@@ -655,24 +667,25 @@ int main(int argc, char **argv)
 #endif
 
     fj_worker_stats st;
-    fj_pool_stats_reset(pool1);
-    check_fib("spawn count", fj_run_fib(pool1, typed_naive, vn), n);
-    fj_pool_stats_total(pool1, &st);
+    check_fib("spawn count", fj_run_fib(pool_counted, typed_naive, vn), n);
+    fj_pool_stats_total(pool_counted, &st);
     const uint64_t forks = (uint64_t)fib_iter(n + 1) - 1;
     if (st.forks != forks) {
         fprintf(stderr, "bench-runtime: naive fib(%ld) forked %llu tasks, expected %llu\n", n,
                 (unsigned long long)st.forks, (unsigned long long)forks);
         failures++;
     }
-    fj_pool_stats_reset(pool1);
-    check_fib("spawn count", fj_run_fib(pool1, lace_order_naive, vn), n);
-    fj_pool_stats_total(pool1, &st);
+    fj_pool_stats_reset(pool_counted);
+    check_fib("spawn count", fj_run_fib(pool_counted, lace_order_naive, vn), n);
+    fj_pool_stats_total(pool_counted, &st);
     if (st.forks != forks) {
         fprintf(stderr,
                 "bench-runtime: naive fib(%ld) in Lace's order forked %llu tasks, expected %llu\n",
                 n, (unsigned long long)st.forks, (unsigned long long)forks);
         failures++;
     }
+    int rc0 = fj_pool_destroy(pool_counted);
+    if (rc0 != FJ_OK) die("fj_pool_destroy", rc0);
     settle();
 
     for (int r = 0; r < reps; r++) {
@@ -833,8 +846,11 @@ int main(int argc, char **argv)
                BENCH_HAVE_OPENMP ? "not run (-X)" : "not built (dependency('openmp') not found)");
     printf("seq = noinline plain recursion / sequential quicksort, same flags (" BENCH_CFLAGS
            ")\n");
-    printf("fib forks (naive) = F(n+1)-1 = %llu (checked against libfj's stats)\n\n",
+    printf("fib forks (naive) = F(n+1)-1 = %llu (checked against libfj's stats, on a pool "
+           "counting tasks)\n",
            (unsigned long long)forks);
+    printf("libfj's timed pools %s tasks (fj_pool_config.count_tasks%s)\n\n",
+           count_tasks ? "COUNT" : "do not count", count_tasks ? ", -T" : "");
 
     printf("%-22s %2s %4s %9s %9s %8s %8s %9s %8s  %s\n", "case", "P", "time", "seq ms", "libfj ms",
            "vs seq", "ns/fork", "omp ms", "omp/fj", "goals");

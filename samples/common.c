@@ -19,11 +19,12 @@ int sample_parse_long(const char *s, long min, long max, long *out)
     return 0;
 }
 
-fj_pool *sample_pool_create(int p)
+static fj_pool *pool_create(int p, int count_tasks)
 {
     fj_pool_config cfg;
     fj_pool_config_init(&cfg);
     cfg.workers = p;
+    if (count_tasks) cfg.count_tasks = 1;
     fj_pool *pool;
     int rc = fj_pool_create(&pool, &cfg);
     if (rc != FJ_OK) {
@@ -31,6 +32,16 @@ fj_pool *sample_pool_create(int p)
         exit(SAMPLE_RUNTIME);
     }
     return pool;
+}
+
+fj_pool *sample_pool_create(int p)
+{
+    return pool_create(p, 0);
+}
+
+fj_pool *sample_pool_create_counting(int p)
+{
+    return pool_create(p, 1);
 }
 
 void sample_pool_destroy(fj_pool *pool)
@@ -42,6 +53,22 @@ void sample_pool_destroy(fj_pool *pool)
     }
 }
 
+const char *sample_stat(char buf[SAMPLE_STAT_LEN], uint64_t v)
+{
+    if (v == FJ_STAT_UNKNOWN) return "n/a";
+    snprintf(buf, SAMPLE_STAT_LEN, "%llu", (unsigned long long)v);
+    return buf;
+}
+
+static void print_stats_row(FILE *out, const char *name, const fj_worker_stats *s)
+{
+    char f[SAMPLE_STAT_LEN], j[SAMPLE_STAT_LEN], x[SAMPLE_STAT_LEN];
+    fprintf(out, "%6s %12s %12s %10llu %10llu %12llu %8llu %12s\n", name, sample_stat(f, s->forks),
+            sample_stat(j, s->joins), (unsigned long long)s->joins_waited,
+            (unsigned long long)s->steals, (unsigned long long)s->failed_steals,
+            (unsigned long long)s->parks, sample_stat(x, s->tasks_executed));
+}
+
 void sample_print_stats(FILE *out, const fj_pool *pool)
 {
     int nw = fj_pool_workers(pool);
@@ -50,20 +77,17 @@ void sample_print_stats(FILE *out, const fj_pool *pool)
     int n = fj_pool_stats(pool, s, nw);
     fprintf(out, "%6s %12s %12s %10s %10s %12s %8s %12s\n", "worker", "forks", "joins", "waited",
             "steals", "failed", "parks", "executed");
-    for (int i = 0; i < n; i++)
-        fprintf(out, "%6d %12llu %12llu %10llu %10llu %12llu %8llu %12llu\n", i,
-                (unsigned long long)s[i].forks, (unsigned long long)s[i].joins,
-                (unsigned long long)s[i].joins_waited, (unsigned long long)s[i].steals,
-                (unsigned long long)s[i].failed_steals, (unsigned long long)s[i].parks,
-                (unsigned long long)s[i].tasks_executed);
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "%d", i);
+        print_stats_row(out, name, &s[i]);
+    }
     free(s);
     fj_worker_stats t;
     fj_pool_stats_total(pool, &t);
-    fprintf(out, "%6s %12llu %12llu %10llu %10llu %12llu %8llu %12llu\n", "total",
-            (unsigned long long)t.forks, (unsigned long long)t.joins,
-            (unsigned long long)t.joins_waited, (unsigned long long)t.steals,
-            (unsigned long long)t.failed_steals, (unsigned long long)t.parks,
-            (unsigned long long)t.tasks_executed);
+    print_stats_row(out, "total", &t);
+    if (t.forks == FJ_STAT_UNKNOWN)
+        fprintf(out, "(forks, joins, executed: n/a, not counted; FJ_COUNT_TASKS=1 counts them)\n");
 }
 
 void sample_print_summary(FILE *out, const char *variant, const fj_pool *pool, double elapsed)
@@ -75,7 +99,8 @@ void sample_print_summary(FILE *out, const char *variant, const fj_pool *pool, d
      * disturbs least (bench/omp.sh). */
     struct timespec cpu = {0, 0};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
-    fprintf(out, "summary variant=%s P=%d elapsed_s=%.6f forks=%llu steals=%llu cpu_s=%.6f\n",
-            variant, fj_pool_workers(pool), elapsed, (unsigned long long)t.forks,
+    char forks[SAMPLE_STAT_LEN];
+    fprintf(out, "summary variant=%s P=%d elapsed_s=%.6f forks=%s steals=%llu cpu_s=%.6f\n",
+            variant, fj_pool_workers(pool), elapsed, sample_stat(forks, t.forks),
             (unsigned long long)t.steals, (double)cpu.tv_sec + (double)cpu.tv_nsec / 1e9);
 }

@@ -112,7 +112,8 @@ int main(int argc, char **argv)
     fj_mutex_init(&resource_lock, "shared-resource");
     private_state = calloc((size_t)n, sizeof(*private_state));
     if (!private_state) return SAMPLE_RUNTIME;
-    fj_pool *pool = sample_pool_create((int)p);
+    /* Counting tasks: the check below needs the count of tasks run. */
+    fj_pool *pool = sample_pool_create_counting((int)p);
     struct range all = {0, n};
     fj_task t;
     fj_task_init(&t, range_task, &all);

@@ -96,6 +96,11 @@ typedef struct fj_pool_config {
     int yield_rounds;     /* of those, rounds that sched_yield() between tries */
     size_t deque_initial; /* deque capacity, fixed (at most 32768); a fork into
                            * a full deque runs the child at once */
+    int count_tasks;      /* nonzero: count forks, joins and tasks executed
+                           * exactly (fj_pool_stats), at a cost: every spawn
+                           * and fork leaves the inline path. 0: those three
+                           * are FJ_STAT_UNKNOWN. Default: $FJ_COUNT_TASKS
+                           * (0 or 1) if set, else 0 (docs/runtime.md) */
 } fj_pool_config;
 
 FJ_API void fj_pool_config_init(fj_pool_config *cfg);
@@ -169,15 +174,24 @@ FJ_API void fj_mutex_init(fj_mutex *m, const char *name);
 FJ_API void fj_mutex_lock(fj_mutex *m);
 FJ_API void fj_mutex_unlock(fj_mutex *m);
 
-/* Per-worker statistics, always collected (no tracing needed). */
+/* A figure of fj_worker_stats that the pool does not know: forks, joins and
+ * tasks_executed of a pool created without count_tasks (fj_pool_config).
+ * Never a count: print it as "n/a" (samples/common.c). */
+#define FJ_STAT_UNKNOWN UINT64_MAX
+
+/* Per-worker statistics (no tracing needed), exact once the pool is
+ * quiescent. joins_waited, steals, failed_steals and parks are always
+ * collected; forks, joins and tasks_executed only in a pool that counts
+ * tasks (fj_pool_config.count_tasks, as Lace's LACE_COUNT_TASKS), else
+ * FJ_STAT_UNKNOWN: the inline spawn and sync count nothing. */
 typedef struct fj_worker_stats {
-    uint64_t forks;
-    uint64_t joins;        /* all fj_join calls */
+    uint64_t forks;        /* spawns and fj_fork calls (FJ_STAT_UNKNOWN: not counted) */
+    uint64_t joins;        /* all syncs and fj_join calls (FJ_STAT_UNKNOWN: not counted) */
     uint64_t joins_waited; /* joins whose child had been stolen */
     uint64_t steals;
     uint64_t failed_steals; /* steal attempts that found nothing or lost a race */
     uint64_t parks;
-    uint64_t tasks_executed;
+    uint64_t tasks_executed; /* forked tasks and roots run (FJ_STAT_UNKNOWN: not counted) */
 } fj_worker_stats;
 
 /* Fills out[0..n) with worker i's statistics, returns the number filled. */
@@ -185,6 +199,8 @@ FJ_API int fj_pool_stats(const fj_pool *pool, fj_worker_stats *out, int n);
 /* Sum over all workers. */
 FJ_API void fj_pool_stats_total(const fj_pool *pool, fj_worker_stats *total);
 FJ_API void fj_pool_stats_reset(fj_pool *pool);
+/* Whether the pool counts tasks (fj_pool_config.count_tasks). */
+FJ_API int fj_pool_counts_tasks(const fj_pool *pool);
 
 #include "fj_fast.h"
 

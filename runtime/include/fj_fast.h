@@ -18,6 +18,15 @@
  * shared part (runtime/src/deque.c). A stolen frame stays where it is: the thief runs
  * it in place and writes its result there, and the owner's sync of that
  * frame waits for it (docs/runtime.md, "Typed tasks").
+ *
+ * Counting tasks (fj_pool_config.count_tasks, after Lace's
+ * LACE_COUNT_TASKS, off by default): the plain spawn and sync count
+ * nothing. A pool that counts keeps every deque's gate rung, so that every
+ * spawn and fj_fork takes the slow branch, which marks the frame COUNTED;
+ * its sync then leaves the plain case for the one that counts it
+ * (fj__sync_other, or first thing in fj__join_slow). A pool
+ * that does not count reports forks, joins and tasks_executed as
+ * FJ_STAT_UNKNOWN, never as a number.
  */
 #ifndef FJ_FAST_H
 #define FJ_FAST_H
@@ -33,15 +42,21 @@
 /* fj_frame.state: 0 = pending, joined inline when on top of the private
  * part. SLOW: pending, but not the plain sync: a traced task (a typed
  * frame's sync then emits its events around the direct call, fj_join's
- * goes out of line) or a counted completer's proxy (out of line). DONE:
+ * goes out of line) or a counted completer's proxy (out of line).
+ * COUNTED: pending, pushed untraced in a pool that counts tasks
+ * (fj_pool_config.count_tasks): its sync runs it with a direct call all
+ * the same, in the case that counts it (fj__sync_other; fj_join's: first
+ * thing in fj__join_slow), so that the plain case needs no count. DONE:
  * the thief that stole it finished with it (set by the thief only; a
  * frame the owner pops is never marked). A free frame (at or above head)
  * is always pending: the code that pops or drops a frame whose state is
- * not 0 (own_frame_run, stolen_top_wait in runtime/src/sched.c, the traced
- * case of fj__sync_other) sets it back to 0, and the deque's frames start
+ * not 0 (own_frame_run, stolen_top_wait and fj__join_slow's counted case
+ * in runtime/src/sched.c, the traced and counted cases of fj__sync_other)
+ * sets it back to 0, and the deque's frames start
  * zeroed, so that the inline spawn and fj_fork need not store it. */
 #define FJ__FRAME_DONE 1u
 #define FJ__FRAME_SLOW 2u
+#define FJ__FRAME_COUNTED 4u
 /* Bytes of arguments (and, after the task ran, result) a frame holds. */
 #define FJ_FRAME_PAYLOAD 40
 
@@ -77,12 +92,14 @@ typedef struct fj_deque {
     fj_frame *end;   /* frames at or above end are never shared (overflow) */
     fj_frame *base;  /* frame 0 */
     fj_frame *guard; /* the last frame reserved */
-    /* Frames synced inline (typed syncs and fj_join's inline path), for
-     * fj_pool_stats. One counter per worker, on the line every sync writes
-     * (head): a counter in each frame, written where the spawn had just
-     * written the frame, cost naive fib 4-6% of its P=1 time more, for
-     * the same instructions (bench/RESULTS.md, 2026-12-06). Written by the
-     * owner only: relaxed. */
+    /* Frames run by their own sync with a direct call, COUNTED or traced
+     * (fj__sync_other; a proxy's in fj__join_slow), never the plain case,
+     * for fj_pool_stats' forks, joins and tasks_executed. The plain case
+     * does not count: in a pool that counts tasks no frame is plain (see
+     * `rest_gate`), and a pool that does not reports those three as
+     * FJ_STAT_UNKNOWN. Without the count at every plain sync naive fib
+     * P=1 takes 0.76x its time in Lace's order, 0.96x in the samples'
+     * (bench/RESULTS.md, 2026-12-07). Written by the owner only: relaxed. */
     _Atomic uint64_t inline_syncs;
     /* Shared with thieves, on a cache line of its own. */
     _Alignas(64) _Atomic uint64_t ts; /* tail | split << 16 | generation << 32 */
@@ -94,9 +111,21 @@ typedef struct fj_deque {
      * session records) or, while a request is open, a constant 1 that a
      * thief finding the shared part empty puts there with `need`
      * (fj_deque_ask); the slow branch then publishes, which puts
-     * `trace_gate` back. So a request costs the spawn no load of its own. */
+     * `trace_gate` back. So a request costs the spawn no load of its own.
+     * In a pool that counts tasks the gate stays rung (see `rest_gate`). */
     _Alignas(64) _Atomic(const volatile int *) gate;
     _Atomic uint32_t need; /* a thief found the shared part empty */
+    /* The state the slow branch of an untraced spawn gives its frame:
+     * FJ__FRAME_COUNTED in a pool that counts tasks, else pending. Set at
+     * the deque's creation, read-only after it. */
+    uint32_t count_state;
+    /* What `gate` holds while no request is open, and what fj__publish
+     * puts back: `trace_gate`, or in a pool that counts tasks the constant
+     * 1 of a request, so that every spawn and fj_fork takes the slow branch
+     * and marks its frame COUNTED, which sends its sync to the counting
+     * case: the fast path has no count, and no test of its own for counting
+     * either. Set at the deque's creation, read-only after it. */
+    const volatile int *rest_gate;
     /* "Is anybody recording": nonzero while a tracing session has the
      * fjtrace:fork event enabled (LTTng-UST's own state word of that
      * tracepoint; a constant zero when libfj is built without tracing).
@@ -170,12 +199,13 @@ FJ_API uint64_t fj__stamp(void);
 
 /* After a push in the slow branch: a thief asked for work (need, or the
  * gate still rung: fj_deque_ask's two stores can be seen in either order
- * here). fj__publish puts the gate back. Relaxed: see FJ__GATE. */
+ * here; in a pool that counts tasks the gate is always rung, and `need`
+ * alone tells). fj__publish puts the gate back. Relaxed: see FJ__GATE. */
 static inline void fj__answer_need(fj_ctx *w)
 {
     if (__builtin_expect(atomic_load_explicit(&w->dq.need, memory_order_relaxed) != 0 ||
                              atomic_load_explicit(&w->dq.gate, memory_order_relaxed) !=
-                                 w->dq.trace_gate,
+                                 w->dq.rest_gate,
                          0))
         fj__publish(w);
 }
@@ -188,11 +218,9 @@ static inline int fj__top_is_plain(const fj_ctx *w, const fj_frame *h)
            atomic_load_explicit(&h[-1].state, memory_order_relaxed) == FJ__TASK_PENDING;
 }
 
-/* The count of an inline sync (fj_deque.inline_syncs): C11's relaxed load
- * and store (only the owner writes the counter). An add to memory (`addq`,
- * inline asm, until 2026-12-06) took naive fib 2-4% more time in both
- * orders on this machine's CPU (bench/RESULTS.md, 2026-12-06 19:00),
- * though 4% less on the machine of an earlier entry. */
+/* The count of a counted inline sync (fj_deque.inline_syncs), in
+ * fj__sync_other only: C11's relaxed load and store (only the owner writes
+ * the counter). */
 static inline void fj__count_inline_sync(fj_ctx *w)
 {
     /* Relaxed: see inline_syncs. */
@@ -230,13 +258,17 @@ static inline void fj_join(fj_task *t)
     fj_ctx *w = fj__self;
     fj_frame *h = w->dq.head;
     if (__builtin_expect(fj__top_is_plain(w, h) && h[-1].payload.task == t, 1)) {
+        /* Not counted: in a pool that counts tasks no proxy is pending
+         * (fj_fork_at pushes it COUNTED), see fj__join_slow. */
         w->dq.head = h - 1;
-        fj__count_inline_sync(w);
         t->fn(t->arg);
         /* Relaxed: t never left this thread; fj_task_done on this thread. */
         atomic_store_explicit(&t->state, FJ__TASK_DONE, memory_order_relaxed);
         return;
     }
+    /* Out of line: a COUNTED frame is joined first thing there, as here
+     * but counted (a second case here cost the plain one: naive fib with
+     * fj_fork/fj_join took 1.2x its time, bench/RESULTS.md 2026-12-07). */
     fj__join_slow(t);
 }
 
@@ -295,7 +327,11 @@ static inline __attribute__((always_inline)) void fj__spawn_push(fj_ctx *w, fj_f
             return;
         }
         if (!FJ__RECORDING(w)) {
-            /* A thief's request: the plain push, then the answer. */
+            /* A thief's request, or a pool that counts tasks: the push,
+             * COUNTED in the latter (count_state; pending, as the free
+             * frame already is, otherwise), then the answer. Relaxed: a
+             * private frame; thieves see it after fj__publish. */
+            atomic_store_explicit(&f->state, w->dq.count_state, memory_order_relaxed);
             w->dq.head = f + 1;
             fj__answer_need(w);
             return;
@@ -319,7 +355,9 @@ static inline __attribute__((always_inline)) void fj__spawn_push(fj_ctx *w, fj_f
 }
 
 /* Sync, common to every task: 1 if frame f (just below the head) can be
- * run here with a direct call; else 0 and fj__sync_other decides. */
+ * run here with a direct call; else 0 and fj__sync_other decides. Counts
+ * nothing (fj_deque.inline_syncs): in a pool that counts tasks no frame is
+ * pending at its sync. */
 static inline __attribute__((always_inline)) int fj__sync_plain(fj_ctx *w, fj_frame *f)
 {
     /* Relaxed: a private frame; only this thread writes its state. */
@@ -328,37 +366,46 @@ static inline __attribute__((always_inline)) int fj__sync_plain(fj_ctx *w, fj_fr
                                  FJ__TASK_PENDING,
                          1)) {
         w->dq.head = f;
-        fj__count_inline_sync(w);
         return 1;
     }
     return 0;
 }
 
-/* A sync that is not plain: 1 if frame f can be run here with a direct
- * call all the same, but its fork was recorded (*traced says how, for
- * fj__traced_end after the call); else 0: the out-of-line sync ran or
- * waited for it, and its result is in the frame. */
+/* What fj__sync_other did: the out-of-line sync ran or waited for the
+ * frame (its result is in the frame); or the frame is to be run here with
+ * a direct call, traced (fj__traced_end after the call) or only counted. */
+#define FJ__SYNC_DONE 0
+#define FJ__SYNC_TRACED 1
+#define FJ__SYNC_COUNTED 2
+
+/* A sync that is not plain (see FJ__SYNC_*; *traced is set for TRACED). */
 static inline __attribute__((always_inline)) int fj__sync_other(fj_ctx *w, fj_frame *f,
                                                                 fj__traced *traced)
 {
-    /* Relaxed: as in fj__sync_plain. */
-    if (f >= w->dq.split &&
-        atomic_load_explicit(&f->state, memory_order_relaxed) == FJ__FRAME_SLOW) {
-        /* A traced frame nobody stole (a typed frame is SLOW only when
-         * traced): stamped first, the join is now. Counted as an inline
-         * sync (forks, joins and tasks run, stats.c). The slot is free
-         * again, pending, before the task's own spawns reuse it; its id
-         * and stamp are read before that. */
+    /* Relaxed: as in fj__sync_plain. A private frame is never DONE. */
+    const uint32_t state = atomic_load_explicit(&f->state, memory_order_relaxed);
+    if (f >= w->dq.split && state != FJ__TASK_PENDING) {
+        /* A traced or COUNTED frame nobody stole (a typed frame is SLOW
+         * only when traced): a traced one is stamped first, the join is
+         * now. Counted as an inline sync (forks, joins and tasks run,
+         * stats.c). The slot is free again, pending, before the task's own
+         * spawns reuse it; its id and stamp are read before that. */
+        if (state == FJ__FRAME_COUNTED) {
+            w->dq.head = f;
+            fj__count_inline_sync(w);
+            atomic_store_explicit(&f->state, FJ__TASK_PENDING, memory_order_relaxed);
+            return FJ__SYNC_COUNTED;
+        }
         const uint64_t joined_at = FJ__RECORDING(w) ? fj__stamp() : 0;
         w->dq.head = f;
         fj__count_inline_sync(w);
         atomic_store_explicit(&f->state, FJ__TASK_PENDING, memory_order_relaxed);
         *traced = fj__traced_begin(w, f->id, f->forked_ns, joined_at);
-        return 1;
+        return FJ__SYNC_TRACED;
     }
     w->dq.head = f + 1;
     fj__sync_slow(w);
-    return 0;
+    return FJ__SYNC_DONE;
 }
 
 /* Shared by every arity. FIELDS declares the arguments' struct members
@@ -424,10 +471,11 @@ static inline __attribute__((always_inline)) int fj__sync_other(fj_ctx *w, fj_fr
         }                                                                                          \
         RT fj__r;                                                                                  \
         fj__traced fj__t;                                                                          \
-        if (fj__sync_other(fj__w, fj__h, &fj__t)) {                                                \
+        const int fj__k = fj__sync_other(fj__w, fj__h, &fj__t);                                    \
+        if (fj__k != FJ__SYNC_DONE) {                                                              \
             const struct fj__args_##name *fj__a = FJ__ARGS(name, fj__h);                           \
             fj__r = CALL;                                                                          \
-            fj__traced_end(fj__w, fj__t);                                                          \
+            if (fj__k == FJ__SYNC_TRACED) fj__traced_end(fj__w, fj__t);                            \
             return fj__r;                                                                          \
         }                                                                                          \
         memcpy(&fj__r, fj__h->payload.bytes, sizeof(fj__r));                                       \
@@ -462,13 +510,14 @@ static inline __attribute__((always_inline)) int fj__sync_other(fj_ctx *w, fj_fr
     static inline __attribute__((unused)) void fj__sync_##name(fj_ctx *fj__w, fj_frame *fj__h)     \
     {                                                                                              \
         fj__traced fj__t;                                                                          \
+        int fj__k;                                                                                 \
         if (fj__sync_plain(fj__w, fj__h)) {                                                        \
             const struct fj__args_##name *fj__a = FJ__ARGS(name, fj__h);                           \
             CALL;                                                                                  \
-        } else if (fj__sync_other(fj__w, fj__h, &fj__t)) {                                         \
+        } else if ((fj__k = fj__sync_other(fj__w, fj__h, &fj__t)) != FJ__SYNC_DONE) {              \
             const struct fj__args_##name *fj__a = FJ__ARGS(name, fj__h);                           \
             CALL;                                                                                  \
-            fj__traced_end(fj__w, fj__t);                                                          \
+            if (fj__k == FJ__SYNC_TRACED) fj__traced_end(fj__w, fj__t);                            \
         }                                                                                          \
     }                                                                                              \
     static inline __attribute__((unused)) int fj__invoke_##name INVOKE_PARAMS                      \

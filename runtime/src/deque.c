@@ -38,7 +38,9 @@ int fj_deque_init(fj_deque *dq, size_t capacity)
     atomic_init(&dq->ts, 0);
     atomic_init(&dq->need, 0);
     dq->trace_gate = &fj_trace_gate_off;
-    atomic_init(&dq->gate, dq->trace_gate);
+    dq->rest_gate = dq->trace_gate;
+    dq->count_state = FJ__TASK_PENDING;
+    atomic_init(&dq->gate, dq->rest_gate);
     atomic_init(&dq->stolen, 0);
     atomic_init(&dq->inline_syncs, 0);
     return FJ_OK;
@@ -99,11 +101,25 @@ void fj_deque_drop_stolen(fj_deque *dq)
     fj_deque_ask(dq);
 }
 
+/* The gate at rest: the recording state word, or in a pool that counts
+ * tasks the request's constant 1 (fj_fast.h, `rest_gate`). */
+static void gate_rest(fj_deque *dq)
+{
+    dq->rest_gate = dq->count_state ? &gate_request : dq->trace_gate;
+    /* Relaxed: before the deque reaches other threads (fj_deque_init). */
+    atomic_store_explicit(&dq->gate, dq->rest_gate, memory_order_relaxed);
+}
+
 void fj_deque_set_trace_gate(fj_deque *dq, const volatile int *trace_gate)
 {
     dq->trace_gate = trace_gate;
-    /* Relaxed: before the deque reaches other threads (fj_deque_init). */
-    atomic_store_explicit(&dq->gate, trace_gate, memory_order_relaxed);
+    gate_rest(dq);
+}
+
+void fj_deque_set_counting(fj_deque *dq, int count_tasks)
+{
+    dq->count_state = count_tasks ? FJ__FRAME_COUNTED : FJ__TASK_PENDING;
+    gate_rest(dq);
 }
 
 void fj_deque_ask(fj_deque *dq)
@@ -127,8 +143,11 @@ size_t fj_deque_publish(fj_deque *dq)
 {
     /* Clearing the request (the gate, then `need`: fj_deque_ask says why
      * seq_cst, in this order) before moving the split means a request
-     * raised after this point is seen at a later spawn, never lost. */
-    atomic_store_explicit(&dq->gate, dq->trace_gate, memory_order_seq_cst);
+     * raised after this point is seen at a later spawn, never lost. The
+     * gate goes back to its rest (fj_fast.h): in a pool that counts tasks
+     * that is the request's own 1, and `need` alone says whether a request
+     * is open, which every spawn's slow branch looks at. */
+    atomic_store_explicit(&dq->gate, dq->rest_gate, memory_order_seq_cst);
     atomic_store_explicit(&dq->need, 0, memory_order_seq_cst);
     fj_frame *top = dq->head < dq->end ? dq->head : dq->end; /* overflow frames stay private */
     if (top <= dq->split) return 0;

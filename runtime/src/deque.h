@@ -56,6 +56,10 @@ void fj_deque_ask(fj_deque *dq);
 /* Before the deque is shared: the recording state word its spawns check
  * (fj_trace_gate_off until then). */
 void fj_deque_set_trace_gate(fj_deque *dq, const volatile int *trace_gate);
+/* Before the deque is shared: whether its pool counts tasks
+ * (fj_pool_config.count_tasks): the gate then stays rung and untraced
+ * typed frames are pushed COUNTED (fj_fast.h, `rest_gate`). */
+void fj_deque_set_counting(fj_deque *dq, int count_tasks);
 /* Any thread: takes the oldest shared frame, which stays in the owner's
  * array (the thief reads it only after winning it). EMPTY also asks the
  * owner to share (fj_deque_ask). */

@@ -28,7 +28,8 @@ typedef struct fj_stat_counters {
 } fj_stat_counters;
 /* The counters the inline path would otherwise need are derived (stats.c):
  * every forked task leaves its deque exactly once (inline join, pop, steal)
- * so forks = inline_runs + pops + stolen. */
+ * so forks = inline_runs + pops + stolen, exact only in a pool that counts
+ * tasks (fj_pool_config.count_tasks; the plain inline sync counts nothing). */
 
 #define FJ_STAT_INC(w, field)                                                                      \
     atomic_store_explicit(&(w)->stats.field,                                                       \
@@ -59,6 +60,7 @@ typedef struct fj_submit_queue {
 struct fj_pool {
     uint32_t id;
     int nworkers;
+    int count_tasks; /* fj_pool_config.count_tasks: forks, joins, tasks run exact */
     int spin_rounds, yield_rounds;
     fj_worker *workers;
     fj_submit_queue submissions;

@@ -26,12 +26,22 @@ static int default_workers(void)
     return cpus > 0 ? (int)(cpus < FJ_MAX_WORKERS ? cpus : FJ_MAX_WORKERS) : 1;
 }
 
+static int default_count_tasks(void)
+{
+    const char *env = getenv("FJ_COUNT_TASKS");
+    if (!env || !*env) return 0;
+    if (strcmp(env, "0") == 0 || strcmp(env, "1") == 0) return env[0] == '1';
+    fprintf(stderr, "libfj: ignoring FJ_COUNT_TASKS=\"%s\" (want 0 or 1)\n", env);
+    return 0;
+}
+
 void fj_pool_config_init(fj_pool_config *cfg)
 {
     cfg->workers = 0;
     cfg->spin_rounds = FJ_SPIN_ROUNDS;
     cfg->yield_rounds = FJ_YIELD_ROUNDS;
     cfg->deque_initial = FJ_DEQUE_INITIAL;
+    cfg->count_tasks = default_count_tasks();
 }
 
 static int config_check(const fj_pool_config *cfg)
@@ -59,6 +69,7 @@ static int workers_init(fj_pool *p, size_t deque_initial)
         memset(w, 0, sizeof(*w));
         if (fj_deque_init(&w->fast.dq, deque_initial) != FJ_OK) return i;
         fj_deque_set_trace_gate(&w->fast.dq, FJ_TRACE_GATE);
+        fj_deque_set_counting(&w->fast.dq, p->count_tasks);
         w->pool = p;
         w->index = i;
         w->rng = 0x9E3779B97F4A7C15ull * (uint64_t)(i + 1) ^ ((uint64_t)p->id << 32);
@@ -110,6 +121,7 @@ int fj_pool_create(fj_pool **out, const fj_pool_config *cfg)
     p->nworkers = cfg->workers ? cfg->workers : default_workers();
     p->spin_rounds = cfg->spin_rounds;
     p->yield_rounds = cfg->yield_rounds;
+    p->count_tasks = cfg->count_tasks != 0;
     fj_submit_queue_init(&p->submissions);
     p->workers = aligned_alloc(64, sizeof(fj_worker) * (size_t)p->nworkers);
     if (!p->workers) {

@@ -12,7 +12,9 @@
 #include "stamp.h"
 
 /* head == end == split == NULL: both inline paths fall through. */
-fj_ctx fj_outside = {.dq = {.gate = &fj_trace_gate_off, .trace_gate = &fj_trace_gate_off}};
+fj_ctx fj_outside = {.dq = {.gate = &fj_trace_gate_off,
+                            .trace_gate = &fj_trace_gate_off,
+                            .rest_gate = &fj_trace_gate_off}};
 __attribute__((tls_model("initial-exec"))) _Thread_local fj_ctx *fj__self = &fj_outside;
 
 void fj_task_mark_done(fj_task *t)
@@ -504,7 +506,9 @@ int fj_fork_at(fj_task *t, uint64_t site)
     fj_frame *f = w->fast.dq.head;
     f->run = NULL;
     f->payload.task = t;
-    frame_push(w, traced || completer ? FJ__FRAME_SLOW : FJ__TASK_PENDING);
+    /* Untraced in a pool that counts tasks: COUNTED (count_state), which
+     * fj__join_slow counts first thing (fj_fast.h, FJ__FRAME_COUNTED). */
+    frame_push(w, traced || completer ? FJ__FRAME_SLOW : w->fast.dq.count_state);
     /* After the push and the publishing: what the fork cost is not the
      * parent's own code (exec_joined). Only this worker reads it, when its
      * join pops t; a thief never does. Not a completer: once pushed, its
@@ -519,7 +523,7 @@ void fj__spawn_slow(fj_ctx *fw, uint64_t size_hint)
     fj_frame *f = fw->dq.head;
     const int traced = FJ__RECORDING(fw) != 0;
     if (traced) f->id = fork_trace(w, size_hint, FJ_CALLER_SITE());
-    frame_push(w, traced ? FJ__FRAME_SLOW : FJ__TASK_PENDING);
+    frame_push(w, traced ? FJ__FRAME_SLOW : fw->dq.count_state);
     /* As in fj_fork_at; the frame stays the owner's field while stolen. */
     if (traced) f->forked_ns = fj_stamp();
 }
@@ -613,6 +617,25 @@ void fj__join_slow(fj_task *t)
         /* Forked outside a pool: fj_fork already ran it. */
         while (!fj_task_is_done(t))
             sched_yield();
+        return;
+    }
+    fj_frame *h = w->fast.dq.head;
+    /* Relaxed: a private frame (above the split); only this thread writes
+     * its state. */
+    if (h > w->fast.dq.split && !h[-1].run && h[-1].payload.task == t &&
+        atomic_load_explicit(&h[-1].state, memory_order_relaxed) == FJ__FRAME_COUNTED) {
+        /* A pool that counts tasks, t untraced and on top: fj_join's
+         * inline case, counted (inline_syncs: neither a pop nor a slow
+         * join, stats.c), the slot pending again (a free frame is, see
+         * FJ__FRAME_SLOW) before t's own forks reuse it. Else (t stolen,
+         * or below other frames) the general case below, whose pops count
+         * the COUNTED frames it runs. */
+        w->fast.dq.head = h - 1;
+        fj__count_inline_sync(&w->fast);
+        atomic_store_explicit(&h[-1].state, FJ__TASK_PENDING, memory_order_relaxed);
+        t->fn(t->arg);
+        /* Relaxed: t never left this thread; fj_task_done on this thread. */
+        atomic_store_explicit(&t->state, FJ_TASK_DONE, memory_order_relaxed);
         return;
     }
     FJ_STAT_INC(w, joins_slow);

@@ -1,5 +1,6 @@
 /* Runtime tests through the public API. Run one case: test_runtime CASE. */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -10,21 +11,30 @@
 #include "fj.h"
 #include "workloads.h"
 
-static fj_pool *pool_new(int workers)
+/* A pool of `workers` that counts tasks (forks, joins, tasks_executed
+ * exact) or not (those three FJ_STAT_UNKNOWN). */
+static fj_pool *pool_new_counting(int workers, int count_tasks)
 {
     fj_pool_config cfg;
     fj_pool_config_init(&cfg);
     cfg.workers = workers;
+    cfg.count_tasks = count_tasks;
     fj_pool *p = NULL;
     require(fj_pool_create(&p, &cfg) == FJ_OK);
     require(fj_pool_workers(p) == workers);
+    require(fj_pool_counts_tasks(p) == count_tasks);
     return p;
+}
+
+static fj_pool *pool_new(int workers)
+{
+    return pool_new_counting(workers, 0);
 }
 
 static void case_fib(void)
 {
     for (int p = 1; p <= 4; p++) {
-        fj_pool *pool = pool_new(p);
+        fj_pool *pool = pool_new_counting(p, 1);
         for (long n = 0; n <= 23; n++) {
             fj_pool_stats_reset(pool);
             struct fib f = {n, -1};
@@ -108,8 +118,10 @@ static void case_clients(void)
 static void case_completers(void)
 {
     for (int p = 1; p <= 4; p++) {
-        fj_pool *pool = pool_new(p);
+        /* Counting tasks: a completer's fork and run are counted too. */
+        fj_pool *pool = pool_new_counting(p, 1);
         for (long n = 1; n <= 200000; n = n * 3 + 1) {
+            fj_pool_stats_reset(pool);
             struct range root = {.lo = 0, .hi = n};
             fj_completer_init(&root.cc, NULL, range_compute, range_done, &root);
             ok(fj_invoke(pool, &root.cc.task) == FJ_OK,
@@ -119,10 +131,152 @@ static void case_completers(void)
             ok_eq_u64(root.sum, (uint64_t)(n * (n - 1) / 2),
                       "P=%d: the completers sum [0, %ld) to n(n-1)/2", p, n);
             int bad = 0;
-            range_check_free(&root, &bad);
+            long nodes = range_check_free(&root, &bad);
             ok_eq_u64(bad, 0, "P=%d: every completer of [0, %ld) completed exactly once", p, n);
+            /* Exact once the pool is quiescent: the root's invoke returns
+             * at its completion, which may run inside another completer's
+             * body, counted when that body returns. */
+            fj_worker_stats s;
+            fj_pool_stats_total(pool, &s);
+            for (int i = 0; i < 2000 && s.tasks_executed != (uint64_t)nodes; i++) {
+                usleep(1000);
+                fj_pool_stats_total(pool, &s);
+            }
+            ok_eq_u64(s.tasks_executed, nodes,
+                      "P=%d: [0, %ld): the counted pool ran its %ld completers as tasks", p, n,
+                      nodes);
+            ok_eq_u64(s.forks, nodes - 1, "P=%d: [0, %ld): ... all but the root forked", p, n);
         }
         ok(fj_pool_destroy(pool) == FJ_OK, "P=%d: the idle pool is destroyed", p);
+    }
+}
+
+/* ---- statistics with and without counting tasks ---- */
+static _Atomic int stolen_started, stolen_release;
+
+/* Stolen by the other worker: runs until its forker stops forking. */
+static void stolen_body(void *arg)
+{
+    (void)arg;
+    atomic_store(&stolen_started, 1);
+    while (!atomic_load(&stolen_release))
+        sched_yield();
+}
+
+static void noop_body(void *arg)
+{
+    (void)arg;
+}
+
+struct one_steal {
+    long noops; /* forked and joined while waiting for the steal */
+    int stolen; /* the child started elsewhere within 10 s */
+};
+
+/* Forks a child and then forks and joins no-ops (each fork answers the
+ * thief's request, publishing the child) until the child started on the
+ * other worker; the child runs until the forks are over, so that the thief
+ * steals nothing else: exactly one steal. */
+static void one_steal_body(void *arg)
+{
+    struct one_steal *x = arg;
+    fj_task c;
+    fj_task_init(&c, stolen_body, NULL);
+    fj_fork(&c);
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    x->stolen = 1;
+    while (!atomic_load(&stolen_started)) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if (t.tv_sec - t0.tv_sec > 10) {
+            x->stolen = 0;
+            break;
+        }
+        fj_task n;
+        fj_task_init(&n, noop_body, NULL);
+        fj_fork(&n);
+        fj_join(&n);
+        x->noops++;
+        sched_yield();
+    }
+    atomic_store(&stolen_release, 1);
+    fj_join(&c);
+}
+
+static int stats_unknown(const fj_worker_stats *s)
+{
+    return s->forks == FJ_STAT_UNKNOWN && s->joins == FJ_STAT_UNKNOWN &&
+           s->tasks_executed == FJ_STAT_UNKNOWN;
+}
+
+static void case_counting(void)
+{
+    for (int counting = 0; counting <= 1; counting++) {
+        const char *mode = counting ? "counting" : "not counting";
+        for (int p = 1; p <= 2; p++) {
+            fj_pool *pool = pool_new_counting(p, counting);
+            struct fib f = {20, -1};
+            fj_task t;
+            fj_task_init(&t, fib_task, &f);
+            ok(fj_invoke(pool, &t) == FJ_OK && f.r == 6765,
+               "%s, P=%d: fj_fork/fj_join fib(20) is 6765", mode, p);
+            fj_worker_stats s, w[2];
+            fj_pool_stats_total(pool, &s);
+            ok_eq_u64(fj_pool_stats(pool, w, 2), p, "%s, P=%d: %d workers' statistics", mode, p, p);
+            if (counting) {
+                ok(s.forks == (uint64_t)fib_table[21] - 1 &&
+                       s.joins == (uint64_t)fib_table[21] - 1 &&
+                       s.tasks_executed == (uint64_t)fib_table[21],
+                   "%s, P=%d: forks %llu, joins %llu, tasks %llu: F(21)-1, F(21)-1, F(21)", mode, p,
+                   (unsigned long long)s.forks, (unsigned long long)s.joins,
+                   (unsigned long long)s.tasks_executed);
+                uint64_t sum = 0;
+                for (int i = 0; i < p; i++)
+                    sum += w[i].forks;
+                ok_eq_u64(sum, s.forks, "%s, P=%d: the workers' forks add up to the total", mode,
+                          p);
+            } else {
+                ok(stats_unknown(&s),
+                   "%s, P=%d: forks, joins and tasks_executed are FJ_STAT_UNKNOWN, not a count "
+                   "(%llu, %llu, %llu)",
+                   mode, p, (unsigned long long)s.forks, (unsigned long long)s.joins,
+                   (unsigned long long)s.tasks_executed);
+                int all = 1;
+                for (int i = 0; i < p; i++)
+                    all &= stats_unknown(&w[i]);
+                ok(all, "%s, P=%d: ... and so are every worker's", mode, p);
+            }
+            if (p == 1) {
+                ok(s.steals == 0 && s.failed_steals == 0 && s.joins_waited == 0,
+                   "%s, P=1: no steal, no failed steal, no waited join (%llu, %llu, %llu)", mode,
+                   (unsigned long long)s.steals, (unsigned long long)s.failed_steals,
+                   (unsigned long long)s.joins_waited);
+            } else {
+                fj_pool_stats_reset(pool);
+                atomic_store(&stolen_started, 0);
+                atomic_store(&stolen_release, 0);
+                struct one_steal x = {0, 0};
+                fj_task_init(&t, one_steal_body, &x);
+                ok(fj_invoke(pool, &t) == FJ_OK && x.stolen,
+                   "%s, P=2: a child forked is stolen while its forker forks %ld no-ops", mode,
+                   x.noops);
+                fj_pool_stats_total(pool, &s);
+                /* The join waits unless the child ended first. */
+                ok(s.steals == 1 && s.joins_waited <= 1,
+                   "%s, P=2: exactly one steal, at most one waited join (%llu, %llu)", mode,
+                   (unsigned long long)s.steals, (unsigned long long)s.joins_waited);
+                if (counting)
+                    ok(s.forks == (uint64_t)x.noops + 1 && s.joins == s.forks &&
+                           s.tasks_executed == s.forks + 1,
+                       "%s, P=2: forks %llu, joins %llu, tasks %llu: the %ld no-ops, the child, "
+                       "the root",
+                       mode, (unsigned long long)s.forks, (unsigned long long)s.joins,
+                       (unsigned long long)s.tasks_executed, x.noops);
+                else
+                    ok(stats_unknown(&s), "%s, P=2: forks, joins and tasks_executed unknown", mode);
+            }
+            ok(fj_pool_destroy(pool) == FJ_OK, "%s, P=%d: the pool is destroyed", mode, p);
+        }
     }
 }
 
@@ -224,6 +378,7 @@ int main(int argc, char **argv)
         {"lifecycle", case_lifecycle},
         {"destroy_busy", case_destroy_busy},
         {"idle", case_idle},
+        {"counting", case_counting},
     };
     int ran = 0;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)

@@ -13,15 +13,23 @@
 #include "fj.h"
 #include "workloads.h"
 
-static fj_pool *pool_new(int workers, size_t deque)
+/* A pool that counts tasks (forks, joins, tasks_executed exact) or not
+ * (those three FJ_STAT_UNKNOWN). */
+static fj_pool *pool_new_counting(int workers, size_t deque, int count_tasks)
 {
     fj_pool_config cfg;
     fj_pool_config_init(&cfg);
     cfg.workers = workers;
+    cfg.count_tasks = count_tasks;
     if (deque) cfg.deque_initial = deque;
     fj_pool *p = NULL;
     require(fj_pool_create(&p, &cfg) == FJ_OK);
     return p;
+}
+
+static fj_pool *pool_new(int workers, size_t deque)
+{
+    return pool_new_counting(workers, deque, 0);
 }
 
 FJ_TASK_1(long, tfib, long, n)
@@ -84,7 +92,7 @@ FJ_TASK_1(long, chain, long, n)
 static void case_typed_fib(void)
 {
     for (int p = 1; p <= 4; p++) {
-        fj_pool *pool = pool_new(p, 0);
+        fj_pool *pool = pool_new_counting(p, 0, 1);
         for (long n = 0; n <= 23; n += 1 + (n >= 10)) {
             fj_pool_stats_reset(pool);
             long r = -1;
@@ -97,6 +105,8 @@ static void case_typed_fib(void)
                       n + 1);
             ok_eq_u64(s.joins, fib_table[n + 1] - 1, "P=%d: fib(%ld) syncs F(%ld)-1 times", p, n,
                       n + 1);
+            ok_eq_u64(s.tasks_executed, fib_table[n + 1],
+                      "P=%d: fib(%ld) runs F(%ld) tasks with the root", p, n, n + 1);
         }
         ok(fj_pool_destroy(pool) == FJ_OK, "P=%d: the pool is destroyed", p);
     }
@@ -131,7 +141,7 @@ static void case_typed_deep(void)
     /* 16 shareable frames; the chain nests 2000 deep, so most of its frames
      * are overflow frames that are never shared. */
     for (int p = 1; p <= 2; p++) {
-        fj_pool *pool = pool_new(p, 16);
+        fj_pool *pool = pool_new_counting(p, 16, 1);
         long r = -1;
         fj_pool_stats_reset(pool);
         ok(FJ_INVOKE(pool, chain, &r, 2000) == FJ_OK && r == 2000,
@@ -151,6 +161,7 @@ static void case_typed_deep(void)
 
 /* ---- stolen frames and leapfrogging (P=2) ---- */
 static _Atomic int victim_started, child_started, child_worker, victim_worker;
+static _Atomic long noops_spawned; /* by publish_until */
 
 FJ_VOID_TASK_1(noop, int, unused)
 {
@@ -175,6 +186,7 @@ static int publish_until(FJ_CTX_PARAMS, _Atomic int *flag)
         if (now_s() > until) return 0;
         FJ_SPAWN(noop, 0);
         FJ_SYNC(noop);
+        atomic_fetch_add(&noops_spawned, 1);
         sched_yield();
     }
     return 1;
@@ -210,10 +222,12 @@ FJ_TASK_1(long, owner, long, x)
 
 static void case_typed_stolen(void)
 {
-    fj_pool *pool = pool_new(2, 0);
+    /* Counting tasks: the counts stay exact with frames stolen. */
+    fj_pool *pool = pool_new_counting(2, 0, 1);
     for (int round = 0; round < 20; round++) {
         atomic_store(&victim_started, 0);
         atomic_store(&child_started, 0);
+        atomic_store(&noops_spawned, 0);
         fj_pool_stats_reset(pool);
         long r = -1;
         ok(FJ_INVOKE(pool, owner, &r, 5 + round) == FJ_OK, "round %d: invoked", round);
@@ -229,6 +243,11 @@ static void case_typed_stolen(void)
         ok(s.steals >= 2 && s.joins_waited >= 2,
            "round %d: two steals and two waited syncs (%llu steals, %llu waited)", round,
            (unsigned long long)s.steals, (unsigned long long)s.joins_waited);
+        const uint64_t spawns = 2 + (uint64_t)atomic_load(&noops_spawned);
+        ok(s.forks == spawns && s.joins == spawns && s.tasks_executed == spawns + 1,
+           "round %d: forks %llu, syncs %llu, tasks %llu: victim, grandchild, %ld no-ops, root",
+           round, (unsigned long long)s.forks, (unsigned long long)s.joins,
+           (unsigned long long)s.tasks_executed, atomic_load(&noops_spawned));
     }
     ok(fj_pool_destroy(pool) == FJ_OK, "the pool is destroyed");
 }
@@ -263,20 +282,63 @@ static void typed_in_plain_body(void *arg)
     x->r = f.r + y;
 }
 
+/* Statistics of a pool that counts tasks or not (FJ_STAT_UNKNOWN). */
+static void mixed_stats(fj_pool *pool, int p, int counting, uint64_t tasks, const char *what)
+{
+    fj_worker_stats s;
+    fj_pool_stats_total(pool, &s);
+    if (counting)
+        ok(s.forks == tasks - 1 && s.joins == tasks - 1 && s.tasks_executed == tasks,
+           "counting, P=%d: %s: forks %llu, joins %llu, tasks %llu (want %llu, %llu, %llu)", p,
+           what, (unsigned long long)s.forks, (unsigned long long)s.joins,
+           (unsigned long long)s.tasks_executed, (unsigned long long)tasks - 1,
+           (unsigned long long)tasks - 1, (unsigned long long)tasks);
+    else
+        ok(s.forks == FJ_STAT_UNKNOWN && s.joins == FJ_STAT_UNKNOWN &&
+               s.tasks_executed == FJ_STAT_UNKNOWN,
+           "not counting, P=%d: %s: forks, joins, tasks FJ_STAT_UNKNOWN (%llu, %llu, %llu)", p,
+           what, (unsigned long long)s.forks, (unsigned long long)s.joins,
+           (unsigned long long)s.tasks_executed);
+    if (p == 1)
+        ok(s.steals == 0 && s.failed_steals == 0 && s.joins_waited == 0,
+           "%s, P=1: %s: no steal, failed steal or waited join (%llu, %llu, %llu)",
+           counting ? "counting" : "not counting", what, (unsigned long long)s.steals,
+           (unsigned long long)s.failed_steals, (unsigned long long)s.joins_waited);
+}
+
 static void case_typed_mixed(void)
 {
-    for (int p = 1; p <= 2; p++) {
-        fj_pool *pool = pool_new(p, 0);
-        long r = -1;
-        ok(FJ_INVOKE(pool, mixed, &r, 20) == FJ_OK && r == 2 * 6765,
-           "P=%d: fj_fork/fj_join between a typed spawn and its sync: 2 fib(20) = %ld", p, r);
-        struct typed_in_plain x = {20, -1};
-        fj_task t;
-        fj_task_init(&t, typed_in_plain_body, &x);
-        ok(fj_invoke(pool, &t) == FJ_OK && x.r == 2 * 6765,
-           "P=%d: a typed task between fj_fork and fj_join: 2 fib(20) = %ld", p, x.r);
-        ok(fj_pool_destroy(pool) == FJ_OK, "P=%d: the pool is destroyed", p);
-    }
+    for (int counting = 0; counting <= 1; counting++)
+        for (int p = 1; p <= 2; p++) {
+            fj_pool *pool = pool_new_counting(p, 0, counting);
+            long r = -1;
+            ok(FJ_INVOKE(pool, tfib, &r, 20) == FJ_OK && r == 6765,
+               "counting %d, P=%d: typed fib(20) is 6765", counting, p);
+            mixed_stats(pool, p, counting, (uint64_t)fib_table[21], "typed fib(20)");
+            fj_pool_stats_reset(pool);
+            r = -1;
+            ok(FJ_INVOKE(pool, mixed, &r, 20) == FJ_OK && r == 2 * 6765,
+               "counting %d, P=%d: fj_fork/fj_join between a typed spawn and its sync: 2 fib(20) "
+               "= %ld",
+               counting, p, r);
+            /* The root, its spawn of tfib(20) and that tree's spawns, the
+             * fj_fork tree's forks. */
+            mixed_stats(pool, p, counting, 1 + fib_table[21] + (fib_table[21] - 1),
+                        "typed and fj_fork fib(20)");
+            fj_pool_stats_reset(pool);
+            struct typed_in_plain x = {20, -1};
+            fj_task t;
+            fj_task_init(&t, typed_in_plain_body, &x);
+            ok(fj_invoke(pool, &t) == FJ_OK && x.r == 2 * 6765,
+               "counting %d, P=%d: a typed task between fj_fork and fj_join: 2 fib(20) = %ld",
+               counting, p, x.r);
+            /* The root, its fork and that tree's forks, the typed tree's
+             * spawns. */
+            mixed_stats(pool, p, counting, 1 + fib_table[21] + (fib_table[21] - 1),
+                        "fj_fork and typed fib(20)");
+            ok(fj_pool_destroy(pool) == FJ_OK, "counting %d, P=%d: the pool is destroyed", counting,
+               p);
+        }
 }
 
 /* ---- joins out of fork order (P=4) ---- */
