@@ -511,7 +511,7 @@ static void offcpu_sum(const fja_model *m, const fja_pool *p, fja_pool_report *p
 {
     uint32_t seen = 0, started = 0, refused = 0, clocked = 0, task_clocked = 0, tool_told = 0;
     int64_t unattributed = 0;
-    uint64_t disagree = 0, tool = 0, tool_taken = 0, tool_beyond = 0;
+    uint64_t disagree = 0, tool = 0, tool_taken = 0, tool_beyond = 0, beyond_readings = 0;
     for (uint32_t i = 0; i < p->nworkers; i++) {
         const fja_worker *w = &p->workers[i];
         if (!w->seen) continue;
@@ -522,6 +522,7 @@ static void offcpu_sum(const fja_model *m, const fja_pool *p, fja_pool_report *p
         tool += w->tool_ns;
         tool_taken += w->tool_taken_ns;
         tool_beyond += w->tool_beyond_ns;
+        beyond_readings += w->tool_beyond_readings;
         unattributed += w->unattributed_ns;
         disagree += w->clock_disagree_ns;
         started += w->offcpu_started;
@@ -556,6 +557,7 @@ static void offcpu_sum(const fja_model *m, const fja_pool *p, fja_pool_report *p
     pr->tool_ns = tool_known ? (int64_t)tool : FJA_NULL_NS;
     pr->tool_in_tasks_ns = tool_known ? (int64_t)tool_taken : FJA_NULL_NS;
     pr->tool_beyond_clock_ns = tool_known ? (int64_t)tool_beyond : FJA_NULL_NS;
+    pr->tool_beyond_readings = tool_known ? (int64_t)beyond_readings : -1;
 }
 
 /* The model's counts of the pool, copied into the report. */

@@ -224,8 +224,10 @@ typedef struct {
      * told (libfj; traces of older tools). tool_beyond_clock_ns: what the
      * tool told beyond its thread's CPU clock between two readings (not
      * CPU time: a stall inside a callback, a tool that timed itself
-     * wrong), in neither */
+     * wrong), in neither; tool_beyond_readings: in how many of the
+     * readings' intervals (-1 when the tool's time is unknown) */
     int64_t tool_ns, tool_in_tasks_ns, tool_beyond_clock_ns;
+    int64_t tool_beyond_readings;
     /* tool_in_tasks_ns in percent of work_ns (the work it was taken out
      * of); negative when unknown (tool time unknown, or no work) */
     double tool_in_tasks_pct;

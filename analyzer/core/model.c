@@ -779,6 +779,7 @@ static void on_tool_time(fja_pool *p, fja_worker *w, const fja_change *c)
     w->tool_told = true;
     w->tool_ns += d;
     w->tool_beyond_ns += c->beyond;
+    w->tool_beyond_readings += c->beyond > 0;
     /* the part the previous reading's switch kept out of the pieces */
     uint64_t placed = w->tool_ahead_ns < d ? w->tool_ahead_ns : d;
     w->tool_ahead_ns = 0;

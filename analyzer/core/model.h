@@ -210,6 +210,9 @@ typedef struct {
      * readings, left out of tool_ns (TOOL_TIME's beyond) */
     bool tool_told;
     uint64_t tool_ns, tool_taken_ns, tool_beyond_ns;
+    /* readings whose interval told some beyond: one stall inside a
+     * callback tells it in one, a tool that times itself wrong in many */
+    uint32_t tool_beyond_readings;
     /* A reading whose callback goes on to the switch it was made for
      * (CLOCK_READ's switch_follows), at tail_from, until its TOOL_TAIL
      * (tail_open); the time from it to the switch, kept out of the pieces

@@ -378,6 +378,10 @@ static void j_offcpu(fja_json *w, const fja_pool_report *pr)
         fja_json_null(w, "tool_in_tasks_pct");
     j_ns(w, "tool_ns", pr->tool_ns);
     j_ns(w, "tool_beyond_clock_ns", pr->tool_beyond_clock_ns);
+    if (pr->tool_beyond_readings >= 0)
+        fja_json_i64(w, "tool_beyond_readings", pr->tool_beyond_readings);
+    else
+        fja_json_null(w, "tool_beyond_readings");
     if (pr->oncpu_clock == FJA_ONCPU_NONE)
         fja_json_null(w, "oncpu_clock");
     else

@@ -159,9 +159,10 @@ static void t_tool_time(FILE *o, const fja_pool_report *pr)
     if (pr->tool_beyond_clock_ns > 0)
         fprintf(o,
                 "  %s told %s of its own time beyond its threads' CPU clocks between two "
-                "readings: not CPU time (a stall inside one of its %s, or a tool that timed "
-                "itself wrong), taken out of no task\n",
-                tracer, fja_report_duration(a, sizeof a, (double)pr->tool_beyond_clock_ns), timed);
+                "readings, in %" PRId64 " of their intervals: not CPU time (a stall inside one "
+                "of its %s, or a tool that timed itself wrong), taken out of no task\n",
+                tracer, fja_report_duration(a, sizeof a, (double)pr->tool_beyond_clock_ns),
+                pr->tool_beyond_readings, timed);
 }
 
 /* Which clock the figures are in, and why (docs/analyses.md "Off-CPU time"). */

@@ -2153,6 +2153,9 @@ static void test_task_clock_tool(void)
     ok(json && strstr(json, "\"tool_in_tasks_pct\": 2.56"),
        "tool time: the JSON report has the share the text shows");
     ok_eq_i64(p->tool_beyond_clock_ns, 0, "tool time: none told beyond the thread's clock");
+    ok_eq_i64(p->tool_beyond_readings, 0, "tool time: in no reading's interval");
+    ok(json && strstr(json, "\"tool_beyond_readings\": 0"),
+       "tool time: the JSON report says in how many readings' intervals: none");
     free(text);
     free(json);
     done();
@@ -2178,6 +2181,10 @@ static void test_task_clock_tool(void)
        "tool time beyond the clock: the text report says so");
     ok(json && strstr(json, "\"tool_beyond_clock_ns\": 2000"),
        "tool time beyond the clock: so does the JSON report");
+    ok_eq_i64(p->tool_beyond_readings, 1, "tool time beyond the clock: in one reading's interval");
+    ok(json && strstr(json, "\"tool_beyond_readings\": 1") && text &&
+           strstr(text, "between two readings, in 1 of their intervals"),
+       "tool time beyond the clock: both reports say in how many intervals");
     free(text);
     free(json);
     done();
