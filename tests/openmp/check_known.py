@@ -369,8 +369,9 @@ def preempt(record, analyze, tmp, exes):
         # wrong tells beyond in every reading of the worker; the TSC also
         # counts a stall of the vCPU inside one callback, which tells it in
         # that reading's interval alone (local CI 88: 101.5 us of 697 us of
-        # tool time, in one recording of five under the two busy loops),
-        # and the report tells it apart as such (tool_beyond_readings).
+        # tool time in one recording of five under the two busy loops, the
+        # intervals not counted then), and the report tells in how many
+        # intervals (tool_beyond_readings).
         beyond = [(o["tool_beyond_clock_ns"], o["tool_ns"], o["tool_beyond_readings"])
                   for o in (r.pool["offcpu"] for r in m.runs)]
         tap.ok(all(b is not None and t and (b <= 0.1 * t or n == 1) for b, t, n in beyond),
