@@ -15,13 +15,23 @@ source "$(dirname "$0")/snapshot-lib.sh"
 # one pending at the exec): the delays count from the moment SIGUSR1 is
 # blocked (the front's first act) or caught (the script run alone), in
 # /proc/PID/status.
-# caught PID: waits (at most 10 s) until PID blocks or catches SIGUSR1
-# (signal 10, bit 9 of SigBlk or SigCgt); prints the ms it took.
+# caught PID: waits (at most 10 s) until PID runs the recorder (exec done)
+# and blocks or catches SIGUSR1 (signal 10, bit 9 of SigBlk or SigCgt);
+# prints the ms it took. Not before the exec: the shell's child then has
+# this shell's handlers, and bash catches SIGUSR1 once an EXIT trap is set
+# (lib.sh's): a SIGUSR1 sent then killed the child at its exec (status
+# 138, local CI 86 and 92).
 caught() {
-    local pid=$1 i m mask t0=$EPOCHREALTIME
+    local pid=$1 i m mask comm shell t0=$EPOCHREALTIME
+    read -r shell <"/proc/$$/comm"
     for (( i = 0; i < 10000; i++ )); do
-        mask=$(sed -n 's/^Sig\(Blk\|Cgt\):[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null | paste -sd' ')
-        for m in $mask; do (( 16#$m & (1 << 9) )) && break 2; done
+        # exec done: its name is the recorder's, no longer this shell's
+        comm=
+        read -r comm <"/proc/$pid/comm" 2>/dev/null
+        if [[ -n $comm && $comm != "$shell" ]]; then
+            mask=$(sed -n 's/^Sig\(Blk\|Cgt\):[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null | paste -sd' ')
+            for m in $mask; do (( 16#$m & (1 << 9) )) && break 2; done
+        fi
         sleep 0.001
     done
     awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f\n", (b - a) * 1000 }'
