@@ -53,15 +53,17 @@ print(" ".join(str(s.getsockname()[1]) for s in ss))' "$1"
 # port_open PORT: something accepts TCP connections on 127.0.0.1:PORT.
 port_open() { timeout 2 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1"' _ "$1" 2>/dev/null; }
 
-# start_relayd DIR: a relay daemon writing to DIR, listening on 127.0.0.1
+# start_relayd DIR [CMD...]: a relay daemon writing to DIR (run through
+# CMD, e.g. setpriv as another user), listening on 127.0.0.1
 # only; sets RELAY_PID, RELAY_C (control), RELAY_D (data), RELAY_L (live).
 # A port taken between free_ports and the bind: another try, new ports.
 start_relayd() {
     local dir=$1 try i
+    shift
     mkdir -p "$dir"
     for (( try = 0; try < 3; try++ )); do
         read -r RELAY_C RELAY_D RELAY_L < <(free_ports 3)
-        lttng-relayd -o "$dir" -C "tcp://127.0.0.1:$RELAY_C" -D "tcp://127.0.0.1:$RELAY_D" \
+        "$@" lttng-relayd -o "$dir" -C "tcp://127.0.0.1:$RELAY_C" -D "tcp://127.0.0.1:$RELAY_D" \
             -L "tcp://127.0.0.1:$RELAY_L" >"$dir.log" 2>&1 </dev/null &
         RELAY_PID=$!
         for (( i = 0; i < 100; i++ )); do

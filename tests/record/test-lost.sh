@@ -55,27 +55,11 @@ sd=$(cat "$H/.lttng/lttng-sessiond.pid")
 CLEANUP_PIDS+=("$sd")
 shared_before=$(cat /var/run/lttng/lttng-sessiond.pid 2>/dev/null)
 
-# private_relayd DIR: start_relayd's relay daemon, run as that user. As
-# start_relayd: a port taken between free_ports and the bind (another test's
-# daemon; local CI 83) is another try, on new ports.
+# private_relayd DIR: start_relayd's relay daemon, run as that user.
 private_relayd() {
-    local dir=$1 i try
-    mkdir -p "$dir"
-    [[ $(id -u) -ne 0 ]] || chown nobody "$dir"
-    for (( try = 0; try < 3; try++ )); do
-        read -r RELAY_C RELAY_D RELAY_L < <(free_ports 3)
-        "${as_user[@]}" lttng-relayd -o "$dir" -C "tcp://127.0.0.1:$RELAY_C" \
-            -D "tcp://127.0.0.1:$RELAY_D" -L "tcp://127.0.0.1:$RELAY_L" >"$dir.log" 2>&1 </dev/null &
-        RELAY_PID=$!
-        for (( i = 0; i < 100; i++ )); do
-            kill -0 "$RELAY_PID" 2>/dev/null || break
-            port_open "$RELAY_C" && port_open "$RELAY_D" && return 0
-            sleep 0.1
-        done
-        kill -TERM "$RELAY_PID" 2>/dev/null && wait "$RELAY_PID" 2>/dev/null
-        RELAY_PID=
-    done
-    bail_out "lttng-relayd did not start: $(cat "$dir.log")"
+    mkdir -p "$1"
+    [[ $(id -u) -ne 0 ]] || chown nobody "$1"
+    start_relayd "$1" "${as_user[@]}"
 }
 
 # relay_killed NAME EXIT [OPTION]: records fjtrace-emit 5000 EXIT 4 to a
